@@ -1,0 +1,72 @@
+// The single C entry point of pathd: libnl-3, libnl-route-3, libsystemd and the
+// kernel headers whose macros Swift needs. Function-like macros and variadic C
+// functions are not imported into Swift; the static inline helpers below stand in.
+#ifndef PATHD_CLINUX_SHIM_H
+#define PATHD_CLINUX_SHIM_H
+
+// accept4(2) and struct ucred (SO_PEERCRED) are GNU extensions.
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <arpa/inet.h>
+#include <net/if_arp.h>
+
+#include <linux/if.h>
+#include <linux/if_addr.h>
+#include <linux/if_link.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/fib_rules.h>
+
+#include <netlink/netlink.h>
+#include <netlink/socket.h>
+#include <netlink/msg.h>
+#include <netlink/attr.h>
+#include <netlink/errno.h>
+#include <netlink/route/rtnl.h>
+#include <netlink/route/link.h>
+#include <netlink/route/addr.h>
+#include <netlink/route/route.h>
+#include <netlink/route/rule.h>
+
+#include <systemd/sd-daemon.h>
+
+/// NLMSG_DATA for Swift (function-like macro).
+static inline void *pathd_nlmsg_data(struct nlmsghdr *nlh) { return NLMSG_DATA(nlh); }
+
+/// The payload of a route attribute (RTA_DATA).
+static inline void *pathd_rta_data(struct rtattr *rta) { return RTA_DATA(rta); }
+
+/// accept4(2) without the peer address, non-blocking and close-on-exec (glibc's
+/// transparent-union sockaddr argument does not take nil from Swift).
+static inline int pathd_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+/// sd_notify with a fixed string; sd_notifyf is variadic and not imported.
+static inline int pathd_sd_notify(const char *state) { return sd_notify(0, state); }
+
+/// The size of sockaddr_un.sun_path, which Swift sees only as a tuple.
+static inline size_t pathd_sun_path_size(void) {
+    return sizeof(((struct sockaddr_un *)0)->sun_path);
+}
+
+/// NLMSG_OK for Swift (function-like macro): whether a complete message starts at nlh
+/// within the `len` bytes left of a receive buffer.
+static inline int pathd_nlmsg_ok(const struct nlmsghdr *nlh, int len) { return NLMSG_OK(nlh, len); }
+
+/// NLMSG_NEXT for Swift (function-like macro): the next message; decrements *len.
+static inline struct nlmsghdr *pathd_nlmsg_next(struct nlmsghdr *nlh, int *len) {
+    return NLMSG_NEXT(nlh, *len);
+}
+
+#endif

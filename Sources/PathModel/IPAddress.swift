@@ -1,0 +1,149 @@
+/// An IPv4 or IPv6 address as a value, with the textual forms of `inet_ntop(3)` /
+/// RFC 5952 and a parser for the same. Pure: no libc, so PathModel stays I/O-free.
+public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The address as a number, most significant octet first (192.0.2.1 = 0xC000_0201).
+    case v4(UInt32)
+    /// The address as two numbers, most significant octet first.
+    case v6(high: UInt64, low: UInt64)
+
+    public var family: AddressFamily {
+        switch self {
+        case .v4: .ipv4
+        case .v6: .ipv6
+        }
+    }
+
+    /// Builds an address from its network-order bytes (4 or 16 of them).
+    public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
+        switch bytes.count {
+        case 4:
+            self = .v4(bytes.reduce(0) { $0 << 8 | UInt32($1) })
+        case 16:
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for (offset, byte) in bytes.enumerated() {
+                if offset < 8 { high = high << 8 | UInt64(byte) } else { low = low << 8 | UInt64(byte) }
+            }
+            self = .v6(high: high, low: low)
+        default:
+            return nil
+        }
+    }
+
+    /// The network-order bytes.
+    public var bytes: [UInt8] {
+        switch self {
+        case .v4(let value):
+            return (0..<4).map { UInt8(truncatingIfNeeded: value >> (24 - 8 * $0)) }
+        case .v6(let high, let low):
+            return (0..<8).map { UInt8(truncatingIfNeeded: high >> (56 - 8 * $0)) }
+                + (0..<8).map { UInt8(truncatingIfNeeded: low >> (56 - 8 * $0)) }
+        }
+    }
+
+    /// True for fe80::/10 (IPv6 link-local), which cannot source traffic beyond the link.
+    public var isIPv6LinkLocal: Bool {
+        if case .v6(let high, _) = self { return high >> 54 == 0x3FA }
+        return false
+    }
+
+    public var description: String {
+        switch self {
+        case .v4(let value):
+            return (0..<4).map { String((value >> (24 - 8 * $0)) & 0xFF) }.joined(separator: ".")
+        case .v6:
+            return Self.formatIPv6(groups: groups)
+        }
+    }
+
+    /// The eight 16-bit groups of an IPv6 address.
+    private var groups: [UInt16] {
+        let b = bytes
+        return (0..<8).map { UInt16(b[2 * $0]) << 8 | UInt16(b[2 * $0 + 1]) }
+    }
+
+    /// RFC 5952: lower case, no leading zeros, the longest run (two or more) of zero
+    /// groups, the first one on a tie, shortened to "::".
+    private static func formatIPv6(groups: [UInt16]) -> String {
+        var bestStart = -1
+        var bestLength = 0
+        var index = 0
+        while index < 8 {
+            if groups[index] == 0 {
+                var end = index
+                while end < 8 && groups[end] == 0 { end += 1 }
+                if end - index > bestLength && end - index >= 2 {
+                    bestStart = index
+                    bestLength = end - index
+                }
+                index = end
+            } else {
+                index += 1
+            }
+        }
+        func hex(_ range: Range<Int>) -> String {
+            groups[range].map { String($0, radix: 16) }.joined(separator: ":")
+        }
+        if bestStart < 0 { return hex(0..<8) }
+        return hex(0..<bestStart) + "::" + hex((bestStart + bestLength)..<8)
+    }
+
+    /// Parses dotted-quad IPv4 or RFC 4291 IPv6 text (with "::" and an embedded IPv4
+    /// tail). Returns nil for anything else, including zone suffixes ("%eth0").
+    public init?(_ text: String) {
+        if text.contains(":") {
+            guard let value = Self.parseIPv6(Substring(text)) else { return nil }
+            self = value
+        } else {
+            guard let value = Self.parseIPv4(Substring(text)) else { return nil }
+            self = .v4(value)
+        }
+    }
+
+    private static func parseIPv4(_ text: Substring) -> UInt32? {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4 else { return nil }
+        var value: UInt32 = 0
+        for part in parts {
+            guard !part.isEmpty, part.count <= 3, part.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let octet = UInt32(part), octet <= 255,
+                  part.count == 1 || part.first != "0" else { return nil }
+            value = value << 8 | octet
+        }
+        return value
+    }
+
+    private static func parseIPv6(_ text: Substring) -> IPAddress? {
+        let halves = text.split(separator: "::", omittingEmptySubsequences: false)
+        guard halves.count <= 2 else { return nil }
+        func groups(_ part: Substring, allowIPv4Tail: Bool) -> [UInt16]? {
+            if part.isEmpty { return [] }
+            var result: [UInt16] = []
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false)
+            for (offset, field) in fields.enumerated() {
+                if allowIPv4Tail && offset == fields.count - 1 && field.contains(".") {
+                    guard let v4 = parseIPv4(field) else { return nil }
+                    result.append(UInt16(v4 >> 16))
+                    result.append(UInt16(v4 & 0xFFFF))
+                } else {
+                    guard (1...4).contains(field.count), field.allSatisfy(\.isHexDigit),
+                          let group = UInt16(field, radix: 16) else { return nil }
+                    result.append(group)
+                }
+            }
+            return result
+        }
+        var all: [UInt16]
+        if halves.count == 2 {
+            guard let head = groups(Substring(halves[0]), allowIPv4Tail: false),
+                  let tail = groups(Substring(halves[1]), allowIPv4Tail: true),
+                  head.count + tail.count <= 7 else { return nil }
+            all = head + Array(repeating: 0, count: 8 - head.count - tail.count) + tail
+        } else {
+            guard let only = groups(text, allowIPv4Tail: true), only.count == 8 else { return nil }
+            all = only
+        }
+        let bytes = all.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        return IPAddress(bytes: bytes)
+    }
+}

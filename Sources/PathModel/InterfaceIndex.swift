@@ -1,0 +1,33 @@
+/// A kernel interface index (`ifindex`, as in `if_nametoindex(3)` and `ifi_index` of
+/// `struct ifinfomsg`). Zero is never a valid interface.
+public struct InterfaceIndex: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    public static func < (lhs: InterfaceIndex, rhs: InterfaceIndex) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public var description: String { String(rawValue) }
+}
+
+/// An address family as rtnetlink reports it (`AF_INET`, `AF_INET6`).
+public enum AddressFamily: String, Hashable, Sendable, CaseIterable {
+    case ipv4
+    case ipv6
+
+    /// The Linux `AF_*` constant (`AF_INET` = 2, `AF_INET6` = 10, from `<sys/socket.h>`).
+    public var linuxValue: UInt8 {
+        switch self {
+        case .ipv4: 2
+        case .ipv6: 10
+        }
+    }
+
+    public init?(linuxValue: UInt8) {
+        switch linuxValue {
+        case 2: self = .ipv4
+        case 10: self = .ipv6
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// Interface flags from `ifi_flags` (`IFF_*`, `<linux/if.h>`), only those pathd reads.
+public struct LinkFlags: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// IFF_UP: administratively up (`ip link set X up`).
+    public static let up = LinkFlags(rawValue: 0x1)
+    /// IFF_LOOPBACK.
+    public static let loopback = LinkFlags(rawValue: 0x8)
+    /// IFF_RUNNING: operationally up as RFC 2863 says (carrier and not dormant).
+    public static let running = LinkFlags(rawValue: 0x40)
+    /// IFF_LOWER_UP: the driver reports carrier.
+    public static let lowerUp = LinkFlags(rawValue: 0x10000)
+    /// IFF_DORMANT: waiting for an external event (802.1X, a modem dialling).
+    public static let dormant = LinkFlags(rawValue: 0x20000)
+}
+
+/// RFC 2863 operational state (`IFLA_OPERSTATE`, `IF_OPER_*` in `<linux/if.h>`).
+public enum OperState: UInt8, Hashable, Sendable, CaseIterable {
+    case unknown = 0
+    case notPresent = 1
+    case down = 2
+    case lowerLayerDown = 3
+    case testing = 4
+    case dormant = 5
+    case up = 6
+
+    /// The name `ip link` prints, for logs and the `interfaces` reply.
+    public var name: String {
+        switch self {
+        case .unknown: "unknown"
+        case .notPresent: "notPresent"
+        case .down: "down"
+        case .lowerLayerDown: "lowerLayerDown"
+        case .testing: "testing"
+        case .dormant: "dormant"
+        case .up: "up"
+        }
+    }
+}
+
+/// ARP hardware type of a link (`ifi_type`, `ARPHRD_*` in `<net/if_arp.h>`).
+public struct HardwareType: RawRepresentable, Hashable, Sendable {
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
+
+    /// ARPHRD_ETHER.
+    public static let ether = HardwareType(rawValue: 1)
+    /// ARPHRD_LOOPBACK.
+    public static let loopback = HardwareType(rawValue: 772)
+}
+
+/// One network link as the kernel last described it in RTM_NEWLINK.
+public struct Link: Hashable, Sendable {
+    public var index: InterfaceIndex
+    public var name: String
+    public var flags: LinkFlags
+    public var operState: OperState
+    public var hardwareType: HardwareType
+    /// The rtnetlink link kind (`IFLA_INFO_KIND`: veth, bridge, wireguard, tun, …), if any.
+    public var kind: String?
+    /// The detected medium (sysfs and hardware type; see `InterfaceClassifier`).
+    public var type: InterfaceType
+
+    public init(index: InterfaceIndex, name: String, flags: LinkFlags, operState: OperState,
+                hardwareType: HardwareType, kind: String? = nil, type: InterfaceType) {
+        self.index = index
+        self.name = name
+        self.flags = flags
+        self.operState = operState
+        self.hardwareType = hardwareType
+        self.kind = kind
+        self.type = type
+    }
+
+    public var interface: Interface { Interface(name: name, index: index, type: type) }
+
+    public var isLoopback: Bool { flags.contains(.loopback) || hardwareType == .loopback || type == .loopback }
+
+    /// Whether the link can carry traffic: admin up, IFF_RUNNING, and operstate UP or
+    /// UNKNOWN. tun and WireGuard links never report UP: they stay UNKNOWN while
+    /// working (Documentation/networking/operstates.rst).
+    public var linkState: LinkState {
+        if !flags.contains(.up) { return .adminDown }
+        if operState == .dormant || flags.contains(.dormant) { return .dormant }
+        if !flags.contains(.running) { return .noCarrier }
+        switch operState {
+        case .up, .unknown: return .usable
+        case .dormant: return .dormant
+        case .down, .lowerLayerDown, .notPresent, .testing: return .noCarrier
+        }
+    }
+}
+
+/// What a link's flags and operstate say about carrying traffic.
+public enum LinkState: String, Hashable, Sendable {
+    case usable
+    case adminDown
+    case noCarrier
+    case dormant
+}

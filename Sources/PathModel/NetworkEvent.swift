@@ -1,0 +1,33 @@
+/// One decoded fact from the kernel (or from a fake source in tests). Link and address
+/// messages carry the whole object, so replaying them in order converges on the
+/// kernel's state even when they overlap a dump.
+public enum NetworkEvent: Hashable, Sendable {
+    /// RTM_NEWLINK: the link exists and looks like this.
+    case linkChanged(Link)
+    /// RTM_DELLINK.
+    case linkRemoved(InterfaceIndex)
+    /// RTM_NEWADDR.
+    case addressChanged(InterfaceAddress)
+    /// RTM_DELADDR.
+    case addressRemoved(InterfaceAddress.Key)
+    /// The kernel's answer to "which route for the lookup destination" for one family,
+    /// asked after a batch of messages drained.
+    case routeLookup(AddressFamily, RouteLookup)
+    /// Whether the resolver configuration names at least one nameserver.
+    case dnsConfigured(Bool)
+}
+
+/// A drained batch of events from one monitor instance.
+public struct EventBatch: Hashable, Sendable {
+    /// The instance that produced the batch; stale ones are dropped on the state queue.
+    public var generation: Generation
+    /// True when the batch is a complete dump: the snapshot is rebuilt from it alone.
+    public var isFullState: Bool
+    public var events: [NetworkEvent]
+
+    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent]) {
+        self.generation = generation
+        self.isFullState = isFullState
+        self.events = events
+    }
+}

@@ -1,0 +1,102 @@
+/// Whether a path can carry traffic now, as NWPath.Status defines it.
+public enum PathStatus: String, Hashable, Sendable, CaseIterable {
+    /// A route exists over a usable interface. Nothing more: not that a server answers.
+    case satisfied
+    /// No usable route; `Path.unsatisfiedReason` says why.
+    case unsatisfied
+    /// Only an on-demand interface could carry traffic, and it would come up if used.
+    case requiresConnection
+}
+
+/// Why a path is unsatisfied. A closed set: the wire form is the raw value.
+public enum UnsatisfiedReason: String, Hashable, Sendable, CaseIterable {
+    /// No interface other than loopback is up.
+    case noInterface
+    /// The interface the route uses has no carrier (cable out, peer down, not associated).
+    case noCarrier
+    /// The interface is up but dormant (802.1X authentication or a modem not yet online).
+    case dormant
+    /// The interface has no usable address of the family (none, still tentative, failed
+    /// duplicate detection, or IPv6 link-local only).
+    case noAddress
+    /// No route covers the destination.
+    case noRoute
+    /// The winning route rejects traffic (unreachable, blackhole or prohibit: a kill switch).
+    case routeRejects
+    /// Interfaces exist and work, but the subscription's criteria exclude all of them.
+    case interfaceTypeExcluded
+
+    /// A one-line explanation for a person; `interface` names the interface concerned.
+    public func explanation(interface: String?) -> String {
+        switch self {
+        case .noInterface:
+            return "no network interface is up"
+        case .noCarrier:
+            return interface.map { "no carrier on \($0) (cable unplugged or peer down)" } ?? "no interface has carrier"
+        case .dormant:
+            return interface.map { "\($0) is dormant (waiting for authentication or dial-up)" } ?? "the interface is dormant"
+        case .noAddress:
+            return interface.map { "\($0) has no usable address" } ?? "no interface has a usable address"
+        case .noRoute:
+            return "no route to the Internet (no default route)"
+        case .routeRejects:
+            return interface.map { "the route via \($0) rejects traffic" } ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
+        case .interfaceTypeExcluded:
+            return "only interfaces the criteria exclude are available"
+        }
+    }
+}
+
+/// The answer pathd publishes: the NWPath of one set of criteria.
+public struct Path: Hashable, Sendable {
+    public var status: PathStatus
+    public var unsatisfiedReason: UnsatisfiedReason?
+    /// The interface the reason is about ("no carrier on eth0"), when there is one.
+    public var reasonInterface: String?
+    /// The interfaces that can carry traffic, the one the kernel would use first.
+    public var availableInterfaces: [Interface]
+    public var isExpensive: Bool
+    public var isConstrained: Bool
+    public var supportsIPv4: Bool
+    public var supportsIPv6: Bool
+    public var supportsDNS: Bool
+    /// The gateways of the routes in use, in the order of `availableInterfaces`.
+    public var gateways: [IPAddress]
+
+    public init(status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, reasonInterface: String? = nil,
+                availableInterfaces: [Interface] = [], isExpensive: Bool = false, isConstrained: Bool = false,
+                supportsIPv4: Bool = false, supportsIPv6: Bool = false, supportsDNS: Bool = false,
+                gateways: [IPAddress] = []) {
+        self.status = status
+        self.unsatisfiedReason = unsatisfiedReason
+        self.reasonInterface = reasonInterface
+        self.availableInterfaces = availableInterfaces
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+        self.supportsIPv4 = supportsIPv4
+        self.supportsIPv6 = supportsIPv6
+        self.supportsDNS = supportsDNS
+        self.gateways = gateways
+    }
+
+    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)" or
+    /// "unsatisfied: no carrier on eth0 (cable unplugged or peer down)".
+    public var summary: String {
+        switch status {
+        case .satisfied, .requiresConnection:
+            let names = availableInterfaces.map(\.name).joined(separator: ", ")
+            var features: [String] = []
+            if supportsIPv4 { features.append("IPv4") }
+            if supportsIPv6 { features.append("IPv6") }
+            if supportsDNS { features.append("DNS") }
+            if isExpensive { features.append("expensive") }
+            if isConstrained { features.append("constrained") }
+            let via = names.isEmpty ? "" : " via \(names)"
+            let detail = features.isEmpty ? "" : " (\(features.joined(separator: ", ")))"
+            return "\(status.rawValue)\(via)\(detail)"
+        case .unsatisfied:
+            let why = unsatisfiedReason?.explanation(interface: reasonInterface) ?? "unknown reason"
+            return "unsatisfied: \(why)"
+        }
+    }
+}

@@ -1,0 +1,67 @@
+/// Route type (`rtm_type`, `RTN_*` in `<linux/rtnetlink.h>`).
+public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public static let unicast = RouteType(rawValue: 1)
+    public static let local = RouteType(rawValue: 2)
+    public static let blackhole = RouteType(rawValue: 6)
+    public static let unreachable = RouteType(rawValue: 7)
+    public static let prohibit = RouteType(rawValue: 8)
+    public static let `throw` = RouteType(rawValue: 9)
+
+    /// Whether a route of this type refuses traffic on purpose (a kill switch).
+    public var rejectsTraffic: Bool {
+        self == .blackhole || self == .unreachable || self == .prohibit || self == .throw
+    }
+
+    public var description: String {
+        switch self {
+        case .unicast: "unicast"
+        case .local: "local"
+        case .blackhole: "blackhole"
+        case .unreachable: "unreachable"
+        case .prohibit: "prohibit"
+        case .throw: "throw"
+        default: "type \(rawValue)"
+        }
+    }
+}
+
+/// The route the kernel said it would use for a destination (RTM_GETROUTE reply).
+public struct RouteAnswer: Hashable, Sendable {
+    public var type: RouteType
+    /// RTA_OIF.
+    public var outputInterface: InterfaceIndex?
+    /// RTA_GATEWAY; nil for an on-link route.
+    public var gateway: IPAddress?
+    /// RTA_TABLE: the table that answered (asked for with RTM_F_LOOKUP_TABLE).
+    public var table: UInt32
+    /// RTA_PREFSRC: the source address the kernel would choose.
+    public var preferredSource: IPAddress?
+    /// RTNH_F_LINKDOWN: the route's link has no carrier.
+    public var isLinkDown: Bool
+
+    public init(type: RouteType, outputInterface: InterfaceIndex?, gateway: IPAddress? = nil,
+                table: UInt32 = 254, preferredSource: IPAddress? = nil, isLinkDown: Bool = false) {
+        self.type = type
+        self.outputInterface = outputInterface
+        self.gateway = gateway
+        self.table = table
+        self.preferredSource = preferredSource
+        self.isLinkDown = isLinkDown
+    }
+}
+
+/// The outcome of asking the kernel which route it would take for one family.
+public enum RouteLookup: Hashable, Sendable {
+    /// The kernel answered with a route.
+    case route(RouteAnswer)
+    /// No route covers the destination (ENETUNREACH).
+    case noRoute
+    /// A rejecting route won the lookup and the kernel answered with its error
+    /// (EHOSTUNREACH for unreachable, EACCES for prohibit, EINVAL for blackhole).
+    case rejected(RouteType)
+    /// The lookup failed for another reason; the errno value is kept for the log.
+    case failed(errno: Int32)
+}
