@@ -1,0 +1,19 @@
+/// The closed set of error codes in `{"type":"error","code":…}` lines.
+public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
+    /// The line is not a JSON object.
+    case badJSON
+    /// `op` names no request this protocol version knows.
+    case unknownOp
+    /// A field has the wrong type or value.
+    case badArgument
+    /// The line exceeded `maximumRequestLineLength`; the connection is closed.
+    case lineTooLong
+    /// The daemon serves its maximum number of clients; the connection is closed.
+    case tooManyClients
+    /// The peer may not make this request.
+    case permissionDenied
+    /// The daemon is stopping.
+    case shuttingDown
+    /// `unsubscribe` named no subscription of this connection.
+    case unknownSubscription
+}

@@ -1,0 +1,70 @@
+import PathModel
+
+/// A path as published: the path of one criteria set, the generation of the monitor
+/// instance that produced it, and its place in that criteria's sequence.
+public struct PathUpdate: Hashable, Sendable {
+    public var generation: Generation
+    /// Strictly increasing per subscription; a gap means lines were superseded.
+    public var sequence: UInt64
+    public var path: Path
+
+    public init(generation: Generation, sequence: UInt64, path: Path) {
+        self.generation = generation
+        self.sequence = sequence
+        self.path = path
+    }
+}
+
+/// A path line encoded once and sent to every subscriber of the same criteria.
+///
+/// The body stops before the closing brace so that a subscription's `id` can be
+/// appended without re-encoding; subscribers without an id share `line` as it is.
+public struct EncodedPathLine: Sendable {
+    private let body: [UInt8]
+    /// The complete line for replies without an id.
+    public let line: [UInt8]
+
+    public init(_ update: PathUpdate) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("type", "path")
+        writer.member("generation", update.generation.rawValue)
+        writer.member("sequence", update.sequence)
+        let path = update.path
+        writer.member("status", path.status.rawValue)
+        writer.member("unsatisfiedReason", path.unsatisfiedReason?.rawValue)
+        writer.member("reasonInterface", path.reasonInterface)
+        writer.member("reason", path.status == .unsatisfied ? path.summary : nil)
+        writer.beginArray("interfaces")
+        for interface in path.availableInterfaces {
+            writer.beginObject()
+            writer.member("name", interface.name)
+            writer.member("index", interface.index.rawValue)
+            writer.member("type", interface.type.rawValue)
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.member("isExpensive", path.isExpensive)
+        writer.member("isConstrained", path.isConstrained)
+        writer.member("supportsIPv4", path.supportsIPv4)
+        writer.member("supportsIPv6", path.supportsIPv6)
+        writer.member("supportsDNS", path.supportsDNS)
+        writer.beginArray("gateways")
+        for gateway in path.gateways { writer.element(gateway.description) }
+        writer.endArray()
+        body = writer.bytes
+        line = body + [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+    }
+
+    /// The line for a reply or subscription tagged with `id`.
+    public func line(id: JSONValue?) -> [UInt8] {
+        guard let id else { return line }
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("id", id)
+        // `{"id":X` → `,"id":X`, spliced before the closing brace.
+        var tail = Array(writer.bytes.dropFirst())
+        tail.insert(UInt8(ascii: ","), at: 0)
+        return body + tail + [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+    }
+}

@@ -1,0 +1,117 @@
+import PathModel
+
+/// The requests a client can send, one JSON object per line (docs/PROTOCOL.md).
+public enum RequestOp: String, Hashable, Sendable, CaseIterable {
+    case status
+    case subscribe
+    case unsubscribe
+    case ping
+}
+
+public struct Request: Hashable, Sendable {
+    public var op: RequestOp
+    /// Echoed in the reply (and in every line of a subscription), any JSON scalar.
+    public var id: JSONValue?
+    public var criteria: Criteria
+
+    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any) {
+        self.op = op
+        self.id = id
+        self.criteria = criteria
+    }
+}
+
+/// A request that could not be understood: the code and message of the error line,
+/// with the id when one could be read.
+public struct RequestError: Error, Hashable, Sendable {
+    public var code: ErrorCode
+    public var message: String
+    public var id: JSONValue?
+}
+
+extension Request {
+    /// Parses one request line (without its newline).
+    public static func parse<Bytes: Collection>(line: Bytes) throws(RequestError) -> Request where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw RequestError(code: .badJSON, message: "request is not valid JSON: \(error)", id: nil)
+        }
+        guard case .object(let members) = value else {
+            throw RequestError(code: .badJSON, message: "request must be a JSON object, got \(value.typeName)", id: nil)
+        }
+        let id = members["id"]
+        if let id {
+            switch id {
+            case .string, .integer, .double, .null: break
+            default: throw RequestError(code: .badArgument, message: "\"id\" must be a string or a number", id: nil)
+            }
+        }
+        guard let opValue = members["op"] else {
+            throw RequestError(code: .badArgument, message: "request has no \"op\"", id: id)
+        }
+        guard let opName = opValue.stringValue else {
+            throw RequestError(code: .badArgument, message: "\"op\" must be a string, got \(opValue.typeName)", id: id)
+        }
+        guard let op = RequestOp(rawValue: opName) else {
+            throw RequestError(code: .unknownOp, message: "unknown op \"\(opName)\"", id: id)
+        }
+        var criteria = Criteria.any
+        if let criteriaValue = members["criteria"], !criteriaValue.isNull {
+            guard op == .subscribe || op == .status else {
+                throw RequestError(code: .badArgument, message: "\"criteria\" applies to status and subscribe only", id: id)
+            }
+            criteria = try parseCriteria(criteriaValue, id: id)
+        }
+        return Request(op: op, id: id, criteria: criteria)
+    }
+
+    private static func parseCriteria(_ value: JSONValue, id: JSONValue?) throws(RequestError) -> Criteria {
+        guard case .object(let members) = value else {
+            throw RequestError(code: .badArgument, message: "\"criteria\" must be an object", id: id)
+        }
+        func type(_ value: JSONValue, field: String) throws(RequestError) -> InterfaceType {
+            guard let name = value.stringValue, let type = InterfaceType(rawValue: name) else {
+                let known = InterfaceType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw RequestError(code: .badArgument, message: "\(field) must be one of \(known)", id: id)
+            }
+            return type
+        }
+        var criteria = Criteria.any
+        for (key, member) in members {
+            switch key {
+            case "requiredInterfaceType":
+                if !member.isNull { criteria.requiredInterfaceType = try type(member, field: key) }
+            case "prohibitedInterfaceTypes":
+                guard let list = member.arrayValue else {
+                    throw RequestError(code: .badArgument, message: "prohibitedInterfaceTypes must be an array", id: id)
+                }
+                for element in list { criteria.prohibitedInterfaceTypes.insert(try type(element, field: key)) }
+            default:
+                throw RequestError(code: .badArgument, message: "unknown criteria field \"\(key)\"", id: id)
+            }
+        }
+        return criteria
+    }
+
+    /// The request as a line, for clients.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("op", op.rawValue)
+        if let id { writer.member("id", id) }
+        if criteria != .any {
+            writer.beginObject("criteria")
+            if let required = criteria.requiredInterfaceType { writer.member("requiredInterfaceType", required.rawValue) }
+            if !criteria.prohibitedInterfaceTypes.isEmpty {
+                writer.beginArray("prohibitedInterfaceTypes")
+                for type in criteria.prohibitedInterfaceTypes.map(\.rawValue).sorted() { writer.element(type) }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
+        writer.endObject()
+        return writer.finishLine()
+    }
+}

@@ -1,0 +1,142 @@
+import PathModel
+
+/// Every line the daemon sends (docs/PROTOCOL.md).
+public enum ServerMessage: Hashable, Sendable {
+    /// First line on every connection.
+    case hello(protocolVersion: Int, daemonVersion: String, generation: Generation)
+    /// A path: the reply to `status`, and every line of a subscription.
+    case path(PathUpdate, id: JSONValue?)
+    /// Events were lost and the daemon re-read the kernel's state; the current path follows.
+    case resync(reason: String, generation: Generation, id: JSONValue?)
+    case pong(id: JSONValue?)
+    /// The subscription `id` ended.
+    case unsubscribed(id: JSONValue?)
+    case error(code: ErrorCode, message: String, id: JSONValue?)
+
+    /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        switch self {
+        case .path(let update, let id):
+            return EncodedPathLine(update).line(id: id)
+        case .hello(let protocolVersion, let daemonVersion, let generation):
+            writer.beginObject()
+            writer.member("type", "hello")
+            writer.member("protocol", protocolVersion)
+            writer.member("version", daemonVersion)
+            writer.member("generation", generation.rawValue)
+        case .resync(let reason, let generation, let id):
+            writer.beginObject()
+            writer.member("type", "resync")
+            writer.member("reason", reason)
+            writer.member("generation", generation.rawValue)
+            if let id { writer.member("id", id) }
+        case .pong(let id):
+            writer.beginObject()
+            writer.member("type", "pong")
+            if let id { writer.member("id", id) }
+        case .unsubscribed(let id):
+            writer.beginObject()
+            writer.member("type", "unsubscribed")
+            if let id { writer.member("id", id) }
+        case .error(let code, let message, let id):
+            writer.beginObject()
+            writer.member("type", "error")
+            writer.member("code", code.rawValue)
+            writer.member("message", message)
+            if let id { writer.member("id", id) }
+        }
+        writer.endObject()
+        return writer.finishLine()
+    }
+}
+
+/// A line from the daemon that a client could not understand.
+public struct MessageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+    /// The line is well-formed but of a type newer than this client: skip it.
+    public var isUnknownType = false
+}
+
+extension ServerMessage {
+    /// Parses one line from the daemon. Unknown fields are ignored (additive changes keep
+    /// the protocol version); an unknown message type is an error the caller may skip.
+    public static func decode<Bytes: Collection>(line: Bytes) throws(MessageDecodingError) -> ServerMessage where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw MessageDecodingError(description: "daemon sent invalid JSON: \(error)")
+        }
+        guard let type = value["type"]?.stringValue else {
+            throw MessageDecodingError(description: "daemon sent a line without \"type\"")
+        }
+        let id = value["id"]
+        func integer(_ key: String) throws(MessageDecodingError) -> Int64 {
+            guard let number = value[key]?.integerValue else {
+                throw MessageDecodingError(description: "\(type) line lacks integer \"\(key)\"")
+            }
+            return number
+        }
+        func string(_ key: String) throws(MessageDecodingError) -> String {
+            guard let text = value[key]?.stringValue else {
+                throw MessageDecodingError(description: "\(type) line lacks string \"\(key)\"")
+            }
+            return text
+        }
+        switch type {
+        case "hello":
+            return .hello(protocolVersion: Int(try integer("protocol")), daemonVersion: try string("version"),
+                          generation: Generation(rawValue: UInt64(clamping: try integer("generation"))))
+        case "path":
+            return .path(try decodePathUpdate(value), id: id)
+        case "resync":
+            return .resync(reason: try string("reason"),
+                           generation: Generation(rawValue: UInt64(clamping: try integer("generation"))), id: id)
+        case "pong":
+            return .pong(id: id)
+        case "unsubscribed":
+            return .unsubscribed(id: id)
+        case "error":
+            guard let code = ErrorCode(rawValue: try string("code")) else {
+                throw MessageDecodingError(description: "error line with an unknown code")
+            }
+            return .error(code: code, message: try string("message"), id: id)
+        default:
+            throw MessageDecodingError(description: "unknown message type \"\(type)\"", isUnknownType: true)
+        }
+    }
+
+    private static func decodePathUpdate(_ value: JSONValue) throws(MessageDecodingError) -> PathUpdate {
+        func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "path line: \(what)") }
+        guard let generation = value["generation"]?.integerValue, let sequence = value["sequence"]?.integerValue,
+              let statusName = value["status"]?.stringValue, let status = PathStatus(rawValue: statusName) else {
+            throw fail("missing or invalid generation, sequence or status")
+        }
+        var path = Path(status: status)
+        if let reason = value["unsatisfiedReason"]?.stringValue {
+            guard let known = UnsatisfiedReason(rawValue: reason) else { throw fail("unknown reason \"\(reason)\"") }
+            path.unsatisfiedReason = known
+        }
+        path.reasonInterface = value["reasonInterface"]?.stringValue
+        for interface in value["interfaces"]?.arrayValue ?? [] {
+            guard let name = interface["name"]?.stringValue, let index = interface["index"]?.integerValue,
+                  let typeName = interface["type"]?.stringValue, let type = InterfaceType(rawValue: typeName),
+                  let index32 = Int32(exactly: index) else {
+                throw fail("invalid interface entry")
+            }
+            path.availableInterfaces.append(Interface(name: name, index: InterfaceIndex(rawValue: index32), type: type))
+        }
+        path.isExpensive = value["isExpensive"]?.boolValue ?? false
+        path.isConstrained = value["isConstrained"]?.boolValue ?? false
+        path.supportsIPv4 = value["supportsIPv4"]?.boolValue ?? false
+        path.supportsIPv6 = value["supportsIPv6"]?.boolValue ?? false
+        path.supportsDNS = value["supportsDNS"]?.boolValue ?? false
+        for gateway in value["gateways"]?.arrayValue ?? [] {
+            guard let text = gateway.stringValue, let address = IPAddress(text) else { throw fail("invalid gateway") }
+            path.gateways.append(address)
+        }
+        return PathUpdate(generation: Generation(rawValue: UInt64(clamping: generation)),
+                          sequence: UInt64(clamping: sequence), path: path)
+    }
+}
