@@ -1,0 +1,158 @@
+import CLinux
+import Dispatch
+import PathModel
+
+/// Reading, decoding and delivering: everything here runs on `queue`.
+extension NetlinkMonitor {
+    enum DrainOutcome {
+        /// The socket said EAGAIN: everything queued was read.
+        case caughtUp
+        /// `messagesPerWakeup` messages were read and more may wait.
+        case budgetExhausted
+        /// Events were lost or the socket failed; the reason, for `lost`.
+        case failed(String)
+    }
+
+    /// The read source's event handler.
+    func readable() {
+        guard case .running = state else { return }
+        switch drainEvents() {
+        case .caughtUp:
+            flush()
+        case .budgetExhausted:
+            if pending.count >= Self.maxPendingEvents { flush() }
+            // Yield `queue` to whatever else waits on it, then go on reading. (The read
+            // source would fire again too while data is queued; this does not rely on it.)
+            queue.async { self.readable() }
+        case .failed(let reason):
+            fail(reason)
+        }
+    }
+
+    /// Receives until EAGAIN or `messagesPerWakeup` messages, decoding into `pending`.
+    func drainEvents() -> DrainOutcome {
+        guard let socket = eventSocket else { return .failed("event socket is closed") }
+        var handled = 0
+        while handled < Self.messagesPerWakeup {
+            switch socket.receive(into: buffer) {
+            case .ok(let length):
+                buffer.forEachMessage(length: length) { header in
+                    handle(header)
+                    handled += 1
+                    return true
+                }
+            case .wouldBlock:
+                return .caughtUp
+            case .overrun:
+                return .failed("kernel receive buffer overrun (ENOBUFS): events lost")
+            case .interrupted:
+                continue  // receive(into:) retries EINTR itself; kept for exhaustiveness
+            case .failed(let code):
+                return .failed(NetlinkError(operation: "receive events", code: code).description)
+            }
+        }
+        return .budgetExhausted
+    }
+
+    /// One multicast message. Route and rule messages are not decoded at all (a
+    /// million-route flood costs a type check each): they only mean "look up again".
+    private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
+        switch Int(header.pointee.nlmsg_type) {
+        case RTM_NEWROUTE, RTM_DELROUTE, RTM_NEWRULE, RTM_DELRULE:
+            needsLookup = true
+        default:
+            if let event = decode(header) {
+                pending.append(event)
+                // Link and address changes re-run the lookups too: an admin-down link
+                // loses its IPv4 routes without any RTM_DELROUTE (TOOLCHAIN-FACTS.md).
+                needsLookup = true
+            }
+        }
+    }
+
+    /// A link or address message as a `NetworkEvent`; nil for anything else.
+    func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {
+        switch Int(header.pointee.nlmsg_type) {
+        case RTM_NEWLINK, RTM_DELLINK:
+            switch LinkDecoder.decode(header) {
+            case .changed(let link):
+                return .linkChanged(Link(index: link.index, name: link.name, flags: link.flags,
+                                         operState: link.operState, hardwareType: link.hardwareType,
+                                         kind: link.kind, type: classifier.classify(link)))
+            case .removed(let index):
+                classifier.forget(index)
+                return .linkRemoved(index)
+            case nil:
+                return nil
+            }
+        case RTM_NEWADDR, RTM_DELADDR:
+            switch AddressDecoder.decode(header) {
+            case .changed(let address): return .addressChanged(address)
+            case .removed(let key): return .addressRemoved(key)
+            case nil: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// Delivers what the drain collected, with fresh lookups; nothing if nothing
+    /// relevant arrived.
+    private func flush() {
+        guard needsLookup || !pending.isEmpty else { return }
+        do {
+            let events = pending + (try lookups())
+            pending = []
+            needsLookup = false
+            deliver(EventBatch(generation: generation, isFullState: false, events: events))
+        } catch {
+            fail(error.description)
+        }
+    }
+
+    /// One `.routeLookup` per configured family, IPv4 first.
+    func lookups() throws(NetlinkError) -> [NetworkEvent] {
+        guard let socket = requestSocket else {
+            throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
+        }
+        var events: [NetworkEvent] = []
+        for family in AddressFamily.allCases {
+            guard let destination = configuration.lookupDestinations[family] else { continue }
+            let answer = try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)
+            events.append(.routeLookup(family, answer))
+        }
+        return events
+    }
+
+    /// Dumps one object type (NLM_F_DUMP, family AF_UNSPEC: all families) on the
+    /// request socket and decodes it, until NLMSG_DONE.
+    func dump<Header: BitwiseCopyable>(type: Int, header: Header, _ operation: String) throws(NetlinkError) -> [NetworkEvent] {
+        guard let socket = requestSocket else {
+            throw NetlinkError(operation: operation, code: .protocolViolation("request socket is closed"))
+        }
+        let message = try NetlinkMessage(type: Int32(type), flags: Int32(NLM_F_REQUEST | NLM_F_DUMP))
+        try message.append(header)
+        let sequence = try socket.send(message, operation)
+        var events: [NetworkEvent] = []
+        var done = false
+        while !done {
+            let length = try socket.receive(into: buffer).get("receive \(operation)")
+            try buffer.forEachMessage(length: length) { reply throws(NetlinkError) in
+                guard reply.pointee.nlmsg_seq == sequence else { return true }
+                switch Int32(reply.pointee.nlmsg_type) {
+                case Int32(NLMSG_DONE):
+                    done = true
+                    return false
+                case Int32(NLMSG_ERROR):
+                    let error = reply.hasPayload(of: nlmsgerr.self) ? -reply.payload(as: nlmsgerr.self).error : EBADMSG
+                    if error == 0 { return true }  // an ack; none was asked for
+                    throw NetlinkError(operation: operation, code: .errno(error))
+                default:
+                    if let event = decode(reply) { events.append(event) }
+                    return true
+                }
+            }
+        }
+        return events
+    }
+}

@@ -1,0 +1,179 @@
+import CLinux
+import Glibc
+
+/// One libnl routing socket (`nl_socket_alloc` + `nl_connect(sk, NETLINK_ROUTE)`).
+/// The one owner of the handle: `close()` frees it (and its file descriptor) once;
+/// `deinit` closes a socket nobody closed, e.g. after `start()` failed halfway.
+///
+/// libnl sends the requests (it fills in port id and sequence numbers); receiving is a
+/// plain `recv(2)` into a reused `ReceiveBuffer`, walked by hand, so a message costs no
+/// allocation (libnl's `nl_recv` mallocs a buffer per call; TOOLCHAIN-FACTS.md measured
+/// raw receive at about 3x the message rate of libnl's).
+final class NetlinkSocket {
+    /// `struct nl_sock *`; nil once closed.
+    private var handle: OpaquePointer?
+    /// The socket's descriptor, for the dispatch source and socket options.
+    let fileDescriptor: Int32
+
+    /// - Parameter role: named in errors ("event socket", "request socket").
+    init(role: String) throws(NetlinkError) {
+        guard let sock = nl_socket_alloc() else {
+            throw NetlinkError(operation: "nl_socket_alloc (\(role))", code: .libnl(NLE_NOMEM))
+        }
+        // pathd checks sequence numbers itself (requests) or has none (multicast events),
+        // and never asks for acks.
+        nl_socket_disable_seq_check(sock)
+        nl_socket_disable_auto_ack(sock)
+        let connected = NetlinkStatus(libnl: nl_connect(sock, NETLINK_ROUTE))
+        if case .ok = connected {} else {
+            nl_socket_free(sock)
+            _ = try connected.get("nl_connect(NETLINK_ROUTE) (\(role))")
+        }
+        handle = sock
+        fileDescriptor = nl_socket_get_fd(sock)
+    }
+
+    deinit { close() }
+
+    /// Frees the libnl socket, which closes the descriptor. Idempotent.
+    func close() {
+        guard let sock = handle else { return }
+        handle = nil
+        nl_socket_free(sock)
+    }
+
+    var isOpen: Bool { handle != nil }
+
+    /// Joins one multicast group (`nl_socket_add_membership`; the variadic plural is
+    /// not imported into Swift).
+    func addMembership(_ group: rtnetlink_groups) throws(NetlinkError) {
+        guard let sock = handle else { throw closedError("add membership") }
+        _ = try NetlinkStatus(libnl: nl_socket_add_membership(sock, Int32(group.rawValue)))
+            .get("nl_socket_add_membership(group \(group.rawValue))")
+    }
+
+    func setNonBlocking() throws(NetlinkError) {
+        guard let sock = handle else { throw closedError("set non-blocking") }
+        _ = try NetlinkStatus(libnl: nl_socket_set_nonblocking(sock)).get("nl_socket_set_nonblocking")
+    }
+
+    /// libnl's own receive buffer size; pathd receives into `ReceiveBuffer` instead,
+    /// but keep libnl consistent should anything in it ever receive on this socket.
+    func setLibnlMessageBufferSize(_ bytes: Int) throws(NetlinkError) {
+        guard let sock = handle else { throw closedError("set message buffer size") }
+        _ = try NetlinkStatus(libnl: nl_socket_set_msg_buf_size(sock, bytes)).get("nl_socket_set_msg_buf_size")
+    }
+
+    /// Sets a socket option of level SOL_SOCKET to an int value (setsockopt(2)).
+    func setOption(_ name: Int32, _ value: Int32, _ what: String) -> NetlinkStatus {
+        var value = value
+        return NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, name, &value,
+                                                     socklen_t(MemoryLayout<Int32>.size))))
+    }
+
+    /// Reads a socket option of level SOL_SOCKET as an int (getsockopt(2)).
+    func option(_ name: Int32, _ what: String) throws(NetlinkError) -> Int {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = try NetlinkStatus(syscall: Int(getsockopt(fileDescriptor, SOL_SOCKET, name, &value, &length)))
+            .get("getsockopt(\(what))")
+        return Int(value)
+    }
+
+    /// A receive timeout for the blocking request socket, so a kernel that never
+    /// answers cannot wedge the state queue forever (SO_RCVTIMEO, socket(7)).
+    func setReceiveTimeout(seconds: Int) throws(NetlinkError) {
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        _ = try NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout,
+                                                      socklen_t(MemoryLayout<timeval>.size))))
+            .get("setsockopt(SO_RCVTIMEO)")
+    }
+
+    /// Sends a request built by libnl (`nl_send_auto` completes port id and sequence
+    /// number) and returns the sequence number the reply will carry.
+    func send(_ message: NetlinkMessage, _ operation: String) throws(NetlinkError) -> UInt32 {
+        guard let sock = handle else { throw closedError(operation) }
+        _ = try NetlinkStatus(libnl: nl_send_auto(sock, message.pointer)).get("send \(operation)")
+        return message.header.pointee.nlmsg_seq
+    }
+
+    /// Receives one datagram into `buffer`. Retries EINTR here; returns `.ok(bytes)`,
+    /// `.wouldBlock`, `.overrun` or `.failed`. A datagram longer than the buffer is a
+    /// failure (MSG_TRUNC makes recv report the real length), never silently cut.
+    func receive(into buffer: ReceiveBuffer) -> NetlinkStatus {
+        while true {
+            let count = recv(fileDescriptor, buffer.storage.baseAddress, buffer.storage.count, Int32(MSG_TRUNC))
+            let status = NetlinkStatus(syscall: count)
+            switch status {
+            case .interrupted:
+                continue
+            case .ok(let length) where length > buffer.storage.count:
+                return .failed(.protocolViolation("netlink message of \(length) bytes exceeds the \(buffer.storage.count)-byte receive buffer"))
+            default:
+                return status
+            }
+        }
+    }
+
+    private func closedError(_ operation: String) -> NetlinkError {
+        NetlinkError(operation: operation, code: .errno(EBADF))
+    }
+}
+
+/// A receive buffer allocated once and reused for every datagram.
+final class ReceiveBuffer {
+    /// 64 KiB: the kernel packs dump replies into skbs of at most 32 KiB, and one
+    /// multicast event is one small skb.
+    static let defaultSize = 64 * 1024
+
+    let storage: UnsafeMutableRawBufferPointer
+
+    init(size: Int = ReceiveBuffer.defaultSize) {
+        storage = .allocate(byteCount: size, alignment: MemoryLayout<nlmsghdr>.alignment)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Calls `body` for each complete message among the first `length` bytes, in order
+    /// (NLMSG_OK / NLMSG_NEXT). Returns early when `body` returns false.
+    func forEachMessage<Failure: Error>(length: Int, _ body: (UnsafeMutablePointer<nlmsghdr>) throws(Failure) -> Bool) throws(Failure) {
+        guard let base = storage.baseAddress else { return }
+        var remaining = Int32(length)
+        var header = base.assumingMemoryBound(to: nlmsghdr.self)
+        while pathd_nlmsg_ok(header, remaining) != 0 {
+            guard try body(header) else { return }
+            header = pathd_nlmsg_next(header, &remaining)
+        }
+    }
+}
+
+/// One outgoing libnl message (`nlmsg_alloc_simple`); freed once in `deinit`.
+final class NetlinkMessage {
+    /// `struct nl_msg *`.
+    let pointer: OpaquePointer
+
+    init(type: Int32, flags: Int32) throws(NetlinkError) {
+        guard let message = nlmsg_alloc_simple(type, flags) else {
+            throw NetlinkError(operation: "nlmsg_alloc_simple(\(type))", code: .libnl(NLE_NOMEM))
+        }
+        pointer = message
+    }
+
+    deinit { nlmsg_free(pointer) }
+
+    var header: UnsafeMutablePointer<nlmsghdr> { nlmsg_hdr(pointer) }
+
+    /// Appends a fixed header (`struct rtmsg`, `struct ifinfomsg`…) after the nlmsghdr.
+    func append<Header: BitwiseCopyable>(_ value: Header) throws(NetlinkError) {
+        var value = value
+        let result = withUnsafeMutableBytes(of: &value) {
+            nlmsg_append(pointer, $0.baseAddress, $0.count, Int32(NLMSG_ALIGNTO))
+        }
+        _ = try NetlinkStatus(libnl: result).get("nlmsg_append")
+    }
+
+    /// Appends one attribute (`nla_put`).
+    func putAttribute(_ type: Int32, bytes: [UInt8]) throws(NetlinkError) {
+        _ = try NetlinkStatus(libnl: nla_put(pointer, type, Int32(bytes.count), bytes)).get("nla_put(\(type))")
+    }
+}

@@ -1,0 +1,81 @@
+import Glibc
+import PathModel
+
+/// Classifies links with `InterfaceClassifier`, reading what sysfs says about the
+/// medium: `DEVTYPE=` in `<root>/class/net/<name>/uevent` and whether
+/// `<root>/class/net/<name>/wireless` or `/phy80211` exists.
+///
+/// sysfs is read once per (ifindex, name): a NEWLINK flood (carrier flaps, statistics)
+/// costs a dictionary lookup, a rename reads again. Not thread-safe: owned by the
+/// monitor and used on its queue only.
+final class SysfsClassifier {
+    private struct SysfsFacts {
+        var name: String
+        var devType: String?
+        var hasWirelessDirectory: Bool
+    }
+
+    private let root: String
+    private let log: @Sendable (String) -> Void
+    private var cache: [InterfaceIndex: SysfsFacts] = [:]
+
+    init(sysfsRoot: String, log: @escaping @Sendable (String) -> Void) {
+        self.root = sysfsRoot
+        self.log = log
+    }
+
+    /// The medium of a link whose rtnetlink attributes are `link`.
+    func classify(_ link: LinkAttributes) -> InterfaceType {
+        let facts = sysfsFacts(index: link.index, name: link.name)
+        return InterfaceClassifier.classify(InterfaceFacts(
+            devType: facts.devType, hasWirelessDirectory: facts.hasWirelessDirectory,
+            hardwareType: link.hardwareType, kind: link.kind))
+    }
+
+    /// Forgets a removed link (ifindexes are reused by later links).
+    func forget(_ index: InterfaceIndex) {
+        cache[index] = nil
+    }
+
+    private func sysfsFacts(index: InterfaceIndex, name: String) -> SysfsFacts {
+        if let cached = cache[index], cached.name == name { return cached }
+        let directory = "\(root)/class/net/\(name)"
+        let uevent = readFile("\(directory)/uevent")
+        let facts = SysfsFacts(
+            name: name,
+            devType: uevent.flatMap(InterfaceClassifier.devType(fromUevent:)),
+            hasWirelessDirectory: exists("\(directory)/wireless") || exists("\(directory)/phy80211"))
+        cache[index] = facts
+        return facts
+    }
+
+    private func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The file's text; nil when it does not exist (the link may be gone already, or a
+    /// test tree lacks it). Other failures are logged, then treated the same way:
+    /// classification falls back to what rtnetlink says.
+    private func readFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            let error = errno
+            if error != ENOENT { log("sysfs: cannot open \(path): \(String(cString: strerror(error)))") }
+            return nil
+        }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                bytes += chunk[0..<count]
+            } else if count == 0 {
+                return String(decoding: bytes, as: UTF8.self)
+            } else if errno != EINTR {
+                log("sysfs: cannot read \(path): \(String(cString: strerror(errno)))")
+                return nil
+            }
+        }
+    }
+}

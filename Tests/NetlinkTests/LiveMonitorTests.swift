@@ -1,0 +1,50 @@
+import Dispatch
+import Foundation
+import Glibc
+import PathModel
+import Testing
+@testable import Netlink
+
+/// Read-only: watches the host's own namespace and changes nothing in it.
+@Suite struct LiveMonitorTests {
+    @Test func firstBatchIsTheFullStateOfTheHost() throws {
+        let queue = DispatchQueue(label: "pathd.test.netlink.live")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(
+            generation: Generation(rawValue: 7), queue: queue, configuration: NetlinkConfiguration(),
+            deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        try queue.sync { try monitor.start() }
+        defer { queue.sync { monitor.cancel() } }
+
+        let batch = try #require(inbox.next(), "no first batch within the deadline; lost: \(inbox.lostReasons)")
+        #expect(batch.generation == Generation(rawValue: 7))
+        #expect(batch.isFullState)
+        let loopback = try #require(batch.links.first { $0.name == "lo" })
+        #expect(loopback.type == .loopback)
+        #expect(loopback.hardwareType == .loopback)
+        #expect(batch.addresses.contains {
+            $0.interface == loopback.index && $0.address == IPAddress("127.0.0.1") && $0.prefixLength == 8 && $0.scope == .host
+        })
+        #expect(batch.lookupCount == 2)
+        #expect(Set(batch.lookups.keys) == [.ipv4, .ipv6])
+        // As root SO_RCVBUFFORCE grants the 8 MiB (reported doubled); otherwise rmem_max caps it.
+        let obtained = queue.sync { monitor.receiveBufferBytes }
+        #expect(getuid() == 0 ? obtained >= 8 * 1024 * 1024 : obtained > 0)
+        if getuid() != 0 { #expect(inbox.logLines.contains { $0.contains("SO_RCVBUFFORCE refused") }) }
+    }
+
+    @Test func cancelIsIdempotentAndStopsDelivery() throws {
+        let queue = DispatchQueue(label: "pathd.test.netlink.cancel")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(
+            generation: .first, queue: queue, configuration: NetlinkConfiguration(),
+            deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        queue.sync { monitor.cancel() }  // before start: just finishes
+        #expect(throws: NetlinkError.self) { try queue.sync { try monitor.start() } }
+        queue.sync {
+            monitor.cancel()
+            monitor.cancel()
+        }
+        #expect(inbox.lostReasons.isEmpty)
+    }
+}

@@ -1,0 +1,188 @@
+import Dispatch
+import Foundation
+import Glibc
+import PathModel
+import Testing
+@testable import Netlink
+
+/// Runs `ip` with `arguments`; throws with its stderr when it fails.
+@discardableResult
+private func ip(_ arguments: String...) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw CommandFailed(description: "ip \(arguments.joined(separator: " ")): \(errorText)")
+    }
+    return text
+}
+
+private struct CommandFailed: Error, CustomStringConvertible { var description: String }
+
+/// Deletes a namespace, reporting (not hiding) a failure.
+private func deleteNamespace(_ name: String) {
+    do { try ip("netns", "del", name) } catch { Issue.record("cleanup: \(error)") }
+}
+
+/// setns(2), looked up at run time: Glibc declares it only under _GNU_SOURCE, which the
+/// Swift Glibc module does not define.
+private func joinNetworkNamespace(_ fd: Int32) -> Bool {
+    let cloneNewNet: Int32 = 0x4000_0000  // CLONE_NEWNET, <linux/sched.h>
+    guard let libc = dlopen(nil, RTLD_NOW), let symbol = dlsym(libc, "setns") else { return false }
+    let setns = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
+    return setns(fd, cloneNewNet) == 0
+}
+
+private let canUseNamespaces = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/ip")
+
+/// Starts `monitor` with its sockets created inside namespace `name`: a dedicated
+/// thread joins the namespace (setns affects only that thread, which then exits) and
+/// runs `start()` through `queue.sync`, which executes on the calling thread.
+private func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue, inNamespace name: String) throws {
+    final class Outcome: @unchecked Sendable {  // written by the thread before `done` is signalled
+        var error: String?
+    }
+    let outcome = Outcome()
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        defer { done.signal() }
+        let fd = open("/var/run/netns/\(name)", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0, joinNetworkNamespace(fd) else {
+            outcome.error = "setns(\(name)): \(String(cString: strerror(errno)))"
+            return
+        }
+        close(fd)
+        let caller = pthread_self()
+        do {
+            try queue.sync {
+                guard pthread_equal(caller, pthread_self()) != 0 else {
+                    throw CommandFailed(description: "queue.sync ran on another thread; sockets would not be in the namespace")
+                }
+                try monitor.start()
+            }
+        } catch {
+            outcome.error = "\(error)"
+        }
+    }
+    thread.start()
+    guard done.wait(timeout: .now() + 10) == .success else { throw CommandFailed(description: "start timed out") }
+    if let error = outcome.error { throw CommandFailed(description: error) }
+}
+
+@Suite(.enabled(if: canUseNamespaces, "needs root and /usr/sbin/ip for network namespaces"))
+struct NamespaceMonitorTests {
+    @Test func followsLinksAndRouteLookupsInANamespace() throws {
+        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+        let namespace = "pathd-nl-\(suffix)"
+        let peer = "pathd-nlp-\(suffix)"
+        try ip("netns", "add", namespace)
+        defer { deleteNamespace(namespace) }
+        try ip("netns", "add", peer)
+        defer { deleteNamespace(peer) }
+        try ip("link", "add", "va", "netns", namespace, "type", "veth", "peer", "name", "vb", "netns", peer)
+        try ip("-n", namespace, "link", "set", "lo", "up")
+        try ip("-n", namespace, "link", "set", "va", "up")
+        try ip("-n", peer, "link", "set", "vb", "up")
+        try ip("-n", namespace, "addr", "add", "10.9.0.1/24", "dev", "va")
+        try ip("-n", namespace, "-6", "addr", "add", "2001:db8:9::1/64", "dev", "va", "nodad")
+        try ip("-n", namespace, "route", "add", "default", "via", "10.9.0.2")
+        try ip("-n", namespace, "-6", "route", "add", "default", "via", "2001:db8:9::2")
+
+        let queue = DispatchQueue(label: "pathd.test.netlink.netns")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(generation: Generation(rawValue: 3), queue: queue,
+                                     configuration: NetlinkConfiguration(),
+                                     deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        try start(monitor, on: queue, inNamespace: namespace)
+        defer { queue.sync { monitor.cancel() } }
+
+        let first = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
+        #expect(first.isFullState)
+        let veth = try #require(first.links.first { $0.name == "va" }, "links: \(first.links.map(\.name))")
+        #expect(veth.kind == "veth")
+        #expect(veth.type == .other)
+        #expect(first.addresses.contains { $0.interface == veth.index && $0.address == IPAddress("10.9.0.1") })
+        #expect(first.addresses.contains { $0.interface == veth.index && $0.address == IPAddress("2001:db8:9::1") })
+        #expect(first.lookups[.ipv4] == .route(RouteAnswer(
+            type: .unicast, outputInterface: veth.index, gateway: IPAddress("10.9.0.2"), table: 254,
+            preferredSource: IPAddress("10.9.0.1"))))
+        if case .route(let answer) = first.lookups[.ipv6] {
+            #expect(answer.gateway == IPAddress("2001:db8:9::2") && answer.outputInterface == veth.index)
+        } else {
+            Issue.record("IPv6 lookup: \(String(describing: first.lookups[.ipv6]))")
+        }
+
+        // Each kind of default route, as the kernel answers RTM_GETROUTE for it.
+        let cases: [(String?, RouteLookup)] = [
+            ("unreachable", .rejected(.unreachable)),
+            ("blackhole", .rejected(.blackhole)),
+            ("prohibit", .rejected(.prohibit)),
+            (nil, .noRoute),
+        ]
+        for (type, expected) in cases {
+            for family in ["-4", "-6"] {
+                if let type {
+                    try ip("-n", namespace, family, "route", "replace", type, "default")
+                } else {
+                    try ip("-n", namespace, family, "route", "del", "default")
+                }
+            }
+            let batch = inbox.first { $0.lookups[.ipv4] == expected && $0.lookups[.ipv6] == expected }
+            #expect(batch != nil, "no batch with \(expected) for \(type ?? "no default route"); lost: \(inbox.lostReasons)")
+            #expect(batch?.isFullState == false)
+        }
+
+        // Admin-down: IPv4 routes go without RTM_DELROUTE; the link event still re-runs lookups.
+        try ip("-n", namespace, "route", "add", "default", "via", "10.9.0.2")
+        #expect(inbox.first { $0.lookups[.ipv4] == .route(RouteAnswer(
+            type: .unicast, outputInterface: veth.index, gateway: IPAddress("10.9.0.2"), table: 254,
+            preferredSource: IPAddress("10.9.0.1"))) } != nil)
+        try ip("-n", namespace, "link", "set", "va", "down")
+        let down = inbox.first { batch in batch.links.contains { $0.name == "va" && !$0.flags.contains(.up) } }
+        #expect(down != nil, "no link-down batch")
+        if down?.lookups[.ipv4] != .noRoute {
+            #expect(inbox.first { $0.lookups[.ipv4] == .noRoute } != nil, "IPv4 lookup never became noRoute")
+        }
+        #expect(inbox.lostReasons.isEmpty)
+    }
+
+    @Test func overrunEndsTheInstanceWithLost() throws {
+        let namespace = "pathd-nl-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        try ip("netns", "add", namespace)
+        defer { deleteNamespace(namespace) }
+        try ip("-n", namespace, "link", "set", "lo", "up")
+
+        let queue = DispatchQueue(label: "pathd.test.netlink.overrun")
+        let inbox = BatchInbox()
+        // The smallest buffer the kernel allows: a few thousand route events overflow it.
+        let monitor = NetlinkMonitor(generation: Generation(rawValue: 9), queue: queue,
+                                     configuration: NetlinkConfiguration(receiveBufferBytes: 4096),
+                                     deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        try start(monitor, on: queue, inNamespace: namespace)
+        defer { queue.sync { monitor.cancel() } }
+        #expect(inbox.next()?.isFullState == true)
+
+        // Hold the queue so nothing is read while the kernel sends 3000 route events.
+        let gate = DispatchSemaphore(value: 0)
+        queue.async { gate.wait() }
+        let batch = (1...3000).map { "route add unreachable 10.\($0 / 250).\($0 % 250).0/24" }.joined(separator: "\n") + "\n"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(namespace).batch")
+        try Data(batch.utf8).write(to: file)
+        defer {
+            do { try FileManager.default.removeItem(at: file) } catch { Issue.record("cleanup: \(error)") }
+        }
+        try ip("-n", namespace, "-batch", file.path)
+        gate.signal()
+
+        #expect(inbox.next() == nil, "expected lost, not a batch")
+        #expect(inbox.lostReasons == ["9: kernel receive buffer overrun (ENOBUFS): events lost"])
+    }
+}
