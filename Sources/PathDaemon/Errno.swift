@@ -1,0 +1,42 @@
+import CLinux
+import Glibc
+
+/// A C `errno` value, typed. The message is `strerror(3)`'s.
+public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    /// The calling thread's `errno`.
+    public static var current: Errno { Errno(rawValue: errno) }
+
+    public static let interrupted = Errno(rawValue: EINTR)
+    public static let wouldBlock = Errno(rawValue: EAGAIN)
+    public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    public static let noEntry = Errno(rawValue: ENOENT)
+    public static let brokenPipe = Errno(rawValue: EPIPE)
+    public static let connectionReset = Errno(rawValue: ECONNRESET)
+
+    public var description: String { String(cString: strerror(rawValue)) }
+}
+
+/// Runs a system call that returns -1 and sets errno on failure, retrying on EINTR:
+/// the one place where errno becomes a typed error.
+@discardableResult
+func syscall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
+    while true {
+        let result = call()
+        if result != -1 { return result }
+        let error = Errno.current
+        if error != .interrupted { throw error }
+    }
+}
+
+/// `syscall` for call sites inside non-throwing closures (the standard library's
+/// buffer accessors are `rethrows`, so a typed error does not survive them).
+func syscallResult<Result: BinaryInteger>(_ call: () -> Result) -> Swift.Result<Result, Errno> {
+    do {
+        return .success(try syscall(call))
+    } catch {
+        return .failure(error)
+    }
+}

@@ -1,0 +1,116 @@
+import Glibc
+import PathClient
+import PathDaemon
+import PathModel
+import PathProtocol
+import Testing
+
+@Suite("bad input and limits")
+struct BadInputTests {
+    @Test("malformed lines get errors and the connection stays usable", arguments: [
+        ("not json", ErrorCode.badJSON),
+        ("[1,2]", .badJSON),
+        ("{\"op\":\"launch\"}", .unknownOp),
+        ("{\"op\":5}", .badArgument),
+        ("{}", .badArgument),
+        ("{\"op\":\"subscribe\",\"criteria\":{\"requiredInterfaceType\":\"carrier-pigeon\"}}", .badArgument),
+        ("{\"op\":\"status\"\u{0}}", .badJSON),
+    ])
+    func malformed(line: String, code: ErrorCode) throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Array((line + "\n").utf8))
+        guard case .error(let received, let message, _) = try client.next() else {
+            Issue.record("expected an error line for \(line)")
+            return
+        }
+        #expect(received == code)
+        #expect(!message.isEmpty)
+        try client.write(Request(op: .ping, id: .string("after")).encoded())
+        #expect(try client.next() == .pong(id: .string("after")))
+    }
+
+    @Test("a request split across many 1-byte writes is understood")
+    func byteByByte() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        for byte in Request(op: .ping, id: .integer(42)).encoded() {
+            try client.write([byte])
+        }
+        #expect(try client.next() == .pong(id: .integer(42)))
+    }
+
+    @Test("a line over the limit gets lineTooLong and the connection is closed")
+    func lineTooLong() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        let other = try harness.connect()
+        try client.write([UInt8](repeating: UInt8(ascii: "a"), count: maximumRequestLineLength + 10))
+        guard case .error(.lineTooLong, _, _) = try client.next() else {
+            Issue.record("expected lineTooLong")
+            return
+        }
+        #expect(throws: RawClient.Closed.self) { try client.next() }
+        // Everyone else is still served.
+        try other.send(Request(op: .status))
+        #expect(try other.nextPath().update.path.status == .satisfied)
+    }
+
+    @Test("a client over the limit gets tooManyClients and is closed")
+    func tooManyClients() throws {
+        let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumClients: 2))
+        defer { harness.stop() }
+        let first = try harness.connect()
+        let second = try harness.connect()
+        #expect {
+            _ = try harness.connect()
+        } throws: { error in
+            "\(error)".contains("did not greet")
+        }
+        try first.send(Request(op: .ping))
+        #expect(try first.next() == .pong(id: nil))
+        second.close()
+        // A place is free again once the daemon has seen the close.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while harness.queue.sync(execute: { harness.service.clientCount }) > 1 {
+            try #require(ContinuousClock.now < deadline, "the daemon never noticed the closed client")
+            harness.queue.sync {}
+        }
+        let third = try harness.connect()
+        try third.send(Request(op: .ping))
+        #expect(try third.next() == .pong(id: nil))
+    }
+
+    @Test("a subscriber that never reads neither blocks the daemon nor delays the others")
+    func stuckReader() throws {
+        let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumPendingBytes: 64 * 1024))
+        defer { harness.stop() }
+        let stuck = try harness.connect()
+        try stuck.send(Request(op: .subscribe))
+        let reader = try harness.connect()
+        try reader.send(Request(op: .subscribe))
+        let first = try reader.nextPath().update
+        // In lockstep with the reader, so every line it gets is one it was due; the
+        // stuck client's socket buffer fills after a few hundred lines.
+        var last = first
+        for index in 0..<3000 {
+            harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+            let update = try reader.nextPath().update
+            try #require(update.sequence == last.sequence + 1)
+            last = update
+        }
+        // The stuck client's lines collapsed to the newest path: it is still connected
+        // and, reading at last, ends on the same sequence as everyone else.
+        #expect(harness.queue.sync { harness.service.clientCount } == 2)
+        var newest = try stuck.nextPath().update
+        while newest.sequence < last.sequence {
+            newest = try stuck.nextPath().update
+        }
+        #expect(newest.sequence == last.sequence)
+        #expect(newest.path == last.path)
+    }
+}
+

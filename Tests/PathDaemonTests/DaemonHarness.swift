@@ -1,0 +1,57 @@
+import Testing
+import Dispatch
+import Foundation
+import PathClient
+import PathDaemon
+import PathModel
+import PathProtocol
+
+/// A PathService on a real Unix socket in a temporary directory, fed by a FakeNetwork.
+final class DaemonHarness {
+    let directory: String
+    let socketPath: String
+    let queue = DispatchQueue(label: "pathd.test.state")
+    let network: FakeNetwork
+    let service: PathService
+
+    init(state: [NetworkEvent] = Fixture.online, configuration: ServiceConfiguration = ServiceConfiguration()) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        socketPath = directory + "/pathd.sock"
+        network = FakeNetwork(state)
+        service = PathService(queue: queue, configuration: configuration,
+                              log: Logger(threshold: .error, journalPrefixes: false),
+                              makeSource: network.factory(queue: queue))
+        let listener = try UnixListener.bind(path: socketPath)
+        try queue.sync {
+            try service.start()
+            service.serve(listener)
+        }
+    }
+
+    /// A client that fails (rather than hangs) when a line does not come within 10 s.
+    func connect() throws -> PathConnection {
+        try PathConnection(socketPath: socketPath, timeout: .seconds(10))
+    }
+
+    func stop() {
+        queue.sync { service.stop(reason: "test finished") }
+        do {
+            try FileManager.default.removeItem(atPath: directory)
+        } catch {
+            Issue.record("cannot remove \(directory): \(error)")
+        }
+    }
+}
+
+extension PathConnection {
+    /// The next path line, failing on anything else.
+    func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
+        let message = try next()
+        guard case .path(let update, let id) = message else {
+            throw PathClientError("expected a path line, got \(message)")
+        }
+        return (update, id)
+    }
+}

@@ -1,0 +1,82 @@
+import Dispatch
+import PathDaemon
+import PathModel
+import Synchronization
+
+/// An event source that replays values: the boundary the daemon owns, faked as a
+/// plain object (no kernel). Its first batch is whatever state the test set up.
+final class FakeEventSource: PathEventSource, Sendable {
+    let generation: Generation
+    private let callbacks: SourceCallbacks
+    private let queue: DispatchQueue
+    private let initialState: [NetworkEvent]
+    private let cancelledFlag = Mutex(false)
+
+    init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent]) {
+        self.generation = generation
+        self.callbacks = callbacks
+        self.queue = queue
+        self.initialState = initialState
+    }
+
+    var isCancelled: Bool { cancelledFlag.withLock { $0 } }
+
+    func start() throws {
+        dispatchPrecondition(condition: .onQueue(queue))
+        callbacks.deliver(EventBatch(generation: generation, isFullState: true, events: initialState))
+    }
+
+    func cancel() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        cancelledFlag.withLock { $0 = true }
+    }
+
+    /// Delivers a batch of changes, hopping onto the state queue as a real source does.
+    /// A cancelled source still delivers: the daemon's generation gate must drop it.
+    func emit(_ events: [NetworkEvent]) {
+        let batch = EventBatch(generation: generation, isFullState: false, events: events)
+        queue.async { [callbacks] in callbacks.deliver(batch) }
+    }
+
+    /// Reports lost events (a kernel overrun).
+    func overrun() {
+        queue.async { [callbacks, generation] in callbacks.lost(generation, "test overrun") }
+    }
+}
+
+/// The fake kernel: what a new source instance dumps, and every instance made so far.
+final class FakeNetwork: Sendable {
+    private struct State {
+        var events: [NetworkEvent]
+        var sources: [FakeEventSource] = []
+    }
+
+    private let state: Mutex<State>
+
+    init(_ events: [NetworkEvent]) {
+        state = Mutex(State(events: events))
+    }
+
+    /// Sets what the next instance's dump will contain.
+    func setState(_ events: [NetworkEvent]) {
+        state.withLock { $0.events = events }
+    }
+
+    var sources: [FakeEventSource] { state.withLock { $0.sources } }
+
+    var latest: FakeEventSource {
+        guard let last = sources.last else { preconditionFailure("no source was made yet") }
+        return last
+    }
+
+    func factory(queue: DispatchQueue) -> PathEventSourceFactory {
+        { [self] generation, callbacks in
+            state.withLock { state in
+                let source = FakeEventSource(generation: generation, callbacks: callbacks, queue: queue,
+                                             initialState: state.events)
+                state.sources.append(source)
+                return source
+            }
+        }
+    }
+}

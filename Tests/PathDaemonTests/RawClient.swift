@@ -1,0 +1,61 @@
+import Glibc
+import PathProtocol
+import Testing
+
+/// A client that writes arbitrary bytes, for input no well-behaved client sends. Reads
+/// fail after 10 s instead of hanging the test.
+final class RawClient {
+    struct Closed: Error {}
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    private let descriptor: Int32
+    private var framer = LineFramer(maximumLineLength: 1 << 20)
+    private var lines: [[UInt8]] = []
+
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            let bytes = Array(path.utf8)
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard result == 0 else { throw Failure(description: "connect \(path): errno \(errno)") }
+        guard case .hello = try next() else { throw Failure(description: "no hello") }
+    }
+
+    deinit { close(descriptor) }
+
+    func write(_ bytes: [UInt8]) throws {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let sent = rest.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
+            rest = rest.dropFirst(sent)
+        }
+    }
+
+    func next() throws -> ServerMessage {
+        while lines.isEmpty {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count == 0 { throw Closed() }
+            if count < 0 && errno == ECONNRESET { throw Closed() }
+            guard count > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
+            for output in framer.push(buffer[0..<count]) {
+                guard case .line(let line) = output else { throw Failure(description: "overlong line") }
+                lines.append(line)
+            }
+        }
+        return try ServerMessage.decode(line: lines.removeFirst())
+    }
+}
