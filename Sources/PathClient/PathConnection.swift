@@ -1,0 +1,126 @@
+import CLinux
+import Glibc
+import PathModel
+import PathProtocol
+
+/// Why talking to the daemon failed, in words for a person.
+public struct PathClientError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A blocking connection to pathd's socket: send requests, read messages one by one.
+/// For command-line tools and tests; the connection owns its descriptor.
+public final class PathConnection {
+    public let socketPath: String
+    private var descriptor: Int32
+    private var framer = LineFramer(maximumLineLength: 1 << 20)
+    private var ready: [[UInt8]] = []
+    /// The `hello` the daemon sent on connect.
+    public private(set) var hello: (protocolVersion: Int, daemonVersion: String, generation: Generation)?
+
+    /// Connects and reads the daemon's `hello`. With a `timeout`, every wait for a line
+    /// fails after that long instead of blocking forever.
+    public init(socketPath: String, timeout: Duration? = nil) throws(PathClientError) {
+        self.socketPath = socketPath
+        let bytes = Array(socketPath.utf8)
+        guard !bytes.isEmpty, bytes.count < pathd_sun_path_size() else {
+            throw PathClientError("socket path \"\(socketPath)\" is empty or too long")
+        }
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard descriptor >= 0 else { throw PathClientError("cannot create a socket: \(Self.lastError())") }
+        if let timeout {
+            let (seconds, attoseconds) = timeout.components
+            var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+                let reason = Self.lastError()
+                close()
+                throw PathClientError("cannot set the receive timeout: \(reason)")
+            }
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else {
+            let reason = Self.lastError()
+            close()
+            throw PathClientError("cannot connect to pathd at \(socketPath): \(reason) (is pathd running?)")
+        }
+        let first = try next()
+        guard case .hello(let version, let daemonVersion, let generation) = first else {
+            close()
+            throw PathClientError("pathd at \(socketPath) did not greet with hello")
+        }
+        hello = (version, daemonVersion, generation)
+    }
+
+    deinit { close() }
+
+    public func close() {
+        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        descriptor = -1
+    }
+
+    /// Sends one request line.
+    public func send(_ request: Request) throws(PathClientError) {
+        var line = request.encoded()[...]
+        while !line.isEmpty {
+            let sent = line.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent < 0 {
+                if errno == EINTR { continue }
+                throw PathClientError("cannot send to pathd: \(Self.lastError())")
+            }
+            line = line.dropFirst(sent)
+        }
+    }
+
+    /// The next message from the daemon; blocks. Lines of a type this client does not
+    /// know are skipped (the protocol grows by adding them).
+    public func next() throws(PathClientError) -> ServerMessage {
+        try nextWithLine().message
+    }
+
+    /// The next message and the exact line it came in (for `--json` output that passes
+    /// the daemon's fields through, including ones this client does not know).
+    public func nextWithLine() throws(PathClientError) -> (message: ServerMessage, line: [UInt8]) {
+        while true {
+            let line = try nextLine()
+            do {
+                return (try ServerMessage.decode(line: line), line)
+            } catch {
+                if error.isUnknownType { continue }
+                throw PathClientError("pathd sent a line this client cannot read: \(error)")
+            }
+        }
+    }
+
+    private func nextLine() throws(PathClientError) -> [UInt8] {
+        while ready.isEmpty {
+            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)") }
+                throw PathClientError("cannot read from pathd: \(Self.lastError())")
+            }
+            if count == 0 { throw PathClientError("pathd closed the connection") }
+            for output in framer.push(buffer[0..<count]) {
+                switch output {
+                case .line(let line): ready.append(line)
+                case .overflow: throw PathClientError("pathd sent a line longer than 1 MiB")
+                }
+            }
+        }
+        return ready.removeFirst()
+    }
+
+    private static func lastError() -> String { String(cString: strerror(errno)) }
+}

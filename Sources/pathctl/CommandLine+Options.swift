@@ -1,0 +1,64 @@
+import Glibc
+import PathProtocol
+
+/// Options every verb takes.
+struct GlobalOptions {
+    var socketPath: String?
+    var json = false
+
+    /// The socket to use: --socket, else the same default pathd uses for this user.
+    func resolvedSocketPath() throws(CommandError) -> String {
+        if let socketPath { return socketPath }
+        var environment: [String: String] = [:]
+        if let runtime = getenv("XDG_RUNTIME_DIR") { environment["XDG_RUNTIME_DIR"] = String(cString: runtime) }
+        guard let path = SocketLocation.defaultPath(userID: getuid(), environment: environment) else {
+            throw CommandError.usage("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH")
+        }
+        return path
+    }
+}
+
+/// How a verb fails; the exit status follows from the kind (see pathctl(1)).
+enum CommandError: Error {
+    /// Bad command line: exit 2.
+    case usage(String)
+    /// The daemon could not be reached or said something unusable: exit 1.
+    case failure(String)
+
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: 2
+        case .failure: 1
+        }
+    }
+
+    var message: String {
+        switch self {
+        case .usage(let text), .failure(let text): text
+        }
+    }
+}
+
+/// One verb of pathctl: `status`, `monitor`, … (as wireguard-tools' subcommand table).
+struct Verb: Sendable {
+    let name: String
+    let summary: String
+    let run: @Sendable (GlobalOptions) throws(CommandError) -> Int32
+}
+
+/// Writes text to stdout through write(2), whole, so `--json` output is never interleaved.
+func writeOut(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+    }
+}
+
+func writeError(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+

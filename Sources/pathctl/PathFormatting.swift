@@ -1,0 +1,46 @@
+import Glibc
+import PathModel
+import PathProtocol
+
+/// Human-readable renderings of a path for `status` and `monitor`.
+enum PathFormatting {
+    static func statusReport(_ update: PathUpdate) -> String {
+        let path = update.path
+        func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
+        var lines: [String] = []
+        switch path.status {
+        case .unsatisfied:
+            lines.append("Status:      unsatisfied")
+            let reason = path.unsatisfiedReason?.rawValue ?? "unknown"
+            lines.append("Reason:      \(path.unsatisfiedReason?.explanation(interface: path.reasonInterface) ?? "unknown") [\(reason)]")
+        case .satisfied, .requiresConnection:
+            lines.append("Status:      \(path.status.rawValue)")
+        }
+        let interfaces = path.availableInterfaces.map { "\($0.name) (\($0.type.rawValue))" }
+        lines.append("Interfaces:  \(interfaces.isEmpty ? "none" : interfaces.joined(separator: ", "))")
+        lines.append("IPv4:        \(yesNo(path.supportsIPv4))")
+        lines.append("IPv6:        \(yesNo(path.supportsIPv6))")
+        lines.append("DNS:         \(yesNo(path.supportsDNS))")
+        lines.append("Expensive:   \(yesNo(path.isExpensive))")
+        lines.append("Constrained: \(yesNo(path.isConstrained))")
+        if !path.gateways.isEmpty {
+            lines.append("Gateways:    \(path.gateways.map(\.description).joined(separator: ", "))")
+        }
+        lines.append("Generation:  \(update.generation) (sequence \(update.sequence))")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "2026-12-01T08:30:00Z satisfied via eth0 (IPv4, DNS)"
+    static func monitorLine(_ update: PathUpdate) -> String {
+        "\(timestamp()) \(update.path.summary)\n"
+    }
+
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let count = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%SZ", &parts)
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

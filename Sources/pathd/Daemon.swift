@@ -1,0 +1,75 @@
+import Dispatch
+import Glibc
+import Netlink
+import PathDaemon
+import PathModel
+import PathProtocol
+
+/// The running daemon: the service, its netlink source factory, the resolv.conf
+/// watcher and the signal handlers, all on one state queue.
+///
+/// `@unchecked Sendable`: after `init` (on the main thread, before `launch`), every
+/// member is used only on `stateQueue`, which is where all the closures below run.
+final class Daemon: @unchecked Sendable {
+    private let stateQueue = DispatchQueue(label: "pathd.state")
+    private let listener: UnixListener
+    private let log: Logger
+    private let service: PathService
+    private let resolver: ResolverWatcher
+    private var signalSources: [DispatchSourceSignal] = []
+
+    init(options: Options, listener: UnixListener, log: Logger) {
+        self.listener = listener
+        self.log = log
+        let queue = stateQueue
+        let netlink = NetlinkConfiguration(
+            lookupDestinations: [.ipv4: options.lookupIPv4, .ipv6: options.lookupIPv6],
+            receiveBufferBytes: options.receiveBufferBytes)
+        let service = PathService(
+            queue: queue,
+            configuration: ServiceConfiguration(maximumClients: options.maximumClients),
+            log: log,
+            makeSource: { generation, callbacks in
+                NetlinkMonitor(generation: generation, queue: queue, configuration: netlink,
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { log.notice($0) })
+            })
+        self.service = service
+        resolver = ResolverWatcher(path: options.resolvConfPath, queue: queue, log: log) { configured in
+            service.setDNSConfigured(configured)
+        }
+    }
+
+    /// Starts everything on the state queue; returns at once.
+    func launch() {
+        for number in [SIGTERM, SIGINT] {
+            // Dispatch delivers the signal on the queue; the default action must be off.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: stateQueue)
+            source.setEventHandler { [self] in stop(signal: number == SIGTERM ? "SIGTERM" : "SIGINT") }
+            source.resume()
+            signalSources.append(source)
+        }
+        stateQueue.async { [self] in
+            log.info("pathd \(DaemonVersion.current) starting")
+            resolver.start()
+            do {
+                try service.start()
+            } catch {
+                listener.close()
+                log.error("pathd: cannot start the network monitor: \(error)")
+                exit(1)
+            }
+            service.serve(listener)
+            service.whenFirstPathKnown {
+                ProcessEnvironment.notifyReady()
+            }
+        }
+    }
+
+    private func stop(signal name: String) {
+        log.info("received \(name); stopping")
+        service.stop(reason: name)
+        resolver.cancel()
+        exit(0)
+    }
+}

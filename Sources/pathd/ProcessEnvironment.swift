@@ -1,0 +1,42 @@
+import CLinux
+import Glibc
+import PathDaemon
+
+/// Process-wide set-up that belongs to the executable, not to the service.
+enum ProcessEnvironment {
+    static var variables: [String: String] {
+        var result: [String: String] = [:]
+        var entry = Glibc.environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// systemd connects stderr to the journal and says so in JOURNAL_STREAM.
+    static var underJournal: Bool { getenv("JOURNAL_STREAM") != nil }
+
+    static func prepare(log: Logger) {
+        // A client that hangs up mid-write must not kill the daemon; sends also use
+        // MSG_NOSIGNAL, this covers every other write.
+        signal(SIGPIPE, SIG_IGN)
+        // Each client is a descriptor: take the whole hard limit so the client limit,
+        // not RLIMIT_NOFILE, decides how many are served.
+        var limit = rlimit()
+        if getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 && limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) != 0 {
+                log.warning("cannot raise the open-file limit: \(Errno.current)")
+            }
+        }
+    }
+
+    /// Tells systemd (Type=notify) that the socket accepts and the first path is known.
+    static func notifyReady() {
+        _ = pathd_sd_notify("READY=1\nSTATUS=Watching the network")
+    }
+}
