@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pathd needs to build, test and lint.
+# Idempotent: prints nothing and changes nothing when everything is present.
+set -euo pipefail
+
+packages=(
+    libnl-3-dev        # libnl-3.0 (netlink sockets)
+    libnl-route-3-dev  # libnl-route-3.0 (rtnetlink objects, route lookups)
+    libsystemd-dev     # sd_notify, sd_listen_fds
+    pkg-config         # SwiftPM resolves the C module's flags through it
+    iproute2           # ip netns / ip link for the kernel tests
+    mandoc             # man page lint
+    socat              # ad-hoc socket checks
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    if [[ "$status" != "install ok installed" ]]; then
+        missing+=("$package")
+    fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+    exit 0
+fi
+
+if [[ $(id -u) -ne 0 ]]; then
+    echo "install-deps: missing packages, run as root: apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+
+apt-get update -qq
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
