@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+extension KernelTests {
+    /// pathctl against the real daemon.
+    @Suite("pathctl against pathd")
+    struct PathctlAgainstDaemon {
+        @Test("status --json prints exactly one path object")
+        func statusJSON() throws {
+            try withVethTopology { topology in
+                try topology.startDaemon()
+                // Wait for the daemon's answer to settle so that status has something definite to say.
+                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+
+                let result = try Command.run(
+                    BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status", "--json"]
+                )
+                #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+                let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: true)
+                #expect(lines.count == 1, "stdout: \(result.stdout)")
+                let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+                let line = try #require(object as? [String: Any], "not a JSON object: \(result.stdout)")
+                #expect(PathLine.isPath(line))
+                #expect(PathLine.satisfied(through: "vA")(line), "stdout: \(result.stdout)")
+            }
+        }
+
+        @Test("status prints a readable summary")
+        func statusReadable() throws {
+            try withVethTopology { topology in
+                try topology.startDaemon()
+                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+
+                let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
+                #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+                #expect(result.stdout.contains("satisfied"), "stdout: \(result.stdout)")
+                #expect(result.stdout.contains("vA"), "stdout: \(result.stdout)")
+            }
+        }
+    }
+}
+
+/// pathctl with no daemon: needs no namespace, so it runs everywhere.
+@Suite("pathctl without a daemon")
+struct PathctlWithoutDaemon {
+    @Test("status against a socket nobody listens on exits 1 with a one-line message")
+    func statusUnreachable() throws {
+        let directory = try TemporaryDirectory()
+        defer {
+            do {
+                try directory.remove()
+            } catch {
+                Issue.record("teardown: \(error)")
+            }
+        }
+        let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), "status"])
+        #expect(result.termination == .exit(1))
+        #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
+        let message = result.stderr.trimmingCharacters(in: .newlines)
+        #expect(!message.isEmpty)
+        #expect(!message.contains("\n"), "more than one line: \(result.stderr)")
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// A long-running child started with posix_spawn(3) in a clean signal state.
+///
+/// Not Foundation's `Process`: Swift Testing runs tests on threads that block most signals, and
+/// `Process` hands that mask (and the runner's ignored SIGPIPE) to the child, so a daemon under test
+/// would never see SIGTERM. Here the child starts with an empty mask and every signal at its default,
+/// as it would from a shell or systemd.
+final class ChildProcess {
+    let pid: pid_t
+    private let exit = ExitSignal()
+
+    /// Starts `executable` with `arguments`; stdin and stdout are /dev/null, stderr goes to `stderrPath`.
+    init(_ executable: URL, _ arguments: [String], stderrPath: String) throws {
+        var attributes = posix_spawnattr_t()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawnattr_init(&attributes)
+        posix_spawn_file_actions_init(&actions)
+        defer {
+            posix_spawnattr_destroy(&attributes)
+            posix_spawn_file_actions_destroy(&actions)
+        }
+        var noSignals = sigset_t()
+        var allSignals = sigset_t()
+        sigemptyset(&noSignals)
+        sigfillset(&allSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setsigdefault(&attributes, &allSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var child = pid_t()
+        let result = posix_spawn(&child, executable.path, &actions, &attributes, argv, environ)
+        guard result == 0 else {
+            throw HarnessError.posix("posix_spawn(\(executable.path))", errno: result)
+        }
+        pid = child
+        let exit = self.exit
+        // The reaper thread holds only the pid and the signal, never `self`.
+        Thread { [pid] in ChildProcess.reap(pid, into: exit) }.start()
+    }
+
+    var isRunning: Bool { exit.termination == nil }
+
+    /// The termination once the child has exited, or nil if `deadline` passed first.
+    func wait(until deadline: Date) -> Termination? {
+        exit.wait(until: deadline)
+    }
+
+    func send(_ signal: Int32) throws {
+        // ESRCH: already exited (and perhaps not yet reaped); nothing left to signal.
+        if kill(pid, signal) != 0 && errno != ESRCH {
+            throw HarnessError.posix("kill(\(pid), \(signal))", errno: errno)
+        }
+    }
+
+    private static func reap(_ pid: pid_t, into exit: ExitSignal) {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard errno == EINTR else {
+                exit.signal(Termination(status: errno, bySignal: false))
+                return
+            }
+        }
+        // WIFSIGNALED / WEXITSTATUS are macros Swift does not import: low 7 bits = signal, next byte = status.
+        let signal = status & 0x7f
+        exit.signal(signal == 0 ? Termination(status: (status >> 8) & 0xff, bySignal: false)
+                                : Termination(status: signal, bySignal: true))
+    }
+}
+
+/// The child's termination, set once by the reaper thread.
+///
+/// `@unchecked Sendable`: `termination` is only read and written with `condition` locked.
+private final class ExitSignal: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var stored: Termination?
+
+    var termination: Termination? {
+        condition.lock()
+        defer { condition.unlock() }
+        return stored
+    }
+
+    func signal(_ termination: Termination) {
+        condition.lock()
+        stored = termination
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(until deadline: Date) -> Termination? {
+        condition.lock()
+        defer { condition.unlock() }
+        while stored == nil {
+            if !condition.wait(until: deadline) {
+                break
+            }
+        }
+        return stored
+    }
+}

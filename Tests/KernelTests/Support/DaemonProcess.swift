@@ -1,0 +1,73 @@
+import Foundation
+
+/// The real `pathd` binary running inside a network namespace, its stderr kept in a file for diagnostics.
+final class DaemonProcess {
+    let socketPath: String
+    private let child: ChildProcess
+    private let stderrPath: String
+
+    /// Starts `ip netns exec NS pathd --socket SOCKET ARGUMENTS`. `ip netns exec` execs the command,
+    /// so the child's pid is pathd's own and signals reach it directly.
+    init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = []) throws {
+        self.socketPath = socketPath
+        self.stderrPath = stderrPath
+        let pathd = try BuiltProduct.url("pathd")
+        let command = namespace.execArguments([pathd.path, "--socket", socketPath] + arguments)
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
+    }
+
+    /// What pathd wrote to stderr so far.
+    var stderr: String {
+        get throws { try String(contentsOfFile: stderrPath, encoding: .utf8) }
+    }
+
+    var isRunning: Bool { child.isRunning }
+
+    /// Polls `connect()` until the daemon accepts connections; fails early, with its stderr, if it exits.
+    func waitUntilListening(timeout: Duration = .seconds(10)) throws {
+        let deadline = Date().addingTimeInterval(timeout.timeInterval)
+        var lastError: Error = HarnessError("never tried")
+        while Date() < deadline {
+            if let end = child.wait(until: Date()) {
+                throw HarnessError("pathd exited (\(end)) before listening on \(socketPath); stderr:\n\(try stderr)")
+            }
+            do {
+                try UnixSocket(connectingTo: socketPath).close()
+                return
+            } catch {
+                lastError = error
+            }
+            // A poll interval, not an ordering sleep: the deadline above is what fails the test.
+            usleep(20_000)
+        }
+        throw HarnessError("pathd not listening on \(socketPath) after \(timeout) (\(lastError)); stderr:\n\(try stderr)")
+    }
+
+    /// Waits for the daemon to exit by itself (for example because its socket is taken).
+    func waitForExit(timeout: Duration = .seconds(10)) throws -> Termination {
+        guard let end = child.wait(until: Date().addingTimeInterval(timeout.timeInterval)) else {
+            throw HarnessError("pathd still running after \(timeout); stderr:\n\(try stderr)")
+        }
+        return end
+    }
+
+    /// SIGTERM, then waits; SIGKILL if it does not exit in time (and throws, since that is a bug).
+    @discardableResult
+    func terminate(timeout: Duration = .seconds(10)) throws -> Termination {
+        if let end = child.wait(until: Date()) { return end }
+        try child.send(SIGTERM)
+        guard let end = child.wait(until: Date().addingTimeInterval(timeout.timeInterval)) else {
+            try kill()
+            throw HarnessError("pathd ignored SIGTERM for \(timeout) and was killed; stderr:\n\(try stderr)")
+        }
+        return end
+    }
+
+    /// SIGKILL and wait: what a crash leaves behind (the socket file stays).
+    func kill() throws {
+        try child.send(SIGKILL)
+        guard child.wait(until: Date().addingTimeInterval(10)) != nil else {
+            throw HarnessError("pathd (pid \(child.pid)) survived SIGKILL for 10 s")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Reading the fields of a path line (`{"type":"path",...}`) as JSONSerialization returns them.
+enum PathLine {
+    static func isPath(_ line: [String: Any]) -> Bool {
+        line["type"] as? String == "path"
+    }
+
+    static func status(_ line: [String: Any]) -> String? {
+        line["status"] as? String
+    }
+
+    static func unsatisfiedReason(_ line: [String: Any]) -> String? {
+        line["unsatisfiedReason"] as? String
+    }
+
+    static func interfaceNames(_ line: [String: Any]) -> [String] {
+        let interfaces = line["interfaces"] as? [[String: Any]] ?? []
+        return interfaces.compactMap { $0["name"] as? String }
+    }
+
+    /// Satisfied, through `interface`, with IPv4.
+    static func satisfied(through interface: String) -> ([String: Any]) -> Bool {
+        { line in
+            isPath(line) && status(line) == "satisfied"
+                && interfaceNames(line).contains(interface)
+                && line["supportsIPv4"] as? Bool == true
+        }
+    }
+
+    /// Unsatisfied, for `reason` when one is given.
+    static func unsatisfied(reason: String? = nil) -> ([String: Any]) -> Bool {
+        { line in
+            isPath(line) && status(line) == "unsatisfied"
+                && (reason == nil || unsatisfiedReason(line) == reason)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+
+/// Two namespaces joined by a veth pair, the test's daemons and subscribers, torn down together.
+///
+///     A (pathd runs here)                      B (the "router")
+///     vA 198.51.100.2/24  <──── veth ────>   vB 198.51.100.1/24
+///     default via 198.51.100.1
+///
+/// Tests get one through `withVethTopology`, which tears it down even when the body throws.
+final class VethTopology {
+    static let routerAddress = "198.51.100.1"
+
+    let a: NetworkNamespace
+    let b: NetworkNamespace
+    let directory: TemporaryDirectory
+    private var daemons: [DaemonProcess] = []
+    private var subscribers: [Subscriber] = []
+
+    /// The socket path the test's daemons listen on unless told otherwise.
+    var socketPath: String { directory.path("pathd.sock") }
+
+    fileprivate init(a: NetworkNamespace, b: NetworkNamespace, directory: TemporaryDirectory) throws {
+        self.a = a
+        self.b = b
+        self.directory = directory
+        try a.ip("link", "set", "lo", "up")
+        try b.ip("link", "set", "lo", "up")
+        try a.ip("link", "add", "vA", "type", "veth", "peer", "name", "vB", "netns", b.name)
+        try a.ip("address", "add", "198.51.100.2/24", "dev", "vA")
+        try b.ip("address", "add", "\(Self.routerAddress)/24", "dev", "vB")
+        try a.ip("link", "set", "vA", "up")
+        try b.ip("link", "set", "vB", "up")
+        try addDefaultRoute()
+    }
+
+    func addDefaultRoute() throws {
+        try a.ip("route", "add", "default", "via", Self.routerAddress)
+    }
+
+    func deleteDefaultRoute() throws {
+        try a.ip("route", "del", "default")
+    }
+
+    var hasDefaultRoute: Bool {
+        get throws { !(try a.ip("-4", "route", "show", "default").isEmpty) }
+    }
+
+    /// Starts pathd in namespace A and waits until it accepts connections.
+    @discardableResult
+    func startDaemon(socketPath: String? = nil) throws -> DaemonProcess {
+        let daemon = try launchDaemon(socketPath: socketPath)
+        try daemon.waitUntilListening()
+        return daemon
+    }
+
+    /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
+    func launchDaemon(socketPath: String? = nil) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(
+            in: a,
+            socketPath: socketPath ?? self.socketPath,
+            stderrPath: directory.path("pathd-\(daemons.count).stderr")
+        )
+        daemons.append(daemon)
+        return daemon
+    }
+
+    func subscribe(socketPath: String? = nil) throws -> Subscriber {
+        let subscriber = try Subscriber(socketPath: socketPath ?? self.socketPath)
+        subscribers.append(subscriber)
+        return subscriber
+    }
+
+    /// Subscribers first, then daemons (SIGTERM), then the namespaces and the directory.
+    /// Never throws: each failure is recorded as an issue and the rest is still torn down.
+    fileprivate func tearDown() {
+        subscribers.forEach { $0.close() }
+        for daemon in daemons {
+            record("stop pathd") { try daemon.terminate() }
+        }
+        record("remove namespace \(a.name)") { try a.remove() }
+        record("remove namespace \(b.name)") { try b.remove() }
+        record("remove \(directory.url.path)") { try directory.remove() }
+    }
+
+    private func record(_ step: String, _ body: () throws -> Void) {
+        do {
+            try body()
+        } catch {
+            Issue.record("teardown: \(step): \(error)")
+        }
+    }
+}
+
+/// Builds the topology, runs `body`, and tears everything down whether `body` returns or throws.
+func withVethTopology<Result>(_ body: (VethTopology) throws -> Result) throws -> Result {
+    let directory = try TemporaryDirectory()
+    // A namespace made before a later setup step fails is removed by NetworkNamespace.deinit.
+    let topology: VethTopology
+    do {
+        topology = try VethTopology(a: NetworkNamespace(), b: NetworkNamespace(), directory: directory)
+    } catch {
+        try directory.remove()
+        throw error
+    }
+    defer { topology.tearDown() }
+    return try body(topology)
+}
