@@ -4,10 +4,6 @@
 #ifndef PATHD_CLINUX_SHIM_H
 #define PATHD_CLINUX_SHIM_H
 
-// accept4(2) and struct ucred (SO_PEERCRED) are GNU extensions.
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE 1
-#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,9 +44,22 @@ static inline void *pathd_nlmsg_data(struct nlmsghdr *nlh) { return NLMSG_DATA(n
 /// The payload of a route attribute (RTA_DATA).
 static inline void *pathd_rta_data(struct rtattr *rta) { return RTA_DATA(rta); }
 
-/// accept4(2) without the peer address, non-blocking and close-on-exec (glibc's
-/// transparent-union sockaddr argument does not take nil from Swift).
+// accept4(2) and struct ucred are GNU extensions. Defining _GNU_SOURCE here would
+// make glibc's types differ from the Glibc module's (a clean build then fails with
+// "has different definitions in different modules"), so declare what is needed.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// accept4(2) without the peer address, non-blocking and close-on-exec.
 static inline int pathd_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
+
+/// The uid of a Unix socket's peer (SO_PEERCRED, unix(7)); -1 when unknown.
+static inline int pathd_peer_uid(int fd, uid_t *uid) {
+    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
+    socklen_t length = sizeof(credentials);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
+    *uid = credentials.uid;
+    return 0;
+}
 
 /// sd_notify with a fixed string; sd_notifyf is variadic and not imported.
 static inline int pathd_sd_notify(const char *state) { return sd_notify(0, state); }

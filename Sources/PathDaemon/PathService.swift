@@ -276,10 +276,9 @@ public final class PathService: @unchecked Sendable {
     }
 
     private static func peerUserID(of descriptor: Int32) -> uid_t {
-        var credentials = ucred()
-        var length = socklen_t(MemoryLayout<ucred>.size)
-        guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else { return uid_t.max }
-        return credentials.uid
+        var uid = uid_t.max
+        guard pathd_peer_uid(descriptor, &uid) == 0 else { return uid_t.max }
+        return uid
     }
 }
 
