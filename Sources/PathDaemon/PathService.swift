@@ -29,7 +29,7 @@ public struct ServiceConfiguration: Sendable {
 public final class PathService: @unchecked Sendable {
     public let queue: DispatchQueue
     private let makeSource: PathEventSourceFactory
-    private let configuration: ServiceConfiguration
+    let configuration: ServiceConfiguration
     private let log: Logger
 
     private enum Lifecycle { case idle, running, stopped }
@@ -38,7 +38,7 @@ public final class PathService: @unchecked Sendable {
     /// The generation of `source`; batches from any other are stale.
     public private(set) var generation = Generation.first
     private var source: (any PathEventSource)?
-    private var snapshot = Snapshot()
+    private(set) var snapshot = Snapshot()
     /// Whether a full-state batch of some generation has arrived (the first path exists).
     private var hasState = false
     /// Why the current generation was started, until its first batch is published.
@@ -46,7 +46,8 @@ public final class PathService: @unchecked Sendable {
     /// Kept apart from the snapshot: a re-dump of netlink state says nothing about DNS.
     private var dnsConfigured = false
 
-    private var groups: [Criteria: CriteriaGroup] = [:]
+    /// Read and written by request handling too (PathService+Requests.swift).
+    var groups: [Criteria: CriteriaGroup] = [:]
     private var clients: [UInt64: ClientConnection] = [:]
     private var nextClientID: UInt64 = 1
     private var listener: UnixListener?
@@ -187,7 +188,7 @@ public final class PathService: @unchecked Sendable {
 
     // MARK: Publishing
 
-    private func group(for criteria: Criteria) -> CriteriaGroup {
+    func group(for criteria: Criteria) -> CriteriaGroup {
         if let existing = groups[criteria] { return existing }
         let path = PathEvaluator.evaluate(snapshot, policy: configuration.policy, criteria: criteria)
         let created = CriteriaGroup(criteria: criteria, path: path, generation: generation)
@@ -293,30 +294,7 @@ extension PathService: ClientConnectionDelegate {
             connection.send(ServerMessage.error(code: error.code, message: error.message, id: error.id).encoded())
             return
         }
-        switch request.op {
-        case .status:
-            connection.send(group(for: request.criteria).line.line(id: request.id))
-        case .subscribe:
-            let key = connection.nextSubscriptionKey
-            connection.nextSubscriptionKey += 1
-            var group = group(for: request.criteria)
-            group.members.insert(CriteriaGroup.Member(client: connection.id, subscription: key))
-            groups[request.criteria] = group
-            connection.subscriptions[key] = Subscription(id: request.id, criteria: request.criteria, lastSequence: group.sequence)
-            connection.send(group.line.line(id: request.id), kind: .path(subscription: key))
-        case .unsubscribe:
-            let keys = connection.subscriptions.filter { $0.value.id == request.id }.map(\.key)
-            guard !keys.isEmpty else {
-                connection.send(ServerMessage.error(code: .unknownSubscription,
-                                                    message: "no subscription with this id on this connection",
-                                                    id: request.id).encoded())
-                return
-            }
-            for key in keys { removeSubscription(key, of: connection) }
-            connection.send(ServerMessage.unsubscribed(id: request.id).encoded())
-        case .ping:
-            connection.send(ServerMessage.pong(id: request.id).encoded())
-        }
+        handle(request, from: connection)
     }
 
     func connectionClosed(_ connection: ClientConnection) {
@@ -329,7 +307,7 @@ extension PathService: ClientConnectionDelegate {
         }
     }
 
-    private func removeSubscription(_ key: Int, of connection: ClientConnection) {
+    func removeSubscription(_ key: Int, of connection: ClientConnection) {
         guard let subscription = connection.subscriptions.removeValue(forKey: key) else { return }
         groups[subscription.criteria]?.members.remove(CriteriaGroup.Member(client: connection.id, subscription: key))
     }

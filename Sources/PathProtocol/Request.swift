@@ -6,6 +6,8 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     case subscribe
     case unsubscribe
     case ping
+    /// Every link as the daemon sees it, with why each is or is not usable.
+    case interfaces
 }
 
 public struct Request: Hashable, Sendable {

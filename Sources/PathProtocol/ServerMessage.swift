@@ -12,6 +12,8 @@ public enum ServerMessage: Hashable, Sendable {
     /// The subscription `id` ended.
     case unsubscribed(id: JSONValue?)
     case error(code: ErrorCode, message: String, id: JSONValue?)
+    /// The reply to `interfaces`: every link as the daemon sees it, in index order.
+    case interfaces(generation: Generation, interfaces: [InterfaceReport], id: JSONValue?)
 
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
@@ -44,6 +46,14 @@ public enum ServerMessage: Hashable, Sendable {
             writer.member("type", "error")
             writer.member("code", code.rawValue)
             writer.member("message", message)
+            if let id { writer.member("id", id) }
+        case .interfaces(let generation, let interfaces, let id):
+            writer.beginObject()
+            writer.member("type", "interfaces")
+            writer.member("generation", generation.rawValue)
+            writer.beginArray("interfaces")
+            for report in interfaces { report.write(to: &writer) }
+            writer.endArray()
             if let id { writer.member("id", id) }
         }
         writer.endObject()
@@ -102,6 +112,14 @@ extension ServerMessage {
                 throw MessageDecodingError(description: "error line with an unknown code")
             }
             return .error(code: code, message: try string("message"), id: id)
+        case "interfaces":
+            guard let list = value["interfaces"]?.arrayValue else {
+                throw MessageDecodingError(description: "interfaces line lacks array \"interfaces\"")
+            }
+            var reports: [InterfaceReport] = []
+            for element in list { reports.append(try InterfaceReport.decode(element)) }
+            return .interfaces(generation: Generation(rawValue: UInt64(clamping: try integer("generation"))),
+                               interfaces: reports, id: id)
         default:
             throw MessageDecodingError(description: "unknown message type \"\(type)\"", isUnknownType: true)
         }

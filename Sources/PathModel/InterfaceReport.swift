@@ -1,0 +1,90 @@
+/// The daemon's view of one link, for the `interfaces` request and `pathctl interfaces`:
+/// what the kernel said about it, what the policy makes of it, and whether it could
+/// carry a path, with the reason when it could not. Derived from a snapshot and a
+/// policy only, so it is a pure function like the evaluator.
+public struct InterfaceReport: Hashable, Sendable {
+    public var name: String
+    public var index: InterfaceIndex
+    /// The effective type: the administrator's `SetType=`, else the detected type.
+    public var type: InterfaceType
+    /// The rtnetlink link kind (veth, wireguard, tun, …), nil for plain hardware.
+    public var kind: String?
+    public var operState: OperState
+    public var flags: LinkFlags
+    /// In `Snapshot.addresses(of:)` order: IPv4 first, then by text.
+    public var addresses: [InterfaceAddress]
+    public var isExpensive: Bool
+    public var isConstrained: Bool
+    /// Why the link cannot carry a path; nil when it can.
+    public var unusableReason: UnusableReason?
+
+    public var isUsable: Bool { unusableReason == nil }
+
+    public init(name: String, index: InterfaceIndex, type: InterfaceType, kind: String? = nil, operState: OperState,
+                flags: LinkFlags, addresses: [InterfaceAddress] = [], isExpensive: Bool = false,
+                isConstrained: Bool = false, unusableReason: UnusableReason? = nil) {
+        self.name = name
+        self.index = index
+        self.type = type
+        self.kind = kind
+        self.operState = operState
+        self.flags = flags
+        self.addresses = addresses
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+        self.unusableReason = unusableReason
+    }
+
+    /// Why a link cannot carry a path, as a short phrase for a person ("no carrier").
+    /// A struct over its text rather than an enum: a client decoding a reason added by a
+    /// newer daemon keeps it instead of failing (new reasons are additive).
+    public struct UnusableReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// `Ignore=` in the configuration: never a path.
+        public static let ignored = UnusableReason(rawValue: "ignored")
+        /// Loopback never makes a path satisfied.
+        public static let loopback = UnusableReason(rawValue: "loopback")
+        /// Not IFF_UP (`ip link set X down`).
+        public static let adminDown = UnusableReason(rawValue: "admin down")
+        /// IFF_DORMANT or operstate DORMANT (802.1X pending, a modem not yet online).
+        public static let dormant = UnusableReason(rawValue: "dormant")
+        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN.
+        public static let noCarrier = UnusableReason(rawValue: "no carrier")
+        /// Neither family has an address the kernel would source traffic from.
+        public static let noUsableAddress = UnusableReason(rawValue: "no usable address")
+    }
+}
+
+extension InterfaceReport {
+    /// One report per link of `snapshot`, in index order.
+    public static func reports(for snapshot: Snapshot, policy: Policy) -> [InterfaceReport] {
+        snapshot.sortedLinks.map { report(for: $0, in: snapshot, policy: policy) }
+    }
+
+    /// The report of one link. The first reason that applies wins, in the order a
+    /// person would fix them: configuration, loopback, admin state, carrier, addresses.
+    public static func report(for link: Link, in snapshot: Snapshot, policy: Policy) -> InterfaceReport {
+        let settings = policy.settings(for: link)
+        let addresses = snapshot.addresses(of: link.index)
+        let reason: UnusableReason?
+        if settings.isIgnored {
+            reason = .ignored
+        } else if link.isLoopback {
+            reason = .loopback
+        } else {
+            switch link.linkState {
+            case .adminDown: reason = .adminDown
+            case .dormant: reason = .dormant
+            case .noCarrier: reason = .noCarrier
+            case .usable: reason = addresses.contains(where: \.isUsableSource) ? nil : .noUsableAddress
+            }
+        }
+        return InterfaceReport(name: link.name, index: link.index, type: policy.effectiveType(of: link),
+                               kind: link.kind, operState: link.operState, flags: link.flags, addresses: addresses,
+                               isExpensive: settings.isExpensive, isConstrained: settings.isConstrained,
+                               unusableReason: reason)
+    }
+}

@@ -1,0 +1,66 @@
+import PathClient
+import PathModel
+import PathProtocol
+
+/// `pathctl interfaces`: every link as pathd sees it, and why each can or cannot carry
+/// a path (as `networkctl list`, one row per link).
+enum InterfacesVerb {
+    static let verb = Verb(name: "interfaces", summary: "list the links pathd sees and why each is usable or not",
+                           run: run)
+
+    static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
+        let socketPath = try options.resolvedSocketPath()
+        do throws(PathClientError) {
+            let connection = try PathConnection(socketPath: socketPath)
+            try connection.send(Request(op: .interfaces))
+            while true {
+                let (message, line) = try connection.nextWithLine()
+                switch message {
+                case .interfaces(let generation, let reports, _):
+                    writeOut(options.json ? String(decoding: line, as: UTF8.self) + "\n"
+                             : table(reports) + "\n\(reports.count) links listed (generation \(generation)).\n")
+                    return 0
+                case .error(let code, let text, _):
+                    throw PathClientError("pathd refused: \(text) [\(code.rawValue)]")
+                case .hello, .path, .resync, .pong, .unsubscribed:
+                    continue
+                }
+            }
+        } catch {
+            throw CommandError.failure(error.description)
+        }
+    }
+
+    /// The readable table: columns padded to their widest cell, the last one free.
+    static func table(_ reports: [InterfaceReport]) -> String {
+        let header = ["IDX", "LINK", "TYPE", "KIND", "OPERSTATE", "USABLE", "COST", "ADDRESSES"]
+        let rows = reports.map { report -> [String] in
+            var cost: [String] = []
+            if report.isExpensive { cost.append("expensive") }
+            if report.isConstrained { cost.append("constrained") }
+            let addresses = report.addresses.map { address -> String in
+                // The flags that say why an address is not (or not preferably) used.
+                let notes = InterfaceReport.addressFlagNames
+                    .filter { [.tentative, .dadFailed, .deprecated].contains($0.0) && address.flags.contains($0.0) }
+                    .map(\.1)
+                let text = "\(address.address)/\(address.prefixLength)"
+                return notes.isEmpty ? text : "\(text) (\(notes.joined(separator: ", ")))"
+            }
+            return [String(report.index.rawValue), report.name, report.type.rawValue, report.kind ?? "-",
+                    report.operState.name, report.unusableReason.map { "no (\($0))" } ?? "yes",
+                    cost.isEmpty ? "-" : cost.joined(separator: ","),
+                    addresses.isEmpty ? "-" : addresses.joined(separator: ", ")]
+        }
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column -> String in
+                let cell = row[column]
+                if column == row.count - 1 { return cell }
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                // Numbers right-aligned, as networkctl does.
+                return column == 0 ? padding + cell : cell + padding
+            }.joined(separator: " ")
+        }.joined(separator: "\n") + "\n"
+    }
+}
