@@ -77,6 +77,16 @@ public struct Link: Hashable, Sendable {
 
     public var isLoopback: Bool { flags.contains(.loopback) || hardwareType == .loopback || type == .loopback }
 
+    /// A link that carries traffic inside other traffic (WireGuard, tun, GRE, SIT, PPP):
+    /// whatever it costs, its underlay costs too.
+    public var isTunnel: Bool {
+        if let kind, ["wireguard", "tun", "ipip", "gre", "gretap", "sit", "vti", "vti6", "ip6tnl", "ip6gre",
+                      "ppp", "l2tp", "openvpn"].contains(kind) { return true }
+        // ARPHRD_PPP 512, ARPHRD_TUNNEL 768, ARPHRD_TUNNEL6 769, ARPHRD_SIT 776,
+        // ARPHRD_IPGRE 778, ARPHRD_IP6GRE 823, ARPHRD_NONE 65534 (tun, WireGuard).
+        return [512, 768, 769, 776, 778, 823, 65534].contains(hardwareType.rawValue)
+    }
+
     /// Whether the link can carry traffic: admin up, IFF_RUNNING, and operstate UP or
     /// UNKNOWN. tun and WireGuard links never report UP: they stay UNKNOWN while
     /// working (Documentation/networking/operstates.rst).

@@ -10,9 +10,19 @@ public enum NetworkEvent: Hashable, Sendable {
     case addressChanged(InterfaceAddress)
     /// RTM_DELADDR.
     case addressRemoved(InterfaceAddress.Key)
+    /// RTM_NEWROUTE of a short-prefix route; `replaces` when NLM_F_REPLACE was set.
+    case routeChanged(TrackedRoute, replaces: Bool)
+    /// RTM_DELROUTE of a short-prefix route.
+    case routeRemoved(TrackedRoute)
+    /// RTM_NEWRULE.
+    case ruleAdded(RoutingRule)
+    /// RTM_DELRULE.
+    case ruleRemoved(RoutingRule)
     /// The kernel's answer to "which route for the lookup destination" for one family,
     /// asked after a batch of messages drained.
     case routeLookup(AddressFamily, RouteLookup)
+    /// The destination the lookups of this family ask about (sent with the full state).
+    case lookupDestination(IPAddress)
     /// Whether the resolver configuration names at least one nameserver.
     case dnsConfigured(Bool)
 }

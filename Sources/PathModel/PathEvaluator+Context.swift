@@ -1,0 +1,154 @@
+extension PathEvaluator {
+    /// One evaluation's inputs and the questions asked of them.
+    struct Context {
+        let snapshot: Snapshot
+        let policy: Policy
+        let criteria: Criteria
+
+        /// Whether a link counts at all: not ignored, not loopback, allowed by the criteria.
+        func includes(_ link: Link) -> Bool {
+            !link.isLoopback && !policy.settings(for: link).isIgnored && criteria.allows(policy.effectiveType(of: link))
+        }
+
+        func interface(for link: Link) -> Interface {
+            Interface(name: link.name, index: link.index, type: policy.effectiveType(of: link))
+        }
+
+        var simulator: RouteSimulator { RouteSimulator(snapshot: snapshot, includes: includes) }
+
+        func verdict(for family: AddressFamily) -> FamilyVerdict {
+            // The kernel's answer is authoritative unless it names an interface the
+            // question excludes; then the tracked routes answer "as if it did not exist".
+            if criteria == .any, let lookup = snapshot.lookups[family] {
+                switch lookup {
+                case .route(let answer) where answer.type == .unicast:
+                    if let index = answer.outputInterface, let link = snapshot.links[index] {
+                        if includes(link) {
+                            return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
+                                         isLinkDown: answer.isLinkDown)
+                        }
+                        if link.isLoopback { return refinedNoRoute(family) }
+                        return simulated(family)
+                    }
+                    return refinedNoRoute(family)
+                case .route(let answer) where answer.type.rejectsTraffic:
+                    return .unusable(.routeRejects, interface: nil, progress: .routed)
+                case .route:
+                    return refinedNoRoute(family)
+                case .rejected:
+                    return .unusable(.routeRejects, interface: nil, progress: .routed)
+                case .noRoute, .failed:
+                    return refinedNoRoute(family)
+                }
+            }
+            return simulated(family)
+        }
+
+        private func simulated(_ family: AddressFamily) -> FamilyVerdict {
+            switch simulator.resolve(family) {
+            case .rejected:
+                return .unusable(.routeRejects, interface: nil, progress: .routed)
+            case .noRoute:
+                return refinedNoRoute(family)
+            case .route(_, let nexthops):
+                // ECMP: the first hop that works; else the first hop's problem.
+                var firstProblem: FamilyVerdict?
+                for hop in nexthops {
+                    guard let link = snapshot.links[hop.interface] else { continue }
+                    let verdict = check(link, family: family, gateways: hop.gateway.map { [$0] } ?? [],
+                                        isLinkDown: hop.isLinkDown)
+                    if case .usable = verdict { return verdict }
+                    if firstProblem == nil { firstProblem = verdict }
+                }
+                return firstProblem ?? refinedNoRoute(family)
+            }
+        }
+
+        /// The chosen link must be usable and hold a usable address of the family.
+        func check(_ link: Link, family: AddressFamily, gateways: [IPAddress], isLinkDown: Bool) -> FamilyVerdict {
+            switch link.linkState {
+            case .adminDown: return .unusable(.noInterface, interface: link.name, progress: .routed)
+            case .noCarrier: return .unusable(.noCarrier, interface: link.name, progress: .routed)
+            case .dormant: return .unusable(.dormant, interface: link.name, progress: .routed)
+            case .usable: break
+            }
+            if isLinkDown { return .unusable(.noCarrier, interface: link.name, progress: .routed) }
+            guard snapshot.hasUsableAddress(link.index, family: family) else {
+                return .unusable(.noAddress, interface: link.name, progress: .routed)
+            }
+            return .usable(link: link, gateways: gateways)
+        }
+
+        /// With no route, the links tell the more useful story: nothing is up, the only
+        /// candidates lack carrier, they have no address (DHCP or SLAAC has not run),
+        /// or every working interface is one the criteria exclude.
+        func refinedNoRoute(_ family: AddressFamily) -> FamilyVerdict {
+            let candidates = snapshot.sortedLinks.filter { !$0.isLoopback && !policy.settings(for: $0).isIgnored }
+            if candidates.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
+            let allowed = candidates.filter(includes)
+            if allowed.isEmpty { return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed) }
+            let up = allowed.filter { $0.linkState != .adminDown }
+            if up.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
+            let usable = up.filter { $0.linkState == .usable }
+            if usable.isEmpty {
+                let link = up[0]
+                return .unusable(link.linkState == .dormant ? .dormant : .noCarrier, interface: link.name, progress: .addressed)
+            }
+            if !usable.contains(where: { snapshot.hasUsableAddress($0.index, family: family) }) {
+                return .unusable(.noAddress, interface: usable.count == 1 ? usable[0].name : nil, progress: .absent)
+            }
+            if criteria != .any, excludedInterfaceCouldCarry(family) {
+                return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed)
+            }
+            return .unusable(.noRoute, interface: nil, progress: .addressed)
+        }
+
+        /// Whether, without the criteria, some interface would carry the family.
+        private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
+            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any)
+            if case .usable = unrestricted.verdict(for: family) { return true }
+            return false
+        }
+
+        /// Interfaces other than the chosen ones whose short-prefix routes could carry
+        /// traffic of a supported family, by metric; never one that could not.
+        func otherCandidates(families: Set<AddressFamily>, excluding chosen: Set<InterfaceIndex>) -> [Link] {
+            var ranked: [(metric: UInt32, link: Link)] = []
+            for family in families {
+                for (route, nexthops) in simulator.candidates(family) {
+                    for hop in nexthops {
+                        guard let link = snapshot.links[hop.interface], !chosen.contains(link.index),
+                              case .usable = check(link, family: family, gateways: [], isLinkDown: hop.isLinkDown)
+                        else { continue }
+                        ranked.append((route.metric, link))
+                    }
+                }
+            }
+            var seen = chosen
+            return ranked.sorted { ($0.metric, $0.link.index) < ($1.metric, $1.link.index) }
+                .compactMap { seen.insert($0.link.index).inserted ? $0.link : nil }
+        }
+
+        /// The unsatisfied path: the best reason of the two families, or
+        /// requiresConnection when an on-demand interface could bring the path up.
+        func unsatisfied(_ verdicts: [FamilyVerdict]) -> Path {
+            let onDemand = snapshot.sortedLinks.filter {
+                includes($0) && policy.settings(for: $0).isOnDemand && $0.linkState != .usable
+            }
+            if !onDemand.isEmpty {
+                return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),
+                            isExpensive: onDemand.contains { policy.settings(for: $0).isExpensive },
+                            isConstrained: onDemand.contains { policy.settings(for: $0).isConstrained })
+            }
+            var best: (reason: UnsatisfiedReason, interface: String?, progress: Progress) = (.noRoute, nil, .absent)
+            var found = false
+            for case .unusable(let reason, let interface, let progress) in verdicts {
+                if !found || (progress, rank(reason)) > (best.progress, rank(best.reason)) {
+                    best = (reason, interface, progress)
+                    found = true
+                }
+            }
+            return Path(status: .unsatisfied, unsatisfiedReason: best.reason, reasonInterface: best.interface)
+        }
+    }
+}
