@@ -27,6 +27,16 @@ struct Attributes {
         }
     }
 
+    /// Parses a bare run of attributes (`nla_parse`), as inside a `struct rtnexthop`.
+    static func parse<Result>(attributesAt head: UnsafeMutableRawPointer, length: Int, maxType: Int,
+                              _ body: (Attributes) -> Result) -> Result? {
+        withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<nlattr>?.self, capacity: maxType + 1) { table in
+            guard nla_parse(table.baseAddress, Int32(maxType), head.assumingMemoryBound(to: nlattr.self),
+                            Int32(length), nil) == 0 else { return nil }
+            return body(Attributes(table: table))
+        }
+    }
+
     subscript(_ type: Int) -> UnsafeMutablePointer<nlattr>? {
         type >= 0 && type < table.count ? table[type] : nil
     }

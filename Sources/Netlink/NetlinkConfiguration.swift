@@ -21,11 +21,6 @@ public struct NetlinkConfiguration: Sendable {
         self.sysfsRoot = sysfsRoot
     }
 
-    /// 203.0.113.1 (TEST-NET-3) and 2001:db8::1. Not 192.0.2.1: TEST-NET-1 is often
-    /// the on-link network of test rigs and sandboxes (it is on the machines pathd is
-    /// developed on), and an on-link answer would hide a missing default route.
-    public static let defaultLookupDestinations: [AddressFamily: IPAddress] = [
-        .ipv4: .v4(0xCB00_7101),
-        .ipv6: .v6(high: 0x2001_0DB8_0000_0000, low: 1),
-    ]
+    /// 203.0.113.1 and 2001:db8::1 (see `LookupDestinations`).
+    public static let defaultLookupDestinations = LookupDestinations.defaults
 }

@@ -54,12 +54,14 @@ extension NetlinkMonitor {
         return .budgetExhausted
     }
 
-    /// One multicast message. Route and rule messages are not decoded at all (a
-    /// million-route flood costs a type check each): they only mean "look up again".
+    /// One multicast message. A route message is decoded only when its prefix is 0 or
+    /// 1 long (a million-route flood costs a type check and one load each); every one
+    /// means "look up again".
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
-        case RTM_NEWROUTE, RTM_DELROUTE, RTM_NEWRULE, RTM_DELRULE:
+        case RTM_NEWROUTE, RTM_DELROUTE:
             needsLookup = true
+            if RouteDecoder.isShortPrefix(header), let event = decode(header) { pending.append(event) }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -89,6 +91,18 @@ extension NetlinkMonitor {
             switch AddressDecoder.decode(header) {
             case .changed(let address): return .addressChanged(address)
             case .removed(let key): return .addressRemoved(key)
+            case nil: return nil
+            }
+        case RTM_NEWROUTE, RTM_DELROUTE:
+            switch RouteDecoder.decode(header) {
+            case .changed(let route, let replaces): return .routeChanged(route, replaces: replaces)
+            case .removed(let route): return .routeRemoved(route)
+            case nil: return nil
+            }
+        case RTM_NEWRULE, RTM_DELRULE:
+            switch RuleDecoder.decode(header) {
+            case .added(let rule): return .ruleAdded(rule)
+            case .removed(let rule): return .ruleRemoved(rule)
             case nil: return nil
             }
         default:
@@ -148,6 +162,9 @@ extension NetlinkMonitor {
                     if error == 0 { return true }  // an ack; none was asked for
                     throw NetlinkError(operation: operation, code: .errno(error))
                 default:
+                    // A route dump of a full table is a million messages: decode only
+                    // the short prefixes, as for events.
+                    if Int(reply.pointee.nlmsg_type) == RTM_NEWROUTE && !RouteDecoder.isShortPrefix(reply) { return true }
                     if let event = decode(reply) { events.append(event) }
                     return true
                 }

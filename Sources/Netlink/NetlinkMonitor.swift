@@ -84,6 +84,9 @@ public final class NetlinkMonitor: @unchecked Sendable {
             // kernel flags NLM_F_DUMP_INTR (changed while dumping): the change is queued.
             var events = try dump(type: RTM_GETLINK, header: ifinfomsg(), "dump links (RTM_GETLINK)")
             events += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
+            events += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
+            events += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
+            events += configuration.lookupDestinations.values.map { .lookupDestination($0) }
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
                 break  // a flood still queued is read by the source as ordinary batches
