@@ -6,10 +6,11 @@ final class Subscriber {
     private let socket: UnixSocket
     private let lines = LineBuffer()
 
-    init(socketPath: String) throws {
+    /// Connects and sends `request` (a subscribe, by default without criteria).
+    init(socketPath: String, request: String = "{\"op\":\"subscribe\"}") throws {
         self.socketPath = socketPath
         socket = try UnixSocket(connectingTo: socketPath)
-        try socket.send("{\"op\":\"subscribe\"}\n")
+        try socket.send(request + "\n")
         let descriptor = socket.descriptor
         let lines = self.lines
         // The thread owns no reference to `self`: it ends when `close()` shuts the socket down,
@@ -27,6 +28,12 @@ final class Subscriber {
         _ predicate: ([String: Any]) -> Bool
     ) throws -> [String: Any] {
         try lines.waitFor(description, deadline: Date().addingTimeInterval(timeout.timeInterval), predicate)
+    }
+
+    /// The next line not yet consumed, whatever it is.
+    @discardableResult
+    func nextLine(_ description: String, timeout: Duration = .seconds(10)) throws -> [String: Any] {
+        try waitFor(description, timeout: timeout) { _ in true }
     }
 
     func close() {

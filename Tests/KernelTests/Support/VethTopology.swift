@@ -48,25 +48,26 @@ final class VethTopology {
 
     /// Starts pathd in namespace A and waits until it accepts connections.
     @discardableResult
-    func startDaemon(socketPath: String? = nil) throws -> DaemonProcess {
-        let daemon = try launchDaemon(socketPath: socketPath)
+    func startDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
+        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments)
         try daemon.waitUntilListening()
         return daemon
     }
 
     /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
-    func launchDaemon(socketPath: String? = nil) throws -> DaemonProcess {
+    func launchDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
             in: a,
             socketPath: socketPath ?? self.socketPath,
-            stderrPath: directory.path("pathd-\(daemons.count).stderr")
+            stderrPath: directory.path("pathd-\(daemons.count).stderr"),
+            arguments: arguments
         )
         daemons.append(daemon)
         return daemon
     }
 
-    func subscribe(socketPath: String? = nil) throws -> Subscriber {
-        let subscriber = try Subscriber(socketPath: socketPath ?? self.socketPath)
+    func subscribe(socketPath: String? = nil, request: String = "{\"op\":\"subscribe\"}") throws -> Subscriber {
+        let subscriber = try Subscriber(socketPath: socketPath ?? self.socketPath, request: request)
         subscribers.append(subscriber)
         return subscriber
     }

@@ -1,0 +1,41 @@
+import Foundation
+
+/// A second veth pair standing in for a VPN tunnel: tun0 (in A, 10.8.0.2/24) to tunB
+/// (in B, 10.8.0.1/24). What makes a VPN a VPN to the kernel is its routes and rules,
+/// which the tests add exactly as OpenVPN and wg-quick do.
+extension VethTopology {
+    static let tunnelPeer = "10.8.0.1"
+
+    func addTunnel() throws {
+        try a.ip("link", "add", "tun0", "type", "veth", "peer", "name", "tunB", "netns", b.name)
+        try a.ip("address", "add", "10.8.0.2/24", "dev", "tun0")
+        try b.ip("address", "add", "\(Self.tunnelPeer)/24", "dev", "tunB")
+        try a.ip("link", "set", "tun0", "up")
+        try b.ip("link", "set", "tunB", "up")
+    }
+
+    /// IPv6 on the main pair: 2001:db8:1::2 on vA (without duplicate address detection
+    /// unless `dad`), 2001:db8:1::1 on vB.
+    func addIPv6(dad: Bool = false) throws {
+        try b.ip("address", "add", "2001:db8:1::1/64", "dev", "vB", "nodad")
+        if dad {
+            try a.ip("address", "add", "2001:db8:1::2/64", "dev", "vA")
+        } else {
+            try a.ip("address", "add", "2001:db8:1::2/64", "dev", "vA", "nodad")
+        }
+        try a.ip("-6", "route", "add", "default", "via", "2001:db8:1::1", "dev", "vA")
+    }
+
+    /// Removes IPv4 from vA entirely (address and therefore its routes).
+    func removeIPv4() throws {
+        try a.ip("address", "flush", "dev", "vA", "scope", "global", "to", "198.51.100.0/24")
+    }
+
+    /// Sets vA's RFC 2863 operstate as a supplicant would (iproute2 has no verb for it).
+    func setOperState(_ state: String, of interface: String) throws {
+        // Tests/KernelTests/Support → the repository root → scripts/test.
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/test/set-operstate.py").path
+        try a.run("/usr/bin/python3", script, interface, state)
+    }
+}
