@@ -21,25 +21,53 @@ public struct InterfaceSettings: Hashable, Sendable {
     }
 }
 
-/// Cost policy: which interfaces are expensive or constrained. Not an interface type
-/// and never a reason to call a path offline.
+/// Cost policy: which interfaces are expensive or constrained, which are on demand or
+/// ignored, and which report another type. Not an interface type and never a reason to
+/// call a path offline.
+///
+/// How a link's settings come about, in order:
+/// 1. every `[Interface]` rule whose match admits the link applies, in order, and a
+///    later rule's stated setting overrides an earlier one's (`Type=` matches the
+///    detected type, so a `SetType=` never changes which rules match);
+/// 2. the effective type is the last `SetType=`, else the detected type;
+/// 3. a flag no rule stated comes from the type defaults below, looked up by the
+///    effective type: `SetType=cellular` on a tethered phone's USB link makes it
+///    expensive unless a rule says `Expensive=no`.
 public struct Policy: Hashable, Sendable {
-    /// Types expensive unless said otherwise; cellular, as on Apple platforms.
+    /// Types expensive unless a rule says otherwise; cellular, as on Apple platforms.
     public var expensiveTypes: Set<InterfaceType>
-    /// Types constrained unless said otherwise.
+    /// Types constrained unless a rule says otherwise.
     public var constrainedTypes: Set<InterfaceType>
+    /// The `[Interface]` sections of the configuration, in file order.
+    public var rules: [InterfaceRule]
 
-    public init(expensiveTypes: Set<InterfaceType> = [.cellular], constrainedTypes: Set<InterfaceType> = []) {
+    public init(expensiveTypes: Set<InterfaceType> = [.cellular], constrainedTypes: Set<InterfaceType> = [],
+                rules: [InterfaceRule] = []) {
         self.expensiveTypes = expensiveTypes
         self.constrainedTypes = constrainedTypes
+        self.rules = rules
     }
 
     /// The built-in default.
     public static let standard = Policy()
 
     public func settings(for link: Link) -> InterfaceSettings {
-        InterfaceSettings(isExpensive: expensiveTypes.contains(link.type),
-                          isConstrained: constrainedTypes.contains(link.type))
+        var expensive: Bool?
+        var constrained: Bool?
+        var setType: InterfaceType?
+        var onDemand: Bool?
+        var ignored: Bool?
+        for rule in rules where rule.match.matches(link) {
+            expensive = rule.isExpensive ?? expensive
+            constrained = rule.isConstrained ?? constrained
+            setType = rule.setType ?? setType
+            onDemand = rule.isOnDemand ?? onDemand
+            ignored = rule.isIgnored ?? ignored
+        }
+        let type = setType ?? link.type
+        return InterfaceSettings(isExpensive: expensive ?? expensiveTypes.contains(type),
+                                 isConstrained: constrained ?? constrainedTypes.contains(type),
+                                 typeOverride: setType, isOnDemand: onDemand ?? false, isIgnored: ignored ?? false)
     }
 
     /// The type the path reports for a link: the administrator's override, else detected.

@@ -1,0 +1,45 @@
+extension Configuration {
+    /// The configuration in the INI form it was read in: every `[Daemon]` key with its
+    /// effective value, then each `[Interface]` section with the keys it states, headed
+    /// by a comment naming its file and line. Parsing this text gives the same
+    /// configuration back. Lines in `header` are written first, as comments.
+    public func renderedINI(header: [String] = []) -> String {
+        var lines = header.map { "# " + $0 }
+        if !lines.isEmpty { lines.append("") }
+        let settings = daemon
+        lines.append("[Daemon]")
+        lines.append("Socket=" + (settings.socketPath ?? ""))
+        if settings.socketPath == nil {
+            lines.append("# (empty: /run/pathd/pathd.sock for root, $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)")
+        }
+        lines.append("LookupIPv4=\(settings.lookupIPv4)")
+        lines.append("LookupIPv6=\(settings.lookupIPv6)")
+        lines.append("MaxClients=\(settings.maximumClients)")
+        lines.append("ReceiveBuffer=\(settings.receiveBufferBytes)")
+        lines.append("ResolvConf=\(settings.resolvConfPath)")
+        lines.append("LogLevel=\(settings.logLevel.rawValue)")
+        let defaults = [("expensive", policy.expensiveTypes), ("constrained", policy.constrainedTypes)]
+        for (flag, types) in defaults where !types.isEmpty {
+            let names = types.map(\.rawValue).sorted().joined(separator: ", ")
+            lines.append("")
+            lines.append("# Built in: interfaces of type \(names) (detected, or set by SetType=) are \(flag)")
+            lines.append("# unless a matching [Interface] section says otherwise.")
+        }
+        for rule in policy.rules {
+            lines.append("")
+            lines.append("[Interface]")
+            if !rule.origin.isEmpty { lines.append("# \(rule.origin)") }
+            let matches = [("Name", rule.match.name), ("Type", rule.match.type), ("Kind", rule.match.kind)]
+            for (key, list) in matches where !list.isEmpty {
+                lines.append("\(key)=" + list.terms.joined(separator: " "))
+            }
+            let flags = [("Expensive", rule.isExpensive), ("Constrained", rule.isConstrained),
+                         ("OnDemand", rule.isOnDemand), ("Ignore", rule.isIgnored)]
+            for (key, value) in flags {
+                if let value { lines.append("\(key)=\(value ? "yes" : "no")") }
+            }
+            if let type = rule.setType { lines.append("SetType=\(type.rawValue)") }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

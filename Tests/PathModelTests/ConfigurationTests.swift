@@ -1,0 +1,187 @@
+import PathModel
+import Testing
+
+@Suite("configuration: keys, values, merging of drop-ins")
+struct ConfigurationTests {
+    func parse(_ texts: (String, String)...) -> ConfigurationResult {
+        Configuration.parse(texts.map { ConfigurationSource(name: $0.0, text: $0.1) })
+    }
+
+    @Test("no file at all is the built-in default")
+    func noFiles() {
+        let result = Configuration.parse([])
+        #expect(result.isValid)
+        #expect(result.diagnostics.isEmpty)
+        #expect(result.configuration == .builtIn)
+        #expect(result.configuration.policy.expensiveTypes == [.cellular])
+    }
+
+    @Test("every [Daemon] key")
+    func daemonKeys() {
+        let result = parse(("pathd.conf", """
+            [Daemon]
+            Socket=/run/p.sock
+            LookupIPv4=192.0.2.7
+            LookupIPv6=2001:db8::7
+            MaxClients=12
+            ReceiveBuffer=2M
+            ResolvConf=/run/systemd/resolve/resolv.conf
+            LogLevel=DEBUG
+            """))
+        #expect(result.diagnostics.isEmpty)
+        let daemon = result.configuration.daemon
+        #expect(daemon.socketPath == "/run/p.sock")
+        #expect(daemon.lookupIPv4 == IPAddress("192.0.2.7"))
+        #expect(daemon.lookupIPv6 == IPAddress("2001:db8::7"))
+        #expect(daemon.maximumClients == 12)
+        #expect(daemon.receiveBufferBytes == 2 << 20)
+        #expect(daemon.resolvConfPath == "/run/systemd/resolve/resolv.conf")
+        #expect(daemon.logLevel == .debug)
+    }
+
+    @Test("value errors make the configuration invalid and name file, line and value")
+    func valueErrors() {
+        let result = parse(("pathd.conf", """
+            [Daemon]
+            MaxClients=0
+            LookupIPv4=2001:db8::1
+            Socket=relative.sock
+            ReceiveBuffer=lots
+            LogLevel=chatty
+            [Interface]
+            Name=eth0
+            Expensive=maybe
+            SetType=modem
+            Type=ethernet
+            Name=!
+            """))
+        #expect(!result.isValid)
+        #expect(result.diagnostics.map(\.description) == [
+            "pathd.conf:2: MaxClients= expects a number from 1 to 1000000, got \"0\"",
+            "pathd.conf:3: LookupIPv4= expects an IPv4 address, got \"2001:db8::1\"",
+            "pathd.conf:4: Socket= expects an absolute path of at most 107 bytes, got \"relative.sock\"",
+            "pathd.conf:5: ReceiveBuffer= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"lots\"",
+            "pathd.conf:6: LogLevel= expects error, warning, notice, info, debug, got \"chatty\"",
+            "pathd.conf:9: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
+            "pathd.conf:10: SetType= expects one of wifi, cellular, wiredEthernet, loopback, other, got \"modem\"",
+            "pathd.conf:11: Type= expects types among wifi, cellular, wiredEthernet, loopback, other (each may start with !), got \"ethernet\"",
+            "pathd.conf:12: Name= has a lone \"!\"; write !PATTERN with no space",
+        ])
+    }
+
+    @Test("unknown sections and keys are warnings, with a hint for a wrong case")
+    func warnings() {
+        let result = parse(("a.conf", """
+            [Daemon]
+            maxclients=3
+            Colour=blue
+            [interface]
+            Name=eth0
+            [Network]
+            """))
+        #expect(result.isValid)
+        #expect(result.diagnostics.map(\.description) == [
+            "a.conf:2: unknown key maxclients= in [Daemon] (did you mean MaxClients=?); ignored",
+            "a.conf:3: unknown key Colour= in [Daemon]; ignored",
+            "a.conf:4: unknown section [interface] (did you mean [Interface]?); ignored",
+            "a.conf:6: unknown section [Network]; ignored",
+        ])
+        #expect(result.configuration.daemon.maximumClients == 1024)
+        #expect(result.configuration.policy.rules.isEmpty)
+    }
+
+    @Test("booleans as systemd spells them")
+    func booleans() {
+        for text in ["yes", "true", "on", "1", "YES", "True"] { #expect(Configuration.parseBoolean(text) == true) }
+        for text in ["no", "false", "off", "0", "No", "OFF"] { #expect(Configuration.parseBoolean(text) == false) }
+        for text in ["", "y", "2", "maybe", "yes please"] { #expect(Configuration.parseBoolean(text) == nil) }
+    }
+
+    @Test("drop-ins: later [Daemon] keys win, [Interface] sections accumulate in order, empty resets")
+    func merge() {
+        let result = parse(
+            ("pathd.conf", "[Daemon]\nMaxClients=10\nLogLevel=debug\n[Interface]\nName=wwan*\nExpensive=yes\n"),
+            ("pathd.conf.d/10-a.conf", "[Daemon]\nMaxClients=20\n[Interface]\nName=wwan0\nExpensive=no\n"),
+            ("pathd.conf.d/20-b.conf", "[Daemon]\nLogLevel=\n"))
+        #expect(result.isValid)
+        let configuration = result.configuration
+        #expect(configuration.daemon.maximumClients == 20)
+        #expect(configuration.daemon.logLevel == .info)
+        #expect(configuration.policy.rules.map(\.origin) == ["pathd.conf:4", "pathd.conf.d/10-a.conf:3"])
+        #expect(configuration.policy.rules.map(\.isExpensive) == [true, false])
+    }
+
+    @Test("an error in one drop-in invalidates the whole configuration")
+    func errorInDropIn() {
+        let result = parse(("pathd.conf", "[Daemon]\nMaxClients=10\n"), ("pathd.conf.d/x.conf", "[Daemon]\nMaxClients=-1\n"))
+        #expect(!result.isValid)
+        #expect(result.diagnostics.errors.map(\.file) == ["pathd.conf.d/x.conf"])
+    }
+
+    @Test("repeated Name= lines accumulate; an empty one resets")
+    func nameLists() {
+        let result = parse(("f", "[Interface]\nName=a*\nName=!ab b\n[Interface]\nName=x\nName=\nName=y\n"))
+        let rules = result.configuration.policy.rules
+        #expect(rules[0].match.name.terms == ["a*", "b", "!ab"])
+        #expect(rules[1].match.name.terms == ["y"])
+    }
+
+    @Test("the rendered INI parses back to the same configuration")
+    func renderRoundTrip() {
+        let result = parse(("pathd.conf", """
+            [Daemon]
+            Socket=/run/x.sock
+            MaxClients=7
+            [Interface]
+            Name=usb* !usb9
+            Kind=!veth
+            SetType=cellular
+            Constrained=yes
+            [Interface]
+            Type=wifi
+            Expensive=no
+            OnDemand=no
+            Ignore=yes
+            """))
+        #expect(result.isValid)
+        let text = result.configuration.renderedINI(header: ["Effective configuration"])
+        #expect(text.hasPrefix("# Effective configuration\n\n[Daemon]\nSocket=/run/x.sock\n"))
+        #expect(text.contains("\n[Interface]\n# pathd.conf:4\nName=usb* !usb9\nKind=!veth\nConstrained=yes\nSetType=cellular\n"))
+        let again = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
+        #expect(again.diagnostics.isEmpty)
+        var expected = result.configuration
+        var actual = again.configuration
+        for index in expected.policy.rules.indices { expected.policy.rules[index].origin = "" }
+        for index in actual.policy.rules.indices { actual.policy.rules[index].origin = "" }
+        #expect(actual == expected)
+        #expect(Configuration.builtIn.renderedINI().contains("LookupIPv4=203.0.113.1\nLookupIPv6=2001:db8::1\n"))
+    }
+
+    @Test("hostile input: more [Interface] sections than the limit is one error, in linear time")
+    func tooManySections() {
+        let text = String(repeating: "[Interface]\nName=veth*\nExpensive=yes\n", count: 5000)
+        let result = parse(("f", text))
+        #expect(!result.isValid)
+        #expect(result.diagnostics.map(\.description) == ["f:3073: more than 1024 [Interface] sections"])
+        #expect(result.configuration.policy.rules.count == Configuration.maximumInterfaceSections)
+    }
+
+    @Test("hostile input: unknown sections by the thousand give bounded warnings")
+    func manyUnknownSections() {
+        let result = parse(("f", String(repeating: "[Bogus]\nKey=1\n", count: 10_000)))
+        #expect(result.isValid)
+        #expect(result.diagnostics.count == 65)
+        #expect(result.diagnostics.last?.description == "f: 0 more errors and 9936 more warnings not shown")
+    }
+
+    @Test("hostile input: binary garbage is errors, never a crash")
+    func binaryGarbage() {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<200_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let result = parse(("f", String(decoding: bytes, as: UTF8.self)))
+        #expect(result.diagnostics.count <= 2 * 65)
+        let unterminated = parse(("f", "[Interface\nName=eth0\nExpensive=yes\n"))
+        #expect(!unterminated.isValid)
+        #expect(unterminated.configuration.policy.rules.isEmpty)
+    }
+}

@@ -1,0 +1,95 @@
+import PathModel
+import Testing
+
+@Suite("policy: [Interface] rules applied in order")
+struct PolicyRuleTests {
+    func link(_ name: String, _ type: InterfaceType, kind: String? = nil) -> Link {
+        Link(index: InterfaceIndex(rawValue: 9), name: name, flags: [.up, .running], operState: .up,
+             hardwareType: .ether, kind: kind, type: type)
+    }
+
+    func policy(_ text: String) -> Policy {
+        let result = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        return result.configuration.policy
+    }
+
+    @Test("built in: cellular is expensive, nothing else; overridable")
+    func builtIn() {
+        #expect(Policy.standard.settings(for: link("wwan0", .cellular)).isExpensive)
+        #expect(!Policy.standard.settings(for: link("eth0", .wiredEthernet)).isExpensive)
+        let free = policy("[Interface]\nType=cellular\nExpensive=no\n")
+        #expect(!free.settings(for: link("wwan0", .cellular)).isExpensive)
+    }
+
+    @Test("later matching sections override earlier ones, setting by setting")
+    func order() {
+        let rules = policy("""
+            [Interface]
+            Name=veth*
+            Expensive=yes
+            Constrained=yes
+            [Interface]
+            Name=vethB
+            Expensive=no
+            [Interface]
+            Name=nomatch
+            Constrained=no
+            """)
+        let a = rules.settings(for: link("vethA", .other, kind: "veth"))
+        #expect(a.isExpensive && a.isConstrained)
+        let b = rules.settings(for: link("vethB", .other, kind: "veth"))
+        #expect(!b.isExpensive && b.isConstrained)
+        #expect(rules.settings(for: link("eth0", .wiredEthernet)) == InterfaceSettings())
+    }
+
+    @Test("all match keys must admit the link; Kind= needs a kind unless only negated")
+    func matchKeys() {
+        let rules = policy("""
+            [Interface]
+            Name=e*
+            Type=wiredEthernet
+            Kind=!veth
+            OnDemand=yes
+            [Interface]
+            Kind=wireguard tun
+            Ignore=yes
+            """)
+        #expect(rules.settings(for: link("eth0", .wiredEthernet)).isOnDemand)
+        #expect(!rules.settings(for: link("eth0", .wiredEthernet, kind: "veth")).isOnDemand)
+        #expect(!rules.settings(for: link("eth0", .other)).isOnDemand)
+        #expect(rules.settings(for: link("wg0", .other, kind: "wireguard")).isIgnored)
+        #expect(!rules.settings(for: link("eth0", .wiredEthernet)).isIgnored)
+    }
+
+    @Test("Type= matches the detected type; SetType= feeds the type defaults")
+    func typeAndSetType() {
+        let rules = policy("""
+            [Interface]
+            Name=usb0
+            SetType=cellular
+            [Interface]
+            Type=cellular
+            Constrained=yes
+            [Interface]
+            Name=usb1
+            SetType=cellular
+            Expensive=no
+            """)
+        let usb0 = rules.settings(for: link("usb0", .wiredEthernet))
+        #expect(usb0.typeOverride == .cellular)
+        #expect(rules.effectiveType(of: link("usb0", .wiredEthernet)) == .cellular)
+        // Expensive from the cellular default; not constrained: Type=cellular sees "wiredEthernet".
+        #expect(usb0.isExpensive)
+        #expect(!usb0.isConstrained)
+        #expect(!rules.settings(for: link("usb1", .wiredEthernet)).isExpensive)
+        let modem = rules.settings(for: link("wwan0", .cellular))
+        #expect(modem.isExpensive && modem.isConstrained && modem.typeOverride == nil)
+    }
+
+    @Test("a section without match keys applies to every interface")
+    func matchAll() {
+        let rules = policy("[Interface]\nConstrained=yes\n")
+        #expect(rules.settings(for: link("anything", .wifi)).isConstrained)
+    }
+}
