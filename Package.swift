@@ -25,7 +25,7 @@ let package = Package(
         .executableTarget(name: "pathd", dependencies: ["CLinux", "Netlink", "PathDaemon", "PathModel", "PathProtocol"]),
         .executableTarget(name: "pathctl", dependencies: ["PathClient", "PathModel", "PathProtocol"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
-        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"]),
+        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathClient", "PathProtocol", "PathModel"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "PathClient", "PathProtocol", "PathModel"]),

@@ -51,6 +51,9 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .v4(let value):
             return (0..<4).map { String((value >> (24 - 8 * $0)) & 0xFF) }.joined(separator: ".")
+        case .v6(0, let low) where low >> 32 == 0xFFFF:
+            // IPv4-mapped: RFC 5952 section 5 and inet_ntop(3) use a dotted tail.
+            return "::ffff:" + IPAddress.v4(UInt32(truncatingIfNeeded: low)).description
         case .v6:
             return Self.formatIPv6(groups: groups)
         }

@@ -5,7 +5,8 @@ public enum ResolverConfiguration {
     /// resolver does.
     public static func nameservers(in text: String) -> [String] {
         var servers: [String] = []
-        for line in text.split(whereSeparator: { $0 == "\n" || $0 == "\r" }) {
+        // `isNewline`, not `== "\n"`: a CRLF pair is one Character, equal to neither "\n" nor "\r".
+        for line in text.split(whereSeparator: \.isNewline) {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
             guard fields.count >= 2, fields[0] == "nameserver" else { continue }
             let value = fields[1]

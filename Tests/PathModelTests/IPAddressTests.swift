@@ -1,0 +1,110 @@
+import PathModel
+import Testing
+
+@Suite("IPAddress")
+struct IPAddressTests {
+    /// Texts already in canonical form (inet_ntop / RFC 5952): parse, then format back unchanged.
+    @Test(arguments: [
+        "0.0.0.0", "192.0.2.1", "255.255.255.255", "10.0.0.255",
+        "2001:db8::1", "::", "::1", "1::", "fe80::1:2", "2001:db8::1:0:0:1",
+        "2001:db8:0:1:1:1:1:1", "1:0:0:2::3", "2001:db8::2:1", "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff",
+        "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:0", "0:2:3:4:5:6:7:8",
+        "::ffff:192.0.2.1", "::ffff:0.0.0.0", "::fffe:c000:201", "::1:ffff:c000:201",
+    ])
+    func canonicalRoundTrip(_ text: String) throws {
+        let address = try #require(IPAddress(text))
+        #expect(address.description == text)
+        #expect(IPAddress(address.description) == address)
+    }
+
+    /// Non-canonical input formats as RFC 5952 says: lower case, no leading zeros, the
+    /// longest zero run (first on a tie) as "::", never "::" for one group.
+    @Test(arguments: [
+        ("2001:DB8::1", "2001:db8::1"),
+        ("2001:db8:0:0:1:0:0:1", "2001:db8::1:0:0:1"),
+        ("2001:0db8:0000:0000:0001:0000:0000:0001", "2001:db8::1:0:0:1"),
+        ("0:0:0:0:0:0:0:0", "::"),
+        ("0:0:0:0:0:0:0:1", "::1"),
+        ("1:0:0:0:0:0:0:0", "1::"),
+        ("2001:db8:0:0:0:0:2:1", "2001:db8::2:1"),
+        ("2001:db8::0:1", "2001:db8::1"),
+        ("2001:db8:0:1:1:1:1:1", "2001:db8:0:1:1:1:1:1"),
+        ("2001:0:0:1:0:0:0:1", "2001:0:0:1::1"),
+        ("1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:0"),
+        ("::0:2:3:4:5:6:7", "::2:3:4:5:6:7"),
+        ("::2:3:4:5:6:7:8", "0:2:3:4:5:6:7:8"),
+        ("FE80::A", "fe80::a"),
+    ])
+    func formatsCanonically(input: String, canonical: String) throws {
+        let address = try #require(IPAddress(input))
+        #expect(address.description == canonical)
+    }
+
+    @Test func embeddedIPv4Parses() throws {
+        let mapped = try #require(IPAddress("::ffff:192.0.2.1"))
+        #expect(mapped == .v6(high: 0, low: 0x0000_FFFF_C000_0201))
+        #expect(mapped.family == .ipv6)
+        let nat64 = try #require(IPAddress("64:ff9b::198.51.100.7"))
+        #expect(nat64 == .v6(high: 0x0064_FF9B_0000_0000, low: 0x0000_0000_C633_6407))
+        let full = try #require(IPAddress("0:0:0:0:0:ffff:192.0.2.1"))
+        #expect(full == mapped)
+    }
+
+    @Test func ipv4MappedFormatsWithADottedTail() throws {
+        // RFC 5952 section 5 and inet_ntop(3) print IPv4-mapped addresses in mixed notation.
+        let mapped = try #require(IPAddress("::ffff:192.0.2.1"))
+        #expect(mapped.description == "::ffff:192.0.2.1")
+        #expect(IPAddress(mapped.description) == mapped)
+    }
+
+    @Test func ipv4Value() throws {
+        let address = try #require(IPAddress("192.0.2.1"))
+        #expect(address == .v4(0xC000_0201))
+        #expect(address.family == .ipv4)
+        #expect(IPAddress.v4(0x7F00_0001).description == "127.0.0.1")
+    }
+
+    @Test(arguments: [
+        "", "1.2.3", "1.2.3.4.5", "256.1.1.1", "1.2.3.256", "01.1.1.1", "1.2.3.04", "1.2.3.", ".1.2.3",
+        "1..2.3", " 1.2.3.4", "1.2.3.4 ", "+1.2.3.4", "1.2.3.-4", "1.2.3.4/24", "0x1.2.3.4", "1234.1.1.1",
+        "\u{0661}.2.3.4",
+        "1::2::3", "12345::", "g::1", ":::", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8:9", "1::2:3:4:5:6:7:8",
+        ":1::", "1:", ":1", "1::2:", "fe80::1%eth0", "::1.2.3", "::256.0.0.1", "1.2.3.4::", "::1.2.3.4:5",
+        "1:2:3:4:5:6:7:1.2.3.4", "::ffff:01.2.3.4", "2001:db8::-1", "2001:db8:: 1", "[::1]",
+    ])
+    func rejectsInvalidText(_ text: String) {
+        #expect(IPAddress(text) == nil)
+    }
+
+    @Test(arguments: [
+        ("fe80::1", true), ("fe80::", true), ("febf:ffff::1", true), ("FE9A::1", true),
+        ("fec0::1", false), ("fe7f::1", false), ("2001:db8::1", false), ("::1", false), ("ff02::1", false),
+        ("169.254.1.1", false), ("127.0.0.1", false),
+    ])
+    func ipv6LinkLocal(text: String, isLinkLocal: Bool) throws {
+        #expect(try #require(IPAddress(text)).isIPv6LinkLocal == isLinkLocal)
+    }
+
+    @Test(arguments: ["192.0.2.1", "0.0.0.0", "255.0.128.1", "2001:db8::1", "::", "fe80::1:2", "ff02::fb",
+                      "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff", "::ffff:192.0.2.1"])
+    func bytesRoundTrip(_ text: String) throws {
+        let address = try #require(IPAddress(text))
+        let bytes = address.bytes
+        #expect(bytes.count == (address.family == .ipv4 ? 4 : 16))
+        #expect(IPAddress(bytes: bytes) == address)
+        #expect(IPAddress(bytes: bytes[...]) == address)
+    }
+
+    @Test func bytesAreInNetworkOrder() throws {
+        #expect(try #require(IPAddress("192.0.2.1")).bytes == [192, 0, 2, 1])
+        #expect(try #require(IPAddress("2001:db8::ff01")).bytes
+            == [0x20, 0x01, 0x0D, 0xB8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0x01])
+        #expect(IPAddress(bytes: [10, 1, 2, 3]) == .v4(0x0A01_0203))
+        #expect(IPAddress(bytes: [UInt8](repeating: 0, count: 15) + [1]) == IPAddress("::1"))
+    }
+
+    @Test(arguments: [0, 1, 3, 5, 15, 17, 32])
+    func bytesOfAnotherLengthAreRejected(count: Int) {
+        #expect(IPAddress(bytes: [UInt8](repeating: 1, count: count)) == nil)
+    }
+}

@@ -1,0 +1,58 @@
+import PathModel
+import PathProtocol
+import Testing
+
+@Suite("EncodedPathLine")
+struct EncodedPathLineTests {
+    @Test(arguments: [("path-satisfied.jsonl", Fixture.satisfied), ("path-unsatisfied.jsonl", Fixture.unsatisfied)])
+    func matchesTheGoldenLine(file: String, update: PathUpdate) throws {
+        let expected = try Fixture.golden(file)
+        let line = EncodedPathLine(update).line
+        #expect(String(decoding: line, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(line == expected)
+        #expect(EncodedPathLine(update).line(id: nil) == expected)
+        #expect(ServerMessage.path(update, id: nil).encoded() == expected)
+    }
+
+    @Test(arguments: [Fixture.satisfied, Fixture.unsatisfied, Fixture.requiresConnection])
+    func lineIsOneNewlineTerminatedObject(update: PathUpdate) throws {
+        let line = EncodedPathLine(update).line
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(line.filter { $0 == UInt8(ascii: "\n") }.count == 1)
+        let members = try Fixture.object(line)
+        #expect(members["type"] == .string("path"))
+        #expect(members["status"] == .string(update.path.status.rawValue))
+        #expect(members["generation"] == .integer(Int64(update.generation.rawValue)))
+        #expect(members["sequence"] == .integer(Int64(update.sequence)))
+        // `reason` is the readable summary, for unsatisfied paths only.
+        if update.path.status == .unsatisfied {
+            #expect(members["reason"] == .string(update.path.summary))
+        } else {
+            #expect(members["reason"] == .null)
+        }
+    }
+
+    @Test(arguments: [
+        JSONValue.string("sub-1"), .string("quote\" and \\ and\nnewline"), .string("é😀"),
+        .integer(0), .integer(-42), .integer(Int64.max), .double(1.5), .null,
+    ])
+    func splicingAnIdKeepsEveryOtherField(id: JSONValue) throws {
+        for update in [Fixture.satisfied, Fixture.unsatisfied] {
+            let encoded = EncodedPathLine(update)
+            let tagged = encoded.line(id: id)
+            #expect(tagged.last == UInt8(ascii: "\n"))
+            #expect(tagged.filter { $0 == UInt8(ascii: "\n") }.count == 1)
+            var members = try Fixture.object(tagged)
+            #expect(members["id"] == id)
+            members["id"] = nil
+            #expect(members == (try Fixture.object(encoded.line)))
+            // The untagged line is unchanged by splicing.
+            #expect(encoded.line == EncodedPathLine(update).line)
+        }
+    }
+
+    @Test func splicedIdComesLast() {
+        let tagged = EncodedPathLine(Fixture.unsatisfied).line(id: .integer(9))
+        #expect(String(decoding: tagged, as: UTF8.self).hasSuffix(#""gateways":[],"id":9}"# + "\n"))
+    }
+}
