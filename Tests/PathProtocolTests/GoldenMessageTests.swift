@@ -1,0 +1,85 @@
+import PathModel
+import PathProtocol
+import Testing
+
+/// The interface reports pinned by Golden/interfaces.jsonl: a loopback, a wired link
+/// with a tentative and a deprecated address, a dormant modem the policy marks
+/// expensive and constrained.
+private let goldenReports: [InterfaceReport] = [
+    InterfaceReport(name: "lo", index: InterfaceIndex(rawValue: 1), type: .loopback, operState: .unknown,
+                    flags: [.up, .running, .lowerUp, .loopback],
+                    addresses: [InterfaceAddress(interface: InterfaceIndex(rawValue: 1), address: Fixture.ip("127.0.0.1"),
+                                                 prefixLength: 8, flags: .permanent, scope: .host)],
+                    unusableReason: .loopback),
+    InterfaceReport(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet, operState: .up,
+                    flags: [.up, .running, .lowerUp],
+                    addresses: [
+                        InterfaceAddress(interface: InterfaceIndex(rawValue: 2), address: Fixture.ip("192.0.2.2"),
+                                         prefixLength: 24, flags: .permanent),
+                        InterfaceAddress(interface: InterfaceIndex(rawValue: 2), address: Fixture.ip("2001:db8::2"),
+                                         prefixLength: 64, flags: .tentative),
+                        InterfaceAddress(interface: InterfaceIndex(rawValue: 2), address: Fixture.ip("fe80::1"),
+                                         prefixLength: 64, flags: .deprecated, scope: .link),
+                    ]),
+    InterfaceReport(name: "wwan0", index: InterfaceIndex(rawValue: 5), type: .cellular, operState: .dormant,
+                    flags: [.up, .dormant], isExpensive: true, isConstrained: true, unusableReason: .dormant),
+]
+
+/// Every message type, and the golden file whose lines are their exact encodings.
+/// path-satisfied.jsonl and path-unsatisfied.jsonl are checked by EncodedPathLineTests.
+private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
+    ("hello.jsonl", [.hello(protocolVersion: 1, daemonVersion: "0.1.0", generation: .first)]),
+    ("path-with-id.jsonl", [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17))]),
+    ("resync.jsonl", [
+        .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2), id: nil),
+        .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2),
+                id: .string("wifi")),
+    ]),
+    ("pong.jsonl", [.pong(id: nil), .pong(id: .integer(99))]),
+    ("unsubscribed.jsonl", [.unsubscribed(id: .string("wifi"))]),
+    ("error.jsonl", [
+        .error(code: .badJSON, message: "request is not valid JSON: unexpected character at byte 0", id: nil),
+        .error(code: .unknownOp, message: "unknown op \"launch\"", id: .integer(3)),
+        .error(code: .badArgument, message: "\"op\" must be a string, got number", id: nil),
+        .error(code: .unknownSubscription, message: "no subscription with this id on this connection", id: .string("wifi")),
+        .error(code: .lineTooLong, message: "request line longer than 65536 bytes; closing", id: nil),
+        .error(code: .tooManyClients, message: "pathd serves at most 1024 clients", id: nil),
+        .error(code: .permissionDenied, message: "reload requires root", id: .string("r")),
+        .error(code: .shuttingDown, message: "pathd is stopping: received SIGTERM", id: nil),
+    ]),
+    ("interfaces.jsonl", [
+        .interfaces(generation: Generation(rawValue: 4), interfaces: goldenReports, id: .string("ifs")),
+        .interfaces(generation: .first, interfaces: [], id: nil),
+    ]),
+]
+
+/// The wire form of every message, byte for byte. A failure here is a protocol change:
+/// fix the encoder, or change the golden file in a commit that says so (docs/PROTOCOL.md).
+@Suite("golden wire form")
+struct GoldenMessageTests {
+    @Test(arguments: goldenFiles.map(\.file))
+    func encodingMatchesTheGoldenFile(file: String) throws {
+        let messages = try #require(goldenFiles.first { $0.file == file }?.messages)
+        let expected = try Fixture.golden(file)
+        let encoded = messages.flatMap { $0.encoded() }
+        #expect(String(decoding: encoded, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        #expect(encoded == expected)
+    }
+
+    @Test(arguments: goldenFiles.map(\.file))
+    func goldenLinesDecodeToTheirMessages(file: String) throws {
+        let messages = try #require(goldenFiles.first { $0.file == file }?.messages)
+        let lines = try Fixture.golden(file).split(separator: UInt8(ascii: "\n"))
+        #expect(lines.count == messages.count)
+        for (line, message) in zip(lines, messages) {
+            #expect(try ServerMessage.decode(line: line) == message)
+        }
+    }
+
+    @Test func everyErrorCodeIsPinned() throws {
+        let pinned = try Fixture.golden("error.jsonl").split(separator: UInt8(ascii: "\n")).map { line in
+            try Fixture.object(Array(line))["code"]?.stringValue
+        }
+        #expect(Set(pinned.compactMap { $0 }) == Set(ErrorCode.allCases.map(\.rawValue)))
+    }
+}
