@@ -14,14 +14,15 @@ final class DaemonHarness {
     let network: FakeNetwork
     let service: PathService
 
-    init(state: [NetworkEvent] = Fixture.online, configuration: ServiceConfiguration = ServiceConfiguration()) throws {
+    init(state: [NetworkEvent] = Fixture.online, configuration: ServiceConfiguration = ServiceConfiguration(),
+         log: Logger = Logger(threshold: .error, journalPrefixes: false)) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/pathd.sock"
         network = FakeNetwork(state)
         service = PathService(queue: queue, configuration: configuration,
-                              log: Logger(threshold: .error, journalPrefixes: false),
+                              log: log,
                               makeSource: network.factory(queue: queue))
         let listener = try UnixListener.bind(path: socketPath)
         try queue.sync {

@@ -4,7 +4,10 @@ import Testing
 
 /// A client that writes arbitrary bytes, for input no well-behaved client sends. Reads
 /// fail after 10 s instead of hanging the test.
-final class RawClient {
+///
+/// `@unchecked Sendable` so that one thread may write while another reads: `write`
+/// touches only the immutable descriptor, `next` only the framer and the lines.
+final class RawClient: @unchecked Sendable {
     struct Closed: Error {}
     struct Failure: Error, CustomStringConvertible { let description: String }
 
@@ -34,6 +37,9 @@ final class RawClient {
     }
 
     deinit { close(descriptor) }
+
+    /// Closes the connection now, unread data and all (the peer then sees EPIPE).
+    func closeNow() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
     func write(_ bytes: [UInt8]) throws {
         var rest = bytes[...]

@@ -1,0 +1,83 @@
+import Dispatch
+import PathClient
+import PathDaemon
+import PathModel
+import PathProtocol
+import Testing
+
+extension LoadAndAbuse {
+    @Suite("fan-out and disconnects")
+    struct FanOutTests {
+        @Test("1,000 subscribers each receive every change, in order, with contiguous sequences")
+        func thousandSubscribers() throws {
+            let subscriberCount = 1000
+            let changeCount = 25
+            // One process holds both ends of every connection, plus the harness's own.
+            let limit = try ProcessResources.raiseDescriptorLimit()
+            try #require(limit >= 2 * (subscriberCount + 1) + 64, "RLIMIT_NOFILE hard limit \(limit) is too low")
+            let harness = try DaemonHarness()
+            defer { harness.stop() }
+            var subscribers: [PathConnection] = []
+            for _ in 0..<subscriberCount {
+                let subscriber = try harness.connect()
+                try subscriber.send(Request(op: .subscribe))
+                subscribers.append(subscriber)
+            }
+            let canary = try harness.connect()
+            try canary.send(Request(op: .subscribe, id: .string("canary")))
+            let first = try canary.nextPath().update
+            // In lockstep with the canary: each change is published before the next one
+            // is made, and 25 lines fit every socket buffer, so nothing collapses.
+            var expected: [PathUpdate] = []
+            for index in 0..<changeCount {
+                harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+                let update = try canary.nextPath().update
+                try #require(update.sequence == first.sequence + UInt64(index) + 1)
+                expected.append(update)
+            }
+            #expect(harness.queue.sync { harness.service.clientCount } == subscriberCount + 1)
+            for (number, subscriber) in subscribers.enumerated() {
+                let initial = try subscriber.nextPath().update
+                try #require(initial == first, "subscriber \(number) started elsewhere")
+                var received: [PathUpdate] = []
+                for _ in 0..<changeCount { received.append(try subscriber.nextPath().update) }
+                try #require(received == expected, "subscriber \(number) missed or reordered a change")
+            }
+        }
+
+        @Test("a client that disconnects while the daemon writes to it costs no SIGPIPE and is freed")
+        func disconnectMidWrite() throws {
+            let harness = try DaemonHarness()
+            defer { harness.stop() }
+            let victim = try RawClient(path: harness.socketPath)
+            try victim.write(Request(op: .subscribe).encoded())
+            let canary = try harness.connect()
+            try canary.send(Request(op: .subscribe))
+            var last = try canary.nextPath().update
+            // About 350 bytes a line: 2,000 changes overfill the victim's socket buffer,
+            // so the daemon holds a half-written or queued line for it (collapsed to the
+            // newest path, so it stays connected).
+            func change(_ count: Int) throws {
+                for index in 0..<count {
+                    harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+                    let update = try canary.nextPath().update
+                    try #require(update.sequence == last.sequence + 1)
+                    last = update
+                }
+            }
+            try change(2000)
+            #expect(harness.queue.sync { harness.service.clientCount } == 2)
+            victim.closeNow()
+            // Changes keep coming while the daemon finds the peer gone (EPIPE on send,
+            // end of file on receive). A SIGPIPE would kill this test process.
+            try change(200)
+            let deadline = ContinuousClock.now + .seconds(10)
+            while harness.queue.sync(execute: { harness.service.clientCount }) > 1 {
+                try #require(ContinuousClock.now < deadline, "the daemon never dropped the closed client")
+                try change(1)
+            }
+            try canary.send(Request(op: .ping, id: .string("alive")))
+            #expect(try canary.next() == .pong(id: .string("alive")))
+        }
+    }
+}

@@ -1,0 +1,65 @@
+import PathClient
+import PathDaemon
+import PathModel
+import PathProtocol
+import Testing
+
+@Suite("sequences per subscription")
+struct SequenceTests {
+    static let wlan0 = Link(index: InterfaceIndex(rawValue: 3), name: "wlan0", flags: [.up, .running, .lowerUp],
+                            operState: .up, hardwareType: .ether, type: .wifi)
+
+    @Test("several subscriptions with different criteria on one connection each see strictly increasing sequences")
+    func severalCriteriaOnOneConnection() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try harness.connect()
+        let subscriptions: [(id: String, criteria: Criteria)] = [
+            ("any", .any), ("wifi", Criteria(requiredInterfaceType: .wifi)),
+            ("wired", Criteria(requiredInterfaceType: .wiredEthernet)),
+            ("no-wifi", Criteria(prohibitedInterfaceTypes: [.wifi])),
+        ]
+        var sequences: [String: [UInt64]] = [:]
+        for subscription in subscriptions {
+            try client.send(Request(op: .subscribe, id: .string(subscription.id), criteria: subscription.criteria))
+            let (update, id) = try client.nextPath()
+            #expect(id == .string(subscription.id))
+            sequences[subscription.id, default: []].append(update.sequence)
+        }
+        let wlan0Address = InterfaceAddress(interface: Self.wlan0.index, address: IPAddress("203.0.113.9")!, prefixLength: 24)
+        let wifiRoute = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: Self.wlan0.index,
+                                                      gateway: IPAddress("203.0.113.1")!))
+        // Criteria are answered from the tracked short-prefix routes, not the kernel's lookup.
+        let wifiDefault = TrackedRoute(family: .ipv4, destination: IPAddress("0.0.0.0")!, prefixLength: 0, metric: 600,
+                                       nexthops: [Nexthop(interface: Self.wlan0.index, gateway: IPAddress("203.0.113.1")!)])
+        let changes: [[NetworkEvent]] = [
+            [.linkChanged(Fixture.eth0NoCarrier)],
+            [.linkChanged(Self.wlan0), .addressChanged(wlan0Address), .routeChanged(wifiDefault, replaces: false),
+             .routeLookup(.ipv4, wifiRoute)],
+            [.linkChanged(Fixture.eth0)],
+            [.routeLookup(.ipv4, Fixture.defaultRoute)],
+            [.linkRemoved(Self.wlan0.index)],
+            [.routeLookup(.ipv4, .noRoute)],
+            [.routeLookup(.ipv4, Fixture.defaultRoute)],
+        ]
+        for (number, change) in changes.enumerated() {
+            harness.network.latest.emit(change)
+            // The ping is read after the change was applied (both go through the state
+            // queue in order), so the pong closes this change's lines.
+            try client.send(Request(op: .ping, id: .integer(Int64(number))))
+            while true {
+                let message = try client.next()
+                if message == .pong(id: .integer(Int64(number))) { break }
+                guard case .path(let update, .string(let id)) = message else {
+                    Issue.record("unexpected \(message)")
+                    return
+                }
+                sequences[id, default: []].append(update.sequence)
+            }
+        }
+        for (id, list) in sequences {
+            #expect(list.count > 1, "\(id) never changed: the changes do not exercise it")
+            #expect(zip(list, list.dropFirst()).allSatisfy { $0 < $1 }, "\(id): \(list)")
+        }
+    }
+}
