@@ -11,7 +11,7 @@ UNITDIR    ?= $(PREFIX)/lib/systemd/system
 PATHD_ARGS ?=
 
 RELEASE_DIR := .build/release
-MAN_PAGES   := man/pathd.8 man/pathctl.1
+MAN_PAGES   := man/pathd.8 man/pathctl.1 man/pathd.conf.5
 UNITS       := systemd/pathd.service systemd/pathd.socket
 # The path written in systemd/pathd.service; rewritten at install time when BINDIR differs.
 UNIT_EXEC   := /usr/local/bin/pathd
@@ -44,10 +44,11 @@ lint:
 	fi
 
 install: build
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR)
 	install -m 0755 $(RELEASE_DIR)/pathd $(RELEASE_DIR)/pathctl $(DESTDIR)$(BINDIR)/
 	install -m 0644 man/pathctl.1 $(DESTDIR)$(MANDIR)/man1/pathctl.1
 	install -m 0644 man/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd.8
+	install -m 0644 man/pathd.conf.5 $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
 	sed 's|$(UNIT_EXEC)|$(BINDIR)/pathd|' systemd/pathd.service > $(DESTDIR)$(UNITDIR)/pathd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/pathd.service
 	install -m 0644 systemd/pathd.socket $(DESTDIR)$(UNITDIR)/pathd.socket
@@ -55,6 +56,7 @@ install: build
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl \
 		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 \
+		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 \
 		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket
 
 clean:

@@ -30,6 +30,8 @@ extension PathService {
             connection.send(ServerMessage.unsubscribed(id: request.id).encoded())
         case .ping:
             connection.send(ServerMessage.pong(id: request.id).encoded())
+        case .reload:
+            handleReload(request, from: connection)
         case .interfaces:
             // Derived on request from the snapshot the paths were computed from, so the
             // report and the current path never disagree.

@@ -29,8 +29,11 @@ public struct ServiceConfiguration: Sendable {
 public final class PathService: @unchecked Sendable {
     public let queue: DispatchQueue
     private let makeSource: PathEventSourceFactory
-    let configuration: ServiceConfiguration
-    private let log: Logger
+    /// Replaced whole by a reload (PathService+Reload.swift), never edited in place.
+    var configuration: ServiceConfiguration
+    let log: Logger
+    /// Reads the configuration files again for SIGHUP and the reload request.
+    var configurationReloader: ConfigurationReloader?
 
     private enum Lifecycle { case idle, running, stopped }
     private var lifecycle = Lifecycle.idle
@@ -40,7 +43,7 @@ public final class PathService: @unchecked Sendable {
     private var source: (any PathEventSource)?
     private(set) var snapshot = Snapshot()
     /// Whether a full-state batch of some generation has arrived (the first path exists).
-    private var hasState = false
+    private(set) var hasState = false
     /// Why the current generation was started, until its first batch is published.
     private var pendingResync: String?
     /// Kept apart from the snapshot: a re-dump of netlink state says nothing about DNS.
@@ -198,7 +201,7 @@ public final class PathService: @unchecked Sendable {
 
     /// Re-evaluates every criteria group and sends a line to the members of each whose
     /// path changed (every group after a resync, preceded by the resync line).
-    private func publishChanges() {
+    func publishChanges() {
         if groups[.any] == nil {
             let created = group(for: .any)
             log.info("path: \(created.path.summary)")

@@ -16,4 +16,6 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     case shuttingDown
     /// `unsubscribe` named no subscription of this connection.
     case unknownSubscription
+    /// `reload` found errors in the configuration files; the running configuration stays.
+    case configInvalid
 }

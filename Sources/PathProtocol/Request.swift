@@ -8,6 +8,8 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     case ping
     /// Every link as the daemon sees it, with why each is or is not usable.
     case interfaces
+    /// Read the configuration files again (root and the daemon's user only).
+    case reload
 }
 
 public struct Request: Hashable, Sendable {

@@ -14,6 +14,8 @@ public enum ServerMessage: Hashable, Sendable {
     case error(code: ErrorCode, message: String, id: JSONValue?)
     /// The reply to `interfaces`: every link as the daemon sees it, in index order.
     case interfaces(generation: Generation, interfaces: [InterfaceReport], id: JSONValue?)
+    /// The reply to a successful `reload`, with the configuration's warnings (file:line).
+    case reloaded(warnings: [String], id: JSONValue?)
 
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
@@ -53,6 +55,13 @@ public enum ServerMessage: Hashable, Sendable {
             writer.member("generation", generation.rawValue)
             writer.beginArray("interfaces")
             for report in interfaces { report.write(to: &writer) }
+            writer.endArray()
+            if let id { writer.member("id", id) }
+        case .reloaded(let warnings, let id):
+            writer.beginObject()
+            writer.member("type", "reloaded")
+            writer.beginArray("warnings")
+            for warning in warnings { writer.element(warning) }
             writer.endArray()
             if let id { writer.member("id", id) }
         }
@@ -120,6 +129,15 @@ extension ServerMessage {
             for element in list { reports.append(try InterfaceReport.decode(element)) }
             return .interfaces(generation: Generation(rawValue: UInt64(clamping: try integer("generation"))),
                                interfaces: reports, id: id)
+        case "reloaded":
+            var warnings: [String] = []
+            for element in value["warnings"]?.arrayValue ?? [] {
+                guard let text = element.stringValue else {
+                    throw MessageDecodingError(description: "reloaded line: warnings must be strings")
+                }
+                warnings.append(text)
+            }
+            return .reloaded(warnings: warnings, id: id)
         default:
             throw MessageDecodingError(description: "unknown message type \"\(type)\"", isUnknownType: true)
         }

@@ -22,7 +22,7 @@ enum InterfacesVerb {
                     return 0
                 case .error(let code, let text, _):
                     throw PathClientError("pathd refused: \(text) [\(code.rawValue)]")
-                case .hello, .path, .resync, .pong, .unsubscribed:
+                case .hello, .path, .resync, .pong, .unsubscribed, .reloaded:
                     continue
                 }
             }

@@ -20,7 +20,7 @@ enum MonitorVerb {
                              : "\(PathFormatting.timestamp()) resync (generation \(generation)): \(reason)\n")
                 case .error(let code, let text, _):
                     throw PathClientError("pathd: \(text) [\(code.rawValue)]")
-                case .hello, .pong, .unsubscribed, .interfaces:
+                case .hello, .pong, .unsubscribed, .interfaces, .reloaded:
                     continue
                 }
             }

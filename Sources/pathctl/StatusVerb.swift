@@ -18,7 +18,7 @@ enum StatusVerb {
                     return 0
                 case .error(let code, let text, _):
                     throw PathClientError("pathd refused: \(text) [\(code.rawValue)]")
-                case .hello, .resync, .pong, .unsubscribed, .interfaces:
+                case .hello, .resync, .pong, .unsubscribed, .interfaces, .reloaded:
                     continue
                 }
             }

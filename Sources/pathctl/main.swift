@@ -3,7 +3,7 @@ import PathProtocol
 
 /// pathctl: ask pathd about the network path. Wiring and argument parsing only.
 
-let verbs = [StatusVerb.verb, MonitorVerb.verb, InterfacesVerb.verb]
+let verbs = [StatusVerb.verb, MonitorVerb.verb, InterfacesVerb.verb, ReloadVerb.verb]
 
 let usage = """
     Usage: pathctl [--socket PATH] COMMAND [--json]

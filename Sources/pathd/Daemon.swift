@@ -6,7 +6,8 @@ import PathModel
 import PathProtocol
 
 /// The running daemon: the service, its netlink source factory, the resolv.conf
-/// watcher and the signal handlers, all on one state queue.
+/// watcher and the signal handlers (SIGHUP reloads the configuration), all on one
+/// state queue.
 ///
 /// `@unchecked Sendable`: after `init` (on the main thread, before `launch`), every
 /// member is used only on `stateQueue`, which is where all the closures below run.
@@ -16,25 +17,28 @@ final class Daemon: @unchecked Sendable {
     private let log: Logger
     private let service: PathService
     private let resolver: ResolverWatcher
+    private let configuration: DaemonConfiguration
     private var signalSources: [DispatchSourceSignal] = []
 
-    init(options: Options, listener: UnixListener, log: Logger) {
+    init(configuration: DaemonConfiguration, listener: UnixListener, log: Logger) {
         self.listener = listener
         self.log = log
+        self.configuration = configuration
+        let settings = configuration.daemon
         let queue = stateQueue
         let netlink = NetlinkConfiguration(
-            lookupDestinations: [.ipv4: options.lookupIPv4, .ipv6: options.lookupIPv6],
-            receiveBufferBytes: options.receiveBufferBytes)
+            lookupDestinations: [.ipv4: settings.lookupIPv4, .ipv6: settings.lookupIPv6],
+            receiveBufferBytes: settings.receiveBufferBytes)
         let service = PathService(
             queue: queue,
-            configuration: ServiceConfiguration(maximumClients: options.maximumClients),
+            configuration: configuration.service,
             log: log,
             makeSource: { generation, callbacks in
                 NetlinkMonitor(generation: generation, queue: queue, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { log.notice($0) })
             })
         self.service = service
-        resolver = ResolverWatcher(path: options.resolvConfPath, queue: queue, log: log) { configured in
+        resolver = ResolverWatcher(path: settings.resolvConfPath, queue: queue, log: log) { configured in
             service.setDNSConfigured(configured)
         }
     }
@@ -49,8 +53,15 @@ final class Daemon: @unchecked Sendable {
             source.resume()
             signalSources.append(source)
         }
+        signal(SIGHUP, SIG_IGN)
+        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: stateQueue)
+        hangup.setEventHandler { [self] in service.reloadConfiguration(requestedBy: "SIGHUP") }
+        hangup.resume()
+        signalSources.append(hangup)
         stateQueue.async { [self] in
             log.info("pathd \(DaemonVersion.current) starting")
+            let configuration = self.configuration
+            service.setConfigurationReloader { configuration.reload() }
             resolver.start()
             do {
                 try service.start()

@@ -5,8 +5,9 @@ import PathDaemon
 import PathModel
 import PathProtocol
 
-/// Entry point: parse the command line, wire the netlink monitor into the service,
-/// and serve until SIGTERM or SIGINT. Everything after start-up runs on `stateQueue`.
+/// Entry point: parse the command line, read the configuration, wire the netlink
+/// monitor into the service, and serve until SIGTERM or SIGINT. Everything after
+/// start-up runs on `stateQueue`.
 
 func fail(_ message: String, status: Int32) -> Never {
     Logger(journalPrefixes: false).error("pathd: \(message)")
@@ -22,6 +23,8 @@ do {
     case .version:
         print("pathd \(DaemonVersion.current) (protocol \(ProtocolVersion.current))")
         exit(0)
+    case .checkConfig(let parsed):
+        exit(CheckConfig.run(parsed))
     case .run(let parsed):
         options = parsed
     }
@@ -29,7 +32,15 @@ do {
     fail("\(error)\nTry 'pathd --help'.", status: 2)
 }
 
-let log = Logger(threshold: options.logLevel, journalPrefixes: ProcessEnvironment.underJournal)
+let (loaded, diagnostics) = DaemonConfiguration.load(options: options)
+let level = Logger.Level(loaded?.daemon.logLevel ?? options.logLevel ?? .info)
+let log = Logger(threshold: level, journalPrefixes: ProcessEnvironment.underJournal)
+for diagnostic in diagnostics {
+    log.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
+}
+guard let configuration = loaded else {
+    fail("the configuration is invalid; not starting (see pathd --check-config)", status: 1)
+}
 ProcessEnvironment.prepare(log: log)
 
 let listener: UnixListener
@@ -37,9 +48,9 @@ do {
     if let activated = try UnixListener.fromActivation() {
         listener = activated
     } else {
-        guard let path = options.socketPath
+        guard let path = configuration.daemon.socketPath
             ?? SocketLocation.defaultPath(userID: getuid(), environment: ProcessEnvironment.variables) else {
-            fail("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH", status: 2)
+            fail("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH or Socket=", status: 2)
         }
         listener = try UnixListener.bind(path: path)
     }
@@ -47,7 +58,7 @@ do {
     fail("\(error)", status: 1)
 }
 
-let daemon = Daemon(options: options, listener: listener, log: log)
+let daemon = Daemon(configuration: configuration, listener: listener, log: log)
 daemon.launch()
 withExtendedLifetime(daemon) {
     dispatchMain()

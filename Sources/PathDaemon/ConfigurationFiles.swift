@@ -1,0 +1,113 @@
+import Glibc
+import PathModel
+
+/// Finds and reads pathd.conf and its drop-ins for `Configuration.parse`, which does
+/// everything else: the main file, then `<main>.d/*.conf` in lexical (byte) order.
+///
+/// A missing main file is fine when it is the default (`isMainRequired` false: the
+/// built-in defaults apply) and an error when named with `--config`. A missing drop-in
+/// directory is fine. A file that cannot be read, is not a regular file or is larger
+/// than `maximumFileBytes` is an error naming it.
+public struct ConfigurationFiles: Hashable, Sendable {
+    public static let defaultPath = "/etc/pathd/pathd.conf"
+    public static let maximumFileBytes = 1 << 20
+    public static let maximumDropIns = 256
+
+    public var mainPath: String
+    public var isMainRequired: Bool
+
+    public init(mainPath: String = ConfigurationFiles.defaultPath, isMainRequired: Bool = false) {
+        self.mainPath = mainPath
+        self.isMainRequired = isMainRequired
+    }
+
+    public var dropInDirectory: String { mainPath + ".d" }
+
+    /// Reads and parses every file; read failures come first among the diagnostics.
+    public func load(base: Configuration = .builtIn) -> (result: ConfigurationResult, files: [String]) {
+        let (sources, problems) = read()
+        var result = Configuration.parse(sources, base: base)
+        result.diagnostics = problems + result.diagnostics
+        return (result, sources.map(\.name))
+    }
+
+    /// The files that exist, in the order they apply, and diagnostics for those that
+    /// could not be read.
+    public func read() -> (sources: [ConfigurationSource], diagnostics: [ConfigurationDiagnostic]) {
+        var sources: [ConfigurationSource] = []
+        var diagnostics: [ConfigurationDiagnostic] = []
+        func add(_ path: String, required: Bool) {
+            switch Self.readFile(path) {
+            case .success(let text):
+                sources.append(ConfigurationSource(name: path, text: text))
+            case .failure(let problem):
+                if problem.isMissing && !required { return }
+                diagnostics.append(ConfigurationDiagnostic(.error, file: path, line: 0, problem.message))
+            }
+        }
+        add(mainPath, required: isMainRequired)
+        switch Self.dropIns(in: dropInDirectory) {
+        case .success(let names):
+            if names.count > Self.maximumDropIns {
+                diagnostics.append(ConfigurationDiagnostic(.error, file: dropInDirectory, line: 0,
+                                                           "holds more than \(Self.maximumDropIns) .conf files"))
+            }
+            for name in names.prefix(Self.maximumDropIns) { add(dropInDirectory + "/" + name, required: true) }
+        case .failure(let problem):
+            if !problem.isMissing {
+                diagnostics.append(ConfigurationDiagnostic(.error, file: dropInDirectory, line: 0, problem.message))
+            }
+        }
+        return (sources, diagnostics)
+    }
+
+    struct Problem: Error {
+        var message: String
+        var isMissing = false
+
+        static func errno(_ what: String, _ code: Int32) -> Problem {
+            Problem(message: "cannot \(what): \(String(cString: strerror(code)))", isMissing: code == ENOENT)
+        }
+    }
+
+    static func readFile(_ path: String) -> Result<String, Problem> {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return .failure(.errno("open", errno)) }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return .failure(.errno("stat", errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Problem(message: "is not a regular file")) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(.errno("read", errno))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+            if bytes.count > maximumFileBytes {
+                return .failure(Problem(message: "is larger than \(maximumFileBytes) bytes"))
+            }
+        }
+        // Invalid UTF-8 becomes U+FFFD; the parser then reports what it cannot use.
+        return .success(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// Names of `*.conf` entries (not hidden), in byte order.
+    static func dropIns(in directory: String) -> Result<[String], Problem> {
+        guard let handle = opendir(directory) else { return .failure(.errno("open the directory", errno)) }
+        defer { closedir(handle) }
+        var names: [String] = []
+        while let entry = readdir(handle) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name.hasSuffix(".conf") && !name.hasPrefix(".") { names.append(name) }
+            // Bounded however many entries the directory holds.
+            if names.count > maximumDropIns { break }
+        }
+        return .success(names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
+    }
+}

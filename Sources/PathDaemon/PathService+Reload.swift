@@ -1,0 +1,86 @@
+import Dispatch
+import Glibc
+import PathModel
+import PathProtocol
+
+/// What reading the configuration again came to: a complete, validated service
+/// configuration, or the errors that kept the running one in place. Diagnostics are
+/// ready to print (`pathd.conf:12: …`).
+public enum ConfigurationReload: Sendable {
+    case valid(ServiceConfiguration, warnings: [String])
+    case invalid(errors: [String], warnings: [String])
+}
+
+/// Reads and validates the configuration files; runs on the state queue (they are a few
+/// small local files, bounded in size by `ConfigurationFiles`).
+public typealias ConfigurationReloader = @Sendable () -> ConfigurationReload
+
+/// Reload: SIGHUP and `{"op":"reload"}`. Everything is parsed and validated before
+/// anything changes; only a fully valid configuration is swapped in, in one step on the
+/// state queue, and a path is published only where it changed. No client is
+/// disconnected: a lower `MaxClients=` applies to new connections only.
+extension PathService {
+    /// Installs what `reloadConfiguration` calls to read the files.
+    public func setConfigurationReloader(_ reloader: @escaping ConfigurationReloader) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        configurationReloader = reloader
+    }
+
+    /// Reads the configuration again and applies it if valid; logs the outcome.
+    @discardableResult
+    public func reloadConfiguration(requestedBy requester: String) -> ConfigurationReload {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let configurationReloader else {
+            let outcome = ConfigurationReload.invalid(errors: ["this pathd has no configuration files to reload"], warnings: [])
+            log.warning("reload requested by \(requester), but no configuration reloader is installed")
+            return outcome
+        }
+        let outcome = configurationReloader()
+        switch outcome {
+        case .valid(let configuration, let warnings):
+            for warning in warnings { log.warning(warning) }
+            reconfigure(configuration)
+            log.info("configuration reloaded (requested by \(requester))")
+        case .invalid(let errors, let warnings):
+            for warning in warnings { log.warning(warning) }
+            for error in errors { log.error(error) }
+            log.error("configuration not reloaded (requested by \(requester)): \(errors.count) error(s); the running configuration stays")
+        }
+        return outcome
+    }
+
+    /// Swaps in a validated configuration in one step and publishes the paths it changed.
+    public func reconfigure(_ configuration: ServiceConfiguration) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        self.configuration = configuration
+        // Before the first path there is nothing to re-evaluate: the first batch will
+        // be evaluated under the new policy.
+        if hasState { publishChanges() }
+    }
+
+    /// Only root and the daemon's own user may reload over the socket: a reload re-reads
+    /// files the requester may not control, and may change what every client is told.
+    /// An unknown peer (`uid_t.max`, SO_PEERCRED failed) may not.
+    public static func mayReload(peerUserID: uid_t, daemonUserID: uid_t) -> Bool {
+        peerUserID != uid_t.max && (peerUserID == 0 || peerUserID == daemonUserID)
+    }
+
+    func handleReload(_ request: Request, from connection: ClientConnection) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard Self.mayReload(peerUserID: connection.peerUserID, daemonUserID: geteuid()) else {
+            log.notice("client \(connection.id) (uid \(connection.peerUserID)) asked to reload; denied")
+            connection.send(ServerMessage.error(code: .permissionDenied,
+                                                message: "reload is allowed for root and the daemon's own user only",
+                                                id: request.id).encoded())
+            return
+        }
+        switch reloadConfiguration(requestedBy: "client \(connection.id) (uid \(connection.peerUserID))") {
+        case .valid(_, let warnings):
+            connection.send(ServerMessage.reloaded(warnings: warnings, id: request.id).encoded())
+        case .invalid(let errors, _):
+            connection.send(ServerMessage.error(code: .configInvalid,
+                                                message: "configuration not reloaded: " + errors.joined(separator: "\n"),
+                                                id: request.id).encoded())
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import Glibc
+import PathDaemon
+import PathModel
+import PathProtocol
+
+/// `pathd --check-config`: reads the files as a start would, prints every diagnostic to
+/// stderr (file:line) and, when valid, the effective configuration to stdout in INI
+/// form. Exit status 0 when valid (warnings allowed), 1 otherwise. Touches no socket.
+enum CheckConfig {
+    static func run(_ options: Options) -> Int32 {
+        let files = options.configurationFiles
+        let (result, read) = files.load()
+        for diagnostic in result.diagnostics {
+            writeError("\(diagnostic.severity.rawValue): \(diagnostic)\n")
+        }
+        let errors = result.diagnostics.errors.count
+        guard errors == 0 else {
+            writeError("pathd: configuration is invalid (\(errors) error\(errors == 1 ? "" : "s"))\n")
+            return 1
+        }
+        var daemon = options.applied(to: result.configuration.daemon)
+        if daemon.socketPath == nil {
+            daemon.socketPath = SocketLocation.defaultPath(userID: getuid(), environment: ProcessEnvironment.variables)
+        }
+        let effective = Configuration(daemon: daemon, policy: result.configuration.policy)
+        var header = ["Effective configuration of pathd: built-in defaults, then the files, then the command line."]
+        header.append(read.isEmpty ? "Files: none (\(files.mainPath) is absent; built-in defaults)"
+                                   : "Files: " + read.joined(separator: ", "))
+        let bytes = Array(effective.renderedINI(header: header).utf8)
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let written = rest.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            if written <= 0 { return 1 }
+            rest = rest.dropFirst(written)
+        }
+        return 0
+    }
+
+    private static func writeError(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+extension KernelTests {
+    /// pathd.conf against the real daemon: a Name= glob, reloads through `pathctl reload`.
+    @Suite("pathd.conf and reload against pathd")
+    struct ConfigAgainstDaemon {
+        static func isExpensive(_ line: [String: Any]) -> Bool? { line["isExpensive"] as? Bool }
+        static func sequence(_ line: [String: Any]) -> Int? { line["sequence"] as? Int }
+
+        static func reload(_ topology: VethTopology) throws -> CommandResult {
+            try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "reload"])
+        }
+
+        @Test("Expensive=yes by glob, a reload that flips it publishes one line, a broken reload changes nothing")
+        func expensiveByGlobAndReload() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                func writeConfig(_ text: String) throws {
+                    try text.write(toFile: config, atomically: true, encoding: .utf8)
+                }
+                try writeConfig("[Interface]\nName=v[A-Z]* !vB\nExpensive=yes\n")
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                let first = try subscriber.waitFor("an expensive path through vA") {
+                    PathLine.satisfied(through: "vA")($0) && Self.isExpensive($0) == true
+                }
+                let sequence = try #require(Self.sequence(first))
+
+                try writeConfig("[Interface]\nName=v[A-Z]* !vB\nExpensive=no\n")
+                let flipped = try Self.reload(topology)
+                #expect(flipped.termination == .exit(0), "stderr: \(flipped.stderr)")
+                let second = try subscriber.nextLine("the path after the reload")
+                #expect(PathLine.satisfied(through: "vA")(second))
+                #expect(Self.isExpensive(second) == false, "line: \(second)")
+                #expect(Self.sequence(second) == sequence + 1)
+
+                try writeConfig("[Interface\nExpensive=maybe\n")
+                let broken = try Self.reload(topology)
+                #expect(broken.termination == .exit(1))
+                #expect(broken.stderr.contains("\(config):1: section header"), "stderr: \(broken.stderr)")
+                #expect(broken.stderr.contains("configInvalid"), "stderr: \(broken.stderr)")
+
+                // Flip back: the very next line is this one, one sequence on. So the broken
+                // reload published nothing and the subscriber is still connected.
+                try writeConfig("[Interface]\nName=vA\nExpensive=yes\n")
+                let restored = try Self.reload(topology)
+                #expect(restored.termination == .exit(0), "stderr: \(restored.stderr)")
+                let third = try subscriber.nextLine("the path after the second reload")
+                #expect(Self.isExpensive(third) == true, "line: \(third)")
+                #expect(Self.sequence(third) == sequence + 2)
+            }
+        }
+    }
+}
+
+/// `pathd --check-config`: needs no namespace and no socket, so it runs everywhere.
+@Suite("pathd --check-config")
+struct CheckConfigCommand {
+    @Test("a valid file prints the effective configuration; an invalid one exits 1 with file:line")
+    func checkConfig() throws {
+        let directory = try TemporaryDirectory()
+        defer {
+            do {
+                try directory.remove()
+            } catch {
+                Issue.record("teardown: \(error)")
+            }
+        }
+        let config = directory.path("pathd.conf")
+        try "[Daemon]\nMaxClients=5\nColour=blue\n[Interface]\nName=wwan* !wwan9\nExpensive=yes\n"
+            .write(toFile: config, atomically: true, encoding: .utf8)
+        let pathd = try BuiltProduct.url("pathd")
+        let valid = try Command.run(pathd, ["--check-config", "--config", config, "--socket", "/run/x.sock"])
+        #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
+        #expect(valid.stdout.contains("[Daemon]\nSocket=/run/x.sock\n"), "stdout: \(valid.stdout)")
+        #expect(valid.stdout.contains("MaxClients=5\n"))
+        #expect(valid.stdout.contains("[Interface]\n# \(config):4\nName=wwan* !wwan9\nExpensive=yes\n"))
+        #expect(valid.stderr == "warning: \(config):3: unknown key Colour= in [Daemon]; ignored\n")
+
+        try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
+        try "[Interface]\nOnDemand=perhaps\n".write(toFile: config + ".d/10-bad.conf", atomically: true, encoding: .utf8)
+        let invalid = try Command.run(pathd, ["--check-config", "--config", config])
+        #expect(invalid.termination == .exit(1))
+        #expect(invalid.stdout.isEmpty)
+        #expect(invalid.stderr.contains("error: \(config).d/10-bad.conf:2: OnDemand= expects a boolean"), "stderr: \(invalid.stderr)")
+
+        let missing = try Command.run(pathd, ["--check-config", "--config", directory.path("absent.conf")])
+        #expect(missing.termination == .exit(1))
+        #expect(missing.stderr.contains("absent.conf: cannot open: No such file or directory"))
+    }
+}

@@ -1,0 +1,139 @@
+import Glibc
+import PathClient
+import PathDaemon
+import PathModel
+import PathProtocol
+import Synchronization
+import Testing
+
+/// What the harness's reloader answers next, set by the test.
+final class ReloadScript: Sendable {
+    private let next = Mutex<ConfigurationReload>(.invalid(errors: ["not set"], warnings: []))
+    private let calls = Mutex(0)
+
+    func answer(_ outcome: ConfigurationReload) { next.withLock { $0 = outcome } }
+    var callCount: Int { calls.withLock { $0 } }
+
+    func install(on harness: DaemonHarness) {
+        harness.queue.sync {
+            harness.service.setConfigurationReloader { [self] in
+                calls.withLock { $0 += 1 }
+                return next.withLock { $0 }
+            }
+        }
+    }
+}
+
+@Suite("reload over the socket")
+struct ReloadTests {
+    static func expensiveEth0() -> ServiceConfiguration {
+        var rule = InterfaceRule(isExpensive: true, origin: "pathd.conf:1")
+        rule.match.name.append("eth*")
+        return ServiceConfiguration(policy: Policy(rules: [rule]))
+    }
+
+    /// Nothing but `expected` is waiting on `client`: a ping's pong comes next.
+    static func expectNothingPending(_ client: PathConnection, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try client.send(Request(op: .ping, id: .string("probe")))
+        let message = try client.next()
+        #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
+    func reloadPublishesOnce() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let subscriber = try harness.connect()
+        try subscriber.send(Request(op: .subscribe))
+        let first = try subscriber.nextPath().update
+        #expect(!first.path.isExpensive)
+
+        let admin = try harness.connect()
+        script.answer(.valid(Self.expensiveEth0(), warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"]))
+        try admin.send(Request(op: .reload, id: .integer(1)))
+        #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
+                                              id: .integer(1)))
+        let second = try subscriber.nextPath().update
+        #expect(second.path.isExpensive)
+        #expect(second.sequence == first.sequence + 1)
+        #expect(second.generation == first.generation)
+        try Self.expectNothingPending(subscriber)
+
+        try admin.send(Request(op: .reload, id: .integer(2)))
+        #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
+                                              id: .integer(2)))
+        try Self.expectNothingPending(subscriber)
+        #expect(script.callCount == 2)
+        #expect(harness.queue.sync { harness.service.clientCount } == 2)
+    }
+
+    @Test("a reload with errors changes nothing: error line with file:line, no path line, nobody disconnected")
+    func invalidReloadKeepsState() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let subscriber = try harness.connect()
+        try subscriber.send(Request(op: .subscribe))
+        let first = try subscriber.nextPath().update
+
+        let admin = try harness.connect()
+        script.answer(.invalid(errors: ["/etc/pathd/pathd.conf:12: Expensive= expects a boolean, got \"maybe\""],
+                               warnings: []))
+        try admin.send(Request(op: .reload, id: .string("r")))
+        guard case .error(let code, let message, let id) = try admin.next() else {
+            Issue.record("expected an error line")
+            return
+        }
+        #expect(code == .configInvalid)
+        #expect(id == .string("r"))
+        #expect(message.contains("/etc/pathd/pathd.conf:12: Expensive= expects a boolean"))
+        try Self.expectNothingPending(subscriber)
+        try admin.send(Request(op: .status))
+        let status = try admin.nextPath().update
+        #expect(status.path == first.path)
+        #expect(status.sequence == first.sequence)
+        #expect(harness.queue.sync { harness.service.clientCount } == 2)
+
+        // A later valid reload still works from the untouched state.
+        script.answer(.valid(Self.expensiveEth0(), warnings: []))
+        try admin.send(Request(op: .reload))
+        #expect(try admin.next() == .reloaded(warnings: [], id: nil))
+        #expect(try subscriber.nextPath().update.sequence == first.sequence + 1)
+    }
+
+    @Test("a service with no reloader answers configInvalid")
+    func noReloader() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try client.send(Request(op: .reload))
+        guard case .error(let code, _, _) = try client.next() else {
+            Issue.record("expected an error line")
+            return
+        }
+        #expect(code == .configInvalid)
+    }
+
+    @Test("reload is for root and the daemon's own user only")
+    func authorization() {
+        #expect(PathService.mayReload(peerUserID: 0, daemonUserID: 0))
+        #expect(PathService.mayReload(peerUserID: 0, daemonUserID: 990))
+        #expect(PathService.mayReload(peerUserID: 990, daemonUserID: 990))
+        #expect(!PathService.mayReload(peerUserID: 1000, daemonUserID: 990))
+        #expect(!PathService.mayReload(peerUserID: 1000, daemonUserID: 0))
+        #expect(!PathService.mayReload(peerUserID: uid_t.max, daemonUserID: uid_t.max))
+    }
+
+    @Test("reconfigure before the first path publishes nothing and is used for it")
+    func reconfigureDirectly() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.queue.sync { harness.service.reconfigure(Self.expensiveEth0()) }
+        let client = try harness.connect()
+        try client.send(Request(op: .status))
+        #expect(try client.nextPath().update.path.isExpensive)
+    }
+}
