@@ -51,6 +51,31 @@ extension KernelTests {
                 #expect(Self.sequence(third) == sequence + 2)
             }
         }
+
+        @Test("SIGHUP reloads: a new [Interface] section makes the path expensive with one line")
+        func sighupReloads() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                try "[Daemon]\nLogLevel=info\n".write(toFile: config, atomically: true, encoding: .utf8)
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                let first = try subscriber.waitFor("a free path through vA") {
+                    PathLine.satisfied(through: "vA")($0) && Self.isExpensive($0) == false
+                }
+                let sequence = try #require(Self.sequence(first))
+                // A drop-in, as a package would add one.
+                try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
+                try "[Interface]\nKind=veth\nExpensive=yes\n".write(toFile: config + ".d/50-veth.conf", atomically: true,
+                                                                    encoding: .utf8)
+                let probe = try UnixSocket(connectingTo: topology.socketPath)
+                let pid = try peerProcessID(of: probe)
+                probe.close()
+                #expect(kill(pid, SIGHUP) == 0)
+                let second = try subscriber.nextLine("the path after SIGHUP")
+                #expect(Self.isExpensive(second) == true, "line: \(second)")
+                #expect(Self.sequence(second) == sequence + 1)
+            }
+        }
     }
 }
 
