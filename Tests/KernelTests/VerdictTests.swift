@@ -67,7 +67,8 @@ extension KernelTests {
                 try topology.startDaemon()
                 let subscriber = try topology.subscribe()
                 try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
-                try topology.a.ip("route", "add", type, "default", "metric", "1")
+                // Replacing the default route, as a kill switch does when the tunnel drops.
+                try topology.a.ip("route", "replace", type, "default")
                 let line = try subscriber.nextLine("killed by \(type)")
                 #expect(PathLine.status(line) == "unsatisfied")
                 #expect(PathLine.unsatisfiedReason(line) == "routeRejects")
