@@ -73,7 +73,19 @@ public final class PathService: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         precondition(lifecycle == .idle, "a PathService is started once")
         lifecycle = .running
-        try startSource()
+        // A burst during the first dump can overrun the socket before anything was
+        // delivered; a fresh instance usually gets through. Anything that fails three
+        // times in a row (no netlink at all) is fatal.
+        for attempt in 1...3 {
+            do {
+                try startSource()
+                return
+            } catch where attempt < 3 {
+                source?.cancel()
+                generation = generation.next()
+                log.warning("the network monitor failed to start (\(error)); trying again as generation \(generation)")
+            }
+        }
     }
 
     /// Serves clients on `listener` once the first path exists.
