@@ -46,6 +46,13 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
         .error(code: .tooManyClients, message: "pathd serves at most 1024 clients", id: nil),
         .error(code: .permissionDenied, message: "reload requires root", id: .string("r")),
         .error(code: .shuttingDown, message: "pathd is stopping: received SIGTERM", id: nil),
+        .error(code: .configInvalid,
+               message: "configuration not reloaded: /etc/pathd/pathd.conf:12: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
+               id: .integer(5)),
+    ]),
+    ("reloaded.jsonl", [
+        .reloaded(warnings: [], id: nil),
+        .reloaded(warnings: ["/etc/pathd/pathd.conf:7: unknown key Colour= in [Daemon]; ignored"], id: .string("r1")),
     ]),
     ("interfaces.jsonl", [
         .interfaces(generation: Generation(rawValue: 4), interfaces: goldenReports, id: .string("ifs")),
