@@ -14,19 +14,26 @@ final class DaemonHarness {
     let network: FakeNetwork
     let service: PathService
 
+    /// `failingStarts`: how many monitor instances fail in `start()` before one works.
     init(state: [NetworkEvent] = Fixture.online, configuration: ServiceConfiguration = ServiceConfiguration(),
-         log: Logger = Logger(threshold: .error, journalPrefixes: false)) throws {
+         log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         socketPath = directory + "/pathd.sock"
         network = FakeNetwork(state)
+        network.failNextStarts(failingStarts)
         service = PathService(queue: queue, configuration: configuration,
                               log: log,
                               makeSource: network.factory(queue: queue))
         let listener = try UnixListener.bind(path: socketPath)
         try queue.sync {
-            try service.start()
+            do {
+                try service.start()
+            } catch {
+                listener.close()
+                throw error
+            }
             service.serve(listener)
         }
     }

@@ -10,19 +10,25 @@ final class FakeEventSource: PathEventSource, Sendable {
     private let callbacks: SourceCallbacks
     private let queue: DispatchQueue
     private let initialState: [NetworkEvent]
+    private let failsToStart: Bool
     private let cancelledFlag = Mutex(false)
 
-    init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent]) {
+    struct StartFailure: Error {}
+
+    init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent],
+         failsToStart: Bool = false) {
         self.generation = generation
         self.callbacks = callbacks
         self.queue = queue
         self.initialState = initialState
+        self.failsToStart = failsToStart
     }
 
     var isCancelled: Bool { cancelledFlag.withLock { $0 } }
 
     func start() throws {
         dispatchPrecondition(condition: .onQueue(queue))
+        if failsToStart { throw StartFailure() }
         callbacks.deliver(EventBatch(generation: generation, isFullState: true, events: initialState))
     }
 
@@ -49,6 +55,8 @@ final class FakeNetwork: Sendable {
     private struct State {
         var events: [NetworkEvent]
         var sources: [FakeEventSource] = []
+        /// How many of the next instances fail in `start()`.
+        var failingStarts = 0
     }
 
     private let state: Mutex<State>
@@ -64,6 +72,11 @@ final class FakeNetwork: Sendable {
 
     var sources: [FakeEventSource] { state.withLock { $0.sources } }
 
+    /// Makes the next `count` instances throw from `start()`.
+    func failNextStarts(_ count: Int) {
+        state.withLock { $0.failingStarts = count }
+    }
+
     var latest: FakeEventSource {
         guard let last = sources.last else { preconditionFailure("no source was made yet") }
         return last
@@ -72,8 +85,10 @@ final class FakeNetwork: Sendable {
     func factory(queue: DispatchQueue) -> PathEventSourceFactory {
         { [self] generation, callbacks in
             state.withLock { state in
+                let fails = state.failingStarts > 0
+                state.failingStarts -= fails ? 1 : 0
                 let source = FakeEventSource(generation: generation, callbacks: callbacks, queue: queue,
-                                             initialState: state.events)
+                                             initialState: state.events, failsToStart: fails)
                 state.sources.append(source)
                 return source
             }
