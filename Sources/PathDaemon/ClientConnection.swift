@@ -33,6 +33,10 @@ final class ClientConnection: @unchecked Sendable {
     /// Reading paused because the client is not reading its replies.
     private var isReadPaused = false
     weak var delegate: ClientConnectionDelegate?
+    /// How often this connection's sources woke the state queue. An idle client must
+    /// add none: a write source left running on an empty queue, or a read source that
+    /// fires without data, would spin (checked by IdleClientTests).
+    private(set) var wakeups = 0
     private let log: Logger
 
     /// Subscriptions held on this connection, keyed by a per-connection number.
@@ -51,7 +55,10 @@ final class ClientConnection: @unchecked Sendable {
 
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        readSource.setEventHandler { [unowned self] in readAvailable() }
+        readSource.setEventHandler { [unowned self] in
+            wakeups += 1
+            readAvailable()
+        }
         readSource.setCancelHandler { [self] in sourceCancelled() }
         readSource.resume()
     }
@@ -173,7 +180,10 @@ final class ClientConnection: @unchecked Sendable {
 
     private func makeWriteSource() -> DispatchSourceWrite {
         let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [unowned self] in flush() }
+        source.setEventHandler { [unowned self] in
+            wakeups += 1
+            flush()
+        }
         source.setCancelHandler { [self] in sourceCancelled() }
         liveSources += 1
         writeSource = source

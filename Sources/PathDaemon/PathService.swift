@@ -51,7 +51,7 @@ public final class PathService: @unchecked Sendable {
 
     /// Read and written by request handling too (PathService+Requests.swift).
     var groups: [Criteria: CriteriaGroup] = [:]
-    private var clients: [UInt64: ClientConnection] = [:]
+    private(set) var clients: [UInt64: ClientConnection] = [:]
     private var nextClientID: UInt64 = 1
     private var listener: UnixListener?
     private var acceptSource: DispatchSourceRead?

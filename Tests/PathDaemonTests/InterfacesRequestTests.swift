@@ -20,6 +20,8 @@ struct InterfacesRequestTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
+        try client.send(Request(op: .subscribe, id: .string("s")))
+        _ = try client.nextPath()
         let (generation, reports) = try interfaces(client, id: .string("a"))
         #expect(generation == .first)
         #expect(reports.map(\.name) == ["lo", "eth0"])
@@ -28,6 +30,8 @@ struct InterfacesRequestTests {
         #expect(reports.last?.type == .wiredEthernet)
 
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        // The subscription's line says the change was applied: ask only then.
+        #expect(try client.nextPath().update.path.unsatisfiedReason == .noCarrier)
         let (_, after) = try interfaces(client, id: .integer(2))
         #expect(after.last?.unusableReason == .noCarrier)
         #expect(after.last?.operState == .lowerLayerDown)
