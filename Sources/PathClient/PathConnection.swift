@@ -6,7 +6,13 @@ import PathProtocol
 /// Why talking to the daemon failed, in words for a person.
 public struct PathClientError: Error, CustomStringConvertible, Sendable {
     public let description: String
-    public init(_ description: String) { self.description = description }
+    /// The wait for a line ran out (the connection's timeout), rather than failing.
+    public let isTimeout: Bool
+
+    public init(_ description: String, isTimeout: Bool = false) {
+        self.description = description
+        self.isTimeout = isTimeout
+    }
 }
 
 /// A blocking connection to pathd's socket: send requests, read messages one by one.
@@ -30,12 +36,11 @@ public final class PathConnection {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw PathClientError("cannot create a socket: \(Self.lastError())") }
         if let timeout {
-            let (seconds, attoseconds) = timeout.components
-            var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-            guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-                let reason = Self.lastError()
+            do {
+                try setTimeout(timeout)
+            } catch {
                 close()
-                throw PathClientError("cannot set the receive timeout: \(reason)")
+                throw error
             }
         }
         var address = sockaddr_un()
@@ -63,6 +68,16 @@ public final class PathConnection {
     }
 
     deinit { close() }
+
+    /// Bounds every later wait for a line (SO_RCVTIMEO); a wait that runs out throws a
+    /// `PathClientError` whose `isTimeout` is set.
+    public func setTimeout(_ timeout: Duration) throws(PathClientError) {
+        let (seconds, attoseconds) = max(timeout, .microseconds(1)).components
+        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            throw PathClientError("cannot set the receive timeout: \(Self.lastError())")
+        }
+    }
 
     public func close() {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
@@ -108,7 +123,7 @@ public final class PathConnection {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)") }
+                if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)", isTimeout: true) }
                 throw PathClientError("cannot read from pathd: \(Self.lastError())")
             }
             if count == 0 { throw PathClientError("pathd closed the connection") }

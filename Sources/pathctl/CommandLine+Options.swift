@@ -1,10 +1,15 @@
 import Glibc
+import PathModel
 import PathProtocol
 
 /// Options every verb takes.
 struct GlobalOptions {
     var socketPath: String?
     var json = false
+    /// --require-type / --prohibit-type: the question status, monitor and wait ask.
+    var criteria = Criteria.any
+    /// --timeout for wait; nil waits for ever.
+    var timeout: Duration?
 
     /// The socket to use: --socket, else the same default pathd uses for this user.
     func resolvedSocketPath() throws(CommandError) -> String {
@@ -43,6 +48,10 @@ enum CommandError: Error {
 struct Verb: Sendable {
     let name: String
     let summary: String
+    /// Whether --require-type and --prohibit-type mean something to the verb.
+    var takesCriteria = false
+    /// Whether --timeout means something to the verb.
+    var takesTimeout = false
     let run: @Sendable (GlobalOptions) throws(CommandError) -> Int32
 }
 

@@ -3,13 +3,14 @@ import PathProtocol
 
 /// `pathctl monitor`: subscribe and print one line per change until interrupted.
 enum MonitorVerb {
-    static let verb = Verb(name: "monitor", summary: "print the path and every change until interrupted", run: run)
+    static let verb = Verb(name: "monitor", summary: "print the path and every change until interrupted",
+                           takesCriteria: true, run: run)
 
     static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
         let socketPath = try options.resolvedSocketPath()
         do throws(PathClientError) {
             let connection = try PathConnection(socketPath: socketPath)
-            try connection.send(Request(op: .subscribe))
+            try connection.send(Request(op: .subscribe, criteria: options.criteria))
             while true {
                 let (message, line) = try connection.nextWithLine()
                 switch message {

@@ -3,13 +3,13 @@ import PathProtocol
 
 /// `pathctl status`: one request, one path, then exit.
 enum StatusVerb {
-    static let verb = Verb(name: "status", summary: "show the current path", run: run)
+    static let verb = Verb(name: "status", summary: "show the current path", takesCriteria: true, run: run)
 
     static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
         let socketPath = try options.resolvedSocketPath()
         do throws(PathClientError) {
             let connection = try PathConnection(socketPath: socketPath)
-            try connection.send(Request(op: .status))
+            try connection.send(Request(op: .status, criteria: options.criteria))
             while true {
                 let (message, line) = try connection.nextWithLine()
                 switch message {

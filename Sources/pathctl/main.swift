@@ -1,9 +1,10 @@
 import Glibc
+import PathModel
 import PathProtocol
 
 /// pathctl: ask pathd about the network path. Wiring and argument parsing only.
 
-let verbs = [StatusVerb.verb, MonitorVerb.verb, InterfacesVerb.verb, ReloadVerb.verb]
+let verbs = [StatusVerb.verb, MonitorVerb.verb, WaitVerb.verb, InterfacesVerb.verb, ReloadVerb.verb]
 
 let usage = """
     Usage: pathctl [--socket PATH] COMMAND [--json]
@@ -17,11 +18,19 @@ let usage = """
       --socket PATH   talk to pathd at PATH (default: /run/pathd/pathd.sock for root,
                       $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
       --json          print the daemon's JSON lines instead of text
+      --require-type TYPE
+                      status, monitor, wait: only paths over TYPE count (wifi,
+                      cellular, wiredEthernet, loopback, other)
+      --prohibit-type TYPE
+                      status, monitor, wait: paths over TYPE do not count
+                      (repeatable)
+      --timeout SECONDS
+                      wait: give up after SECONDS (exit 1)
       -h, --help      show this help and exit
       --version       show the version and exit
 
-    Exit status: 0 on success, 1 when pathd cannot be reached or refuses, 2 on a usage
-    error. See pathctl(1).
+    Exit status: 0 on success, 1 when pathd cannot be reached or refuses (or wait
+    timed out), 2 on a usage error. See pathctl(1).
 
     """
 
@@ -47,6 +56,22 @@ func parse(_ arguments: [String], verbs: [Verb]) throws(CommandError) -> (Verb, 
         case "--socket":
             guard let path = remaining.popFirst() else { throw .usage("--socket needs a path") }
             options.socketPath = path
+        case "--require-type", "--prohibit-type":
+            guard let name = remaining.popFirst() else { throw .usage("\(argument) needs an interface type") }
+            guard let type = InterfaceType(rawValue: name) else {
+                let known = InterfaceType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .usage("\(argument) expects one of \(known), got \"\(name)\"")
+            }
+            if argument == "--require-type" {
+                options.criteria.requiredInterfaceType = type
+            } else {
+                options.criteria.prohibitedInterfaceTypes.insert(type)
+            }
+        case "--timeout":
+            guard let text = remaining.popFirst(), let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
+                throw .usage("--timeout needs a number of seconds")
+            }
+            options.timeout = .milliseconds(Int64(seconds * 1000))
         default:
             if argument.hasPrefix("--socket=") {
                 options.socketPath = String(argument.dropFirst("--socket=".count))
@@ -60,6 +85,12 @@ func parse(_ arguments: [String], verbs: [Verb]) throws(CommandError) -> (Verb, 
         }
     }
     guard let verb else { throw .usage("no command given") }
+    if options.criteria != .any && !verb.takesCriteria {
+        throw .usage("--require-type and --prohibit-type do not apply to \(verb.name)")
+    }
+    if options.timeout != nil && !verb.takesTimeout {
+        throw .usage("--timeout does not apply to \(verb.name)")
+    }
     return (verb, options)
 }
 
