@@ -58,6 +58,26 @@ struct InterfaceReportTests {
         #expect(constrained.isConstrained)
     }
 
+    @Test("configuration rules: SetType= gives the effective type and its cost, Ignore= is a reason of its own")
+    func configurationRules() {
+        var usbPhone = InterfaceMatch()
+        usbPhone.name.append("usb*")
+        let policy = Policy(rules: [InterfaceRule(match: usbPhone, setType: .cellular)])
+        var usb0 = Self.link(flags: [.up, .running, .lowerUp], operState: .up)
+        usb0.name = "usb0"
+        let tethered = Self.report(usb0, [Self.address("192.0.2.2")], policy: policy)
+        #expect(tethered.type == .cellular)
+        #expect(tethered.isExpensive, "SetType=cellular takes cellular's default cost")
+        #expect(tethered.isUsable)
+
+        var everything = InterfaceMatch()
+        everything.name.append("*")
+        let ignoring = Policy(rules: [InterfaceRule(match: everything, isIgnored: true)])
+        // Ignore= outranks every other reason: it is why the link never counts.
+        let ignored = Self.report(Self.link(flags: [], operState: .down), [], policy: ignoring)
+        #expect(ignored.unusableReason == .ignored)
+    }
+
     @Test("reports come in index order, one per link")
     func allLinksInIndexOrder() {
         let eth0 = Self.link(flags: [.up, .running], operState: .up)
