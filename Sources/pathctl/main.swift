@@ -12,7 +12,7 @@ let usage = """
     Asks pathd whether a usable network path exists.
 
     Commands:
-    \(verbs.map { "  " + $0.name.padding(to: 10) + $0.summary }.joined(separator: "\n"))
+    \(verbs.map { "  " + $0.name.padding(to: 12) + $0.summary }.joined(separator: "\n"))
 
     Options:
       --socket PATH   talk to pathd at PATH (default: /run/pathd/pathd.sock for root,
