@@ -60,6 +60,23 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
     ]),
 ]
 
+/// The golden file that pins a message's type. No `default`: a new message type does not
+/// compile here until it names its golden file, and `everyMessageTypeIsPinned` then
+/// fails until that file pins an example.
+private func goldenFile(pinning message: ServerMessage) -> String {
+    switch message {
+    case .hello: "hello.jsonl"
+    case .path(_, nil): "path-satisfied.jsonl"
+    case .path: "path-with-id.jsonl"
+    case .resync: "resync.jsonl"
+    case .pong: "pong.jsonl"
+    case .unsubscribed: "unsubscribed.jsonl"
+    case .error: "error.jsonl"
+    case .reloaded: "reloaded.jsonl"
+    case .interfaces: "interfaces.jsonl"
+    }
+}
+
 /// The wire form of every message, byte for byte. A failure here is a protocol change:
 /// fix the encoder, or change the golden file in a commit that says so (docs/PROTOCOL.md).
 @Suite("golden wire form")
@@ -81,6 +98,20 @@ struct GoldenMessageTests {
         for (line, message) in zip(lines, messages) {
             #expect(try ServerMessage.decode(line: line) == message)
         }
+    }
+
+    @Test func everyMessageTypeIsPinned() {
+        for (file, messages) in goldenFiles {
+            for message in messages { #expect(goldenFile(pinning: message) == file, "\(message) is pinned in \(file)") }
+        }
+        let pinnedFiles = Set(goldenFiles.map(\.file) + ["path-satisfied.jsonl", "path-unsatisfied.jsonl"])
+        let probes: [ServerMessage] = [
+            .hello(protocolVersion: 1, daemonVersion: "", generation: .first), .path(Fixture.satisfied, id: nil),
+            .path(Fixture.satisfied, id: .null), .resync(reason: "", generation: .first, id: nil), .pong(id: nil),
+            .unsubscribed(id: nil), .error(code: .badJSON, message: "", id: nil), .reloaded(warnings: [], id: nil),
+            .interfaces(generation: .first, interfaces: [], id: nil),
+        ]
+        for probe in probes { #expect(pinnedFiles.contains(goldenFile(pinning: probe))) }
     }
 
     @Test func everyErrorCodeIsPinned() throws {
