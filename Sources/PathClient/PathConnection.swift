@@ -2,6 +2,7 @@ import CLinux
 import Glibc
 import PathModel
 import PathProtocol
+import Synchronization
 
 /// Why talking to the daemon failed, in words for a person.
 public struct PathClientError: Error, CustomStringConvertible, Sendable {
@@ -24,6 +25,8 @@ public final class PathConnection {
     private var ready: [[UInt8]] = []
     /// The `hello` the daemon sent on connect.
     public private(set) var hello: (protocolVersion: Int, daemonVersion: String, generation: Generation)?
+    /// Wakes a read blocked on this connection from another thread.
+    public let interrupter = PathConnectionInterrupter()
 
     /// Connects and reads the daemon's `hello`. With a `timeout`, every wait for a line
     /// fails after that long instead of blocking forever.
@@ -35,6 +38,7 @@ public final class PathConnection {
         }
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw PathClientError("cannot create a socket: \(Self.lastError())") }
+        interrupter.adopt(descriptor)
         if let timeout {
             do {
                 try setTimeout(timeout)
@@ -80,9 +84,14 @@ public final class PathConnection {
     }
 
     public func close() {
+        // Invalidate first, under the interrupter's lock: an interrupt can then never
+        // shut down a descriptor number the process has reused.
+        interrupter.invalidate()
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
         descriptor = -1
     }
+
+
 
     /// Sends one request line.
     public func send(_ request: Request) throws(PathClientError) {
@@ -138,4 +147,27 @@ public final class PathConnection {
     }
 
     private static func lastError() -> String { String(cString: strerror(errno)) }
+}
+
+/// Shuts a connection's socket down from any thread, so that a read blocked on it
+/// returns and the connection reports it closed. `Sendable`: the descriptor is read and
+/// invalidated under one lock, so it is never used after the connection closed it.
+public final class PathConnectionInterrupter: Sendable {
+    private let descriptor = Mutex<Int32>(-1)
+
+    fileprivate init() {}
+
+    fileprivate func adopt(_ value: Int32) {
+        descriptor.withLock { $0 = value }
+    }
+
+    fileprivate func invalidate() {
+        descriptor.withLock { $0 = -1 }
+    }
+
+    public func interrupt() {
+        descriptor.withLock { value in
+            if value >= 0 { _ = Glibc.shutdown(value, Int32(SHUT_RDWR)) }
+        }
+    }
 }
