@@ -45,6 +45,28 @@ extension LoadAndAbuse {
             }
         }
 
+        @Test("a burst over the client limit: each extra connection gets tooManyClients and is closed")
+        func burstOverTheLimit() throws {
+            let limit = 10
+            let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumClients: limit))
+            defer { harness.stop() }
+            let served = try (0..<limit).map { _ in try RawClient(path: harness.socketPath) }
+            for round in 0..<200 {
+                let extra = try RawClient(path: harness.socketPath, expectHello: false)
+                guard case .error(.tooManyClients, _, nil) = try extra.next() else {
+                    Issue.record("connection \(round) over the limit was not refused with tooManyClients")
+                    return
+                }
+                #expect(throws: RawClient.Closed.self) { try extra.next() }
+            }
+            // Refused connections hold nothing: the served ones are all still answered.
+            #expect(harness.queue.sync { harness.service.clientCount } == limit)
+            for (index, client) in served.enumerated() {
+                try client.write(Request(op: .ping, id: .integer(Int64(index))).encoded())
+                #expect(try client.next() == .pong(id: .integer(Int64(index))))
+            }
+        }
+
         @Test("a client that disconnects while the daemon writes to it costs no SIGPIPE and is freed")
         func disconnectMidWrite() throws {
             let harness = try DaemonHarness()

@@ -15,7 +15,8 @@ final class RawClient: @unchecked Sendable {
     private var framer = LineFramer(maximumLineLength: 1 << 20)
     private var lines: [[UInt8]] = []
 
-    init(path: String) throws {
+    /// Connects; with `expectHello`, reads the daemon's `hello` and fails without one.
+    init(path: String, expectHello: Bool = true) throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -33,7 +34,9 @@ final class RawClient: @unchecked Sendable {
             }
         }
         guard result == 0 else { throw Failure(description: "connect \(path): errno \(errno)") }
-        guard case .hello = try next() else { throw Failure(description: "no hello") }
+        if expectHello {
+            guard case .hello = try next() else { throw Failure(description: "no hello") }
+        }
     }
 
     deinit { close(descriptor) }
