@@ -1,0 +1,615 @@
+#!/usr/bin/env python3
+"""pathd benchmarks (issue 6): latency against `ip monitor`, a million-route flood,
+fan-out to 1,000 subscribers, idle cost, start time.
+
+Runs as root in two network namespaces it creates and always removes; only veth and
+loopback traffic. Prints Markdown tables; `--json FILE` also writes the raw numbers.
+Started by `make bench` through Benchmarks/run.sh.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import resource
+import select
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import rtnl  # noqa: E402
+from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
+                     percentile, summary_ms)
+
+
+# MARK: predicates
+
+def is_path(parsed):
+    return parsed is not None and parsed.get("type") == "path"
+
+
+def path_state(v4, v6):
+    """A predicate on a path line: satisfied with exactly these families (or, with both
+    False, unsatisfied)."""
+    def predicate(parsed):
+        if not is_path(parsed):
+            return False
+        if not v4 and not v6:
+            return parsed["status"] == "unsatisfied"
+        return (parsed["status"] == "satisfied" and parsed.get("supportsIPv4") == v4
+                and parsed.get("supportsIPv6") == v6)
+    return predicate
+
+
+LINK_LINE = re.compile(r"^\d+: (\S+?)(?:@\S+)?: <([^>]*)>.*?state (\S+)")
+
+
+def link_line(name, test):
+    """A predicate on an `ip monitor` line about link `name`: test(flags, state)."""
+    def predicate(text):
+        match = LINK_LINE.match(text)
+        return bool(match) and match.group(1) == name and test(set(match.group(2).split(",")), match.group(3))
+    return predicate
+
+
+def route_line(deleted, gateway):
+    prefix = ("Deleted " if deleted else "") + f"default via {gateway} "
+    return lambda text: text.startswith(prefix)
+
+
+CARRIER_OFF = link_line("vA", lambda flags, state: "NO-CARRIER" in flags)
+CARRIER_ON = link_line("vA", lambda flags, state: "NO-CARRIER" not in flags and state == "UP")
+ADMIN_DOWN = link_line("vA", lambda flags, state: "UP" not in flags)
+ADMIN_UP = link_line("vA", lambda flags, state: "UP" in flags)
+
+
+# MARK: the change driver
+
+class AckStream:
+    """The acks of one rtnetlink socket, stamped like every other stream."""
+
+    def __init__(self, route_socket):
+        self.socket = route_socket
+        self.acks = {}
+
+    def fileno(self):
+        return self.socket.fileno()
+
+    def readable(self, stamp):
+        for sequence, error in self.socket.acks():
+            self.acks[sequence] = (stamp, error)
+
+
+class Driver:
+    """Performs kernel changes through rtnetlink and watches pathd's subscriber and
+    `ip monitor link route` in one select loop, all against one clock."""
+
+    def __init__(self, topology, subscriber):
+        self.topology = topology
+        self.subscriber = subscriber
+        self.monitor = subprocess.Popen([IP, "-n", topology.a, "monitor", "link", "route"],
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        os.set_blocking(self.monitor.stdout.fileno(), False)
+        self.monitor_lines = Stream(self.monitor.stdout.fileno())
+        self.socket_a = AckStream(rtnl.socket_in_namespace(topology.a))
+        self.socket_b = AckStream(rtnl.socket_in_namespace(topology.b))
+        self.loop = Loop([subscriber, self.monitor_lines, self.socket_a, self.socket_b])
+        self.prime()
+
+    def prime(self):
+        """Waits until `ip monitor` is subscribed: it prints a route we add and delete."""
+        for add in (True, False):
+            self.change(self.socket_a, rtnl.RouteSocket.route_request(
+                add, socket.AF_INET, Topology.V4_GATEWAY, self.topology.va_index, "192.0.2.99", 32))
+        deadline = now() + 5_000_000_000
+        self.loop.pump(lambda: self.monitor_lines.first(0, lambda e: e[1].startswith("Deleted 192.0.2.99")), deadline)
+
+    def change(self, stream, request):
+        """Sends a change; returns (t0, sequence). The ack is read by the loop."""
+        kind, flags, body = request
+        t0 = now()
+        return t0, stream.socket.send(kind, flags, body)
+
+    def settle(self, milliseconds):
+        """Reads (and stamps) whatever arrives for a while, so that late lines of one
+        change are not taken for the next one's."""
+        self.loop.pump(lambda: False, now() + milliseconds * 1_000_000)
+
+    def measure(self, name, stream, request, pathd_predicate, monitor_predicate, timeout=3.0):
+        path_start = len(self.subscriber.lines)
+        monitor_start = len(self.monitor_lines.lines)
+        t0, sequence = self.change(stream, request)
+        found = {}
+
+        def done():
+            if "pathd" not in found:
+                entry = self.subscriber.first(path_start, lambda e: pathd_predicate(e[2]))
+                if entry:
+                    found["pathd"] = entry
+            if "monitor" not in found:
+                entry = self.monitor_lines.first(monitor_start, lambda e: monitor_predicate(e[1]))
+                if entry:
+                    found["monitor"] = entry
+            return "pathd" in found and "monitor" in found and sequence in stream.acks
+
+        self.loop.pump(done, t0 + int(timeout * 1e9))
+        ack = stream.acks.get(sequence)
+        if ack and ack[1] != 0:
+            raise OSError(ack[1], f"{name}: the kernel refused the change: {os.strerror(ack[1])}")
+        return {
+            "change": name,
+            "ack": ack[0] - t0 if ack else None,
+            "pathd": found["pathd"][0] - t0 if "pathd" in found else None,
+            "monitor": found["monitor"][0] - t0 if "monitor" in found else None,
+            "pathd_line": found["pathd"][1] if "pathd" in found else None,
+        }
+
+    def close(self):
+        self.loop.close()
+        self.monitor.terminate()
+        self.monitor.wait()
+        self.socket_a.socket.close()
+        self.socket_b.socket.close()
+
+
+# MARK: 1. latency
+
+def latency(driver, rounds):
+    top = driver.topology
+    a, b = driver.socket_a, driver.socket_b
+    v4, v6 = socket.AF_INET, socket.AF_INET6
+
+    def route(add, family):
+        gateway = Topology.V4_GATEWAY if family == v4 else Topology.V6_GATEWAY
+        return rtnl.RouteSocket.route_request(add, family, gateway, top.va_index)
+
+    any_path = is_path
+    steps = [
+        ("carrier off", b, rtnl.RouteSocket.link_request(top.vb_index, False), path_state(False, False), CARRIER_OFF),
+        ("carrier on", b, rtnl.RouteSocket.link_request(top.vb_index, True), path_state(True, True), CARRIER_ON),
+        ("admin down", a, rtnl.RouteSocket.link_request(top.va_index, False), path_state(False, False), ADMIN_DOWN),
+        # Admin down flushed both default routes: the path stays unsatisfied, only its
+        # reason may change; the first path line, if any, is what "noticed" means.
+        ("admin up", a, rtnl.RouteSocket.link_request(top.va_index, True), any_path, ADMIN_UP),
+        ("IPv4 default add", a, route(True, v4), path_state(True, False), route_line(False, Topology.V4_GATEWAY)),
+        ("IPv6 default add", a, route(True, v6), path_state(True, True), route_line(False, Topology.V6_GATEWAY)),
+        ("IPv4 default delete", a, route(False, v4), path_state(False, True), route_line(True, Topology.V4_GATEWAY)),
+        ("IPv4 default add", a, route(True, v4), path_state(True, True), route_line(False, Topology.V4_GATEWAY)),
+        ("IPv6 default delete", a, route(False, v6), path_state(True, False), route_line(True, Topology.V6_GATEWAY)),
+        ("IPv6 default add", a, route(True, v6), path_state(True, True), route_line(False, Topology.V6_GATEWAY)),
+    ]
+    results = []
+    for _ in range(rounds):
+        for name, stream, request, pathd_predicate, monitor_predicate in steps:
+            timeout = 1.5 if name == "admin up" else 3.0
+            results.append(driver.measure(name, stream, request, pathd_predicate, monitor_predicate, timeout))
+            if name == "admin up":
+                # The carrier follows admin up through linkwatch; routes can only be
+                # judged once it is there.
+                start = len(driver.monitor_lines.lines)
+                driver.loop.pump(lambda: driver.monitor_lines.first(start, lambda e: CARRIER_ON(e[1])),
+                                 now() + 3_000_000_000)
+            driver.settle(20)
+    return results
+
+
+def latency_report(results):
+    kinds = {}
+    for result in results:
+        kinds.setdefault(result["change"], []).append(result)
+    report = {"changes": len(results), "by_kind": {}, "all": {}}
+
+    def block(items):
+        pathd = [r["pathd"] for r in items if r["pathd"] is not None]
+        monitor = [r["monitor"] for r in items if r["monitor"] is not None]
+        paired = [r["pathd"] - r["monitor"] for r in items if r["pathd"] is not None and r["monitor"] is not None]
+        acks = [r["ack"] for r in items if r["ack"] is not None]
+        return {"pathd": summary_ms(pathd), "ip_monitor": summary_ms(monitor),
+                "pathd_minus_monitor": summary_ms(paired), "ack": summary_ms(acks),
+                "pathd_missed": len(items) - len(pathd), "monitor_missed": len(items) - len(monitor)}
+
+    for kind, items in kinds.items():
+        report["by_kind"][kind] = block(items)
+    # "admin up" changes the path only in its reason (both routes are gone); it is
+    # reported apart and left out of the overall figures.
+    report["all"] = block([r for r in results if r["change"] != "admin up"])
+    return report
+
+
+# MARK: 2. flood
+
+def write_batches(directory, count):
+    add_path = os.path.join(directory, "routes-add.batch")
+    delete_path = os.path.join(directory, "routes-del.batch")
+    with open(add_path, "w") as add, open(delete_path, "w") as delete:
+        for index in range(count):
+            prefix = f"10.{(index >> 16) & 255}.{(index >> 8) & 255}.{index & 255}/32 dev vA\n"
+            add.write("route add " + prefix)
+            delete.write("route del " + prefix)
+    return add_path, delete_path
+
+
+def link_change_after(driver, label):
+    """Carrier off right after a flood phase: how long until pathd and ip monitor see
+    it; then carrier back on (waited for, not measured)."""
+    top = driver.topology
+    off = driver.measure(f"carrier off after {label}", driver.socket_b,
+                         rtnl.RouteSocket.link_request(top.vb_index, False), path_state(False, False),
+                         CARRIER_OFF, timeout=10)
+    on = driver.measure(f"carrier on after {label}", driver.socket_b,
+                        rtnl.RouteSocket.link_request(top.vb_index, True), path_state(True, True),
+                        CARRIER_ON, timeout=10)
+    driver.settle(50)
+    return off, on
+
+
+def run_batch(driver, path):
+    """Runs `ip -batch` in namespace A while reading pathd; returns (start, end, lines)."""
+    first_line = len(driver.subscriber.lines)
+    start = now()
+    process = subprocess.Popen([IP, "-n", driver.topology.a, "-batch", path],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    while process.poll() is None:
+        driver.loop.pump(lambda: process.poll() is not None, now() + 100_000_000)
+    end = now()
+    if process.returncode != 0:
+        raise RuntimeError(f"ip -batch {path} failed: {process.stderr.read().decode()[:500]}")
+    # Lines pathd sent for the flood itself arrive within the flood or just after.
+    driver.settle(200)
+    return start, end, driver.subscriber.lines[first_line:]
+
+
+def flood(driver, pathd, directory, count, binary, start_trials):
+    top = driver.topology
+    add_path, delete_path = write_batches(directory, count)
+    driver.settle(200)
+    before_cpu = pathd.cpu_seconds()
+    before = pathd.status()
+    monitor_errors = open(os.path.join(directory, "ip-monitor-route.stderr"), "w")
+    monitor = subprocess.Popen([IP, "-n", top.a, "monitor", "route"], stdout=subprocess.DEVNULL,
+                               stderr=monitor_errors)
+    time.sleep(0.3)  # let `ip monitor` subscribe before the flood starts (not a measurement)
+    lines_before = len(driver.subscriber.lines)
+
+    add_start, add_end, add_lines = run_batch(driver, add_path)
+    after_add_cpu = pathd.cpu_seconds()
+    after_add_monitor_cpu = cpu_seconds(monitor.pid)
+    add_change = link_change_after(driver, "1M adds")
+    start_full = start_time(top, binary, directory, start_trials, "start-full")
+    delete_start, delete_end, delete_lines = run_batch(driver, delete_path)
+    after_cpu = pathd.cpu_seconds()
+    monitor_cpu = cpu_seconds(monitor.pid)
+    delete_change = link_change_after(driver, "1M deletes")
+    after = pathd.status()
+    monitor.terminate()
+    monitor.wait()
+    monitor_errors.close()
+    with open(monitor_errors.name) as errors:
+        monitor_overruns = errors.read().count("No buffer space")
+
+    flood_lines = [entry for entry in add_lines + delete_lines]
+    paths = [entry for entry in flood_lines if is_path(entry[2])]
+    wrong = [entry[1] for entry in paths if not path_state(True, True)(entry[2])]
+    resync_lines = sum(1 for entry in driver.subscriber.lines[lines_before:]
+                       if entry[2] is not None and entry[2].get("type") == "resync")
+    log = pathd.log_text()
+    for path in (add_path, delete_path):
+        os.remove(path)
+    return {
+        "routes": count,
+        "add_seconds": (add_end - add_start) / 1e9,
+        "delete_seconds": (delete_end - delete_start) / 1e9,
+        "pathd_cpu_add": after_add_cpu - before_cpu,
+        "pathd_cpu_total": after_cpu - before_cpu,
+        "ip_monitor_cpu_add": after_add_monitor_cpu,
+        "ip_monitor_cpu_total": monitor_cpu,
+        "ip_monitor_overruns": monitor_overruns,
+        "rss_before_kib": kib(before["VmRSS"]),
+        "hwm_before_kib": kib(before["VmHWM"]),
+        "hwm_after_kib": kib(after["VmHWM"]),
+        "rss_after_kib": kib(after["VmRSS"]),
+        "path_lines_during_flood": len(paths),
+        "wrong_paths": wrong[:5],
+        "wrong_path_count": len(wrong),
+        "resync_lines": resync_lines,
+        "overrun_log_lines": sum(1 for line in log.splitlines() if "overrun" in line or "re-reading" in line),
+        "after_adds": add_change,
+        "after_deletes": delete_change,
+        "start_full": start_full,
+    }
+
+
+# MARK: 3. fan-out
+
+def fanout(driver, socket_path, count, trials):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < count + 100:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, count + 1000), hard))
+    clients = []
+    poller = select.epoll()
+    for _ in range(count):
+        client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        client.connect(socket_path)
+        client.sendall(b'{"op":"subscribe"}\n')
+        client.setblocking(False)
+        clients.append(client)
+        poller.register(client.fileno(), select.EPOLLIN)
+    by_fd = {client.fileno(): client for client in clients}
+
+    def collect(deadline):
+        """Until every client has received a path line or the deadline: {fd: time}."""
+        arrived = {}
+        while len(arrived) < count:
+            remaining = (deadline - now()) / 1e9
+            if remaining <= 0:
+                break
+            for fd, _ in poller.poll(remaining):
+                stamp = now()
+                data = by_fd[fd].recv(65536)
+                if b'"type":"path"' in data and fd not in arrived:
+                    arrived[fd] = stamp
+        return arrived
+
+    initial = collect(now() + 30_000_000_000)
+    if len(initial) < count:
+        raise RuntimeError(f"only {len(initial)} of {count} subscribers got their first path")
+    top = driver.topology
+    results = []
+    for trial in range(trials):
+        add = trial % 2 == 1
+        kind, flags, body = rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index)
+        t0 = now()
+        driver.socket_a.socket.send(kind, flags, body)
+        arrived = collect(t0 + 5_000_000_000)
+        driver.socket_a.socket.acks()
+        times = sorted(arrived.values())
+        results.append({"received": len(times),
+                        "first": (times[0] - t0) if times else None,
+                        "last": (times[-1] - t0) if times else None})
+    for client in clients:
+        poller.unregister(client.fileno())
+        client.close()
+    poller.close()
+    complete = [r for r in results if r["received"] == count]
+    return {"subscribers": count, "trials": trials, "complete_trials": len(complete),
+            "first": summary_ms([r["first"] for r in complete]),
+            "last": summary_ms([r["last"] for r in complete])}
+
+
+# MARK: 4. idle
+
+def idle(pathd, seconds):
+    """Context switches of every pathd thread over `seconds` with nothing changing.
+    A thread that exits meanwhile takes its counts with it, so exits are reported; a
+    thread that starts counts in full."""
+    time.sleep(2)  # let the previous phase's writes finish (not a measurement)
+    before = pathd.context_switches()
+    cpu_before = pathd.cpu_seconds()
+    time.sleep(seconds)
+    after = pathd.context_switches()
+    status = pathd.status()
+    switches = sum(count - before.get(thread, 0) for thread, count in after.items())
+    return {"seconds": seconds, "context_switches": switches, "threads_before": len(before),
+            "threads_after": len(after), "threads_exited": len(set(before) - set(after)),
+            "threads_started": len(set(after) - set(before)),
+            "cpu_seconds": pathd.cpu_seconds() - cpu_before,
+            "rss_kib": kib(status["VmRSS"]), "hwm_kib": kib(status["VmHWM"])}
+
+
+# MARK: 5. start
+
+def start_time(topology, binary, directory, trials, label):
+    """exec → READY=1 (sd_notify: the socket accepts and the first path is known), and
+    exec → first path line at a client that polls connect() every millisecond."""
+    ready_times, first_path_times = [], []
+    for trial in range(trials):
+        notify_path = os.path.join(directory, f"{label}-{trial}.notify")
+        notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        notify.bind(notify_path)
+        notify.setblocking(False)
+        socket_path = os.path.join(directory, f"{label}-{trial}.sock")
+        pathd = Pathd(binary, topology.a, socket_path, os.path.join(directory, f"{label}-{trial}.log"),
+                      notify_socket=notify_path)
+        t0 = pathd.started
+        ready = first_path = None
+        client = None
+        received = b""
+        deadline = t0 + 60_000_000_000
+        try:
+            while (ready is None or first_path is None) and now() < deadline:
+                if client is None:
+                    try:
+                        candidate = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                        candidate.connect(socket_path)
+                        candidate.sendall(b'{"op":"subscribe"}\n')
+                        candidate.setblocking(False)
+                        client = candidate
+                    except (FileNotFoundError, ConnectionRefusedError):
+                        candidate.close()
+                watched = [notify] + ([client] if client else [])
+                readable, _, _ = select.select(watched, [], [], 0.001)
+                stamp = now()
+                if notify in readable and b"READY=1" in notify.recv(4096):
+                    ready = stamp
+                if client in readable:
+                    received += client.recv(65536)
+                    if first_path is None and b'"type":"path"' in received:
+                        first_path = stamp
+            if pathd.process.poll() is not None:
+                raise RuntimeError(f"pathd exited during start: {pathd.log_text()}")
+        finally:
+            if client:
+                client.close()
+            pathd.stop()
+            notify.close()
+            os.remove(notify_path)
+        if ready is not None:
+            ready_times.append(ready - t0)
+        if first_path is not None:
+            first_path_times.append(first_path - t0)
+    baseline = []
+    for _ in range(trials):
+        t0 = now()
+        subprocess.run([IP, "netns", "exec", topology.a, "/bin/true"], check=True)
+        baseline.append(now() - t0)
+    return {"trials": trials, "ready": summary_ms(ready_times), "first_path": summary_ms(first_path_times),
+            "ip_netns_exec_true": summary_ms(baseline)}
+
+
+# MARK: report
+
+def machine():
+    model = "unknown"
+    with open("/proc/cpuinfo") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    with open("/proc/meminfo") as meminfo:
+        memory = meminfo.readline().split()[1]
+    return {"date": time.strftime("%Y-%m-%d %H:%M %Z"), "nproc": os.cpu_count(), "kernel": platform.release(),
+            "cpu": model, "memory_gib": round(int(memory) / 1024 / 1024, 1),
+            "ip": run_text([IP, "-V"])}
+
+
+def run_text(arguments):
+    return subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout.strip()
+
+
+def run(*arguments):
+    return subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def ms(value):
+    return "—" if value is None or value != value else f"{value:.3f}"
+
+
+def print_report(results):
+    m = results["machine"]
+    print(f"\n## pathd benchmarks — {m['date']}")
+    print(f"{m['nproc']} CPUs ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}, {m['ip']}\n")
+    if "latency" in results:
+        report = results["latency"]
+        print(f"### Latency: kernel change → line ({report['changes']} changes, ms)\n")
+        print("| change | n | pathd min | median | p99 | max | ip monitor min | median | p99 | max "
+              "| pathd − ip monitor median | missed pathd / ip monitor |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+        for kind, block in list(report["by_kind"].items()) + [("all but admin up", report["all"])]:
+            p, mo, d = block["pathd"], block["ip_monitor"], block["pathd_minus_monitor"]
+            print(f"| {kind} | {p.get('n', 0)} | {ms(p.get('min'))} | {ms(p.get('median'))} | {ms(p.get('p99'))} | "
+                  f"{ms(p.get('max'))} | {ms(mo.get('min'))} | {ms(mo.get('median'))} | {ms(mo.get('p99'))} | "
+                  f"{ms(mo.get('max'))} | {ms(d.get('median'))} | {block['pathd_missed']} / {block['monitor_missed']} |")
+        print()
+    if "fanout" in results:
+        f = results["fanout"]
+        print(f"### Fan-out: {f['subscribers']} subscribers, {f['complete_trials']}/{f['trials']} complete trials (ms)\n")
+        print("| | min | median | p99 | max |\n|---|---|---|---|---|")
+        for key in ("first", "last"):
+            s = f[key]
+            print(f"| change → {key} subscriber's line | {ms(s.get('min'))} | {ms(s.get('median'))} | "
+                  f"{ms(s.get('p99'))} | {ms(s.get('max'))} |")
+        print()
+    if "idle" in results:
+        i = results["idle"]
+        print(f"### Idle ({i['seconds']} s)\n")
+        print(f"context switches, all threads: {i['context_switches']} (threads {i['threads_before']} → "
+              f"{i['threads_after']}; {i['threads_exited']} exited, {i['threads_started']} started); CPU {i['cpu_seconds']:.2f} s; "
+              f"RSS {i['rss_kib']} KiB; peak RSS so far {i['hwm_kib']} KiB\n")
+    for key, title in (("start", "Start, topology routes only"), ("start_full", "Start, 1,000,000 routes in the table")):
+        s = results.get(key) or results.get("flood", {}).get(key)
+        if not s:
+            continue
+        print(f"### {title} ({s['trials']} trials, ms)\n")
+        print("| | min | median | max |\n|---|---|---|---|")
+        for name, label in (("ready", "exec → READY=1"), ("first_path", "exec → first path line at a client"),
+                            ("ip_netns_exec_true", "`ip netns exec NS /bin/true` (included above)")):
+            v = s[name]
+            print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
+        print()
+    if "flood" in results:
+        f = results["flood"]
+        print(f"### Flood: {f['routes']:,} routes added ({f['add_seconds']:.1f} s) then deleted ({f['delete_seconds']:.1f} s)\n")
+        print("| | pathd | ip monitor route |\n|---|---|---|")
+        print(f"| CPU seconds, adds | {f['pathd_cpu_add']:.2f} | {f['ip_monitor_cpu_add']:.2f} |")
+        print(f"| CPU seconds, adds + deletes | {f['pathd_cpu_total']:.2f} | {f['ip_monitor_cpu_total']:.2f} |")
+        print(f"| overruns (ENOBUFS) | {f['overrun_log_lines']} log lines, {f['resync_lines']} resync lines "
+              f"| {f['ip_monitor_overruns']} |")
+        print()
+        print(f"RSS before {f['rss_before_kib']} KiB (peak {f['hwm_before_kib']} KiB); peak after {f['hwm_after_kib']} KiB "
+              f"(growth {f['hwm_after_kib'] - f['rss_before_kib']} KiB from idle RSS); RSS after {f['rss_after_kib']} KiB.")
+        print(f"Path lines published during the flood: {f['path_lines_during_flood']}; wrong: {f['wrong_path_count']} "
+              f"{f['wrong_paths']}\n")
+        for key, label in (("after_adds", "the adds"), ("after_deletes", "the deletes")):
+            off, on = f[key]
+            print(f"Carrier off right after {label}: pathd {ms(off['pathd'] and off['pathd'] / 1e6)} ms, "
+                  f"ip monitor {ms(off['monitor'] and off['monitor'] / 1e6)} ms; carrier on: pathd "
+                  f"{ms(on['pathd'] and on['pathd'] / 1e6)} ms, ip monitor {ms(on['monitor'] and on['monitor'] / 1e6)} ms")
+        print()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pathd", required=True, help="the pathd binary (a release build)")
+    parser.add_argument("--prefix", default=f"pathd-bench-{os.getpid()}", help="namespace name prefix")
+    parser.add_argument("--rounds", type=int, default=24, help="latency rounds of 10 changes each")
+    parser.add_argument("--routes", type=int, default=1_000_000)
+    parser.add_argument("--subscribers", type=int, default=1000)
+    parser.add_argument("--fanout-trials", type=int, default=20)
+    parser.add_argument("--idle-seconds", type=int, default=60)
+    parser.add_argument("--start-trials", type=int, default=5)
+    parser.add_argument("--only", default="start,latency,fanout,idle,flood",
+                        help="comma-separated subset of start,latency,fanout,idle,flood")
+    parser.add_argument("--json", help="also write the raw results here")
+    arguments = parser.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("bench: needs root (network namespaces)")
+    only = set(arguments.only.split(","))
+    binary = os.path.abspath(arguments.pathd)
+    results = {"machine": machine()}
+    directory = tempfile.mkdtemp(prefix="pathd-bench-")
+    topology = None
+    pathd = None
+    driver = None
+    try:
+        topology = Topology(arguments.prefix)
+        if "start" in only:
+            print("bench: start time", file=sys.stderr, flush=True)
+            results["start"] = start_time(topology, binary, directory, arguments.start_trials, "start")
+        pathd = Pathd(binary, topology.a, os.path.join(directory, "pathd.sock"), os.path.join(directory, "pathd.log"))
+        subscriber = pathd.wait_until_accepting()
+        subscriber.wait_for(path_state(True, True))
+        driver = Driver(topology, subscriber)
+        if "latency" in only:
+            print(f"bench: latency, {arguments.rounds * 10} changes", file=sys.stderr, flush=True)
+            results["latency"] = latency_report(latency(driver, arguments.rounds))
+        if "fanout" in only:
+            print(f"bench: fan-out to {arguments.subscribers}", file=sys.stderr, flush=True)
+            results["fanout"] = fanout(driver, pathd.socket_path, arguments.subscribers, arguments.fanout_trials)
+        if "idle" in only:
+            print(f"bench: idle {arguments.idle_seconds} s", file=sys.stderr, flush=True)
+            results["idle"] = idle(pathd, arguments.idle_seconds)
+        if "flood" in only:
+            print(f"bench: flood of {arguments.routes:,} routes", file=sys.stderr, flush=True)
+            results["flood"] = flood(driver, pathd, directory, arguments.routes, binary, arguments.start_trials)
+        results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
+    finally:
+        if driver:
+            driver.close()
+        if pathd:
+            pathd.stop()
+        if topology:
+            topology.remove()
+        subprocess.run(["rm", "-rf", directory])
+    print_report(results)
+    if arguments.json:
+        with open(arguments.json, "w") as output:
+            json.dump(results, output, indent=2)
+
+
+if __name__ == "__main__":
+    main()

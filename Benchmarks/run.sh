@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Runs Benchmarks/bench.py against a pathd binary; every namespace the run creates is
+# named pathd-bench-<this shell's pid>-… and removed on exit, even if bench.py is killed.
+set -euo pipefail
+
+if [ "$(id -u)" -ne 0 ]; then
+    echo "bench: needs root (network namespaces)" >&2
+    exit 1
+fi
+here="$(cd "$(dirname "$0")" && pwd)"
+pathd="${1:?usage: run.sh PATH-TO-PATHD [bench.py options]}"
+shift
+prefix="pathd-bench-$$"
+python="/usr/bin/python3"
+[ -x "$python" ] || python="python3"
+
+cleanup() {
+    for namespace in $(ip netns list | awk '{print $1}' | grep "^$prefix-" || true); do
+        for pid in $(ip netns pids "$namespace" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
+        ip netns del "$namespace" 2>/dev/null || true
+    done
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"$python" "$here/bench.py" --pathd "$pathd" --prefix "$prefix" "$@"
