@@ -8,9 +8,7 @@ extension KernelTests {
         @Test("wait returns 0 once the route comes back")
         func waitsForSatisfied() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.deleteDefaultRoute()
                 try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
 

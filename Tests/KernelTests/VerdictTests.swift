@@ -29,9 +29,7 @@ extension KernelTests {
         func openVPNDef1() throws {
             try withVethTopology { topology in
                 try topology.addTunnel()
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.a.ip("route", "add", "0.0.0.0/1", "via", VethTopology.tunnelPeer)
                 try topology.a.ip("route", "add", "128.0.0.0/1", "via", VethTopology.tunnelPeer)
                 let line = try subscriber.waitFor("through tun0 first") { PathLine.interfaceNames($0).first == "tun0" }
@@ -45,9 +43,7 @@ extension KernelTests {
         func wgQuick() throws {
             try withVethTopology { topology in
                 try topology.addTunnel()
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.a.ip("route", "add", "default", "via", VethTopology.tunnelPeer, "table", "51820")
                 try topology.a.ip("rule", "add", "not", "fwmark", "51820", "table", "51820")
                 try topology.a.ip("rule", "add", "table", "main", "suppress_prefixlength", "0")
@@ -64,9 +60,7 @@ extension KernelTests {
         @Test("a kill switch route wins: unsatisfied, routeRejects", arguments: ["unreachable", "blackhole", "prohibit"])
         func killSwitch(type: String) throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 // Replacing the default route, as a kill switch does when the tunnel drops.
                 try topology.a.ip("route", "replace", type, "default")
                 let line = try subscriber.nextLine("killed by \(type)")
@@ -133,9 +127,7 @@ extension KernelTests {
         @Test("operstate DORMANT is unsatisfied, dormant; UP again is satisfied")
         func dormant() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.a.ip("link", "set", "vA", "mode", "dormant")
                 try topology.setOperState("dormant", of: "vA")
                 let line = try subscriber.waitFor("dormant", PathLine.unsatisfied(reason: "dormant"))
@@ -149,9 +141,7 @@ extension KernelTests {
         func ecmp() throws {
             try withVethTopology { topology in
                 try topology.addTunnel()
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.a.ip("route", "replace", "default",
                                   "nexthop", "via", VethTopology.routerAddress, "dev", "vA",
                                   "nexthop", "via", VethTopology.tunnelPeer, "dev", "tun0")
@@ -163,9 +153,7 @@ extension KernelTests {
         @Test("containers and bridges that do not carry the lookup route publish nothing")
         func unrelatedLinksPublishNothing() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.a.ip("link", "add", "br0", "type", "bridge")
                 try topology.a.ip("address", "add", "172.31.255.1/24", "dev", "br0")
                 try topology.a.ip("link", "set", "br0", "up")
@@ -185,9 +173,7 @@ extension KernelTests {
         @Test("loopback never makes a path satisfied")
         func loopbackNeverSatisfies() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 try topology.deleteDefaultRoute()
                 try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
                 try topology.a.ip("route", "add", "default", "dev", "lo")

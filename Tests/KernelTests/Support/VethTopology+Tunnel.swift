@@ -6,6 +6,14 @@ import Foundation
 extension VethTopology {
     static let tunnelPeer = "10.8.0.1"
 
+    /// Starts pathd, subscribes, and waits for the first answer: satisfied through vA.
+    func startSatisfied() throws -> Subscriber {
+        try startDaemon()
+        let subscriber = try subscribe()
+        try subscriber.waitFor("initially satisfied through vA", PathLine.satisfied(through: "vA"))
+        return subscriber
+    }
+
     func addTunnel() throws {
         try a.ip("link", "add", "tun0", "type", "veth", "peer", "name", "tunB", "netns", b.name)
         try a.ip("address", "add", "10.8.0.2/24", "dev", "tun0")
