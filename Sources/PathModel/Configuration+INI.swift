@@ -15,6 +15,7 @@ extension Configuration {
         lines.append("LookupIPv4=\(settings.lookupIPv4)")
         lines.append("LookupIPv6=\(settings.lookupIPv6)")
         lines.append("MaxClients=\(settings.maximumClients)")
+        lines.append("ClientQueueLimit=\(settings.clientQueueLimitBytes)")
         lines.append("ReceiveBuffer=\(settings.receiveBufferBytes)")
         lines.append("ResolvConf=\(settings.resolvConfPath)")
         lines.append("LogLevel=\(settings.logLevel.rawValue)")

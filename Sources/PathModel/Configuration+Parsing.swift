@@ -35,7 +35,7 @@ extension Configuration {
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let daemonKeys = ["Socket", "LookupIPv4", "LookupIPv6", "MaxClients", "ReceiveBuffer", "ResolvConf", "LogLevel"]
+    static let daemonKeys = ["Socket", "LookupIPv4", "LookupIPv6", "MaxClients", "ClientQueueLimit", "ReceiveBuffer", "ResolvConf", "LogLevel"]
     static let interfaceKeys = ["Name", "Type", "Kind", "Expensive", "Constrained", "SetType", "OnDemand", "Ignore"]
 
     private static func applyDaemon(_ entry: INIDocument.Entry, to daemon: inout DaemonSettings, log: inout DiagnosticLog) {
@@ -75,6 +75,16 @@ extension Configuration {
                 return fail("a number from \(range.lowerBound) to \(range.upperBound)")
             }
             daemon.maximumClients = count
+        case "ClientQueueLimit":
+            if value.isEmpty {
+                daemon.clientQueueLimitBytes = defaults.clientQueueLimitBytes
+                return
+            }
+            let range = DaemonSettings.clientQueueLimitRange
+            guard let bytes = parseSize(value), range.contains(bytes) else {
+                return fail("a size from 4K to 1G (bytes, or with a K, M or G suffix)")
+            }
+            daemon.clientQueueLimitBytes = bytes
         case "ReceiveBuffer":
             if value.isEmpty {
                 daemon.receiveBufferBytes = defaults.receiveBufferBytes

@@ -18,6 +18,9 @@ public struct DaemonSettings: Hashable, Sendable {
     public var lookupIPv6 = LookupDestinations.ipv6
     /// `MaxClients=`: connections served at once.
     public var maximumClients = 1024
+    /// `ClientQueueLimit=`: bytes queued for one client before it counts as not reading
+    /// and is disconnected (path lines collapse first, so only a stuck reader gets there).
+    public var clientQueueLimitBytes = 256 << 10
     /// `ReceiveBuffer=`: bytes requested for the netlink event socket.
     public var receiveBufferBytes = 8 << 20
     /// `ResolvConf=`: the resolver configuration watched for nameservers.
@@ -29,6 +32,8 @@ public struct DaemonSettings: Hashable, Sendable {
 
     public static let maximumClientsRange = 1...1_000_000
     public static let receiveBufferRange = 4096...(1 << 30)
+    /// A path line is about 300 bytes; below 4K even one resync could not wait.
+    public static let clientQueueLimitRange = 4096...(1 << 30)
     /// `sun_path` holds 108 bytes including the terminating NUL.
     public static let maximumSocketPathBytes = 107
 }

@@ -8,7 +8,8 @@ import PathProtocol
 struct DaemonConfiguration: Sendable {
     let files: ConfigurationFiles
     let options: Options
-    /// The `[Daemon]` settings the process started with. Only `MaxClients=` and the
+    /// The `[Daemon]` settings the process started with. Only `MaxClients=`,
+    /// `ClientQueueLimit=` (for connections accepted after the change) and the
     /// `[Interface]` policy change at runtime; the rest needs a restart.
     let daemon: DaemonSettings
     let policy: Policy
@@ -25,7 +26,8 @@ struct DaemonConfiguration: Sendable {
     }
 
     var service: ServiceConfiguration {
-        ServiceConfiguration(maximumClients: daemon.maximumClients, policy: policy)
+        ServiceConfiguration(maximumClients: daemon.maximumClients, maximumPendingBytes: daemon.clientQueueLimitBytes,
+                             policy: policy)
     }
 
     /// Reads the files again; settings that cannot change at runtime are warnings.
@@ -48,7 +50,9 @@ struct DaemonConfiguration: Sendable {
         compare("ReceiveBuffer", daemon.receiveBufferBytes, next.receiveBufferBytes) { "\($0)" }
         compare("ResolvConf", daemon.resolvConfPath, next.resolvConfPath) { $0 }
         compare("LogLevel", daemon.logLevel, next.logLevel) { $0.rawValue }
-        let service = ServiceConfiguration(maximumClients: next.maximumClients, policy: result.configuration.policy)
+        let service = ServiceConfiguration(maximumClients: next.maximumClients,
+                                           maximumPendingBytes: next.clientQueueLimitBytes,
+                                           policy: result.configuration.policy)
         return .valid(service, warnings: warnings + restart)
     }
 }

@@ -24,6 +24,7 @@ struct ConfigurationTests {
             LookupIPv4=192.0.2.7
             LookupIPv6=2001:db8::7
             MaxClients=12
+            ClientQueueLimit=64K
             ReceiveBuffer=2M
             ResolvConf=/run/systemd/resolve/resolv.conf
             LogLevel=DEBUG
@@ -34,6 +35,7 @@ struct ConfigurationTests {
         #expect(daemon.lookupIPv4 == IPAddress("192.0.2.7"))
         #expect(daemon.lookupIPv6 == IPAddress("2001:db8::7"))
         #expect(daemon.maximumClients == 12)
+        #expect(daemon.clientQueueLimitBytes == 64 << 10)
         #expect(daemon.receiveBufferBytes == 2 << 20)
         #expect(daemon.resolvConfPath == "/run/systemd/resolve/resolv.conf")
         #expect(daemon.logLevel == .debug)
@@ -48,6 +50,7 @@ struct ConfigurationTests {
             Socket=relative.sock
             ReceiveBuffer=lots
             LogLevel=chatty
+            ClientQueueLimit=1K
             [Interface]
             Name=eth0
             Expensive=maybe
@@ -62,10 +65,11 @@ struct ConfigurationTests {
             "pathd.conf:4: Socket= expects an absolute path of at most 107 bytes, got \"relative.sock\"",
             "pathd.conf:5: ReceiveBuffer= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"lots\"",
             "pathd.conf:6: LogLevel= expects error, warning, notice, info, debug, got \"chatty\"",
-            "pathd.conf:9: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
-            "pathd.conf:10: SetType= expects one of wifi, cellular, wiredEthernet, loopback, other, got \"modem\"",
-            "pathd.conf:11: Type= expects types among wifi, cellular, wiredEthernet, loopback, other (each may start with !), got \"ethernet\"",
-            "pathd.conf:12: Name= has a lone \"!\"; write !PATTERN with no space",
+            "pathd.conf:7: ClientQueueLimit= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"1K\"",
+            "pathd.conf:10: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
+            "pathd.conf:11: SetType= expects one of wifi, cellular, wiredEthernet, loopback, other, got \"modem\"",
+            "pathd.conf:12: Type= expects types among wifi, cellular, wiredEthernet, loopback, other (each may start with !), got \"ethernet\"",
+            "pathd.conf:13: Name= has a lone \"!\"; write !PATTERN with no space",
         ])
     }
 
