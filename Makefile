@@ -16,7 +16,7 @@ UNITS       := systemd/pathd.service systemd/pathd.socket
 # The path written in systemd/pathd.service; rewritten at install time when BINDIR differs.
 UNIT_EXEC   := /usr/local/bin/pathd
 
-.PHONY: all deps build run test lint install uninstall clean
+.PHONY: all deps build run test lint install uninstall clean bench fuzz
 
 all: build
 
@@ -58,6 +58,36 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 \
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 \
 		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket
+
+# Benchmarks (issue 6): root, network namespaces, about 5 minutes; not part of `test`.
+# Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help.
+BENCH_ARGS ?=
+bench: build
+	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)
+
+# libFuzzer on the request, JSON and configuration parsers, FUZZ_SECONDS each.
+# A crash leaves its input in .build-fuzz/artifacts/; make it a unit test.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := FuzzRequest FuzzJSON FuzzConfig
+FUZZ_DIR     := .build-fuzz
+fuzz: deps
+	@mkdir -p $(FUZZ_DIR)/artifacts
+	@# gold warns once per ASan symbol it cannot export; the log keeps them, the screen does not.
+	cd Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address --scratch-path ../$(FUZZ_DIR) \
+		> ../$(FUZZ_DIR)/build.log 2>&1 || { grep -v 'Cannot export local symbol' ../$(FUZZ_DIR)/build.log; exit 1; }
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus/$$target; \
+		echo "fuzz: $$target for $(FUZZ_SECONDS) s"; \
+		SWIFT_BACKTRACE=enable=no $(FUZZ_DIR)/debug/$$target -max_total_time=$(FUZZ_SECONDS) \
+			-timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+			-artifact_prefix=$(FUZZ_DIR)/artifacts/$$target- \
+			$(FUZZ_DIR)/corpus/$$target Fuzz/Seeds/$$target > $(FUZZ_DIR)/$$target.log 2>&1; \
+		status=$$?; \
+		grep -E '^#[0-9]+[[:space:]]+DONE|^stat::(number_of_executed_units|peak_rss_mb)' $(FUZZ_DIR)/$$target.log; \
+		if [ $$status -ne 0 ]; then tail -40 $(FUZZ_DIR)/$$target.log; exit 1; fi; \
+		if ! grep -q 'INITED cov:' $(FUZZ_DIR)/$$target.log; then \
+			echo "fuzz: $$target has no coverage counters (stale build?); try rm -rf $(FUZZ_DIR)"; exit 1; fi; \
+	done
 
 clean:
 	$(SWIFT) package clean

@@ -7,6 +7,9 @@ let package = Package(
         .executable(name: "pathd", targets: ["pathd"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
         .library(name: "PathClient", targets: ["PathClient"]),
+        // For the fuzz package (Fuzz/Package.swift), which depends on this one by path.
+        .library(name: "PathModel", targets: ["PathModel"]),
+        .library(name: "PathProtocol", targets: ["PathProtocol"]),
     ],
     targets: [
         // The one C module: libnl-3, libnl-route-3, libsystemd and the kernel headers.
