@@ -114,6 +114,24 @@ extension NetlinkMonitor {
     /// relevant arrived.
     private func flush() {
         guard needsLookup || !pending.isEmpty else { return }
+        // Only routes or rules changed: subject to the throttle (link and address
+        // changes always go at once, with their lookups).
+        if pending.isEmpty, let later = throttle.admit(now: DispatchTime.now().uptimeNanoseconds) {
+            guard !isTrailingFlushScheduled else { return }
+            isTrailingFlushScheduled = true
+            queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: later)) {
+                self.isTrailingFlushScheduled = false
+                guard case .running = self.state else { return }
+                self.deliverWithLookups()
+            }
+            return
+        }
+        deliverWithLookups()
+    }
+
+    /// Looks the routes up and delivers them with whatever the drain collected.
+    private func deliverWithLookups() {
+        guard needsLookup || !pending.isEmpty else { return }
         do {
             let events = pending + (try lookups())
             pending = []

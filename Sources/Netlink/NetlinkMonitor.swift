@@ -48,6 +48,10 @@ public final class NetlinkMonitor: @unchecked Sendable {
     var pending: [NetworkEvent] = []
     /// Something that can change the lookups' answers arrived since the last batch.
     var needsLookup = false
+    /// Keeps a route flood from costing two lookups per message.
+    var throttle = LookupThrottle()
+    /// A throttled lookup waits on `queue.asyncAfter`; one at a time.
+    var isTrailingFlushScheduled = false
 
     /// The receive buffer actually obtained (getsockopt SO_RCVBUF after setting), for
     /// the log. Linux reports twice the requested value (socket(7)).
