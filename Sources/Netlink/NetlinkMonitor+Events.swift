@@ -117,16 +117,27 @@ extension NetlinkMonitor {
         // Only routes or rules changed: subject to the throttle (link and address
         // changes always go at once, with their lookups).
         if pending.isEmpty, let later = throttle.admit(now: DispatchTime.now().uptimeNanoseconds) {
-            guard !isTrailingFlushScheduled else { return }
-            isTrailingFlushScheduled = true
-            queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: later)) {
-                self.isTrailingFlushScheduled = false
-                guard case .running = self.state else { return }
-                self.deliverWithLookups()
-            }
+            pauseReading(until: later)
             return
         }
         deliverWithLookups()
+    }
+
+    /// A route flood: stop reading until `deadline`, then read everything that queued
+    /// up meanwhile in one go. Waking once per message cost more than the messages (an
+    /// epoll wake-up and a thread hand-off each, where `ip monitor` blocks in recv);
+    /// the 8 MiB receive buffer holds far more than a window's worth. A link change that
+    /// arrives during the pause waits at most one window (10 ms).
+    private func pauseReading(until deadline: UInt64) {
+        guard case .running(let source) = state, !isReadPaused else { return }
+        isReadPaused = true
+        source.suspend()
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) {
+            guard case .running(let source) = self.state, self.isReadPaused else { return }
+            self.isReadPaused = false
+            source.resume()
+            self.readable()
+        }
     }
 
     /// Looks the routes up and delivers them with whatever the drain collected.

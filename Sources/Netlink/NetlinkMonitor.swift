@@ -50,8 +50,8 @@ public final class NetlinkMonitor: @unchecked Sendable {
     var needsLookup = false
     /// Keeps a route flood from costing two lookups per message.
     var throttle = LookupThrottle()
-    /// A throttled lookup waits on `queue.asyncAfter`; one at a time.
-    var isTrailingFlushScheduled = false
+    /// Reading is paused during a route flood (see `pauseReading`).
+    var isReadPaused = false
 
     /// The receive buffer actually obtained (getsockopt SO_RCVBUF after setting), for
     /// the log. Linux reports twice the requested value (socket(7)).
@@ -172,6 +172,11 @@ public final class NetlinkMonitor: @unchecked Sendable {
         case .running(let source):
             state = .finished
             source.cancel()
+            // A suspended source runs its cancel handler (closing the sockets) only once resumed.
+            if isReadPaused {
+                isReadPaused = false
+                source.resume()
+            }
         case .finished:
             break
         }
