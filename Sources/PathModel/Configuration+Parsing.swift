@@ -44,6 +44,16 @@ extension Configuration {
         func fail(_ expectation: String) {
             log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(value))")
         }
+        /// A byte size (`4K`, `8M`) in `range`; empty restores the default.
+        func setSize(_ key: WritableKeyPath<DaemonSettings, Int>, in range: ClosedRange<Int>) {
+            if value.isEmpty {
+                daemon[keyPath: key] = defaults[keyPath: key]
+            } else if let bytes = parseSize(value), range.contains(bytes) {
+                daemon[keyPath: key] = bytes
+            } else {
+                fail("a size from 4K to 1G (bytes, or with a K, M or G suffix)")
+            }
+        }
         switch entry.key {
         case "Socket":
             if value.isEmpty {
@@ -76,25 +86,9 @@ extension Configuration {
             }
             daemon.maximumClients = count
         case "ClientQueueLimit":
-            if value.isEmpty {
-                daemon.clientQueueLimitBytes = defaults.clientQueueLimitBytes
-                return
-            }
-            let range = DaemonSettings.clientQueueLimitRange
-            guard let bytes = parseSize(value), range.contains(bytes) else {
-                return fail("a size from 4K to 1G (bytes, or with a K, M or G suffix)")
-            }
-            daemon.clientQueueLimitBytes = bytes
+            setSize(\.clientQueueLimitBytes, in: DaemonSettings.clientQueueLimitRange)
         case "ReceiveBuffer":
-            if value.isEmpty {
-                daemon.receiveBufferBytes = defaults.receiveBufferBytes
-                return
-            }
-            let range = DaemonSettings.receiveBufferRange
-            guard let bytes = parseSize(value), range.contains(bytes) else {
-                return fail("a size from 4K to 1G (bytes, or with a K, M or G suffix)")
-            }
-            daemon.receiveBufferBytes = bytes
+            setSize(\.receiveBufferBytes, in: DaemonSettings.receiveBufferRange)
         case "ResolvConf":
             if value.isEmpty {
                 daemon.resolvConfPath = defaults.resolvConfPath
