@@ -5,6 +5,7 @@ import PathProtocol
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRequest(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let line = UnsafeBufferPointer(start: data, count: size)
+    // A rejected line is a fine outcome for a fuzzer; only a crash or a failed round trip is a finding.
     guard let request = try? Request.parse(line: line) else { return 0 }
     let encoded = request.encoded()
     guard encoded.last == UInt8(ascii: "\n") else { fatalError("encoded request without a newline") }

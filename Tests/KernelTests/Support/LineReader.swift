@@ -182,8 +182,14 @@ final class ReplyCounter: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The line's "type", or "unparsable": a line that is not JSON is itself the
+    /// finding the caller reports, so the parse error is turned into that word.
     private static func type(of line: ArraySlice<UInt8>) -> String {
-        let object = try? JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
-        return object?["type"] as? String ?? "unparsable"
+        do {
+            let object = try JSONSerialization.jsonObject(with: Data(line)) as? [String: Any]
+            return object?["type"] as? String ?? "unparsable"
+        } catch {
+            return "unparsable"
+        }
     }
 }
