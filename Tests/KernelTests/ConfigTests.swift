@@ -84,34 +84,28 @@ extension KernelTests {
 struct CheckConfigCommand {
     @Test("a valid file prints the effective configuration; an invalid one exits 1 with file:line")
     func checkConfig() throws {
-        let directory = try TemporaryDirectory()
-        defer {
-            do {
-                try directory.remove()
-            } catch {
-                Issue.record("teardown: \(error)")
-            }
+        try withTemporaryDirectory { directory in
+            let config = directory.path("pathd.conf")
+            try "[Daemon]\nMaxClients=5\nColour=blue\n[Interface]\nName=wwan* !wwan9\nExpensive=yes\n"
+                .write(toFile: config, atomically: true, encoding: .utf8)
+            let pathd = try BuiltProduct.url("pathd")
+            let valid = try Command.run(pathd, ["--check-config", "--config", config, "--socket", "/run/x.sock"])
+            #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
+            #expect(valid.stdout.contains("[Daemon]\nSocket=/run/x.sock\n"), "stdout: \(valid.stdout)")
+            #expect(valid.stdout.contains("MaxClients=5\n"))
+            #expect(valid.stdout.contains("[Interface]\n# \(config):4\nName=wwan* !wwan9\nExpensive=yes\n"))
+            #expect(valid.stderr == "warning: \(config):3: unknown key Colour= in [Daemon]; ignored\n")
+
+            try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
+            try "[Interface]\nOnDemand=perhaps\n".write(toFile: config + ".d/10-bad.conf", atomically: true, encoding: .utf8)
+            let invalid = try Command.run(pathd, ["--check-config", "--config", config])
+            #expect(invalid.termination == .exit(1))
+            #expect(invalid.stdout.isEmpty)
+            #expect(invalid.stderr.contains("error: \(config).d/10-bad.conf:2: OnDemand= expects a boolean"), "stderr: \(invalid.stderr)")
+
+            let missing = try Command.run(pathd, ["--check-config", "--config", directory.path("absent.conf")])
+            #expect(missing.termination == .exit(1))
+            #expect(missing.stderr.contains("absent.conf: cannot open: No such file or directory"))
         }
-        let config = directory.path("pathd.conf")
-        try "[Daemon]\nMaxClients=5\nColour=blue\n[Interface]\nName=wwan* !wwan9\nExpensive=yes\n"
-            .write(toFile: config, atomically: true, encoding: .utf8)
-        let pathd = try BuiltProduct.url("pathd")
-        let valid = try Command.run(pathd, ["--check-config", "--config", config, "--socket", "/run/x.sock"])
-        #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
-        #expect(valid.stdout.contains("[Daemon]\nSocket=/run/x.sock\n"), "stdout: \(valid.stdout)")
-        #expect(valid.stdout.contains("MaxClients=5\n"))
-        #expect(valid.stdout.contains("[Interface]\n# \(config):4\nName=wwan* !wwan9\nExpensive=yes\n"))
-        #expect(valid.stderr == "warning: \(config):3: unknown key Colour= in [Daemon]; ignored\n")
-
-        try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
-        try "[Interface]\nOnDemand=perhaps\n".write(toFile: config + ".d/10-bad.conf", atomically: true, encoding: .utf8)
-        let invalid = try Command.run(pathd, ["--check-config", "--config", config])
-        #expect(invalid.termination == .exit(1))
-        #expect(invalid.stdout.isEmpty)
-        #expect(invalid.stderr.contains("error: \(config).d/10-bad.conf:2: OnDemand= expects a boolean"), "stderr: \(invalid.stderr)")
-
-        let missing = try Command.run(pathd, ["--check-config", "--config", directory.path("absent.conf")])
-        #expect(missing.termination == .exit(1))
-        #expect(missing.stderr.contains("absent.conf: cannot open: No such file or directory"))
     }
 }

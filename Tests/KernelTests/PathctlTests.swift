@@ -45,19 +45,13 @@ extension KernelTests {
 struct PathctlWithoutDaemon {
     @Test("status against a socket nobody listens on exits 1 with a one-line message")
     func statusUnreachable() throws {
-        let directory = try TemporaryDirectory()
-        defer {
-            do {
-                try directory.remove()
-            } catch {
-                Issue.record("teardown: \(error)")
-            }
+        try withTemporaryDirectory { directory in
+            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), "status"])
+            #expect(result.termination == .exit(1))
+            #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
+            let message = result.stderr.trimmingCharacters(in: .newlines)
+            #expect(!message.isEmpty)
+            #expect(!message.contains("\n"), "more than one line: \(result.stderr)")
         }
-        let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), "status"])
-        #expect(result.termination == .exit(1))
-        #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
-        let message = result.stderr.trimmingCharacters(in: .newlines)
-        #expect(!message.isEmpty)
-        #expect(!message.contains("\n"), "more than one line: \(result.stderr)")
     }
 }

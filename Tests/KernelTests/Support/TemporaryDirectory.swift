@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A directory made with mkdtemp(3) for one test's sockets and logs, removed with its contents.
 final class TemporaryDirectory {
@@ -19,4 +20,18 @@ final class TemporaryDirectory {
     func remove() throws {
         try FileManager.default.removeItem(at: url)
     }
+}
+
+/// Runs `body` with a fresh temporary directory and removes it afterwards, whether
+/// `body` returns or throws; a failed removal is recorded as an issue.
+func withTemporaryDirectory<Result>(_ body: (TemporaryDirectory) throws -> Result) throws -> Result {
+    let directory = try TemporaryDirectory()
+    defer {
+        do {
+            try directory.remove()
+        } catch {
+            Issue.record("teardown: \(error)")
+        }
+    }
+    return try body(directory)
 }
