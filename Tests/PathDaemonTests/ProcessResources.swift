@@ -59,12 +59,17 @@ final class LogCapture {
     /// Everything logged so far. The daemon logs on its queue before it acts, so after
     /// a `queue.sync` that observed the action, the line is in the pipe.
     func text() -> String {
+        drain()
+        return String(decoding: captured, as: UTF8.self)
+    }
+
+    /// Moves what is in the pipe into `captured`, so the pipe never fills during a long test.
+    func drain() {
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
         while true {
             let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             guard count > 0 else { break }
             captured += buffer[0..<count]
         }
-        return String(decoding: captured, as: UTF8.self)
     }
 }

@@ -5,6 +5,7 @@ final class Subscriber {
     let socketPath: String
     private let socket: UnixSocket
     private let lines = LineBuffer()
+    private var isClosed = false
 
     /// Connects and sends `request` (a subscribe, by default without criteria).
     init(socketPath: String, request: String = "{\"op\":\"subscribe\"}") throws {
@@ -36,7 +37,10 @@ final class Subscriber {
         try waitFor(description, timeout: timeout) { _ in true }
     }
 
+    /// Idempotent: `deinit` calls it again after an explicit close.
     func close() {
+        guard !isClosed else { return }
+        isClosed = true
         socket.shutdownBoth()
         lines.waitUntilFinished()
         socket.close()

@@ -47,7 +47,10 @@ final class UnixSocket {
     }
 
     /// Wakes a reader blocked in `read` (it then sees end of file).
+    /// Does nothing once closed: the number may by then belong to another connection
+    /// of this process (the daemon tests share it), which a stray shutdown would end.
     func shutdownBoth() {
+        guard !isClosed else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 
