@@ -6,7 +6,7 @@ import PathModel
 import PathProtocol
 
 /// The running daemon: the service, its netlink source factory, the resolv.conf
-/// watcher and the signal handlers (SIGHUP reloads the configuration), all on one
+/// watcher and the handling of signals (SIGHUP reloads the configuration), all on one
 /// state queue.
 ///
 /// `@unchecked Sendable`: after `init` (on the main thread, before `launch`), every
@@ -18,7 +18,6 @@ final class Daemon: @unchecked Sendable {
     private let service: PathService
     private let resolver: ResolverWatcher
     private let configuration: DaemonConfiguration
-    private var signalSources: [DispatchSourceSignal] = []
 
     init(configuration: DaemonConfiguration, listener: UnixListener, log: Logger) {
         self.listener = listener
@@ -45,19 +44,6 @@ final class Daemon: @unchecked Sendable {
 
     /// Starts everything on the state queue; returns at once.
     func launch() {
-        for number in [SIGTERM, SIGINT] {
-            // Dispatch delivers the signal on the queue; the default action must be off.
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: stateQueue)
-            source.setEventHandler { [self] in stop(signal: number == SIGTERM ? "SIGTERM" : "SIGINT") }
-            source.resume()
-            signalSources.append(source)
-        }
-        signal(SIGHUP, SIG_IGN)
-        let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: stateQueue)
-        hangup.setEventHandler { [self] in service.reloadConfiguration(requestedBy: "SIGHUP") }
-        hangup.resume()
-        signalSources.append(hangup)
         stateQueue.async { [self] in
             log.info("pathd \(DaemonVersion.current) starting")
             let configuration = self.configuration
@@ -73,6 +59,20 @@ final class Daemon: @unchecked Sendable {
             service.serve(listener)
             service.whenFirstPathKnown {
                 ProcessEnvironment.notifyReady()
+            }
+        }
+    }
+
+    /// Runs on the main thread for the life of the process: each handled signal
+    /// (blocked since main began) is taken there and acted on, in order, on the state queue.
+    func receiveSignals() -> Never {
+        HandledSignals.receive(log: log) { number in
+            stateQueue.async { [self] in
+                if number == SIGHUP {
+                    service.reloadConfiguration(requestedBy: "SIGHUP")
+                } else {
+                    stop(signal: HandledSignals.name(number))
+                }
             }
         }
     }

@@ -21,14 +21,6 @@ enum ProcessEnvironment {
     static var underJournal: Bool { getenv("JOURNAL_STREAM") != nil }
 
     static func prepare(log: Logger) {
-        // A parent may hand down a blocked signal mask (test runners and some
-        // supervisors do); a blocked SIGTERM would never reach the signal source.
-        var signals = sigset_t()
-        sigemptyset(&signals)
-        for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&signals, number) }
-        if pthread_sigmask(SIG_UNBLOCK, &signals, nil) != 0 {
-            log.warning("cannot unblock SIGTERM and SIGINT; stopping may need SIGKILL")
-        }
         // A client that hangs up mid-write must not kill the daemon; sends also use
         // MSG_NOSIGNAL, this covers every other write.
         signal(SIGPIPE, SIG_IGN)

@@ -9,6 +9,10 @@ import PathProtocol
 /// monitor into the service, and serve until SIGTERM or SIGINT. Everything after
 /// start-up runs on `stateQueue`.
 
+// First, before any thread exists: every thread inherits the mask, and a SIGTERM sent
+// at any moment from here on waits for the signalfd instead of being lost.
+let signalBlockError = HandledSignals.block()
+
 func fail(_ message: String, status: Int32) -> Never {
     Logger(journalPrefixes: false).error("pathd: \(message)")
     exit(status)
@@ -41,6 +45,9 @@ for diagnostic in diagnostics {
 guard let configuration = loaded else {
     fail("the configuration is invalid; not starting (see pathd --check-config)", status: 1)
 }
+if let signalBlockError {
+    fail("cannot block SIGTERM, SIGINT and SIGHUP: \(signalBlockError)", status: 1)
+}
 ProcessEnvironment.prepare(log: log)
 
 let listener: UnixListener
@@ -60,6 +67,4 @@ do {
 
 let daemon = Daemon(configuration: configuration, listener: listener, log: log)
 daemon.launch()
-withExtendedLifetime(daemon) {
-    dispatchMain()
-}
+daemon.receiveSignals()

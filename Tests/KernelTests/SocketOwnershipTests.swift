@@ -43,5 +43,21 @@ extension KernelTests {
                 #expect(!FileManager.default.fileExists(atPath: topology.socketPath))
             }
         }
+
+        // The socket accepts before the state queue runs; a SIGTERM in that window was once
+        // discarded (an ignored signal with its dispatch source not yet registered), and
+        // pathd served on. Repeated, because the window is narrow.
+        @Test("SIGTERM the moment the socket accepts stops pathd cleanly, every time")
+        func sigtermDuringStartup() throws {
+            try withVethTopology { topology in
+                for attempt in 0..<8 {
+                    let daemon = try topology.startDaemon()
+                    let end = try daemon.terminate()
+                    let message = try daemon.stderr
+                    #expect(end == .exit(0), "attempt \(attempt); stderr: \(message)")
+                    #expect(!FileManager.default.fileExists(atPath: topology.socketPath), "attempt \(attempt)")
+                }
+            }
+        }
     }
 }
