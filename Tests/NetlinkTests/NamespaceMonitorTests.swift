@@ -173,6 +173,9 @@ struct NamespaceMonitorTests {
         // Hold the queue so nothing is read while the kernel sends 3000 route events.
         let gate = DispatchSemaphore(value: 0)
         queue.async { gate.wait() }
+        // Released below; on an early throw, released here, or the cancel above deadlocks.
+        var released = false
+        defer { if !released { gate.signal() } }
         let batch = (1...3000).map { "route add unreachable 10.\($0 / 250).\($0 % 250).0/24" }.joined(separator: "\n") + "\n"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(namespace).batch")
         try Data(batch.utf8).write(to: file)
@@ -180,6 +183,7 @@ struct NamespaceMonitorTests {
             do { try FileManager.default.removeItem(at: file) } catch { Issue.record("cleanup: \(error)") }
         }
         try ip("-n", namespace, "-batch", file.path)
+        released = true
         gate.signal()
 
         #expect(inbox.next() == nil, "expected lost, not a batch")

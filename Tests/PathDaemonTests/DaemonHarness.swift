@@ -13,6 +13,7 @@ final class DaemonHarness {
     let queue = DispatchQueue(label: "pathd.test.state")
     let network: FakeNetwork
     let service: PathService
+    private var isStopped = false
 
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
     init(state: [NetworkEvent] = Fixture.online, configuration: ServiceConfiguration = ServiceConfiguration(),
@@ -43,7 +44,10 @@ final class DaemonHarness {
         try PathConnection(socketPath: socketPath, timeout: .seconds(10))
     }
 
+    /// Idempotent, so a test that stops the daemon midway can still `defer` it.
     func stop() {
+        guard !isStopped else { return }
+        isStopped = true
         queue.sync { service.stop(reason: "test finished") }
         do {
             try FileManager.default.removeItem(atPath: directory)

@@ -80,6 +80,7 @@ struct PathMonitorTests {
     @Test("a daemon that goes away makes the path unknown, not offline")
     func daemonGone() throws {
         let harness = try DaemonHarness()
+        defer { harness.stop() }
         let queue = DispatchQueue(label: "pathd.test.monitor.gone")
         let seen = Seen()
         let monitor = PathMonitor(socketPath: harness.socketPath)

@@ -30,6 +30,9 @@ final class ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        // Tests running beside this one hold pipes without close-on-exec (Foundation's Pipe);
+        // a daemon that inherited a write end would keep their readers from seeing EOF.
+        try Self.closeOtherDescriptors(in: &actions)
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
@@ -45,6 +48,18 @@ final class ChildProcess {
     }
 
     var isRunning: Bool { exit.termination == nil }
+
+    /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34) is declared only with
+    /// _GNU_SOURCE, which Swift's Glibc module is not built with; found at run time instead.
+    private static func closeOtherDescriptors(in actions: inout posix_spawn_file_actions_t) throws {
+        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        // RTLD_DEFAULT is a null handle in glibc.
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else {
+            throw HarnessError("posix_spawn_file_actions_addclosefrom_np not found: glibc older than 2.34")
+        }
+        let result = unsafeBitCast(symbol, to: AddCloseFrom.self)(&actions, 3)
+        guard result == 0 else { throw HarnessError.posix("posix_spawn_file_actions_addclosefrom_np", errno: result) }
+    }
 
     /// The termination once the child has exited, or nil if `deadline` passed first.
     func wait(until deadline: Date) -> Termination? {

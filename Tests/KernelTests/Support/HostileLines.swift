@@ -36,6 +36,9 @@ struct HostileLines {
 
     static func make(count: Int, pingEvery: Int) -> HostileLines {
         var bytes: [UInt8] = []
+        // Reserved up front: grown by doubling, the copy would briefly hold twice its 10 MB.
+        let cycle = catalogue.reduce(0) { $0 + $1.count + 1 }
+        bytes.reserveCapacity((count / catalogue.count + 1) * cycle + (count / pingEvery + 1) * 32)
         var pings = 0
         for index in 0..<count {
             bytes += catalogue[index % catalogue.count]

@@ -11,12 +11,13 @@ final class Subscriber {
     init(socketPath: String, request: String = "{\"op\":\"subscribe\"}") throws {
         self.socketPath = socketPath
         socket = try UnixSocket(connectingTo: socketPath)
-        try socket.send(request + "\n")
         let descriptor = socket.descriptor
         let lines = self.lines
         // The thread owns no reference to `self`: it ends when `close()` shuts the socket down,
-        // and `close()` waits for that before the descriptor is closed.
+        // and `close()` waits for that before the descriptor is closed. Started before the
+        // send, so that a failed send (deinit runs `close()`) does not wait for it forever.
         Thread { Subscriber.readLines(from: descriptor, into: lines) }.start()
+        try socket.send(request + "\n")
     }
 
     /// Returns the first line not yet consumed that matches `predicate`, consuming it and every line before it.
