@@ -106,11 +106,19 @@ public final class PathService: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running else { return }
         lifecycle = .stopped
-        acceptSource?.cancel()
-        if isAcceptPaused { acceptSource?.resume() }
-        acceptSource = nil
-        listener?.close()
-        listener = nil
+        let listener = self.listener
+        self.listener = nil
+        // Gone from the file system at once; the descriptor outlives the accept source,
+        // as Dispatch requires, and is closed by its cancel handler.
+        listener?.removeFile()
+        if let acceptSource {
+            acceptSource.setCancelHandler { listener?.close() }
+            acceptSource.cancel()
+            if isAcceptPaused { acceptSource.resume() }
+            self.acceptSource = nil
+        } else {
+            listener?.close()
+        }
         let goodbye = ServerMessage.error(code: .shuttingDown, message: "pathd is stopping: \(reason)", id: nil).encoded()
         for client in clients.values {
             client.send(goodbye)

@@ -9,7 +9,7 @@ public final class UnixListener {
     /// The listening descriptor; -1 once closed. Owned: closed only by `close()`.
     public private(set) var descriptor: Int32
     /// Whether this process created the file (not when systemd passed the socket in).
-    private let ownsFile: Bool
+    private var ownsFile: Bool
 
     private init(path: String, descriptor: Int32, ownsFile: Bool) {
         self.path = path
@@ -69,7 +69,15 @@ public final class UnixListener {
         guard descriptor >= 0 else { return }
         _ = Glibc.close(descriptor)
         descriptor = -1
-        if ownsFile { unlink(path) }
+        removeFile()
+    }
+
+    /// Removes the socket file if this process created it, so no new client finds it;
+    /// the descriptor stays open until `close()`.
+    public func removeFile() {
+        guard ownsFile else { return }
+        ownsFile = false
+        unlink(path)
     }
 
     private static func createParentDirectory(of path: String) throws(DaemonError) {
