@@ -182,7 +182,8 @@ extension Configuration {
     }
 
     /// A byte count with an optional K, M or G suffix (powers of 1024, as systemd's).
-    static func parseSize(_ text: String) -> Int? {
+    /// Also what `pathd --receive-buffer` takes, so the flag and the key agree.
+    public static func parseSize(_ text: String) -> Int? {
         let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         guard let last = text.last else { return nil }
         let multiplier = multipliers[Character(last.uppercased())]

@@ -40,7 +40,7 @@ struct Options {
           --lookup-ipv4 ADDR      destination of the IPv4 route lookup (default 203.0.113.1;
                                   a lookup sends no packet)
           --lookup-ipv6 ADDR      destination of the IPv6 route lookup (default 2001:db8::1)
-          --receive-buffer BYTES  netlink receive buffer (default 8388608; without
+          --receive-buffer SIZE   netlink receive buffer, bytes or with K/M/G (default 8M; without
                                   CAP_NET_ADMIN the kernel caps it at net.core.rmem_max)
           --resolv-conf PATH      resolver configuration to watch (default /etc/resolv.conf)
           --max-clients N         clients served at once (default 1024)
@@ -113,16 +113,17 @@ struct Options {
                 options.lookupIPv6 = address
             case "--receive-buffer":
                 let text = try value(for: flag)
-                guard let bytes = Int(text), DaemonSettings.receiveBufferRange.contains(bytes) else {
-                    throw UsageError("--receive-buffer expects a byte count from 4096 to 1073741824, got \"\(text)\"")
+                guard let bytes = Configuration.parseSize(text), DaemonSettings.receiveBufferRange.contains(bytes) else {
+                    throw UsageError("--receive-buffer expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"\(text)\"")
                 }
                 options.receiveBufferBytes = bytes
             case "--resolv-conf":
                 options.resolvConfPath = try value(for: flag)
             case "--max-clients":
                 let text = try value(for: flag)
-                guard let count = Int(text), DaemonSettings.maximumClientsRange.contains(count) else {
-                    throw UsageError("--max-clients expects a number from 1 to 1000000, got \"\(text)\"")
+                let range = DaemonSettings.maximumClientsRange
+                guard let count = Int(text), range.contains(count) else {
+                    throw UsageError("--max-clients expects a number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
                 }
                 options.maximumClients = count
             case "--log-level":

@@ -9,7 +9,7 @@ extension KernelTests {
         @Test("an overrun of a 4 KiB receive buffer ends in a resync line and the kernel's current path")
         func forcedOverrun() throws {
             try withVethTopology { topology in
-                try topology.withDaemon(arguments: ["--receive-buffer", "4096"]) { _ in
+                try topology.withDaemon(arguments: ["--receive-buffer", "4K"]) { _ in
                     let subscriber = try topology.subscribe()
                     try subscriber.waitFor("initial satisfied", PathLine.satisfied(through: "vA"))
 
