@@ -187,13 +187,3 @@ extension KernelTests {
         }
     }
 }
-
-/// Waits for a condition read from outside (the kernel's own state), polling with a
-/// deadline that fails the test. Not for ordering events the daemon reports.
-func waitUntil(_ description: String, timeout: Duration = .seconds(10), _ condition: () throws -> Bool) throws {
-    let deadline = Date().addingTimeInterval(timeout.timeInterval)
-    while try !condition() {
-        guard Date() < deadline else { throw HarnessError("timed out waiting until \(description)") }
-        usleep(20_000)
-    }
-}

@@ -25,22 +25,20 @@ final class DaemonProcess {
 
     /// Polls `connect()` until the daemon accepts connections; fails early, with its stderr, if it exits.
     func waitUntilListening(timeout: Duration = .seconds(10)) throws {
-        let deadline = Date().addingTimeInterval(timeout.timeInterval)
         var lastError: Error = HarnessError("never tried")
-        while Date() < deadline {
+        try waitUntil("pathd listens on \(socketPath)", timeout: timeout,
+                      detail: { " (\(lastError)); stderr:\n\(try stderr)" }) {
             if let end = child.wait(until: Date()) {
                 throw HarnessError("pathd exited (\(end)) before listening on \(socketPath); stderr:\n\(try stderr)")
             }
             do {
                 try UnixSocket(connectingTo: socketPath).close()
-                return
+                return true
             } catch {
                 lastError = error
+                return false
             }
-            // A poll interval, not an ordering sleep: the deadline above is what fails the test.
-            usleep(20_000)
         }
-        throw HarnessError("pathd not listening on \(socketPath) after \(timeout) (\(lastError)); stderr:\n\(try stderr)")
     }
 
     /// Waits for the daemon to exit by itself (for example because its socket is taken).
