@@ -10,7 +10,7 @@ extension Configuration {
         var interfaceSections = 0
         for source in sources {
             let document = INIParser.parse(source.text, file: source.name)
-            var log = DiagnosticLog(file: source.name, entries: [])
+            var log = DiagnosticLog(file: source.name)
             for section in document.sections {
                 switch section.name {
                 case "Daemon":

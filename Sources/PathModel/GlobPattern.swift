@@ -56,11 +56,6 @@ public struct GlobPattern: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// Whether the pattern has no wildcard (it then matches only its own text).
-    public var isLiteral: Bool {
-        tokens.allSatisfy { if case .byte = $0 { true } else { false } }
-    }
-
     public func matches(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         var t = 0

@@ -42,9 +42,8 @@ struct DiagnosticLog {
     private var suppressedWarnings = 0
     private var suppressedErrors = 0
 
-    init(file: String, entries: [ConfigurationDiagnostic] = []) {
+    init(file: String) {
         self.file = file
-        self.entries = entries
     }
 
     mutating func add(_ severity: ConfigurationDiagnostic.Severity, line: Int, _ message: String) {

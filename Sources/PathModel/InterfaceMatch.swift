@@ -42,12 +42,8 @@ public struct InterfaceMatch: Hashable, Sendable {
 
     public init() {}
 
-    public func matches(name: String, type: InterfaceType, kind: String?) -> Bool {
-        self.name.admits(name) && self.type.admits(type.rawValue) && self.kind.admits(kind)
-    }
-
     public func matches(_ link: Link) -> Bool {
-        matches(name: link.name, type: link.type, kind: link.kind)
+        name.admits(link.name) && type.admits(link.type.rawValue) && kind.admits(link.kind)
     }
 }
 

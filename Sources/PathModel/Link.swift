@@ -73,8 +73,6 @@ public struct Link: Hashable, Sendable {
         self.type = type
     }
 
-    public var interface: Interface { Interface(name: name, index: index, type: type) }
-
     public var isLoopback: Bool { flags.contains(.loopback) || hardwareType == .loopback || type == .loopback }
 
     /// A link that carries traffic inside other traffic (WireGuard, tun, GRE, SIT, PPP):

@@ -21,7 +21,7 @@ struct RouteSimulator {
     }
 
     func resolve(_ family: AddressFamily) -> Outcome {
-        let destination = snapshot.lookupDestinations[family] ?? LookupDestinations.defaults[family]!
+        let destination = snapshot.lookupDestination(for: family)
         for rule in snapshot.rules(for: family) where rule.matchesUnmarkedTraffic {
             switch rule.action {
             case .reject(let type):
@@ -45,7 +45,7 @@ struct RouteSimulator {
     /// Every unicast route, in a table some matching rule reaches before a rejecting
     /// rule, that covers the destination, with its included nexthops, best first.
     func candidates(_ family: AddressFamily) -> [(route: TrackedRoute, nexthops: [Nexthop])] {
-        let destination = snapshot.lookupDestinations[family] ?? LookupDestinations.defaults[family]!
+        let destination = snapshot.lookupDestination(for: family)
         var result: [(route: TrackedRoute, nexthops: [Nexthop])] = []
         var seenTables: Set<UInt32> = []
         for rule in snapshot.rules(for: family) where rule.matchesUnmarkedTraffic {
@@ -68,8 +68,9 @@ struct RouteSimulator {
         return nil
     }
 
+    /// Routes of one table: the longest prefix first, then the lowest metric.
     private func ordered(_ routes: [TrackedRoute]) -> [TrackedRoute] {
-        routes.sorted { ($1.prefixLength, $0.metric, $0.table) < ($0.prefixLength, $1.metric, $1.table) }
+        routes.sorted { ($1.prefixLength, $0.metric) < ($0.prefixLength, $1.metric) }
     }
 
     private func included(_ nexthops: [Nexthop]) -> [Nexthop] {

@@ -11,7 +11,8 @@ public struct Snapshot: Hashable, Sendable {
     public private(set) var rules: [RoutingRule] = []
     public private(set) var lookups: [AddressFamily: RouteLookup] = [:]
     /// What the lookups ask about; the defaults until the source says otherwise.
-    public private(set) var lookupDestinations = LookupDestinations.defaults
+    private var lookupIPv4 = LookupDestinations.ipv4
+    private var lookupIPv6 = LookupDestinations.ipv6
     public private(set) var dnsConfigured = false
 
     public init() {}
@@ -50,7 +51,7 @@ public struct Snapshot: Hashable, Sendable {
         case .routeLookup(let family, let lookup):
             lookups[family] = lookup
         case .lookupDestination(let address):
-            lookupDestinations[address.family] = address
+            if address.family == .ipv4 { lookupIPv4 = address } else { lookupIPv6 = address }
         case .dnsConfigured(let configured):
             dnsConfigured = configured
         }
@@ -100,6 +101,11 @@ public struct Snapshot: Hashable, Sendable {
     /// Whether the link has an address the kernel would source traffic from.
     public func hasUsableAddress(_ index: InterfaceIndex, family: AddressFamily) -> Bool {
         addresses[index]?.values.contains { $0.family == family && $0.isUsableSource } ?? false
+    }
+
+    /// The destination the kernel's route lookup for `family` asks about.
+    public func lookupDestination(for family: AddressFamily) -> IPAddress {
+        family == .ipv4 ? lookupIPv4 : lookupIPv6
     }
 
     /// The links in index order.

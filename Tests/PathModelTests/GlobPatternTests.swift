@@ -65,14 +65,6 @@ struct GlobPatternTests {
         #expect(!pattern.matches(name))
         #expect(GlobPattern(String(repeating: "*a", count: 2000)).matches(name))
     }
-
-    @Test("literal patterns are recognised")
-    func literal() {
-        #expect(GlobPattern("eth0").isLiteral)
-        #expect(GlobPattern("\\*").isLiteral)
-        #expect(!GlobPattern("eth*").isLiteral)
-        #expect(!GlobPattern("[ab]").isLiteral)
-    }
 }
 
 @Suite("match lists with negation")

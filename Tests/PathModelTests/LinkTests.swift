@@ -52,11 +52,6 @@ struct LinkTests {
         #expect(!Self.link([.up, .running], .up).isLoopback)
     }
 
-    @Test func interfaceCarriesNameIndexAndType() {
-        let link = Self.link([.up], .up, type: .wifi)
-        #expect(link.interface == Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wifi))
-    }
-
     @Test(arguments: OperState.allCases)
     func operStateNamesAreDistinct(_ state: OperState) {
         #expect(!state.name.isEmpty)

@@ -17,7 +17,7 @@ struct PathEvaluatorDetailTests {
         #expect(path.reasonInterface == nil)
         #expect(path.supportsIPv4)
         #expect(!path.supportsIPv6)
-        #expect(path.availableInterfaces == [F.eth0().interface])
+        #expect(path.availableInterfaces == [Interface(name: "eth0", index: F.ethIndex, type: .wiredEthernet)])
         #expect(path.gateways == [F.ip("192.0.2.1")])
     }
 
@@ -37,7 +37,7 @@ struct PathEvaluatorDetailTests {
         let path = PathEvaluator.evaluate(Snapshot(events: F.dualStackEthernet))
         #expect(path.status == .satisfied)
         #expect(path.supportsIPv4 && path.supportsIPv6)
-        #expect(path.availableInterfaces == [F.eth0().interface])
+        #expect(path.availableInterfaces == [Interface(name: "eth0", index: F.ethIndex, type: .wiredEthernet)])
         #expect(path.gateways == [F.ip("fe80::1"), F.ip("192.0.2.1")])
         #expect(path.supportsDNS)
         #expect(!path.isExpensive && !path.isConstrained)
