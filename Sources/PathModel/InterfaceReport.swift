@@ -82,7 +82,7 @@ extension InterfaceReport {
             case .usable: reason = addresses.contains(where: \.isUsableSource) ? nil : .noUsableAddress
             }
         }
-        return InterfaceReport(name: link.name, index: link.index, type: policy.effectiveType(of: link),
+        return InterfaceReport(name: link.name, index: link.index, type: settings.type(of: link),
                                kind: link.kind, operState: link.operState, flags: link.flags, addresses: addresses,
                                isExpensive: settings.isExpensive, isConstrained: settings.isConstrained,
                                unusableReason: reason)

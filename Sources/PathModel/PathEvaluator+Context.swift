@@ -4,14 +4,36 @@ extension PathEvaluator {
         let snapshot: Snapshot
         let policy: Policy
         let criteria: Criteria
+        /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
+        /// all the `[Interface]` rules, and the questions below ask per link many times.
+        private let settingsByLink: [InterfaceIndex: InterfaceSettings]
+
+        init(snapshot: Snapshot, policy: Policy, criteria: Criteria) {
+            self.init(snapshot: snapshot, policy: policy, criteria: criteria,
+                      settingsByLink: snapshot.links.mapValues { policy.settings(for: $0) })
+        }
+
+        private init(snapshot: Snapshot, policy: Policy, criteria: Criteria,
+                     settingsByLink: [InterfaceIndex: InterfaceSettings]) {
+            self.snapshot = snapshot
+            self.policy = policy
+            self.criteria = criteria
+            self.settingsByLink = settingsByLink
+        }
+
+        func settings(of link: Link) -> InterfaceSettings {
+            settingsByLink[link.index] ?? policy.settings(for: link)
+        }
 
         /// Whether a link counts at all: not ignored, not loopback, allowed by the criteria.
         func includes(_ link: Link) -> Bool {
-            !link.isLoopback && !policy.settings(for: link).isIgnored && criteria.allows(policy.effectiveType(of: link))
+            guard !link.isLoopback else { return false }
+            let settings = settings(of: link)
+            return !settings.isIgnored && criteria.allows(settings.type(of: link))
         }
 
         func interface(for link: Link) -> Interface {
-            Interface(name: link.name, index: link.index, type: policy.effectiveType(of: link))
+            Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link))
         }
 
         var simulator: RouteSimulator { RouteSimulator(snapshot: snapshot, includes: includes) }
@@ -83,7 +105,7 @@ extension PathEvaluator {
         /// candidates lack carrier, they have no address (DHCP or SLAAC has not run),
         /// or every working interface is one the criteria exclude.
         func refinedNoRoute(_ family: AddressFamily) -> FamilyVerdict {
-            let candidates = snapshot.sortedLinks.filter { !$0.isLoopback && !policy.settings(for: $0).isIgnored }
+            let candidates = snapshot.sortedLinks.filter { !$0.isLoopback && !settings(of: $0).isIgnored }
             if candidates.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
             let allowed = candidates.filter(includes)
             if allowed.isEmpty { return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed) }
@@ -105,7 +127,7 @@ extension PathEvaluator {
 
         /// Whether, without the criteria, some interface would carry the family.
         private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
-            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any)
+            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any, settingsByLink: settingsByLink)
             if case .usable = unrestricted.verdict(for: family) { return true }
             return false
         }
@@ -133,12 +155,12 @@ extension PathEvaluator {
         /// requiresConnection when an on-demand interface could bring the path up.
         func unsatisfied(_ verdicts: [FamilyVerdict]) -> Path {
             let onDemand = snapshot.sortedLinks.filter {
-                includes($0) && policy.settings(for: $0).isOnDemand && $0.linkState != .usable
+                includes($0) && settings(of: $0).isOnDemand && $0.linkState != .usable
             }
             if !onDemand.isEmpty {
                 return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),
-                            isExpensive: onDemand.contains { policy.settings(for: $0).isExpensive },
-                            isConstrained: onDemand.contains { policy.settings(for: $0).isConstrained })
+                            isExpensive: onDemand.contains { settings(of: $0).isExpensive },
+                            isConstrained: onDemand.contains { settings(of: $0).isConstrained })
             }
             var best: (reason: UnsatisfiedReason, interface: String?, progress: Progress) = (.noRoute, nil, .absent)
             var found = false

@@ -30,10 +30,10 @@ public enum PathEvaluator {
         var expensive = false
         var constrained = false
         for link in primary {
-            var settings = [policy.settings(for: link)]
+            var settings = [context.settings(of: link)]
             // A tunnel costs what its underlay costs: the first non-tunnel candidate.
             if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) {
-                settings.append(policy.settings(for: underlay))
+                settings.append(context.settings(of: underlay))
             }
             expensive = expensive || settings.contains { $0.isExpensive }
             constrained = constrained || settings.contains { $0.isConstrained }

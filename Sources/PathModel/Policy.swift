@@ -19,6 +19,11 @@ public struct InterfaceSettings: Hashable, Sendable {
         self.isOnDemand = isOnDemand
         self.isIgnored = isIgnored
     }
+
+    /// The type the path reports for `link`: the administrator's override, else detected.
+    public func type(of link: Link) -> InterfaceType {
+        typeOverride ?? link.type
+    }
 }
 
 /// Cost policy: which interfaces are expensive or constrained, which are on demand or
@@ -68,10 +73,5 @@ public struct Policy: Hashable, Sendable {
         return InterfaceSettings(isExpensive: expensive ?? expensiveTypes.contains(type),
                                  isConstrained: constrained ?? constrainedTypes.contains(type),
                                  typeOverride: setType, isOnDemand: onDemand ?? false, isIgnored: ignored ?? false)
-    }
-
-    /// The type the path reports for a link: the administrator's override, else detected.
-    public func effectiveType(of link: Link) -> InterfaceType {
-        settings(for: link).typeOverride ?? link.type
     }
 }

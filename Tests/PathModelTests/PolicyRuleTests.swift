@@ -78,7 +78,7 @@ struct PolicyRuleTests {
             """)
         let usb0 = rules.settings(for: link("usb0", .wiredEthernet))
         #expect(usb0.typeOverride == .cellular)
-        #expect(rules.effectiveType(of: link("usb0", .wiredEthernet)) == .cellular)
+        #expect(usb0.type(of: link("usb0", .wiredEthernet)) == .cellular)
         // Expensive from the cellular default; not constrained: Type=cellular sees "wiredEthernet".
         #expect(usb0.isExpensive)
         #expect(!usb0.isConstrained)
