@@ -195,6 +195,6 @@ final class ClientConnection: @unchecked Sendable {
 struct Subscription {
     var id: JSONValue?
     var criteria: PathModel.Criteria
-    /// The sequence of the last path line queued for it.
-    var lastSequence: UInt64
+    /// `id` as its path lines carry it (`EncodedPathLine.idMember`), encoded once.
+    var idMember: [UInt8]
 }

@@ -16,8 +16,10 @@ extension PathService {
             var group = group(for: request.criteria)
             group.members.insert(CriteriaGroup.Member(client: connection.id, subscription: key))
             groups[request.criteria] = group
-            connection.subscriptions[key] = Subscription(id: request.id, criteria: request.criteria, lastSequence: group.sequence)
-            connection.send(group.line.line(id: request.id), kind: .path(subscription: key))
+            let subscription = Subscription(id: request.id, criteria: request.criteria,
+                                            idMember: EncodedPathLine.idMember(request.id))
+            connection.subscriptions[key] = subscription
+            connection.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key))
         case .unsubscribe:
             let keys = connection.subscriptions.filter { $0.value.id == request.id }.map(\.key)
             guard !keys.isEmpty else {

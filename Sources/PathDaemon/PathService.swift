@@ -240,7 +240,7 @@ public final class PathService: @unchecked Sendable {
                 if let resync {
                     client.send(ServerMessage.resync(reason: resync, generation: generation, id: subscription.id).encoded())
                 }
-                client.send(group.line.line(id: subscription.id), kind: .path(subscription: member.subscription))
+                client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: member.subscription))
             }
         }
     }

@@ -58,13 +58,23 @@ public struct EncodedPathLine: Sendable {
 
     /// The line for a reply or subscription tagged with `id`.
     public func line(id: JSONValue?) -> [UInt8] {
-        guard let id else { return line }
+        line(idMember: Self.idMember(id))
+    }
+
+    /// The line with `idMember` (from `idMember(_:)`) spliced before the closing brace;
+    /// the shared `line` itself when it is empty.
+    public func line(idMember: [UInt8]) -> [UInt8] {
+        idMember.isEmpty ? line : body + idMember + [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+    }
+
+    /// `,"id":X` for `id`, or nothing without one: encoded once per subscription, not
+    /// once per change.
+    public static func idMember(_ id: JSONValue?) -> [UInt8] {
+        guard let id else { return [] }
         var writer = JSONWriter()
         writer.beginObject()
         writer.member("id", id)
-        // `{"id":X` → `,"id":X`, spliced before the closing brace.
-        var tail = Array(writer.bytes.dropFirst())
-        tail.insert(UInt8(ascii: ","), at: 0)
-        return body + tail + [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+        // `{"id":X` → `,"id":X`
+        return [UInt8(ascii: ",")] + writer.bytes.dropFirst()
     }
 }
