@@ -39,73 +39,12 @@ extension Configuration {
     static let interfaceKeys = ["Name", "Type", "Kind", "Expensive", "Constrained", "SetType", "OnDemand", "Ignore"]
 
     private static func applyDaemon(_ entry: INIDocument.Entry, to daemon: inout DaemonSettings, log: inout DiagnosticLog) {
-        let value = entry.value
-        let defaults = DaemonSettings()
-        func fail(_ expectation: String) {
-            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(value))")
-        }
-        /// A byte size (`4K`, `8M`) in `range`; empty restores the default.
-        func setSize(_ key: WritableKeyPath<DaemonSettings, Int>, in range: ClosedRange<Int>) {
-            if value.isEmpty {
-                daemon[keyPath: key] = defaults[keyPath: key]
-            } else if let bytes = parseSize(value), range.contains(bytes) {
-                daemon[keyPath: key] = bytes
-            } else {
-                fail("a size from 4K to 1G (bytes, or with a K, M or G suffix)")
-            }
-        }
-        switch entry.key {
-        case "Socket":
-            if value.isEmpty {
-                daemon.socketPath = nil
-            } else if !value.hasPrefix("/") || value.utf8.count > DaemonSettings.maximumSocketPathBytes {
-                fail("an absolute path of at most \(DaemonSettings.maximumSocketPathBytes) bytes")
-            } else {
-                daemon.socketPath = value
-            }
-        case "LookupIPv4", "LookupIPv6":
-            let family: AddressFamily = entry.key == "LookupIPv4" ? .ipv4 : .ipv6
-            let address: IPAddress
-            if value.isEmpty {
-                address = family == .ipv4 ? defaults.lookupIPv4 : defaults.lookupIPv6
-            } else {
-                guard let parsed = IPAddress(value), parsed.family == family else {
-                    return fail(family == .ipv4 ? "an IPv4 address" : "an IPv6 address")
-                }
-                address = parsed
-            }
-            if family == .ipv4 { daemon.lookupIPv4 = address } else { daemon.lookupIPv6 = address }
-        case "MaxClients":
-            if value.isEmpty {
-                daemon.maximumClients = defaults.maximumClients
-                return
-            }
-            let range = DaemonSettings.maximumClientsRange
-            guard let count = Int(value), range.contains(count) else {
-                return fail("a number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            daemon.maximumClients = count
-        case "ClientQueueLimit":
-            setSize(\.clientQueueLimitBytes, in: DaemonSettings.clientQueueLimitRange)
-        case "ReceiveBuffer":
-            setSize(\.receiveBufferBytes, in: DaemonSettings.receiveBufferRange)
-        case "ResolvConf":
-            if value.isEmpty {
-                daemon.resolvConfPath = defaults.resolvConfPath
-                return
-            }
-            guard value.hasPrefix("/") else { return fail("an absolute path") }
-            daemon.resolvConfPath = value
-        case "LogLevel":
-            if value.isEmpty {
-                daemon.logLevel = defaults.logLevel
-                return
-            }
-            guard let level = LogLevel(rawValue: value.lowercased()) else {
-                return fail(LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            daemon.logLevel = level
-        default:
+        switch daemon.set(entry.key, to: entry.value) {
+        case .set:
+            break
+        case .invalid(let expectation):
+            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(entry.value))")
+        case .unknownKey:
             unknownKey(entry, section: "Daemon", known: daemonKeys, log: &log)
         }
     }
@@ -182,13 +121,95 @@ extension Configuration {
     }
 
     /// A byte count with an optional K, M or G suffix (powers of 1024, as systemd's).
-    /// Also what `pathd --receive-buffer` takes, so the flag and the key agree.
-    public static func parseSize(_ text: String) -> Int? {
+    static func parseSize(_ text: String) -> Int? {
         let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
         guard let last = text.last else { return nil }
         let multiplier = multipliers[Character(last.uppercased())]
         let digits = multiplier == nil ? Substring(text) : text.dropLast()
         guard digits.count <= 12, let number = Int(digits), number >= 0 else { return nil }
         return number * (multiplier ?? 1)
+    }
+}
+
+/// What setting one `[Daemon]` key came to.
+public enum DaemonSettingOutcome: Equatable, Sendable {
+    case set
+    /// The value is not what the key takes; `expectation` says what it takes.
+    case invalid(expectation: String)
+    case unknownKey
+}
+
+extension DaemonSettings {
+    /// Sets one `[Daemon]` key from its text as pathd.conf(5) describes; an empty value
+    /// restores the default. Changes nothing unless the outcome is `.set`. The file and
+    /// pathd's flags both come through here, so they take the same values.
+    public mutating func set(_ key: String, to value: String) -> DaemonSettingOutcome {
+        let defaults = DaemonSettings()
+        /// A byte size (`4K`, `8M`) in `range`.
+        func setSize(_ setting: WritableKeyPath<DaemonSettings, Int>, in range: ClosedRange<Int>) -> DaemonSettingOutcome {
+            if value.isEmpty {
+                self[keyPath: setting] = defaults[keyPath: setting]
+            } else if let bytes = Configuration.parseSize(value), range.contains(bytes) {
+                self[keyPath: setting] = bytes
+            } else {
+                return .invalid(expectation: "a size from 4K to 1G (bytes, or with a K, M or G suffix)")
+            }
+            return .set
+        }
+        switch key {
+        case "Socket":
+            if value.isEmpty {
+                socketPath = nil
+            } else if !value.hasPrefix("/") || value.utf8.count > DaemonSettings.maximumSocketPathBytes {
+                return .invalid(expectation: "an absolute path of at most \(DaemonSettings.maximumSocketPathBytes) bytes")
+            } else {
+                socketPath = value
+            }
+        case "LookupIPv4", "LookupIPv6":
+            let family: AddressFamily = key == "LookupIPv4" ? .ipv4 : .ipv6
+            let address: IPAddress
+            if value.isEmpty {
+                address = family == .ipv4 ? defaults.lookupIPv4 : defaults.lookupIPv6
+            } else {
+                guard let parsed = IPAddress(value), parsed.family == family else {
+                    return .invalid(expectation: family == .ipv4 ? "an IPv4 address" : "an IPv6 address")
+                }
+                address = parsed
+            }
+            if family == .ipv4 { lookupIPv4 = address } else { lookupIPv6 = address }
+        case "MaxClients":
+            if value.isEmpty {
+                maximumClients = defaults.maximumClients
+                return .set
+            }
+            let range = DaemonSettings.maximumClientsRange
+            guard let count = Int(value), range.contains(count) else {
+                return .invalid(expectation: "a number from \(range.lowerBound) to \(range.upperBound)")
+            }
+            maximumClients = count
+        case "ClientQueueLimit":
+            return setSize(\.clientQueueLimitBytes, in: DaemonSettings.clientQueueLimitRange)
+        case "ReceiveBuffer":
+            return setSize(\.receiveBufferBytes, in: DaemonSettings.receiveBufferRange)
+        case "ResolvConf":
+            if value.isEmpty {
+                resolvConfPath = defaults.resolvConfPath
+                return .set
+            }
+            guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
+            resolvConfPath = value
+        case "LogLevel":
+            if value.isEmpty {
+                logLevel = defaults.logLevel
+                return .set
+            }
+            guard let level = LogLevel(rawValue: value.lowercased()) else {
+                return .invalid(expectation: LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            logLevel = level
+        default:
+            return .unknownKey
+        }
+        return .set
     }
 }

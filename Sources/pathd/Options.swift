@@ -3,17 +3,20 @@ import PathModel
 import PathProtocol
 
 /// pathd's command line. Parsed by hand: swift-argument-parser is not in the toolchain.
-/// Each daemon flag is optional: when given, it overrides the configuration file's key.
+/// Each daemon flag is optional: when given, it overrides the configuration file's key,
+/// and takes exactly what that key takes (both go through `DaemonSettings.set`).
 struct Options {
     /// `--config`: the main file; nil for the default, which may be absent.
     var configPath: String?
-    var socketPath: String?
-    var lookupIPv4: IPAddress?
-    var lookupIPv6: IPAddress?
-    var receiveBufferBytes: Int?
-    var resolvConfPath: String?
-    var maximumClients: Int?
-    var logLevel: LogLevel?
+    /// The `[Daemon]` keys the flags set, in command-line order, each already checked.
+    private(set) var overrides: [(key: String, value: String)] = []
+
+    /// Each daemon flag and the `[Daemon]` key it overrides.
+    static let daemonFlags: [String: String] = [
+        "--socket": "Socket", "--lookup-ipv4": "LookupIPv4", "--lookup-ipv6": "LookupIPv6",
+        "--receive-buffer": "ReceiveBuffer", "--resolv-conf": "ResolvConf", "--max-clients": "MaxClients",
+        "--log-level": "LogLevel",
+    ]
 
     enum Action {
         case run(Options)
@@ -35,13 +38,15 @@ struct Options {
           --config PATH           main configuration file (default /etc/pathd/pathd.conf,
                                   optional); drop-ins are read from PATH.d/*.conf
           --check-config          validate the configuration, print it and exit
-          --socket PATH           listen on PATH (default: /run/pathd/pathd.sock for root,
+          --socket PATH           listen on PATH, an absolute path (default:
+                                  /run/pathd/pathd.sock for root,
                                   $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
           --lookup-ipv4 ADDR      destination of the IPv4 route lookup (default 203.0.113.1;
                                   a lookup sends no packet)
           --lookup-ipv6 ADDR      destination of the IPv6 route lookup (default 2001:db8::1)
-          --receive-buffer SIZE   netlink receive buffer, bytes or with K/M/G (default 8M; without
-                                  CAP_NET_ADMIN the kernel caps it at net.core.rmem_max)
+          --receive-buffer SIZE   netlink receive buffer, in bytes or with K, M or G
+                                  (default 8M; without CAP_NET_ADMIN the kernel caps
+                                  it at net.core.rmem_max)
           --resolv-conf PATH      resolver configuration to watch (default /etc/resolv.conf)
           --max-clients N         clients served at once (default 1024)
           --log-level LEVEL       error, warning, notice, info or debug (default info)
@@ -62,14 +67,18 @@ struct Options {
     /// The configuration file's `[Daemon]` settings with the flags given here on top.
     func applied(to settings: DaemonSettings) -> DaemonSettings {
         var result = settings
-        if let socketPath { result.socketPath = socketPath }
-        if let lookupIPv4 { result.lookupIPv4 = lookupIPv4 }
-        if let lookupIPv6 { result.lookupIPv6 = lookupIPv6 }
-        if let receiveBufferBytes { result.receiveBufferBytes = receiveBufferBytes }
-        if let resolvConfPath { result.resolvConfPath = resolvConfPath }
-        if let maximumClients { result.maximumClients = maximumClients }
-        if let logLevel { result.logLevel = logLevel }
+        for (key, value) in overrides {
+            // Checked by `parse` against the same function; it cannot fail here.
+            let outcome = result.set(key, to: value)
+            precondition(outcome == .set, "\(key)=\(value) passed parse but not set: \(outcome)")
+        }
         return result
+    }
+
+    /// `--log-level`, for the messages logged before the files are read (or when they
+    /// are invalid).
+    var logLevel: LogLevel? {
+        overrides.contains { $0.key == "LogLevel" } ? applied(to: DaemonSettings()).logLevel : nil
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
@@ -86,6 +95,15 @@ struct Options {
                 flag = String(argument[..<equals])
                 remaining.insert(String(argument[argument.index(after: equals)...]), at: remaining.startIndex)
             }
+            if let key = daemonFlags[flag] {
+                let text = try value(for: flag)
+                var probe = DaemonSettings()
+                if case .invalid(let expectation) = probe.set(key, to: text) {
+                    throw UsageError("\(flag) expects \(expectation), got \"\(text)\"")
+                }
+                options.overrides.append((key, text))
+                continue
+            }
             switch flag {
             case "-h", "--help":
                 return .help
@@ -97,41 +115,6 @@ struct Options {
                 let path = try value(for: flag)
                 guard !path.isEmpty else { throw UsageError("--config needs a path") }
                 options.configPath = path
-            case "--socket":
-                options.socketPath = try value(for: flag)
-            case "--lookup-ipv4":
-                let text = try value(for: flag)
-                guard let address = IPAddress(text), address.family == .ipv4 else {
-                    throw UsageError("--lookup-ipv4 expects an IPv4 address, got \"\(text)\"")
-                }
-                options.lookupIPv4 = address
-            case "--lookup-ipv6":
-                let text = try value(for: flag)
-                guard let address = IPAddress(text), address.family == .ipv6 else {
-                    throw UsageError("--lookup-ipv6 expects an IPv6 address, got \"\(text)\"")
-                }
-                options.lookupIPv6 = address
-            case "--receive-buffer":
-                let text = try value(for: flag)
-                guard let bytes = Configuration.parseSize(text), DaemonSettings.receiveBufferRange.contains(bytes) else {
-                    throw UsageError("--receive-buffer expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"\(text)\"")
-                }
-                options.receiveBufferBytes = bytes
-            case "--resolv-conf":
-                options.resolvConfPath = try value(for: flag)
-            case "--max-clients":
-                let text = try value(for: flag)
-                let range = DaemonSettings.maximumClientsRange
-                guard let count = Int(text), range.contains(count) else {
-                    throw UsageError("--max-clients expects a number from \(range.lowerBound) to \(range.upperBound), got \"\(text)\"")
-                }
-                options.maximumClients = count
-            case "--log-level":
-                let text = try value(for: flag)
-                guard let level = LogLevel(rawValue: text) else {
-                    throw UsageError("--log-level expects error, warning, notice, info or debug, got \"\(text)\"")
-                }
-                options.logLevel = level
             default:
                 throw UsageError("unknown argument \"\(argument)\"")
             }

@@ -108,4 +108,23 @@ struct CheckConfigCommand {
             #expect(missing.stderr.contains("absent.conf: cannot open: No such file or directory"))
         }
     }
+
+    @Test("a flag takes what its key takes: a relative --socket is a usage error, --log-level any case, sizes with suffixes")
+    func flagsAgreeWithKeys() throws {
+        try withTemporaryDirectory { directory in
+            let config = directory.path("pathd.conf")
+            try "".write(toFile: config, atomically: true, encoding: .utf8)
+            let pathd = try BuiltProduct.url("pathd")
+            let relative = try Command.run(pathd, ["--check-config", "--config", config, "--socket", "x.sock"])
+            #expect(relative.termination == .exit(2))
+            #expect(relative.stderr.contains("--socket expects an absolute path of at most 107 bytes, got \"x.sock\""),
+                    "stderr: \(relative.stderr)")
+            let valid = try Command.run(pathd, ["--check-config", "--config", config, "--log-level", "DEBUG",
+                                                "--receive-buffer", "4M", "--resolv-conf", "/run/resolv.conf"])
+            #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
+            #expect(valid.stdout.contains("LogLevel=debug\n"), "stdout: \(valid.stdout)")
+            #expect(valid.stdout.contains("ReceiveBuffer=4194304\n"), "stdout: \(valid.stdout)")
+            #expect(valid.stdout.contains("ResolvConf=/run/resolv.conf\n"))
+        }
+    }
 }

@@ -188,4 +188,19 @@ struct ConfigurationTests {
         #expect(!unterminated.isValid)
         #expect(unterminated.configuration.policy.rules.isEmpty)
     }
+
+    @Test("DaemonSettings.set: what pathd's flags go through; a bad value changes nothing")
+    func setOneKey() {
+        var settings = DaemonSettings()
+        #expect(settings.set("Socket", to: "relative.sock")
+                == .invalid(expectation: "an absolute path of at most 107 bytes"))
+        #expect(settings.socketPath == nil)
+        #expect(settings.set("LogLevel", to: "DEBUG") == .set)
+        #expect(settings.logLevel == .debug)
+        #expect(settings.set("ReceiveBuffer", to: "16M") == .set)
+        #expect(settings.receiveBufferBytes == 16 << 20)
+        #expect(settings.set("ReceiveBuffer", to: "") == .set)
+        #expect(settings.receiveBufferBytes == DaemonSettings().receiveBufferBytes)
+        #expect(settings.set("Colour", to: "blue") == .unknownKey)
+    }
 }
