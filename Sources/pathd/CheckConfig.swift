@@ -20,7 +20,7 @@ enum CheckConfig {
         }
         var daemon = options.applied(to: result.configuration.daemon)
         if daemon.socketPath == nil {
-            daemon.socketPath = SocketLocation.defaultPath(userID: getuid(), environment: ProcessEnvironment.variables)
+            daemon.socketPath = ProcessEnvironment.defaultSocketPath
         }
         let effective = Configuration(daemon: daemon, policy: result.configuration.policy)
         var header = ["Effective configuration of pathd: built-in defaults, then the files, then the command line."]
@@ -31,7 +31,10 @@ enum CheckConfig {
         while !rest.isEmpty {
             let written = rest.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
-            if written <= 0 { return 1 }
+            if written <= 0 {
+                writeError("pathd: cannot write the configuration to standard output: \(Errno.current)\n")
+                return 1
+            }
             rest = rest.dropFirst(written)
         }
         return 0

@@ -14,7 +14,8 @@ struct DaemonConfiguration: Sendable {
     let daemon: DaemonSettings
     let policy: Policy
 
-    /// Loads the files; nil (after printing every error) when they are invalid.
+    /// Loads the files; nil when they are invalid. The diagnostics, for the caller to
+    /// log, come either way.
     static func load(options: Options) -> (DaemonConfiguration?, [ConfigurationDiagnostic]) {
         let files = options.configurationFiles
         let (result, _) = files.load()
@@ -50,9 +51,8 @@ struct DaemonConfiguration: Sendable {
         compare("ReceiveBuffer", daemon.receiveBufferBytes, next.receiveBufferBytes) { "\($0)" }
         compare("ResolvConf", daemon.resolvConfPath, next.resolvConfPath) { $0 }
         compare("LogLevel", daemon.logLevel, next.logLevel) { $0.rawValue }
-        let service = ServiceConfiguration(maximumClients: next.maximumClients,
-                                           maximumPendingBytes: next.clientQueueLimitBytes,
-                                           policy: result.configuration.policy)
+        let service = DaemonConfiguration(files: files, options: options, daemon: next,
+                                          policy: result.configuration.policy).service
         return .valid(service, warnings: warnings + restart)
     }
 }

@@ -1,20 +1,15 @@
 import CLinux
 import Glibc
 import PathDaemon
+import PathProtocol
 
 /// Process-wide set-up that belongs to the executable, not to the service.
 enum ProcessEnvironment {
-    static var variables: [String: String] {
-        var result: [String: String] = [:]
-        var entry = Glibc.environ
-        while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            entry += 1
-        }
-        return result
+    /// The socket to listen on without `--socket` or `Socket=`; nil for a user other
+    /// than root without XDG_RUNTIME_DIR.
+    static var defaultSocketPath: String? {
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        return SocketLocation.defaultPath(userID: getuid(), environment: runtime.map { ["XDG_RUNTIME_DIR": $0] } ?? [:])
     }
 
     /// systemd connects stderr to the journal and says so in JOURNAL_STREAM.

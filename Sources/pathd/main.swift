@@ -10,7 +10,8 @@ import PathProtocol
 /// start-up runs on `stateQueue`.
 
 // First, before any thread exists: every thread inherits the mask, and a SIGTERM sent
-// at any moment from here on waits for the signalfd instead of being lost.
+// at any moment from here on stays pending until the main thread takes it with
+// sigwaitinfo (HandledSignals.receive) instead of being lost.
 let signalBlockError = HandledSignals.block()
 
 func fail(_ message: String, status: Int32) -> Never {
@@ -56,7 +57,7 @@ do {
         listener = activated
     } else {
         guard let path = configuration.daemon.socketPath
-            ?? SocketLocation.defaultPath(userID: getuid(), environment: ProcessEnvironment.variables) else {
+            ?? ProcessEnvironment.defaultSocketPath else {
             fail("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH or Socket=", status: 2)
         }
         listener = try UnixListener.bind(path: path)
