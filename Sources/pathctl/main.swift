@@ -71,7 +71,11 @@ func parse(_ arguments: [String], verbs: [Verb]) throws(CommandError) -> (Verb, 
             guard let text = remaining.popFirst(), let seconds = Double(text), seconds.isFinite, seconds >= 0 else {
                 throw .usage("--timeout needs a number of seconds")
             }
-            options.timeout = .milliseconds(Int64(seconds * 1000))
+            // Int64(_:) traps past Int64.max; Int64(exactly:) says so instead.
+            guard let milliseconds = Int64(exactly: (seconds * 1000).rounded(.towardZero)) else {
+                throw .usage("--timeout \(text) is too long (at most \(Int64.max / 1000) seconds)")
+            }
+            options.timeout = .milliseconds(milliseconds)
         default:
             if argument.hasPrefix("--socket=") {
                 options.socketPath = String(argument.dropFirst("--socket=".count))

@@ -54,4 +54,15 @@ struct PathctlWithoutDaemon {
             #expect(!message.contains("\n"), "more than one line: \(result.stderr)")
         }
     }
+
+    @Test("wait --timeout too large for milliseconds is a usage error, not a crash")
+    func timeoutOverflow() throws {
+        try withTemporaryDirectory { directory in
+            let result = try Command.run(BuiltProduct.url("pathctl"),
+                                         ["--socket", directory.path("absent.sock"), "wait", "--timeout", "1e300"])
+            #expect(result.termination == .exit(2), "stderr: \(result.stderr)")
+            #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
+            #expect(result.stderr.contains("--timeout 1e300 is too long"), "stderr: \(result.stderr)")
+        }
+    }
 }
