@@ -73,6 +73,15 @@ public final class PathConnection {
 
     deinit { close() }
 
+    /// The socket pathd listens on by default for this process's user, as
+    /// `SocketLocation.defaultPath` decides it from `getuid()` and `XDG_RUNTIME_DIR`;
+    /// nil when a user other than root has no `XDG_RUNTIME_DIR`.
+    public static func defaultSocketPath() -> String? {
+        var environment: [String: String] = [:]
+        if let runtime = getenv("XDG_RUNTIME_DIR") { environment["XDG_RUNTIME_DIR"] = String(cString: runtime) }
+        return SocketLocation.defaultPath(userID: getuid(), environment: environment)
+    }
+
     /// Bounds every later wait for a line (SO_RCVTIMEO); a wait that runs out throws a
     /// `PathClientError` whose `isTimeout` is set.
     public func setTimeout(_ timeout: Duration) throws(PathClientError) {

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import PathModel
 import PathProtocol
 import Synchronization
@@ -43,7 +42,7 @@ public final class PathMonitor: Sendable {
 
     private enum Lifecycle { case idle, running, cancelled }
 
-    /// `socketPath` nil means pathd's default for this user (as pathctl finds it).
+    /// `socketPath` nil means `PathConnection.defaultSocketPath()`, looked up at each connection.
     public init(requiredInterfaceType: InterfaceType? = nil, prohibitedInterfaceTypes: [InterfaceType] = [],
                 socketPath: String? = nil) {
         self.requiredInterfaceType = requiredInterfaceType
@@ -96,7 +95,7 @@ public final class PathMonitor: Sendable {
         var delayMilliseconds = 100
         while true {
             guard let generation = beginConnection() else { return }
-            if let path = resolvedSocketPath() {
+            if let path = socketPath ?? PathConnection.defaultSocketPath() {
                 do {
                     let connection = try PathConnection(socketPath: path)
                     defer { connection.close() }
@@ -117,13 +116,6 @@ public final class PathMonitor: Sendable {
             _ = wake.wait(timeout: .now() + .milliseconds(delayMilliseconds))
             delayMilliseconds = min(delayMilliseconds * 2, 5000)
         }
-    }
-
-    private func resolvedSocketPath() -> String? {
-        if let socketPath { return socketPath }
-        var environment: [String: String] = [:]
-        if let runtime = getenv("XDG_RUNTIME_DIR") { environment["XDG_RUNTIME_DIR"] = String(cString: runtime) }
-        return SocketLocation.defaultPath(userID: getuid(), environment: environment)
     }
 
     /// A new generation for the next connection, or nil once cancelled.

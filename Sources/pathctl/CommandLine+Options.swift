@@ -1,4 +1,5 @@
 import Glibc
+import PathClient
 import PathModel
 import PathProtocol
 
@@ -14,9 +15,7 @@ struct GlobalOptions {
     /// The socket to use: --socket, else the same default pathd uses for this user.
     func resolvedSocketPath() throws(CommandError) -> String {
         if let socketPath { return socketPath }
-        var environment: [String: String] = [:]
-        if let runtime = getenv("XDG_RUNTIME_DIR") { environment["XDG_RUNTIME_DIR"] = String(cString: runtime) }
-        guard let path = SocketLocation.defaultPath(userID: getuid(), environment: environment) else {
+        guard let path = PathConnection.defaultSocketPath() else {
             throw CommandError.usage("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH")
         }
         return path
