@@ -70,6 +70,8 @@ public struct ConfigurationFiles: Hashable, Sendable {
         }
     }
 
+    /// A regular file of at most `maximumFileBytes`, whole. Also how `ResolverWatcher`
+    /// reads resolv.conf.
     static func readFile(_ path: String) -> Result<String, Problem> {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return .failure(.errno("open", errno)) }
@@ -80,10 +82,11 @@ public struct ConfigurationFiles: Hashable, Sendable {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(.errno("read", errno))
+            let read = chunk.withUnsafeMutableBytes { raw in syscallResult { Glibc.read(descriptor, raw.baseAddress, raw.count) } }
+            let count: Int
+            switch read {
+            case .success(let value): count = value
+            case .failure(let error): return .failure(.errno("read", error.rawValue))
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])

@@ -12,9 +12,6 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let interrupted = Errno(rawValue: EINTR)
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
-    public static let noEntry = Errno(rawValue: ENOENT)
-    public static let brokenPipe = Errno(rawValue: EPIPE)
-    public static let connectionReset = Errno(rawValue: ECONNRESET)
 
     public var description: String { String(cString: strerror(rawValue)) }
 }

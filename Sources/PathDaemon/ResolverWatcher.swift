@@ -90,35 +90,17 @@ public final class ResolverWatcher: @unchecked Sendable {
 
     private func reread() {
         let configured: Bool
-        switch Self.readFile(path) {
+        switch ConfigurationFiles.readFile(path) {
         case .success(let text):
             configured = !ResolverConfiguration.nameservers(in: text).isEmpty
             reportedMissing = false
-        case .failure(let error):
-            if !reportedMissing { log.notice("cannot read \(path): \(error); DNS counts as unconfigured") }
+        case .failure(let problem):
+            if !reportedMissing { log.notice("\(path): \(problem.message); DNS counts as unconfigured") }
             reportedMissing = true
             configured = false
         }
         guard configured != lastReported else { return }
         lastReported = configured
         report(configured)
-    }
-
-    /// Reads a small file whole (resolv.conf is at most a few KiB; reading stops at 1 MiB).
-    static func readFile(_ path: String) -> Result<String, Errno> {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(.current) }
-        defer { _ = Glibc.close(fd) }
-        var contents: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while contents.count < 1 << 20 {
-            let count = chunk.withUnsafeMutableBytes { raw in syscallResult { read(fd, raw.baseAddress, raw.count) } }
-            switch count {
-            case .success(0): return .success(String(decoding: contents, as: UTF8.self))
-            case .success(let n): contents.append(contentsOf: chunk[0..<n])
-            case .failure(let error): return .failure(error)
-            }
-        }
-        return .success(String(decoding: contents, as: UTF8.self))
     }
 }
