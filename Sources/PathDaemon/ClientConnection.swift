@@ -98,12 +98,14 @@ final class ClientConnection: @unchecked Sendable {
 
     private func readAvailable() {
         guard !isClosed else { return }
-        var buffer = [UInt8](repeating: 0, count: 16 * 1024)
+        // On the stack: a wakeup costs no heap allocation and no zero-filling.
+        withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { readAvailable(into: $0) }
+    }
+
+    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) {
         // A bounded number of reads per wakeup keeps one chatty client from starving others.
         for _ in 0..<4 {
-            let received = buffer.withUnsafeMutableBytes { raw in
-                syscallResult { recv(descriptor, raw.baseAddress, raw.count, Int32(MSG_DONTWAIT)) }
-            }
+            let received = syscallResult { recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
             let count: Int
             switch received {
             case .success(let value):
@@ -119,7 +121,7 @@ final class ClientConnection: @unchecked Sendable {
                 close()
                 return
             }
-            for output in framer.push(buffer[0..<count]) {
+            for output in framer.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
                 switch output {
                 case .line(let line):
                     delegate?.connection(self, received: line)
