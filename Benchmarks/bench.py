@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
-                     percentile, summary_ms)
+                     summary_ms)
 
 
 # MARK: predicates
@@ -479,10 +479,6 @@ def machine():
 
 def run_text(arguments):
     return subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout.strip()
-
-
-def run(*arguments):
-    return subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
 def ms(value):

@@ -96,16 +96,6 @@ class RouteSocket:
             offset += (length + 3) & ~3
         return result
 
-    def request(self, kind, flags, body):
-        """Sends one request and waits for its ack; raises on a kernel error."""
-        sequence = self.send(kind, flags, body)
-        while True:
-            for answered, error in self.acks():
-                if answered == sequence:
-                    if error != 0:
-                        raise OSError(error, f"rtnetlink request {kind}: {os.strerror(error)}")
-                    return
-
     @staticmethod
     def link_request(index, up):
         """(kind, flags, body) that sets link `index` administratively up or down."""
