@@ -49,7 +49,7 @@ extension Request {
         if let id {
             switch id {
             case .string, .integer, .double, .null: break
-            default: throw RequestError(code: .badArgument, message: "\"id\" must be a string or a number", id: nil)
+            default: throw RequestError(code: .badArgument, message: "\"id\" must be a string, a number or null", id: nil)
             }
         }
         guard let opValue = members["op"] else {
