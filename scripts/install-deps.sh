@@ -10,7 +10,8 @@ packages=(
     pkg-config         # SwiftPM resolves the C module's flags through it
     iproute2           # ip netns / ip link for the kernel tests
     mandoc             # man page lint
-    socat              # ad-hoc socket checks
+    python3            # scripts/test/set-operstate.py, run by the kernel tests
+    socat              # the README's socket example
 )
 
 missing=()
