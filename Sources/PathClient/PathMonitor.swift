@@ -15,7 +15,8 @@ import Synchronization
 /// Until the first path arrives, and whenever pathd cannot be reached, the path is
 /// unknown: `currentPath` is nil and the handler is not called. Unknown is not
 /// offline — never block a request on it. A monitor reconnects by itself (backing off
-/// up to 5 s) and can be cancelled, never restarted; make a new one instead.
+/// up to 5 s) and can be cancelled, never restarted; make a new one instead. Why the
+/// latest attempt failed is kept in `lastError`.
 ///
 /// Threading: one reader thread per monitor talks to the socket; everything the
 /// handler sees happens on the queue given to `start`. Each connection is a
@@ -38,6 +39,8 @@ public final class PathMonitor: Sendable {
         /// Bumped for every connection; deliveries carry the one they were read on.
         var generation: UInt64 = 0
         var currentPath: Path?
+        /// Set when a connection fails, cleared when one subscribes; both on the start queue.
+        var lastError: PathClientError?
     }
 
     private enum Lifecycle { case idle, running, cancelled }
@@ -58,6 +61,13 @@ public final class PathMonitor: Sendable {
 
     /// The latest path, or nil while unknown.
     public var currentPath: Path? { state.withLock { $0.currentPath } }
+
+    /// Why the latest attempt to talk to pathd failed (no socket path, cannot connect, no
+    /// `hello`, an unreadable line, the daemon went away), or nil since a connection
+    /// subscribed. The monitor retries either way: this says why the path is unknown,
+    /// for logs, and is no verdict on the network. Changed on the start queue, in order
+    /// with the handler's calls; read it there, as `currentPath`.
+    public var lastError: PathClientError? { state.withLock { $0.lastError } }
 
     /// Starts monitoring; paths are delivered on `queue`. A second call, or a call after
     /// `cancel`, does nothing.
@@ -95,12 +105,14 @@ public final class PathMonitor: Sendable {
         var delayMilliseconds = 100
         while true {
             guard let generation = beginConnection() else { return }
+            let failure: PathClientError
             if let path = socketPath ?? PathConnection.defaultSocketPath() {
-                do {
+                do throws(PathClientError) {
                     let connection = try PathConnection(socketPath: path)
                     defer { connection.close() }
                     guard adopt(connection, generation: generation) else { return }
                     try connection.send(Request(op: .subscribe, criteria: criteria))
+                    onQueue(generation: generation) { $0.lastError = nil }
                     delayMilliseconds = 100
                     while true {
                         if case .path(let update, _) = try connection.next() {
@@ -109,9 +121,12 @@ public final class PathMonitor: Sendable {
                     }
                 } catch {
                     // The daemon went away or refused: unknown until a new connection says otherwise.
+                    failure = error
                 }
+            } else {
+                failure = PathClientError("no socket path: XDG_RUNTIME_DIR is not set; give PathMonitor a socketPath")
             }
-            endConnection(generation: generation)
+            endConnection(generation: generation, failure: failure)
             // Back off before reconnecting; `cancel` cuts the wait short.
             _ = wake.wait(timeout: .now() + .milliseconds(delayMilliseconds))
             delayMilliseconds = min(delayMilliseconds * 2, 5000)
@@ -139,15 +154,22 @@ public final class PathMonitor: Sendable {
         return adopted
     }
 
-    private func endConnection(generation: UInt64) {
-        let queue = state.withLock { state -> DispatchQueue? in
-            state.interrupter = nil
-            return state.queue
+    private func endConnection(generation: UInt64, failure: PathClientError) {
+        state.withLock { $0.interrupter = nil }
+        // Unknown again, and why.
+        onQueue(generation: generation) { state in
+            state.currentPath = nil
+            state.lastError = failure
         }
-        // Unknown again, on the queue that owns what the handler sees, if still current.
-        queue?.async { [self] in
+    }
+
+    /// Changes the state on the queue that owns what the handler sees, if `generation`
+    /// is still the current connection once there.
+    private func onQueue(generation: UInt64, _ change: @escaping @Sendable (inout State) -> Void) {
+        guard let queue = state.withLock({ $0.queue }) else { return }
+        queue.async { [self] in
             state.withLock { state in
-                if state.generation == generation { state.currentPath = nil }
+                if state.generation == generation { change(&state) }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import PathClient
 import PathDaemon
 import PathModel
@@ -43,6 +44,7 @@ struct PathMonitorTests {
         #expect(monitor.currentPath == nil, "unknown before the first answer")
         monitor.start(queue: queue)
         #expect(try seen.next("the first path").status == .satisfied)
+        #expect(queue.sync { monitor.lastError } == nil, "no failure once subscribed")
 
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         let lost = try seen.next("the carrier loss")
@@ -95,5 +97,30 @@ struct PathMonitorTests {
             queue.sync {}
         }
         #expect(seen.count == 1, "no handler call says 'offline' when the daemon leaves")
+    }
+
+    @Test("a socket nobody listens on is recorded in lastError, naming the path")
+    func unreachableRecorded() throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("pathd-monitor-\(UUID().uuidString.prefix(8))").path
+        let socketPath = directory + "/absent.sock"
+        let queue = DispatchQueue(label: "pathd.test.monitor.unreachable")
+        let seen = Seen()
+        let monitor = PathMonitor(socketPath: socketPath)
+        monitor.pathUpdateHandler = { seen.record($0) }
+        #expect(monitor.lastError == nil, "no failure before start")
+        monitor.start(queue: queue)
+        defer { monitor.cancel() }
+        // The first attempt fails at once; its record reaches the queue after a hop.
+        let deadline = ContinuousClock.now + .seconds(10)
+        var error = queue.sync { monitor.lastError }
+        while error == nil {
+            try #require(ContinuousClock.now < deadline, "no failure recorded for \(socketPath)")
+            error = queue.sync { monitor.lastError }
+        }
+        let message = try #require(error).description
+        #expect(message.contains(socketPath), "message: \(message)")
+        #expect(queue.sync { monitor.currentPath } == nil)
+        #expect(seen.count == 0)
     }
 }
