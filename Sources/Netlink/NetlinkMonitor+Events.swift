@@ -55,13 +55,13 @@ extension NetlinkMonitor {
     }
 
     /// One multicast message. A route message is decoded only when its prefix is 0 or
-    /// 1 long (a million-route flood costs a type check and one load each); every one
-    /// means "look up again".
+    /// 1 long (`RouteDecoder.decode` checks that first: a million-route flood costs a
+    /// type check and one load each); every one means "look up again".
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
             needsLookup = true
-            if RouteDecoder.isShortPrefix(header), let event = decode(header) { pending.append(event) }
+            if let event = Self.routeEvent(header) { pending.append(event) }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -94,11 +94,7 @@ extension NetlinkMonitor {
             case nil: return nil
             }
         case RTM_NEWROUTE, RTM_DELROUTE:
-            switch RouteDecoder.decode(header) {
-            case .changed(let route, let replaces): return .routeChanged(route, replaces: replaces)
-            case .removed(let route): return .routeRemoved(route)
-            case nil: return nil
-            }
+            return Self.routeEvent(header)
         case RTM_NEWRULE, RTM_DELRULE:
             switch RuleDecoder.decode(header) {
             case .added(let rule): return .ruleAdded(rule)
@@ -107,6 +103,15 @@ extension NetlinkMonitor {
             }
         default:
             return nil
+        }
+    }
+
+    /// A route message as a `NetworkEvent`; nil for a longer prefix (see `handle`).
+    private static func routeEvent(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {
+        switch RouteDecoder.decode(header) {
+        case .changed(let route, let replaces): .routeChanged(route, replaces: replaces)
+        case .removed(let route): .routeRemoved(route)
+        case nil: nil
         }
     }
 
@@ -191,9 +196,8 @@ extension NetlinkMonitor {
                     if error == 0 { return true }  // an ack; none was asked for
                     throw NetlinkError(operation: operation, code: .errno(error))
                 default:
-                    // A route dump of a full table is a million messages: decode only
-                    // the short prefixes, as for events.
-                    if Int(reply.pointee.nlmsg_type) == RTM_NEWROUTE && !RouteDecoder.isShortPrefix(reply) { return true }
+                    // A route dump of a full table is a million messages; `decode` drops
+                    // the long prefixes after one load each, as for events.
                     if let event = decode(reply) { events.append(event) }
                     return true
                 }

@@ -8,21 +8,17 @@ enum RouteMessage: Equatable {
 }
 
 enum RouteDecoder {
-    /// The prefix length of a route message, read from `struct rtmsg` alone, so that a
-    /// million-route flood costs one load per message: only prefixes of length 0 or 1
-    /// (default and split routes) are decoded further.
-    static func isShortPrefix(_ header: UnsafeMutablePointer<nlmsghdr>) -> Bool {
-        guard header.hasPayload(of: rtmsg.self) else { return false }
-        return header.payload(as: rtmsg.self).rtm_dst_len <= TrackedRoute.maximumPrefixLength
-    }
-
     /// Decodes a short-prefix IPv4/IPv6 route; nil for anything else (longer prefixes,
-    /// other families, cloned cache entries).
+    /// other families, cloned cache entries). The prefix length is checked first, from
+    /// `struct rtmsg` alone, so a route of a million-route flood or dump costs a length
+    /// check and one load: only prefixes of length 0 or 1 (default and split routes)
+    /// are decoded further.
     static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> RouteMessage? {
-        let type = Int(header.pointee.nlmsg_type)
-        guard type == RTM_NEWROUTE || type == RTM_DELROUTE, header.hasPayload(of: rtmsg.self) else { return nil }
+        guard header.hasPayload(of: rtmsg.self) else { return nil }
         let message = header.payload(as: rtmsg.self)
-        guard message.rtm_dst_len <= TrackedRoute.maximumPrefixLength,
+        guard message.rtm_dst_len <= TrackedRoute.maximumPrefixLength else { return nil }
+        let type = Int(header.pointee.nlmsg_type)
+        guard type == RTM_NEWROUTE || type == RTM_DELROUTE,
               let family = AddressFamily(linuxValue: message.rtm_family),
               message.rtm_flags & UInt32(RTM_F_CLONED) == 0 else { return nil }
         let route = Attributes.parse(header, headerSize: MemoryLayout<rtmsg>.size,

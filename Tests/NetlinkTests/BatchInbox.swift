@@ -58,6 +58,10 @@ extension EventBatch {
         events.compactMap { if case .addressChanged(let address) = $0 { address } else { nil } }
     }
 
+    var routes: [TrackedRoute] {
+        events.compactMap { if case .routeChanged(let route, _) = $0 { route } else { nil } }
+    }
+
     var lookups: [AddressFamily: RouteLookup] {
         var result: [AddressFamily: RouteLookup] = [:]
         for case .routeLookup(let family, let lookup) in events { result[family] = lookup }

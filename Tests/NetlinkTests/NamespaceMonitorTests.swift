@@ -119,6 +119,20 @@ struct NamespaceMonitorTests {
         } else {
             Issue.record("IPv6 lookup: \(String(describing: first.lookups[.ipv6]))")
         }
+        // The route dump keeps the default routes and none of the longer prefixes
+        // (connected /24 and /64, local /32 and /128, multicast ff00::/8).
+        #expect(Set(first.routes.map(\.family)) == [.ipv4, .ipv6])
+        #expect(first.routes.allSatisfy { $0.prefixLength == 0 }, "routes: \(first.routes)")
+
+        // Events likewise: a /16 is only "look up again", a split route's /1 is kept.
+        try ip("-n", namespace, "route", "add", "10.77.0.0/16", "via", "10.9.0.2")
+        try ip("-n", namespace, "route", "add", "0.0.0.0/1", "via", "10.9.0.2")
+        var routeEvents: [TrackedRoute] = []
+        while !routeEvents.contains(where: { $0.prefixLength == 1 }), let batch = inbox.next() {
+            routeEvents += batch.routes
+        }
+        #expect(routeEvents.map(\.prefixLength) == [1], "route events: \(routeEvents)")
+        try ip("-n", namespace, "route", "del", "0.0.0.0/1")
 
         // Each kind of default route, as the kernel answers RTM_GETROUTE for it.
         let cases: [(String?, RouteLookup)] = [
