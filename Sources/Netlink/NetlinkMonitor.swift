@@ -53,8 +53,9 @@ public final class NetlinkMonitor: @unchecked Sendable {
     /// Reading is paused during a route flood (see `pauseReading`).
     var isReadPaused = false
 
-    /// The receive buffer actually obtained (getsockopt SO_RCVBUF after setting), for
-    /// the log. Linux reports twice the requested value (socket(7)).
+    /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
+    /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
+    /// the value set (socket(7)).
     public private(set) var receiveBufferBytes: Int = 0
 
     public init(generation: Generation, queue: DispatchQueue, configuration: NetlinkConfiguration,
@@ -140,17 +141,20 @@ public final class NetlinkMonitor: @unchecked Sendable {
     /// SO_RCVBUF with the same value, which the kernel caps at rmem_max (socket(7)).
     private func setReceiveBuffer(of socket: NetlinkSocket) throws(NetlinkError) {
         let bytes = Int32(clamping: configuration.receiveBufferBytes)
-        let forced = socket.setOption(SO_RCVBUFFORCE, bytes, "SO_RCVBUFFORCE")
+        let forced = socket.setOption(SO_RCVBUFFORCE, bytes)
+        let refused: Bool
         switch forced {
-        case .ok:
-            break
         case .failed(.errno(EPERM)):
-            _ = try socket.setOption(SO_RCVBUF, bytes, "SO_RCVBUF").get("setsockopt(SO_RCVBUF, \(bytes))")
-            log("netlink: SO_RCVBUFFORCE refused (EPERM, not root); used SO_RCVBUF \(bytes), capped by net.core.rmem_max")
+            refused = true
+            _ = try socket.setOption(SO_RCVBUF, bytes).get("setsockopt(SO_RCVBUF, \(bytes))")
         default:
+            refused = false
             _ = try forced.get("setsockopt(SO_RCVBUFFORCE, \(bytes))")
         }
         receiveBufferBytes = try socket.option(SO_RCVBUF, "SO_RCVBUF")
+        if refused {
+            log("netlink: SO_RCVBUFFORCE refused (EPERM, not root); SO_RCVBUF \(bytes) obtained \(receiveBufferBytes) bytes (as getsockopt reports it, doubled; capped by net.core.rmem_max)")
+        }
     }
 
     private func resumeSource() {

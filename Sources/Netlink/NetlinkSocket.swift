@@ -42,8 +42,6 @@ final class NetlinkSocket {
         nl_socket_free(sock)
     }
 
-    var isOpen: Bool { handle != nil }
-
     /// Joins one multicast group (`nl_socket_add_membership`; the variadic plural is
     /// not imported into Swift).
     func addMembership(_ group: rtnetlink_groups) throws(NetlinkError) {
@@ -64,8 +62,9 @@ final class NetlinkSocket {
         _ = try NetlinkStatus(libnl: nl_socket_set_msg_buf_size(sock, bytes)).get("nl_socket_set_msg_buf_size")
     }
 
-    /// Sets a socket option of level SOL_SOCKET to an int value (setsockopt(2)).
-    func setOption(_ name: Int32, _ value: Int32, _ what: String) -> NetlinkStatus {
+    /// Sets a socket option of level SOL_SOCKET to an int value (setsockopt(2)). The
+    /// caller names the option in the error, if it turns the status into one.
+    func setOption(_ name: Int32, _ value: Int32) -> NetlinkStatus {
         var value = value
         return NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, name, &value,
                                                      socklen_t(MemoryLayout<Int32>.size))))
