@@ -89,10 +89,11 @@ final class NetlinkSocket {
     }
 
     /// Sends a request built by libnl (`nl_send_auto` completes port id and sequence
-    /// number) and returns the sequence number the reply will carry.
-    func send(_ message: NetlinkMessage, _ operation: String) throws(NetlinkError) -> UInt32 {
-        guard let sock = handle else { throw closedError(operation) }
-        _ = try NetlinkStatus(libnl: nl_send_auto(sock, message.pointer)).get("send \(operation)")
+    /// number) and returns the sequence number the reply will carry. `operation` names
+    /// the request in an error and is built only then.
+    func send(_ message: NetlinkMessage, _ operation: @autoclosure () -> String) throws(NetlinkError) -> UInt32 {
+        guard let sock = handle else { throw closedError(operation()) }
+        _ = try NetlinkStatus(libnl: nl_send_auto(sock, message.pointer)).get("send \(operation())")
         return message.header.pointee.nlmsg_seq
     }
 

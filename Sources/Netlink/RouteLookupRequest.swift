@@ -13,7 +13,6 @@ struct RouteLookupRequest {
     /// Throws only when the socket itself fails; the kernel's answer, errors included,
     /// is the returned `RouteLookup`.
     func perform(on socket: NetlinkSocket, buffer: ReceiveBuffer) throws(NetlinkError) -> RouteLookup {
-        let operation = "route lookup (RTM_GETROUTE \(destination))"
         let message = try NetlinkMessage(type: Int32(RTM_GETROUTE), flags: Int32(NLM_F_REQUEST))
         var request = rtmsg()
         request.rtm_family = destination.family.linuxValue
@@ -48,6 +47,9 @@ struct RouteLookupRequest {
             if let result { return result }
         }
     }
+
+    /// Names the lookup in errors; built only when one is thrown.
+    private var operation: String { "route lookup (RTM_GETROUTE \(destination))" }
 
     /// The kernel's error answers to RTM_GETROUTE, measured with `ip route get` in a
     /// namespace (Linux 6.x, IPv4 and IPv6 alike) and in NetlinkTests:
