@@ -54,6 +54,38 @@ struct Verb: Sendable {
     let run: @Sendable (GlobalOptions) throws(CommandError) -> Int32
 }
 
+/// One exchange with pathd, as every verb but `wait` has it: connect, send `request`,
+/// and hand each message with its exact line to `handle` until it returns an exit
+/// status. An `error` line ends the exchange as a failure once `handle` has seen it (so
+/// `--json` may pass it on), as does any failure to reach or read pathd.
+func converse(_ options: GlobalOptions, _ request: Request,
+              handle: (ServerMessage, _ line: [UInt8]) -> Int32?) throws(CommandError) -> Int32 {
+    let socketPath = try options.resolvedSocketPath()
+    do throws(PathClientError) {
+        let connection = try PathConnection(socketPath: socketPath)
+        try connection.send(request)
+        while true {
+            let (message, line) = try connection.nextWithLine()
+            if let status = handle(message, line) { return status }
+            if case .error(let code, let text, _) = message { throw .refused(code, text) }
+        }
+    } catch {
+        throw CommandError.failure(error.description)
+    }
+}
+
+extension PathClientError {
+    /// pathd answered with an `error` line: the one wording for every verb.
+    static func refused(_ code: ErrorCode, _ text: String) -> PathClientError {
+        PathClientError("pathd refused: \(text) [\(code.rawValue)]")
+    }
+}
+
+/// Prints one of the daemon's lines as it came, for `--json`.
+func echo(_ line: [UInt8]) {
+    writeOut(String(decoding: line, as: UTF8.self) + "\n")
+}
+
 /// Writes text to stdout through write(2), whole, so `--json` output is never interleaved.
 func writeOut(_ text: String) {
     var bytes = Array(text.utf8)[...]

@@ -9,25 +9,14 @@ enum InterfacesVerb {
                            run: run)
 
     static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
-        let socketPath = try options.resolvedSocketPath()
-        do throws(PathClientError) {
-            let connection = try PathConnection(socketPath: socketPath)
-            try connection.send(Request(op: .interfaces))
-            while true {
-                let (message, line) = try connection.nextWithLine()
-                switch message {
-                case .interfaces(let generation, let reports, _):
-                    writeOut(options.json ? String(decoding: line, as: UTF8.self) + "\n"
-                             : table(reports) + "\n\(reports.count) links listed (generation \(generation)).\n")
-                    return 0
-                case .error(let code, let text, _):
-                    throw PathClientError("pathd refused: \(text) [\(code.rawValue)]")
-                case .hello, .path, .resync, .pong, .unsubscribed, .reloaded:
-                    continue
-                }
+        try converse(options, Request(op: .interfaces)) { message, line in
+            guard case .interfaces(let generation, let reports, _) = message else { return nil }
+            if options.json {
+                echo(line)
+            } else {
+                writeOut(table(reports) + "\n\(reports.count) links listed (generation \(generation)).\n")
             }
-        } catch {
-            throw CommandError.failure(error.description)
+            return 0
         }
     }
 

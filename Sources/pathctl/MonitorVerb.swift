@@ -7,26 +7,20 @@ enum MonitorVerb {
                            takesCriteria: true, run: run)
 
     static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
-        let socketPath = try options.resolvedSocketPath()
-        do throws(PathClientError) {
-            let connection = try PathConnection(socketPath: socketPath)
-            try connection.send(Request(op: .subscribe, criteria: options.criteria))
-            while true {
-                let (message, line) = try connection.nextWithLine()
-                switch message {
-                case .path(let update, _):
-                    writeOut(options.json ? String(decoding: line, as: UTF8.self) + "\n" : PathFormatting.monitorLine(update))
-                case .resync(let reason, let generation, _):
-                    writeOut(options.json ? String(decoding: line, as: UTF8.self) + "\n"
-                             : "\(PathFormatting.timestamp()) resync (generation \(generation)): \(reason)\n")
-                case .error(let code, let text, _):
-                    throw PathClientError("pathd: \(text) [\(code.rawValue)]")
-                case .hello, .pong, .unsubscribed, .interfaces, .reloaded:
-                    continue
+        try converse(options, Request(op: .subscribe, criteria: options.criteria)) { message, line in
+            switch message {
+            case .path(let update, _):
+                if options.json { echo(line) } else { writeOut(PathFormatting.monitorLine(update)) }
+            case .resync(let reason, let generation, _):
+                if options.json {
+                    echo(line)
+                } else {
+                    writeOut("\(PathFormatting.timestamp()) resync (generation \(generation)): \(reason)\n")
                 }
+            case .error, .hello, .pong, .unsubscribed, .interfaces, .reloaded:
+                break
             }
-        } catch {
-            throw CommandError.failure(error.description)
+            return nil
         }
     }
 }

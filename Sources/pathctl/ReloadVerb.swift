@@ -8,29 +8,22 @@ enum ReloadVerb {
     static let verb = Verb(name: "reload", summary: "make pathd read its configuration again", run: run)
 
     static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
-        let socketPath = try options.resolvedSocketPath()
-        do throws(PathClientError) {
-            let connection = try PathConnection(socketPath: socketPath)
-            try connection.send(Request(op: .reload))
-            while true {
-                let (message, line) = try connection.nextWithLine()
-                switch message {
-                case .reloaded(let warnings, _):
-                    if options.json {
-                        writeOut(String(decoding: line, as: UTF8.self) + "\n")
-                    } else {
-                        for warning in warnings { writeError("warning: \(warning)\n") }
-                    }
-                    return 0
-                case .error(let code, let text, _):
-                    if options.json { writeOut(String(decoding: line, as: UTF8.self) + "\n") }
-                    throw PathClientError("pathd: \(text) [\(code.rawValue)]")
-                case .hello, .path, .resync, .pong, .unsubscribed, .interfaces:
-                    continue
+        try converse(options, Request(op: .reload)) { message, line in
+            switch message {
+            case .reloaded(let warnings, _):
+                if options.json {
+                    echo(line)
+                } else {
+                    for warning in warnings { writeError("warning: \(warning)\n") }
                 }
+                return 0
+            case .error:
+                // converse fails with pathd's message after this; --json also prints the line.
+                if options.json { echo(line) }
+                return nil
+            case .hello, .path, .resync, .pong, .unsubscribed, .interfaces:
+                return nil
             }
-        } catch {
-            throw CommandError.failure(error.description)
         }
     }
 }

@@ -31,10 +31,10 @@ enum WaitVerb {
                 }
                 switch message {
                 case .path(let update, _) where update.path.status == .satisfied:
-                    if options.json { writeOut(String(decoding: line, as: UTF8.self) + "\n") }
+                    if options.json { echo(line) }
                     return 0
                 case .error(let code, let text, _):
-                    throw PathClientError("pathd: \(text) [\(code.rawValue)]")
+                    throw .refused(code, text)
                 case .path, .hello, .resync, .pong, .unsubscribed, .interfaces, .reloaded:
                     continue
                 }

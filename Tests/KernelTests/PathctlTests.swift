@@ -37,6 +37,30 @@ extension KernelTests {
                 #expect(result.stdout.contains("vA"), "stdout: \(result.stdout)")
             }
         }
+
+        @Test("a refused reload says \"pathd refused\" on one line; --json also prints the error line")
+        func refusalWording() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                try "[Daemon]\n".write(toFile: config, atomically: true, encoding: .utf8)
+                try topology.startDaemon(arguments: ["--config", config])
+                try "[Interface\n".write(toFile: config, atomically: true, encoding: .utf8)
+
+                let text = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "reload"])
+                #expect(text.termination == .exit(1))
+                #expect(text.stdout.isEmpty, "stdout: \(text.stdout)")
+                #expect(text.stderr.hasPrefix("pathctl: pathd refused: "), "stderr: \(text.stderr)")
+                #expect(text.stderr.hasSuffix(" [configInvalid]\n"), "stderr: \(text.stderr)")
+
+                let json = try Command.run(BuiltProduct.url("pathctl"),
+                                           ["--socket", topology.socketPath, "reload", "--json"])
+                #expect(json.termination == .exit(1))
+                #expect(json.stderr == text.stderr)
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+                #expect(line["type"] as? String == "error")
+                #expect(line["code"] as? String == "configInvalid")
+            }
+        }
     }
 }
 
