@@ -149,13 +149,20 @@ extension NetlinkMonitor {
     private func deliverWithLookups() {
         guard needsLookup || !pending.isEmpty else { return }
         do {
-            let events = pending + (try lookups())
-            pending = []
-            needsLookup = false
-            deliver(EventBatch(generation: generation, isFullState: false, events: events))
+            try deliverPending(isFullState: false)
         } catch {
             fail(error.description)
         }
+    }
+
+    /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
+    /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
+    func deliverPending(isFullState: Bool) throws(NetlinkError) {
+        pending += try lookups()
+        let events = pending
+        pending = []
+        needsLookup = false
+        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events))
     }
 
     /// One `.routeLookup` per configured family, IPv4 first.
@@ -180,27 +187,16 @@ extension NetlinkMonitor {
         }
         let message = try NetlinkMessage(type: Int32(type), flags: Int32(NLM_F_REQUEST | NLM_F_DUMP))
         try message.append(header)
-        let sequence = try socket.send(message, operation)
         var events: [NetworkEvent] = []
-        var done = false
-        while !done {
-            let length = try socket.receive(into: buffer).get("receive \(operation)")
-            try buffer.forEachMessage(length: length) { reply throws(NetlinkError) in
-                guard reply.pointee.nlmsg_seq == sequence else { return true }
-                switch Int32(reply.pointee.nlmsg_type) {
-                case Int32(NLMSG_DONE):
-                    done = true
-                    return false
-                case Int32(NLMSG_ERROR):
-                    let error = reply.hasPayload(of: nlmsgerr.self) ? -reply.payload(as: nlmsgerr.self).error : EBADMSG
-                    if error == 0 { return true }  // an ack; none was asked for
-                    throw NetlinkError(operation: operation, code: .errno(error))
-                default:
-                    // A route dump of a full table is a million messages; `decode` drops
-                    // the long prefixes after one load each, as for events.
-                    if let event = decode(reply) { events.append(event) }
-                    return true
-                }
+        try socket.exchange(message, buffer: buffer, operation) { reply throws(NetlinkError) in
+            switch reply {
+            case .message(let header):
+                // A route dump of a full table is a million messages; `decode` drops
+                // the long prefixes after one load each, as for events.
+                if let event = decode(header) { events.append(event) }
+                return true
+            case .error(let code):
+                throw NetlinkError(operation: operation, code: .errno(code))
             }
         }
         return events

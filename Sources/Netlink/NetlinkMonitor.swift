@@ -87,22 +87,19 @@ public final class NetlinkMonitor: @unchecked Sendable {
             // kernel order, ends in the kernel's current state even where they overlap
             // the dump (an object's last message wins). That also covers a dump the
             // kernel flags NLM_F_DUMP_INTR (changed while dumping): the change is queued.
-            var events = try dump(type: RTM_GETLINK, header: ifinfomsg(), "dump links (RTM_GETLINK)")
-            events += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
-            events += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
-            events += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
-            events += configuration.lookupDestinations.values.map { .lookupDestination($0) }
+            // The dump goes into `pending` first, so the drain appends after it.
+            pending = try dump(type: RTM_GETLINK, header: ifinfomsg(), "dump links (RTM_GETLINK)")
+            pending += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
+            pending += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
+            pending += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
+            pending += configuration.lookupDestinations.values.map { .lookupDestination($0) }
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
                 break  // a flood still queued is read by the source as ordinary batches
             case .failed(let reason):
                 throw NetlinkError(operation: "drain events queued during the dump", code: .protocolViolation(reason))
             }
-            events += pending
-            events += try lookups()
-            pending = []
-            needsLookup = false
-            deliver(EventBatch(generation: generation, isFullState: true, events: events))
+            try deliverPending(isFullState: true)
             resumeSource()
         } catch {
             state = .finished

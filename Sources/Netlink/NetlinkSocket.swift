@@ -97,6 +97,37 @@ final class NetlinkSocket {
         return message.header.pointee.nlmsg_seq
     }
 
+    /// Sends a request on this (blocking) socket and hands each reply that carries its
+    /// sequence number to `body`, receiving into `buffer`, until `body` returns false or
+    /// NLMSG_DONE ends a multipart reply. Skipped: replies to an earlier request that
+    /// timed out (told apart by their number) and acks (none are asked for). Throws when
+    /// the socket fails, on a truncated NLMSG_ERROR, and whatever `body` throws.
+    func exchange(_ message: NetlinkMessage, buffer: ReceiveBuffer, _ operation: @autoclosure () -> String,
+                  _ body: (NetlinkReply) throws(NetlinkError) -> Bool) throws(NetlinkError) {
+        let sequence = try send(message, operation())
+        var finished = false
+        while !finished {
+            let length = try receive(into: buffer).get("receive \(operation())")
+            try buffer.forEachMessage(length: length) { header throws(NetlinkError) in
+                guard header.pointee.nlmsg_seq == sequence else { return true }
+                switch Int32(header.pointee.nlmsg_type) {
+                case Int32(NLMSG_DONE):
+                    finished = true
+                case Int32(NLMSG_ERROR):
+                    guard header.hasPayload(of: nlmsgerr.self) else {
+                        throw NetlinkError(operation: operation(), code: .protocolViolation("truncated NLMSG_ERROR"))
+                    }
+                    let error = header.payload(as: nlmsgerr.self).error
+                    if error == 0 { return true }  // an ack
+                    finished = try !body(.error(-error))
+                default:
+                    finished = try !body(.message(header))
+                }
+                return !finished
+            }
+        }
+    }
+
     /// Receives one datagram into `buffer`. Retries EINTR here; returns `.ok(bytes)`,
     /// `.wouldBlock`, `.overrun` or `.failed`. A datagram longer than the buffer is a
     /// failure (MSG_TRUNC makes recv report the real length), never silently cut.
@@ -118,6 +149,14 @@ final class NetlinkSocket {
     private func closedError(_ operation: String) -> NetlinkError {
         NetlinkError(operation: operation, code: .errno(EBADF))
     }
+}
+
+/// A reply to a request, as `NetlinkSocket.exchange` hands it over.
+enum NetlinkReply {
+    /// Any message of the request's sequence number but NLMSG_ERROR and NLMSG_DONE.
+    case message(UnsafeMutablePointer<nlmsghdr>)
+    /// An NLMSG_ERROR that is not an ack: the kernel's (positive) errno.
+    case error(Int32)
 }
 
 /// A receive buffer allocated once and reused for every datagram.

@@ -20,32 +20,21 @@ struct RouteLookupRequest {
         request.rtm_flags = UInt32(RTM_F_LOOKUP_TABLE)
         try message.append(request)
         try message.putAttribute(Int32(RTA_DST.rawValue), bytes: destination.bytes)
-        let sequence = try socket.send(message, operation)
-
-        while true {
-            let length = try socket.receive(into: buffer).get("receive \(operation)")
-            var result: RouteLookup?
-            try buffer.forEachMessage(length: length) { header throws(NetlinkError) in
-                // A reply to an earlier request that timed out is skipped by its number.
-                guard header.pointee.nlmsg_seq == sequence else { return true }
-                switch Int32(header.pointee.nlmsg_type) {
-                case Int32(NLMSG_ERROR):
-                    guard header.hasPayload(of: nlmsgerr.self) else {
-                        throw NetlinkError(operation: operation, code: .protocolViolation("truncated NLMSG_ERROR"))
-                    }
-                    let error = header.payload(as: nlmsgerr.self).error
-                    // error == 0 would be an ack, which we never asked for; keep waiting.
-                    if error != 0 { result = Self.lookup(forErrno: -error) }
-                case Int32(RTM_NEWROUTE):
-                    result = Self.lookup(fromReply: header)
-                        ?? .failed(errno: EBADMSG)
-                default:
-                    break
-                }
-                return result == nil
+        var result: RouteLookup?
+        try socket.exchange(message, buffer: buffer, operation) { reply in
+            switch reply {
+            case .error(let code):
+                result = Self.lookup(forErrno: code)
+            case .message(let header):
+                guard Int(header.pointee.nlmsg_type) == RTM_NEWROUTE else { return true }
+                result = Self.lookup(fromReply: header) ?? .failed(errno: EBADMSG)
             }
-            if let result { return result }
+            return false
         }
+        guard let result else {
+            throw NetlinkError(operation: operation, code: .protocolViolation("NLMSG_DONE without an answer"))
+        }
+        return result
     }
 
     /// Names the lookup in errors; built only when one is thrown.

@@ -23,6 +23,9 @@ public final class PathConnection {
     private var descriptor: Int32
     private var framer = LineFramer(maximumLineLength: 1 << 20)
     private var ready: [[UInt8]] = []
+    /// What one `recv` fills, allocated once for the connection's life: the framer copies
+    /// out of it, so it is free again after each push.
+    private var receiveBuffer = [UInt8](repeating: 0, count: 16 * 1024)
     /// The `hello` the daemon sent on connect.
     public private(set) var hello: (protocolVersion: Int, daemonVersion: String, generation: Generation)?
     /// Wakes a read blocked on this connection from another thread.
@@ -137,15 +140,14 @@ public final class PathConnection {
 
     private func nextLine() throws(PathClientError) -> [UInt8] {
         while ready.isEmpty {
-            var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = receiveBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)", isTimeout: true) }
                 throw PathClientError("cannot read from pathd: \(Self.lastError())")
             }
             if count == 0 { throw PathClientError("pathd closed the connection") }
-            for output in framer.push(buffer[0..<count]) {
+            for output in framer.push(receiveBuffer[0..<count]) {
                 switch output {
                 case .line(let line): ready.append(line)
                 case .overflow: throw PathClientError("pathd sent a line longer than 1 MiB")
