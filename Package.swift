@@ -6,32 +6,41 @@ let package = Package(
     products: [
         .executable(name: "pathd", targets: ["pathd"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
+        // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
+        // when no daemon answers, evaluated in-process (links libnl-3 and libnl-route-3).
         .library(name: "PathClient", targets: ["PathClient"]),
+        // pathd's socket only: no in-process engine, links neither libnl nor libsystemd.
+        .library(name: "PathSocketClient", targets: ["PathSocketClient"]),
         // For the fuzz package (Fuzz/Package.swift), which depends on this one by path.
         .library(name: "PathModel", targets: ["PathModel"]),
         .library(name: "PathProtocol", targets: ["PathProtocol"]),
     ],
     targets: [
-        // The one C module: libnl-3, libnl-route-3, libsystemd and the kernel headers.
-        // One module on purpose: with two, a clean build lost SOCK_* constants in files
-        // that did not import the module owning them (TOOLCHAIN-FACTS.md).
+        // libnl-3, libnl-route-3 and the kernel headers, for the Netlink module only.
         .systemLibrary(
             name: "CLinux",
             pkgConfig: "libnl-route-3.0",
-            providers: [.apt(["libnl-3-dev", "libnl-route-3-dev", "libsystemd-dev"])]
+            providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
         ),
+        // sd-daemon(3), for the daemon only.
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // Header-only declarations of the GNU system calls Glibc does not import.
+        .systemLibrary(name: "CSystemCalls"),
+        .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         .target(name: "PathModel"),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
         .target(name: "Netlink", dependencies: ["CLinux", "PathModel"]),
-        .target(name: "PathDaemon", dependencies: ["CLinux", "PathModel", "PathProtocol"]),
-        .target(name: "PathClient", dependencies: ["CLinux", "PathModel", "PathProtocol"]),
-        .executableTarget(name: "pathd", dependencies: ["CLinux", "Netlink", "PathDaemon", "PathModel", "PathProtocol"]),
-        .executableTarget(name: "pathctl", dependencies: ["PathClient", "PathModel", "PathProtocol"]),
+        .target(name: "PathEngine", dependencies: ["PathModel", "SystemCalls"]),
+        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol", "SystemCalls"]),
+        .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
+        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
+        .executableTarget(name: "pathd", dependencies: ["CSystemd", "Netlink", "PathDaemon", "PathEngine", "PathModel", "PathProtocol", "SystemCalls"]),
+        .executableTarget(name: "pathctl", dependencies: ["PathSocketClient", "PathModel", "PathProtocol", "SystemCalls"]),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
-        .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathClient", "PathProtocol", "PathModel"]),
+        .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
-        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "PathClient", "PathProtocol", "PathModel"]),
+        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "PathClient", "PathSocketClient", "PathProtocol", "PathModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,12 +7,14 @@ import PathModel
 /// changes, each batch followed by fresh route lookups. Cancelled and replaced,
 /// never restarted.
 ///
-/// Threading: every method and every field below is used on `queue` only (checked
-/// with `dispatchPrecondition` at the entry points); the read source targets `queue`.
+/// Threading: the monitor works on a serial queue of its own, never the caller's state
+/// queue, so a large dump or a slow lookup never holds up the daemon's clients. Every
+/// field below is used on `queue` only; the read source targets `queue`; `deliver` and
+/// `lost` are called there, and the receiver hops to its own queue.
 ///
 /// `@unchecked Sendable`: the read source's handlers and `queue.async` blocks capture
 /// the monitor, and they all run on `queue`, the one place its state is touched.
-public final class NetlinkMonitor: @unchecked Sendable {
+public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// Messages handled per wakeup of the read source before yielding `queue` to other
     /// work (clients, timers): about 6 ms at the measured 670k raw messages/s. The rest
     /// is read on the next turn; the batch is delivered once the socket is drained.
@@ -24,6 +26,8 @@ public final class NetlinkMonitor: @unchecked Sendable {
 
     enum State {
         case idle
+        /// Sockets open; the dump runs (or is queued) on `queue`.
+        case starting
         case running(DispatchSourceRead)
         /// Cancelled, failed or failed to start: nothing more is delivered.
         case finished
@@ -33,7 +37,7 @@ public final class NetlinkMonitor: @unchecked Sendable {
     let queue: DispatchQueue
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
-    private let lost: @Sendable (Generation, String) -> Void
+    let lost: @Sendable (Generation, String) -> Void
     private let log: @Sendable (String) -> Void
     let classifier: SysfsClassifier
     /// Reused for every receive on both sockets (they are only read on `queue`).
@@ -58,7 +62,9 @@ public final class NetlinkMonitor: @unchecked Sendable {
     /// the value set (socket(7)).
     public private(set) var receiveBufferBytes: Int = 0
 
-    public init(generation: Generation, queue: DispatchQueue, configuration: NetlinkConfiguration,
+    /// `queue` is the monitor's own (by default a new one); never the receiver's state queue.
+    public init(generation: Generation, queue: DispatchQueue = DispatchQueue(label: "pathd.netlink"),
+                configuration: NetlinkConfiguration,
                 deliver: @escaping @Sendable (EventBatch) -> Void,
                 lost: @escaping @Sendable (Generation, String) -> Void,
                 log: @escaping @Sendable (String) -> Void) {
@@ -71,17 +77,45 @@ public final class NetlinkMonitor: @unchecked Sendable {
         self.classifier = SysfsClassifier(sysfsRoot: configuration.sysfsRoot, log: log)
     }
 
-    /// Called on `queue`. Opens the sockets, subscribes, dumps links and addresses,
-    /// drains what arrived meanwhile, performs the lookups, and delivers one batch with
-    /// `isFullState`. Then watches the event socket. Throws if any of that fails; the
-    /// instance is then finished.
-    public func start() throws {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard case .idle = state else {
-            throw NetlinkError(operation: "start", code: .protocolViolation("a monitor starts once"))
+    /// Opens the sockets on the calling thread (so they belong to its network
+    /// namespace), then, on `queue`, dumps links, addresses, routes and rules, drains
+    /// what arrived meanwhile, performs the lookups, and delivers one batch with
+    /// `isFullState`; then watches the event socket. Returns at once. Anything that
+    /// fails is reported through `lost`, and the instance is then finished.
+    public func start() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        // `sync` runs the block on the calling thread: setns(2) is per thread.
+        let opened = queue.sync { () -> NetlinkError? in
+            // Started twice, or cancelled before it started: nothing to do, nothing to report.
+            guard case .idle = state else { return nil }
+            do throws(NetlinkError) {
+                try openSockets()
+                state = .starting
+                return nil
+            } catch {
+                state = .finished
+                closeSockets()
+                return error
+            }
         }
+        if let opened {
+            queue.async { self.lost(self.generation, "cannot start the network monitor: \(opened)") }
+            return
+        }
+        queue.async { self.dumpAndWatch() }
+    }
+
+    /// Stops delivering; the read source's cancel handler closes the sockets. Callable
+    /// from any queue, idempotent. A batch already handed to `deliver` may still arrive:
+    /// the receiver's generation gate drops it.
+    public func cancel() {
+        queue.async { self.finish() }
+    }
+
+    private func dumpAndWatch() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard case .starting = state else { return }  // cancelled before the dump began
         do {
-            try openSockets()
             // Subscribe first, dump second, drain third. Link and address messages carry
             // whole objects, so replaying the events queued during the dump after it, in
             // kernel order, ends in the kernel's current state even where they overlap
@@ -104,15 +138,8 @@ public final class NetlinkMonitor: @unchecked Sendable {
         } catch {
             state = .finished
             closeSockets()
-            throw error
+            lost(generation, "cannot read the kernel's state: \(error)")
         }
-    }
-
-    /// Called on `queue`. Cancels the read source; its cancel handler closes the sockets.
-    /// Idempotent.
-    public func cancel() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        finish()
     }
 
     // MARK: - Lifecycle
@@ -167,7 +194,7 @@ public final class NetlinkMonitor: @unchecked Sendable {
 
     private func finish() {
         switch state {
-        case .idle:
+        case .idle, .starting:
             state = .finished
             closeSockets()
         case .running(let source):

@@ -1,6 +1,7 @@
 import Dispatch
 import PathModel
 import PathProtocol
+import PathSocketClient
 import Synchronization
 
 /// NWPathMonitor for Linux: subscribes to pathd and calls `pathUpdateHandler` on your

@@ -1,8 +1,9 @@
-import CLinux
 import Dispatch
 import Glibc
+import PathEngine
 import PathModel
 import PathProtocol
+import SystemCalls
 
 /// What a connection reports to its owner. Called on the state queue.
 protocol ClientConnectionDelegate: AnyObject {

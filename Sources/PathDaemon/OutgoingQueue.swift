@@ -1,3 +1,5 @@
+import SystemCalls
+
 /// The lines waiting for one client to read them, bounded.
 ///
 /// A path line supersedes an older unsent path line of the same subscription (the

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import PathEngine
 import PathModel
 import PathProtocol
 
@@ -55,7 +56,7 @@ extension PathService {
         self.configuration = configuration
         // Before the first path there is nothing to re-evaluate: the first batch will
         // be evaluated under the new policy.
-        if hasState { publishChanges() }
+        if engine.hasState { publishChanges() }
     }
 
     /// Only root and the daemon's own user may reload over the socket: a reload re-reads

@@ -37,8 +37,8 @@ extension PathService {
         case .interfaces:
             // Derived on request from the snapshot the paths were computed from, so the
             // report and the current path never disagree.
-            let reports = InterfaceReport.reports(for: snapshot, policy: configuration.policy)
-            connection.send(ServerMessage.interfaces(generation: generation, interfaces: reports, id: request.id).encoded())
+            let reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.policy)
+            connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports, id: request.id).encoded())
         }
     }
 }

@@ -1,8 +1,9 @@
-import CLinux
 import Dispatch
 import Glibc
+import PathEngine
 import PathModel
 import PathProtocol
+import SystemCalls
 
 /// Limits and policy of a running service.
 public struct ServiceConfiguration: Sendable {
@@ -19,8 +20,8 @@ public struct ServiceConfiguration: Sendable {
     }
 }
 
-/// The heart of the daemon: owns the snapshot, the monitor instance of the current
-/// generation, the published paths and the clients, all on one serial queue.
+/// The heart of the daemon: the engine (the kernel's state), the published paths and
+/// the clients, all on one serial queue.
 ///
 /// Threading: every stored property below is read and written on `queue` only, and
 /// every entry point checks it with `dispatchPrecondition`. `@unchecked Sendable`
@@ -28,7 +29,8 @@ public struct ServiceConfiguration: Sendable {
 /// capture `self`; they all run on `queue`.
 public final class PathService: @unchecked Sendable {
     public let queue: DispatchQueue
-    private let makeSource: PathEventSourceFactory
+    /// The kernel's state: sources, generations, the snapshot.
+    let engine: PathEngine
     /// Replaced whole by a reload (PathService+Reload.swift), never edited in place.
     var configuration: ServiceConfiguration
     let log: Logger
@@ -38,17 +40,6 @@ public final class PathService: @unchecked Sendable {
     private enum Lifecycle { case idle, running, stopped }
     private var lifecycle = Lifecycle.idle
 
-    /// The generation of `source`; batches from any other are stale.
-    public private(set) var generation = Generation.first
-    private var source: (any PathEventSource)?
-    private(set) var snapshot = Snapshot()
-    /// Whether a full-state batch of some generation has arrived (the first path exists).
-    private(set) var hasState = false
-    /// Why the current generation was started, until its first batch is published.
-    private var pendingResync: String?
-    /// Kept apart from the snapshot: a re-dump of netlink state says nothing about DNS.
-    private var dnsConfigured = false
-
     /// Read and written by request handling too (PathService+Requests.swift).
     var groups: [Criteria: CriteriaGroup] = [:]
     private(set) var clients: [UInt64: ClientConnection] = [:]
@@ -57,48 +48,44 @@ public final class PathService: @unchecked Sendable {
     private var acceptSource: DispatchSourceRead?
     private var isAcceptPaused = false
     private var firstPathHandlers: [@Sendable () -> Void] = []
+    private var fatalHandler: ((String) -> Void)?
+    /// Whether the first path was published (clients are accepted from then on).
+    private var hasPublished = false
 
     public init(queue: DispatchQueue, configuration: ServiceConfiguration = ServiceConfiguration(),
-                log: Logger, makeSource: @escaping PathEventSourceFactory) {
+                log: Logger, scheduler: any Scheduler = DispatchScheduler(), makeSource: @escaping PathEventSourceFactory) {
         self.queue = queue
         self.configuration = configuration
         self.log = log
-        self.makeSource = makeSource
+        engine = PathEngine(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
     }
 
     // MARK: Life cycle
 
-    /// Starts the first monitor instance. Throws when it cannot start (no netlink).
-    public func start() throws {
+    /// Starts the first event source; returns at once. The first path arrives
+    /// asynchronously (`whenFirstPathKnown`); if the kernel cannot be watched at all,
+    /// `onFatal` is called instead.
+    public func start(onFatal: @escaping (String) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         precondition(lifecycle == .idle, "a PathService is started once")
         lifecycle = .running
-        // A burst during the first dump can overrun the socket before anything was
-        // delivered; a fresh instance usually gets through. Anything that fails three
-        // times in a row (no netlink at all) is fatal.
-        for attempt in 1...3 {
-            do {
-                try startSource()
-                return
-            } catch where attempt < 3 {
-                source?.cancel()
-                generation = generation.next()
-                log.warning("the network monitor failed to start (\(error)); trying again as generation \(generation)")
-            }
-        }
+        fatalHandler = onFatal
+        engine.onChange = { [unowned self] resync in stateChanged(resync: resync) }
+        engine.onFatal = { [unowned self] why in fatalHandler?(why) }
+        engine.start()
     }
 
     /// Serves clients on `listener` once the first path exists.
     public func serve(_ listener: UnixListener) {
         dispatchPrecondition(condition: .onQueue(queue))
         self.listener = listener
-        if hasState { startAccepting() }
+        if engine.hasState { startAccepting() }
     }
 
     /// Calls `handler` on the queue once the first path is known (at once if it is).
     public func whenFirstPathKnown(_ handler: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
-        if hasState { handler() } else { firstPathHandlers.append(handler) }
+        if engine.hasState { handler() } else { firstPathHandlers.append(handler) }
     }
 
     /// Stops: tells every client, closes the listener (removing its file) and the source.
@@ -125,14 +112,19 @@ public final class PathService: @unchecked Sendable {
             client.close()
         }
         clients.removeAll()
-        source?.cancel()
-        source = nil
+        engine.stop()
+    }
+
+    /// The current generation (for tests and the log).
+    public var generation: Generation {
+        dispatchPrecondition(condition: .onQueue(queue))
+        return engine.generation
     }
 
     /// The current path for `criteria`, for tests and the log.
     public func currentPath(for criteria: Criteria = .any) -> Path? {
         dispatchPrecondition(condition: .onQueue(queue))
-        return hasState ? group(for: criteria).path : nil
+        return engine.hasState ? group(for: criteria).path : nil
     }
 
     /// The number of connected clients.
@@ -146,43 +138,15 @@ public final class PathService: @unchecked Sendable {
     /// Whether the resolver configuration names a nameserver (from the resolv.conf watcher).
     public func setDNSConfigured(_ configured: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard configured != dnsConfigured else { return }
-        dnsConfigured = configured
-        snapshot.apply(.dnsConfigured(configured))
-        if hasState { publishChanges() }
+        engine.setDNSConfigured(configured)
     }
 
-    private func startSource() throws {
-        let generation = self.generation
-        let callbacks = SourceCallbacks(
-            deliver: { [weak self] batch in self?.receive(batch) },
-            lost: { [weak self] lostGeneration, why in self?.sourceLost(lostGeneration, why: why) })
-        let source = makeSource(generation, callbacks)
-        self.source = source
-        try source.start()
-    }
-
-    private func receive(_ batch: EventBatch) {
+    private func stateChanged(resync: String?) {
         dispatchPrecondition(condition: .onQueue(queue))
-        // The generation gate: checked here, after the hop onto the state queue, so a
-        // batch a cancelled instance had already queued cannot touch the new state.
-        guard lifecycle == .running, batch.generation == generation else {
-            log.debug("dropped a batch of stale generation \(batch.generation) (current \(generation))")
-            return
-        }
-        if batch.isFullState {
-            snapshot = Snapshot(events: batch.events)
-            snapshot.apply(.dnsConfigured(dnsConfigured))
-        } else {
-            guard hasState else {
-                log.warning("generation \(generation) delivered changes before its first full state; ignored")
-                return
-            }
-            for event in batch.events { snapshot.apply(event) }
-        }
-        let firstPath = !hasState
-        hasState = true
-        publishChanges()
+        guard lifecycle == .running else { return }
+        let firstPath = !hasPublished
+        hasPublished = true
+        publishChanges(resync: resync)
         if firstPath {
             let handlers = firstPathHandlers
             firstPathHandlers.removeAll()
@@ -191,46 +155,27 @@ public final class PathService: @unchecked Sendable {
         }
     }
 
-    private func sourceLost(_ lostGeneration: Generation, why: String) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard lifecycle == .running, lostGeneration == generation else { return }
-        source?.cancel()
-        generation = generation.next()
-        pendingResync = why
-        log.warning("\(why); re-reading the kernel's state as generation \(generation)")
-        do {
-            try startSource()
-        } catch {
-            log.error("cannot restart the monitor: \(error); retrying in 1 s")
-            let retryGeneration = generation
-            queue.asyncAfter(deadline: .now() + 1) { [weak self] in
-                self?.sourceLost(retryGeneration, why: "monitor restart after failure")
-            }
-        }
-    }
-
     // MARK: Publishing
 
     func group(for criteria: Criteria) -> CriteriaGroup {
         if let existing = groups[criteria] { return existing }
-        let path = PathEvaluator.evaluate(snapshot, policy: configuration.policy, criteria: criteria)
-        let created = CriteriaGroup(criteria: criteria, path: path, generation: generation)
+        let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy, criteria: criteria)
+        let created = CriteriaGroup(criteria: criteria, path: path, generation: engine.generation)
         groups[criteria] = created
         return created
     }
 
     /// Re-evaluates every criteria group and sends a line to the members of each whose
     /// path changed (every group after a resync, preceded by the resync line).
-    func publishChanges() {
+    func publishChanges(resync: String? = nil) {
+        let generation = engine.generation
         if groups[.any] == nil {
             let created = group(for: .any)
             log.info("path: \(created.path.summary)")
         }
-        let resync = pendingResync
-        pendingResync = nil
         for criteria in Array(groups.keys) {
             guard var group = groups[criteria] else { continue }
-            let path = PathEvaluator.evaluate(snapshot, policy: configuration.policy, criteria: criteria)
+            let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy, criteria: criteria)
             let changed = group.update(path: path, generation: generation, force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
@@ -259,13 +204,13 @@ public final class PathService: @unchecked Sendable {
     private func acceptPending() {
         guard let listener else { return }
         for _ in 0..<64 {
-            let accepted = syscallResult { pathd_accept(listener.descriptor) }
+            let accepted = Result { () throws(Errno) in try FileDescriptor(rawValue: listener.descriptor).acceptConnection() }
             switch accepted {
             case .success(let descriptor):
-                admit(descriptor)
+                admit(descriptor.rawValue)
             case .failure(.wouldBlock):
                 return
-            case .failure(let error) where error.rawValue == EMFILE || error.rawValue == ENFILE:
+            case .failure(let error) where error == .tooManyOpenFiles || error == .tooManyOpenFilesInSystem:
                 // Level-triggered: the pending connection would wake us forever. Pause
                 // until a client leaves and frees a descriptor.
                 log.warning("cannot accept a client: \(error); pausing accept until a client disconnects")
@@ -296,13 +241,15 @@ public final class PathService: @unchecked Sendable {
         clients[id] = connection
         connection.delegate = self
         connection.send(ServerMessage.hello(protocolVersion: ProtocolVersion.current,
-                                            daemonVersion: DaemonVersion.current, generation: generation).encoded())
+                                            daemonVersion: DaemonVersion.current, generation: engine.generation).encoded())
     }
 
     private static func peerUserID(of descriptor: Int32) -> uid_t {
-        var uid = uid_t.max
-        guard pathd_peer_uid(descriptor, &uid) == 0 else { return uid_t.max }
-        return uid
+        do {
+            return try FileDescriptor(rawValue: descriptor).peerCredentials().userID
+        } catch {
+            return uid_t.max
+        }
     }
 }
 

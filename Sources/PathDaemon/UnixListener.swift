@@ -1,20 +1,22 @@
-import CLinux
+import CSystemd
 import Glibc
-import PathModel
+import SystemCalls
 
-/// The listening Unix stream socket. It owns its descriptor and, when it created the
-/// socket file itself, removes the file on `close()`.
+/// The listening Unix stream socket. It owns its descriptor and, when it bound the
+/// socket file itself, removes that file (and only that file) on `close()`.
 public final class UnixListener {
     public let path: String
     /// The listening descriptor; -1 once closed. Owned: closed only by `close()`.
     public private(set) var descriptor: Int32
-    /// Whether this process created the file (not when systemd passed the socket in).
-    private var ownsFile: Bool
+    /// The socket file this process bound (device and inode), so that stopping never
+    /// removes a file somebody else put at the path since; nil when systemd passed the
+    /// socket in or the file was removed already.
+    private var boundFile: FileStatus?
 
-    private init(path: String, descriptor: Int32, ownsFile: Bool) {
+    private init(path: String, descriptor: Int32, boundFile: FileStatus?) {
         self.path = path
         self.descriptor = descriptor
-        self.ownsFile = ownsFile
+        self.boundFile = boundFile
     }
 
     deinit {
@@ -24,26 +26,42 @@ public final class UnixListener {
     /// Binds `path` (creating its directory), mode 0666 so that every local user may ask.
     /// A socket file nobody listens on (left by a crashed run) is replaced; a live
     /// daemon on the path is an error.
+    ///
+    /// The mode is set by the umask around bind(2), never by a chmod of the path
+    /// afterwards: in a directory other users can write, the path could be swapped for
+    /// a symbolic link between the two calls, and chmod would follow it.
     public static func bind(path: String, backlog: Int32 = 128) throws(DaemonError) -> UnixListener {
-        let address = try UnixSocketAddress(path: path)
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: path)
+        } catch {
+            throw DaemonError("\(error)")
+        }
         try createParentDirectory(of: path)
         try removeStaleSocket(at: path, address: address)
-        let fd: Int32
+        let socket: FileDescriptor
         do {
-            fd = try syscall { socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0) }
+            socket = try UnixSocket.stream(nonBlocking: true)
         } catch {
             throw DaemonError("cannot create a Unix socket: \(error)")
         }
+        let bound: FileStatus
         do {
-            // bind creates the file with the umask applied; chmod afterwards.
-            _ = try address.withSockaddr { pointer, length throws(Errno) in try syscall { Glibc.bind(fd, pointer, length) } }
-            try syscall { chmod(path, 0o666) }
-            try syscall { listen(fd, backlog) }
+            // The kernel creates the file with mode 0777 & ~umask (net/unix/af_unix.c,
+            // unix_bind). pathd has no other thread creating files at this point.
+            let previous = umask(0o111)
+            let result = address.withSockaddr { pointer, length in
+                syscallResult { Glibc.bind(socket.rawValue, pointer, length) }
+            }
+            umask(previous)
+            _ = try result.get()
+            bound = try FileStatus.of(linkAt: path)
+            try syscall { listen(socket.rawValue, backlog) }
         } catch {
-            _ = Glibc.close(fd)
+            socket.close()
             throw DaemonError("cannot listen on \(path): \(error)")
         }
-        return UnixListener(path: path, descriptor: fd, ownsFile: true)
+        return UnixListener(path: path, descriptor: socket.rawValue, boundFile: bound)
     }
 
     /// Adopts a listening socket passed by systemd socket activation (sd_listen_fds(3)),
@@ -61,23 +79,29 @@ public final class UnixListener {
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw DaemonError("cannot make the activated socket non-blocking: \(Errno.current)")
         }
-        return UnixListener(path: "(socket activation, fd \(fd))", descriptor: fd, ownsFile: false)
+        return UnixListener(path: "(socket activation, fd \(fd))", descriptor: fd, boundFile: nil)
     }
 
-    /// Stops listening and removes the socket file if this process created it.
+    /// Stops listening and removes the socket file if this process bound it.
     public func close() {
         guard descriptor >= 0 else { return }
-        _ = Glibc.close(descriptor)
+        FileDescriptor(rawValue: descriptor).close()
         descriptor = -1
         removeFile()
     }
 
-    /// Removes the socket file if this process created it, so no new client finds it;
-    /// the descriptor stays open until `close()`.
+    /// Removes the socket file if it is still the one this process bound (same device
+    /// and inode), so no new client finds it; the descriptor stays open until `close()`.
+    /// A file another daemon bound at the same path since is left alone.
     public func removeFile() {
-        guard ownsFile else { return }
-        ownsFile = false
-        unlink(path)
+        guard let bound = boundFile else { return }
+        boundFile = nil
+        switch Result(catching: { () throws(Errno) in try FileStatus.of(linkAt: path) }) {
+        case .success(let current) where current.isSameFile(as: bound):
+            unlink(path)
+        case .success, .failure:
+            break  // replaced by another file, or gone: not ours to remove
+        }
     }
 
     private static func createParentDirectory(of path: String) throws(DaemonError) {
@@ -91,20 +115,22 @@ public final class UnixListener {
     }
 
     private static func removeStaleSocket(at path: String, address: UnixSocketAddress) throws(DaemonError) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        guard info.st_mode & Glibc.S_IFMT == Glibc.S_IFSOCK else {
+        let existing: FileStatus
+        do {
+            existing = try FileStatus.of(linkAt: path)
+        } catch {
+            return
+        }
+        guard existing.kind == .socket else {
             throw DaemonError("\(path) exists and is not a socket; refusing to replace it")
         }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { throw DaemonError("cannot create a Unix socket: \(Errno.current)") }
-        defer { _ = Glibc.close(probe) }
-        let connected = address.withSockaddr { connect(probe, $0, $1) }
-        if connected == 0 {
+        switch Result(catching: { () throws(Errno) in try UnixSocket.connect(to: address) }) {
+        case .success(let probe):
+            probe.close()
             throw DaemonError("another pathd is already listening on \(path)")
-        }
-        let failure = Errno.current
-        guard failure == .connectionRefused else {
+        case .failure(.connectionRefused):
+            break
+        case .failure(let failure):
             throw DaemonError("cannot tell whether \(path) is in use: \(failure)")
         }
         // Nobody accepts on it: a crashed run left it behind.

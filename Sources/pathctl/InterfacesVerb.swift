@@ -1,4 +1,4 @@
-import PathClient
+import PathSocketClient
 import PathModel
 import PathProtocol
 

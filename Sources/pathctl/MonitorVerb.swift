@@ -1,4 +1,4 @@
-import PathClient
+import PathSocketClient
 import PathProtocol
 
 /// `pathctl monitor`: subscribe and print one line per change until interrupted.

@@ -1,4 +1,4 @@
-import PathClient
+import PathSocketClient
 import PathProtocol
 
 /// `pathctl reload`: ask pathd to read its configuration again. Exit 0 when it took

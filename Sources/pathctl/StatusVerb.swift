@@ -1,4 +1,4 @@
-import PathClient
+import PathSocketClient
 import PathProtocol
 
 /// `pathctl status`: one request, one path, then exit.

@@ -1,5 +1,5 @@
 import Glibc
-import PathClient
+import PathSocketClient
 import PathModel
 import PathProtocol
 

@@ -1,5 +1,7 @@
 import Glibc
 import PathDaemon
+import PathEngine
+import SystemCalls
 import PathModel
 import PathProtocol
 

@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import Netlink
 import PathDaemon
+import PathEngine
 import PathModel
 import PathProtocol
 
@@ -33,7 +34,7 @@ final class Daemon: @unchecked Sendable {
             configuration: configuration.service,
             log: log,
             makeSource: { generation, callbacks in
-                NetlinkMonitor(generation: generation, queue: queue, configuration: netlink,
+                NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { log.notice($0) })
             })
         self.service = service
@@ -49,13 +50,12 @@ final class Daemon: @unchecked Sendable {
             let configuration = self.configuration
             service.setConfigurationReloader { configuration.reload() }
             resolver.start()
-            do {
-                try service.start()
-            } catch {
+            let listener = self.listener
+            service.start(onFatal: { [log] why in
                 listener.close()
-                log.error("pathd: cannot start the network monitor: \(error)")
+                log.error("pathd: cannot start the network monitor: \(why)")
                 exit(1)
-            }
+            })
             service.serve(listener)
             service.whenFirstPathKnown {
                 ProcessEnvironment.notifyReady()

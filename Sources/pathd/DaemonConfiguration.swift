@@ -1,5 +1,7 @@
 import Glibc
 import PathDaemon
+import PathEngine
+import SystemCalls
 import PathModel
 import PathProtocol
 
@@ -54,17 +56,5 @@ struct DaemonConfiguration: Sendable {
         let service = DaemonConfiguration(files: files, options: options, daemon: next,
                                           policy: result.configuration.policy).service
         return .valid(service, warnings: warnings + restart)
-    }
-}
-
-extension Logger.Level {
-    init(_ level: LogLevel) {
-        switch level {
-        case .error: self = .error
-        case .warning: self = .warning
-        case .notice: self = .notice
-        case .info: self = .info
-        case .debug: self = .debug
-        }
     }
 }

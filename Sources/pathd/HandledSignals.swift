@@ -1,5 +1,7 @@
 import Glibc
 import PathDaemon
+import PathEngine
+import SystemCalls
 
 /// SIGTERM, SIGINT and SIGHUP: blocked in every thread from the first statement of main,
 /// and taken with sigwaitinfo(2) by the main thread, which has nothing else to do.

@@ -1,4 +1,6 @@
 import PathDaemon
+import PathEngine
+import SystemCalls
 import PathModel
 import PathProtocol
 

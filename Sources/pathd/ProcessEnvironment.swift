@@ -1,7 +1,8 @@
-import CLinux
+import CSystemd
 import Glibc
-import PathDaemon
+import PathEngine
 import PathProtocol
+import SystemCalls
 
 /// Process-wide set-up that belongs to the executable, not to the service.
 enum ProcessEnvironment {

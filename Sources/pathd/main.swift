@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
-import Netlink
 import PathDaemon
+import PathEngine
 import PathModel
 import PathProtocol
 
@@ -38,7 +38,7 @@ do {
 }
 
 let (loaded, diagnostics) = DaemonConfiguration.load(options: options)
-let level = Logger.Level(loaded?.daemon.logLevel ?? options.logLevel ?? .info)
+let level = loaded?.daemon.logLevel ?? options.logLevel ?? .info
 let log = Logger(threshold: level, journalPrefixes: ProcessEnvironment.underJournal)
 for diagnostic in diagnostics {
     log.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)

@@ -45,7 +45,7 @@ private let canUseNamespaces = getuid() == 0 && FileManager.default.isExecutable
 
 /// Starts `monitor` with its sockets created inside namespace `name`: a dedicated
 /// thread joins the namespace (setns affects only that thread, which then exits) and
-/// runs `start()` through `queue.sync`, which executes on the calling thread.
+/// runs `start()`, which opens the sockets through `queue.sync` on the calling thread.
 private func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue, inNamespace name: String) throws {
     final class Outcome: @unchecked Sendable {  // written by the thread before `done` is signalled
         var error: String?
@@ -66,8 +66,9 @@ private func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue, inNamespa
                 guard pthread_equal(caller, pthread_self()) != 0 else {
                     throw CommandFailed(description: "queue.sync ran on another thread; sockets would not be in the namespace")
                 }
-                try monitor.start()
             }
+            // start() opens the sockets through the monitor queue's `sync`, on this thread.
+            monitor.start()
         } catch {
             outcome.error = "\(error)"
         }
@@ -102,7 +103,7 @@ struct NamespaceMonitorTests {
                                      configuration: NetlinkConfiguration(),
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         try start(monitor, on: queue, inNamespace: namespace)
-        defer { queue.sync { monitor.cancel() } }
+        defer { monitor.cancel() }
 
         let first = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
         #expect(first.isFullState)
@@ -181,7 +182,7 @@ struct NamespaceMonitorTests {
                                      configuration: NetlinkConfiguration(receiveBufferBytes: 4096),
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         try start(monitor, on: queue, inNamespace: namespace)
-        defer { queue.sync { monitor.cancel() } }
+        defer { monitor.cancel() }
         #expect(inbox.next()?.isFullState == true)
 
         // Hold the queue so nothing is read while the kernel sends 3000 route events.

@@ -1,5 +1,6 @@
 import Foundation
 import PathDaemon
+import PathEngine
 import PathModel
 import Testing
 

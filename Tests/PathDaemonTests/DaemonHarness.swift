@@ -2,9 +2,12 @@ import Testing
 import Dispatch
 import Foundation
 import PathClient
+import PathSocketClient
 import PathDaemon
+import PathEngine
 import PathModel
 import PathProtocol
+import Synchronization
 
 /// A PathService on a real Unix socket in a temporary directory, fed by a FakeNetwork.
 final class DaemonHarness {
@@ -26,16 +29,51 @@ final class DaemonHarness {
         network.failNextStarts(failingStarts)
         service = PathService(queue: queue, configuration: configuration,
                               log: log,
-                              makeSource: network.factory(queue: queue))
+                              makeSource: network.factory())
         let listener = try UnixListener.bind(path: socketPath)
-        try queue.sync {
-            do {
-                try service.start()
-            } catch {
-                listener.close()
-                throw error
-            }
+        let outcome = StartOutcome()
+        queue.sync {
+            service.start(onFatal: { why in outcome.finish(.failure(StartFailed(reason: why))) })
             service.serve(listener)
+            service.whenFirstPathKnown { outcome.finish(.success(())) }
+        }
+        switch outcome.wait() {
+        case .success:
+            break
+        case .failure(let error):
+            queue.sync { service.stop(reason: "start failed") }
+            listener.close()
+            do {
+                try FileManager.default.removeItem(atPath: directory)
+            } catch let cleanup {
+                Issue.record("cannot remove \(directory): \(cleanup)")
+            }
+            throw error
+        }
+    }
+
+    /// The engine gave up: no source ever delivered a first state.
+    struct StartFailed: Error { let reason: String }
+
+    /// The first of "first path known" and "fatal", waited for with a deadline.
+    private final class StartOutcome: Sendable {
+        private let result = Mutex<Result<Void, Error>?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        func finish(_ value: Result<Void, Error>) {
+            let first = result.withLock { stored -> Bool in
+                guard stored == nil else { return false }
+                stored = value
+                return true
+            }
+            if first { done.signal() }
+        }
+
+        func wait() -> Result<Void, Error> {
+            guard done.wait(timeout: .now() + 10) == .success else {
+                return .failure(StartFailed(reason: "neither a first path nor a fatal error within 10 s"))
+            }
+            return result.withLock { $0! }
         }
     }
 

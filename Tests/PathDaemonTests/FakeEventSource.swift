@@ -4,7 +4,8 @@ import PathModel
 import Synchronization
 
 /// An event source that replays values: the boundary the daemon owns, faked as a
-/// plain object (no kernel). Its first batch is whatever state the test set up.
+/// plain object (no kernel). Its first batch is whatever state the test set up. Like the
+/// netlink monitor it calls back on a queue of its own, never the state queue.
 final class FakeEventSource: PathEventSource, Sendable {
     let generation: Generation
     private let callbacks: SourceCallbacks
@@ -12,8 +13,6 @@ final class FakeEventSource: PathEventSource, Sendable {
     private let initialState: [NetworkEvent]
     private let failsToStart: Bool
     private let cancelledFlag = Mutex(false)
-
-    struct StartFailure: Error {}
 
     init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent],
          failsToStart: Bool = false) {
@@ -26,19 +25,22 @@ final class FakeEventSource: PathEventSource, Sendable {
 
     var isCancelled: Bool { cancelledFlag.withLock { $0 } }
 
-    func start() throws {
-        dispatchPrecondition(condition: .onQueue(queue))
-        if failsToStart { throw StartFailure() }
-        callbacks.deliver(EventBatch(generation: generation, isFullState: true, events: initialState))
+    func start() {
+        queue.async { [self] in
+            if failsToStart {
+                callbacks.lost(generation, "test start failure")
+            } else {
+                callbacks.deliver(EventBatch(generation: generation, isFullState: true, events: initialState))
+            }
+        }
     }
 
     func cancel() {
-        dispatchPrecondition(condition: .onQueue(queue))
         cancelledFlag.withLock { $0 = true }
     }
 
-    /// Delivers a batch of changes, hopping onto the state queue as a real source does.
-    /// A cancelled source still delivers: the daemon's generation gate must drop it.
+    /// Delivers a batch of changes from the source's queue, as a real source does. A
+    /// cancelled source still delivers: the daemon's generation gate must drop it.
     func emit(_ events: [NetworkEvent]) {
         let batch = EventBatch(generation: generation, isFullState: false, events: events)
         queue.async { [callbacks] in callbacks.deliver(batch) }
@@ -82,7 +84,8 @@ final class FakeNetwork: Sendable {
         return last
     }
 
-    func factory(queue: DispatchQueue) -> PathEventSourceFactory {
+    /// Every instance calls back on `queue`, the fake kernel's own serial queue.
+    func factory(queue: DispatchQueue = DispatchQueue(label: "pathd.test.fake-kernel")) -> PathEventSourceFactory {
         { [self] generation, callbacks in
             state.withLock { state in
                 let fails = state.failingStarts > 0

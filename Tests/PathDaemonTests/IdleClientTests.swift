@@ -1,4 +1,5 @@
 import PathClient
+import PathSocketClient
 @testable import PathDaemon
 import PathModel
 import PathProtocol

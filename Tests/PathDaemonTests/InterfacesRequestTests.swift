@@ -1,4 +1,5 @@
 import PathClient
+import PathSocketClient
 import PathDaemon
 import PathModel
 import PathProtocol

@@ -1,5 +1,6 @@
 import Dispatch
 import PathClient
+import PathSocketClient
 import PathDaemon
 import PathModel
 import PathProtocol

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PathClient
+import PathSocketClient
 import PathDaemon
 import PathModel
 import PathProtocol

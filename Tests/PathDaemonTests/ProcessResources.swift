@@ -1,5 +1,8 @@
 import Glibc
 import PathDaemon
+import PathEngine
+import PathModel
+import SystemCalls
 import Testing
 
 /// What the test process (which runs the daemon in-process) uses: memory and descriptors.
@@ -37,7 +40,7 @@ final class LogCapture {
     private let writeEnd: Int32
     private var captured: [UInt8] = []
 
-    init(threshold: Logger.Level = .warning) throws {
+    init(threshold: LogLevel = .warning) throws {
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0, "pipe: errno \(errno)")
         readEnd = ends[0]
@@ -48,7 +51,7 @@ final class LogCapture {
             try #require(fcntl(end, F_SETFL, O_NONBLOCK) == 0 && fcntl(end, F_SETFD, FD_CLOEXEC) == 0,
                          "fcntl: errno \(errno)")
         }
-        logger = Logger(threshold: threshold, descriptor: writeEnd, journalPrefixes: false)
+        logger = Logger(threshold: threshold, descriptor: FileDescriptor(rawValue: writeEnd), journalPrefixes: false)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Glibc
 import PathClient
+import PathSocketClient
 import PathDaemon
 import PathModel
 import PathProtocol

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import PathDaemon
+import PathEngine
 import Synchronization
 import Testing
 

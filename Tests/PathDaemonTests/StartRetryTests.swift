@@ -1,5 +1,6 @@
 import Foundation
 import PathClient
+import PathSocketClient
 import PathDaemon
 import PathModel
 import PathProtocol
@@ -23,7 +24,7 @@ struct StartRetryTests {
 
     @Test("three failed starts in a row are fatal")
     func givesUp() throws {
-        #expect(throws: FakeEventSource.StartFailure.self) {
+        #expect(throws: DaemonHarness.StartFailed.self) {
             _ = try DaemonHarness(failingStarts: 3)
         }
     }

@@ -1,4 +1,3 @@
-import CLinux
 import Glibc
 
 /// A C `errno` value, typed. The message is `strerror(3)`'s.
@@ -12,6 +11,9 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let interrupted = Errno(rawValue: EINTR)
     public static let wouldBlock = Errno(rawValue: EAGAIN)
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
+    public static let noSuchFile = Errno(rawValue: ENOENT)
+    public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
 
     public var description: String { String(cString: strerror(rawValue)) }
 }
@@ -19,7 +21,7 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
 /// Runs a system call that returns -1 and sets errno on failure, retrying on EINTR:
 /// the one place where errno becomes a typed error.
 @discardableResult
-func syscall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
+public func syscall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
     while true {
         let result = call()
         if result != -1 { return result }
@@ -30,7 +32,7 @@ func syscall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Resul
 
 /// `syscall` for call sites inside non-throwing closures (the standard library's
 /// buffer accessors are `rethrows`, so a typed error does not survive them).
-func syscallResult<Result: BinaryInteger>(_ call: () -> Result) -> Swift.Result<Result, Errno> {
+public func syscallResult<Result: BinaryInteger>(_ call: () -> Result) -> Swift.Result<Result, Errno> {
     do {
         return .success(try syscall(call))
     } catch {

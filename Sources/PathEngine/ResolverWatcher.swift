@@ -1,7 +1,7 @@
-import CLinux
 import Dispatch
 import Glibc
 import PathModel
+import SystemCalls
 
 /// Watches resolv.conf and reports whether it names a nameserver.
 ///
@@ -90,12 +90,12 @@ public final class ResolverWatcher: @unchecked Sendable {
 
     private func reread() {
         let configured: Bool
-        switch ConfigurationFiles.readFile(path) {
+        switch RegularFile.readText(path, maximumBytes: ConfigurationFiles.maximumFileBytes) {
         case .success(let text):
             configured = !ResolverConfiguration.nameservers(in: text).isEmpty
             reportedMissing = false
         case .failure(let problem):
-            if !reportedMissing { log.notice("\(path): \(problem.message); DNS counts as unconfigured") }
+            if !reportedMissing { log.notice("\(path): \(problem); DNS counts as unconfigured") }
             reportedMissing = true
             configured = false
         }

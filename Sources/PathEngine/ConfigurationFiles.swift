@@ -1,13 +1,15 @@
 import Glibc
 import PathModel
+import SystemCalls
 
 /// Finds and reads pathd.conf and its drop-ins for `Configuration.parse`, which does
 /// everything else: the main file, then `<main>.d/*.conf` in lexical (byte) order.
 ///
 /// A missing main file is fine when it is the default (`isMainRequired` false: the
 /// built-in defaults apply) and an error when named with `--config`. A missing drop-in
-/// directory is fine. A file that cannot be read, is not a regular file or is larger
-/// than `maximumFileBytes` is an error naming it.
+/// directory is fine. A file that cannot be read, is not a regular file (a FIFO is
+/// refused without blocking: `RegularFile`) or is larger than `maximumFileBytes` is an
+/// error naming it.
 public struct ConfigurationFiles: Hashable, Sendable {
     public static let defaultPath = "/etc/pathd/pathd.conf"
     public static let maximumFileBytes = 1 << 20
@@ -37,12 +39,12 @@ public struct ConfigurationFiles: Hashable, Sendable {
         var sources: [ConfigurationSource] = []
         var diagnostics: [ConfigurationDiagnostic] = []
         func add(_ path: String, required: Bool) {
-            switch Self.readFile(path) {
+            switch RegularFile.readText(path, maximumBytes: Self.maximumFileBytes) {
             case .success(let text):
                 sources.append(ConfigurationSource(name: path, text: text))
             case .failure(let problem):
                 if problem.isMissing && !required { return }
-                diagnostics.append(ConfigurationDiagnostic(.error, file: path, line: 0, problem.message))
+                diagnostics.append(ConfigurationDiagnostic(.error, file: path, line: 0, problem.description))
             }
         }
         add(mainPath, required: isMainRequired)
@@ -55,52 +57,18 @@ public struct ConfigurationFiles: Hashable, Sendable {
             for name in names.prefix(Self.maximumDropIns) { add(dropInDirectory + "/" + name, required: true) }
         case .failure(let problem):
             if !problem.isMissing {
-                diagnostics.append(ConfigurationDiagnostic(.error, file: dropInDirectory, line: 0, problem.message))
+                diagnostics.append(ConfigurationDiagnostic(.error, file: dropInDirectory, line: 0, problem.description))
             }
         }
         return (sources, diagnostics)
     }
 
-    struct Problem: Error {
-        var message: String
-        var isMissing = false
-
-        static func errno(_ what: String, _ code: Int32) -> Problem {
-            Problem(message: "cannot \(what): \(String(cString: strerror(code)))", isMissing: code == ENOENT)
-        }
-    }
-
-    /// A regular file of at most `maximumFileBytes`, whole. Also how `ResolverWatcher`
-    /// reads resolv.conf.
-    static func readFile(_ path: String) -> Result<String, Problem> {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return .failure(.errno("open", errno)) }
-        defer { close(descriptor) }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { return .failure(.errno("stat", errno)) }
-        guard status.st_mode & S_IFMT == S_IFREG else { return .failure(Problem(message: "is not a regular file")) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { raw in syscallResult { Glibc.read(descriptor, raw.baseAddress, raw.count) } }
-            let count: Int
-            switch read {
-            case .success(let value): count = value
-            case .failure(let error): return .failure(.errno("read", error.rawValue))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-            if bytes.count > maximumFileBytes {
-                return .failure(Problem(message: "is larger than \(maximumFileBytes) bytes"))
-            }
-        }
-        // Invalid UTF-8 becomes U+FFFD; the parser then reports what it cannot use.
-        return .success(String(decoding: bytes, as: UTF8.self))
-    }
-
     /// Names of `*.conf` entries (not hidden), in byte order.
-    static func dropIns(in directory: String) -> Result<[String], Problem> {
-        guard let handle = opendir(directory) else { return .failure(.errno("open the directory", errno)) }
+    static func dropIns(in directory: String) -> Result<[String], RegularFile.ReadError> {
+        guard let handle = opendir(directory) else {
+            let error = Errno.current
+            return .failure(RegularFile.ReadError("cannot open the directory: \(error)", isMissing: error == .noSuchFile))
+        }
         defer { closedir(handle) }
         var names: [String] = []
         while let entry = readdir(handle) {

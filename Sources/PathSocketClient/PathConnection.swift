@@ -1,8 +1,8 @@
-import CLinux
 import Glibc
 import PathModel
 import PathProtocol
 import Synchronization
+import SystemCalls
 
 /// Why talking to the daemon failed, in words for a person.
 public struct PathClientError: Error, CustomStringConvertible, Sendable {
@@ -35,12 +35,18 @@ public final class PathConnection {
     /// fails after that long instead of blocking forever.
     public init(socketPath: String, timeout: Duration? = nil) throws(PathClientError) {
         self.socketPath = socketPath
-        let bytes = Array(socketPath.utf8)
-        guard !bytes.isEmpty, bytes.count < pathd_sun_path_size() else {
-            throw PathClientError("socket path \"\(socketPath)\" is empty or too long")
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: socketPath)
+        } catch {
+            throw PathClientError("\(error)")
         }
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw PathClientError("cannot create a socket: \(Self.lastError())") }
+        do {
+            descriptor = try UnixSocket.connect(to: address).rawValue
+        } catch {
+            descriptor = -1
+            throw PathClientError("cannot connect to pathd at \(socketPath): \(error) (is pathd running?)")
+        }
         interrupter.adopt(descriptor)
         if let timeout {
             do {
@@ -49,22 +55,6 @@ public final class PathConnection {
                 close()
                 throw error
             }
-        }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
-            let reason = Self.lastError()
-            close()
-            throw PathClientError("cannot connect to pathd at \(socketPath): \(reason) (is pathd running?)")
         }
         let first = try next()
         guard case .hello(let version, let daemonVersion, let generation) = first else {
@@ -91,7 +81,7 @@ public final class PathConnection {
         let (seconds, attoseconds) = max(timeout, .microseconds(1)).components
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-            throw PathClientError("cannot set the receive timeout: \(Self.lastError())")
+            throw PathClientError("cannot set the receive timeout: \(Errno.current)")
         }
     }
 
@@ -107,14 +97,10 @@ public final class PathConnection {
 
     /// Sends one request line.
     public func send(_ request: Request) throws(PathClientError) {
-        var line = request.encoded()[...]
-        while !line.isEmpty {
-            let sent = line.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent < 0 {
-                if errno == EINTR { continue }
-                throw PathClientError("cannot send to pathd: \(Self.lastError())")
-            }
-            line = line.dropFirst(sent)
+        do {
+            try FileDescriptor(rawValue: descriptor).sendAll(request.encoded())
+        } catch {
+            throw PathClientError("cannot send to pathd: \(error)")
         }
     }
 
@@ -144,7 +130,7 @@ public final class PathConnection {
             if count < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)", isTimeout: true) }
-                throw PathClientError("cannot read from pathd: \(Self.lastError())")
+                throw PathClientError("cannot read from pathd: \(Errno.current)")
             }
             if count == 0 { throw PathClientError("pathd closed the connection") }
             for output in framer.push(receiveBuffer[0..<count]) {
@@ -157,7 +143,6 @@ public final class PathConnection {
         return ready.removeFirst()
     }
 
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }
 
 /// Shuts a connection's socket down from any thread, so that a read blocked on it

@@ -1,0 +1,167 @@
+import Dispatch
+import PathModel
+import SystemCalls
+
+/// The kernel's state as the evaluator needs it, kept current: one event source per
+/// generation, replaced when it loses events, and the snapshot its batches build. The
+/// daemon and the client library's in-process mode both run it; each evaluates its own
+/// criteria from `snapshot` when `onChange` says something changed.
+///
+/// Threading: every stored property below is read and written on `queue` only, and
+/// every entry point checks it with `dispatchPrecondition`. A source delivers on a
+/// queue of its own; the callbacks hop onto `queue` and the generation gate is checked
+/// there, after the hop. `@unchecked Sendable` because Dispatch blocks and the source's
+/// callbacks are `@Sendable` closures that capture `self`; they all run on `queue`.
+public final class PathEngine: @unchecked Sendable {
+    /// Sources that fail before a first state, in a row, before the engine gives up
+    /// (no netlink at all). One overrun during the very first dump is normal on a busy
+    /// host; three failures in a row are not.
+    public static let startAttempts = 3
+    /// The wait before replacing a source that failed to start once the engine had a
+    /// state: the kernel is up, so it is probably a burst; no reason to spin.
+    public static let restartDelay = Duration.seconds(1)
+
+    public let queue: DispatchQueue
+    private let makeSource: PathEventSourceFactory
+    private let log: Logger
+    private let scheduler: any Scheduler
+
+    private enum Lifecycle { case idle, running, stopped }
+    private var lifecycle = Lifecycle.idle
+
+    /// The generation of `source`; batches from any other are stale.
+    public private(set) var generation = Generation.first
+    private var source: (any PathEventSource)?
+    /// Whether `source` delivered its first, full-state batch.
+    private var sourceHasState = false
+    /// Sources that failed before their first batch since the last one that had one.
+    private var failedStarts = 0
+    public private(set) var snapshot = Snapshot()
+    /// Whether a full-state batch of some generation has arrived (the first path exists).
+    public private(set) var hasState = false
+    /// Why the current generation was started, until its first batch is applied.
+    private var pendingResync: String?
+    /// Kept apart from the snapshot: a re-dump of netlink state says nothing about DNS.
+    private var dnsConfigured = false
+    /// How many sources were replaced after losing events (for metrics and logs).
+    public private(set) var resyncCount = 0
+
+    /// Called on `queue` after the snapshot changed. `resync` is the reason a new
+    /// generation was started, on the first batch of that generation, nil otherwise.
+    public var onChange: ((_ resync: String?) -> Void)?
+    /// Called on `queue`, once, when `startAttempts` sources failed before the engine
+    /// had any state: the kernel cannot be watched at all.
+    public var onFatal: ((String) -> Void)?
+
+    public init(queue: DispatchQueue, log: Logger, scheduler: any Scheduler = DispatchScheduler(),
+                makeSource: @escaping PathEventSourceFactory) {
+        self.queue = queue
+        self.log = log
+        self.scheduler = scheduler
+        self.makeSource = makeSource
+    }
+
+    /// Starts the first source; returns at once. The first state arrives through
+    /// `onChange`, or `onFatal` says it never will.
+    public func start() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        precondition(lifecycle == .idle, "a PathEngine is started once")
+        lifecycle = .running
+        startSource()
+    }
+
+    /// Cancels the source; nothing is delivered afterwards. Idempotent.
+    public func stop() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard lifecycle == .running else { return }
+        lifecycle = .stopped
+        source?.cancel()
+        source = nil
+    }
+
+    /// Whether the resolver configuration names a nameserver (from `ResolverWatcher`).
+    public func setDNSConfigured(_ configured: Bool) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard configured != dnsConfigured else { return }
+        dnsConfigured = configured
+        snapshot.apply(.dnsConfigured(configured))
+        if hasState { onChange?(nil) }
+    }
+
+    private func startSource() {
+        let generation = self.generation
+        let callbacks = SourceCallbacks(
+            deliver: { [weak self] batch in
+                guard let self else { return }
+                queue.async { self.receive(batch) }
+            },
+            lost: { [weak self] lostGeneration, why in
+                guard let self else { return }
+                queue.async { self.sourceLost(lostGeneration, why: why) }
+            })
+        sourceHasState = false
+        let source = makeSource(generation, callbacks)
+        self.source = source
+        source.start()
+    }
+
+    private func receive(_ batch: EventBatch) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        // The generation gate: checked here, after the hop onto the state queue, so a
+        // batch a cancelled source had already sent cannot touch its successor's state.
+        guard lifecycle == .running, batch.generation == generation else {
+            log.debug("dropped a batch of stale generation \(batch.generation) (current \(generation))")
+            return
+        }
+        if batch.isFullState {
+            snapshot = Snapshot(events: batch.events)
+            snapshot.apply(.dnsConfigured(dnsConfigured))
+            sourceHasState = true
+            failedStarts = 0
+        } else {
+            guard sourceHasState else {
+                log.warning("generation \(generation) delivered changes before its first full state; ignored")
+                return
+            }
+            for event in batch.events { snapshot.apply(event) }
+        }
+        hasState = true
+        let resync = batch.isFullState ? pendingResync : nil
+        if batch.isFullState { pendingResync = nil }
+        onChange?(resync)
+    }
+
+    private func sourceLost(_ lostGeneration: Generation, why: String) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard lifecycle == .running, lostGeneration == generation else { return }
+        source?.cancel()
+        source = nil
+        let failedToStart = !sourceHasState
+        generation = generation.next()
+        if failedToStart {
+            failedStarts += 1
+            if !hasState && failedStarts >= Self.startAttempts {
+                lifecycle = .stopped
+                log.error("the network monitor failed to start \(failedStarts) times: \(why)")
+                onFatal?(why)
+                return
+            }
+        }
+        if hasState {
+            // Subscribers hear why once the new generation's state is in.
+            if pendingResync == nil || !failedToStart { pendingResync = why }
+            if !failedToStart { resyncCount += 1 }
+        }
+        if failedToStart && hasState {
+            log.error("the network monitor failed to start again (\(why)); retrying as generation \(generation) in 1 s")
+            let retry = generation
+            scheduler.schedule(after: Self.restartDelay, on: queue) { [weak self] in
+                guard let self, lifecycle == .running, generation == retry, source == nil else { return }
+                startSource()
+            }
+        } else {
+            log.warning("\(why); re-reading the kernel's state as generation \(generation)")
+            startSource()
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Glibc
+
+/// Unix stream sockets (unix(7)), for the daemon's listener and for clients.
+public enum UnixSocket {
+    /// A new stream socket, close-on-exec, non-blocking on request. The corresponding C
+    /// function is `socket`.
+    public static func stream(nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+        var type = SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue
+        if nonBlocking { type |= SOCK_NONBLOCK.rawValue }
+        return FileDescriptor(rawValue: try syscall { socket(AF_UNIX, Int32(type), 0) })
+    }
+
+    /// A new blocking stream socket connected to `address`; closed again on failure.
+    public static func connect(to address: UnixSocketAddress) throws(Errno) -> FileDescriptor {
+        let descriptor = try stream()
+        do {
+            try address.withSockaddr { (pointer, length) throws(Errno) in
+                _ = try syscall { Glibc.connect(descriptor.rawValue, pointer, length) }
+            }
+        } catch {
+            descriptor.close()
+            throw error
+        }
+        return descriptor
+    }
+}
