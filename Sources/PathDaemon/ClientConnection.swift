@@ -5,53 +5,103 @@ import PathModel
 import PathProtocol
 import SystemCalls
 
-/// What a connection reports to its owner. Called on the state queue.
-protocol ClientConnectionDelegate: AnyObject {
-    func connection(_ connection: ClientConnection, received line: [UInt8])
-    func connectionClosed(_ connection: ClientConnection)
-}
-
-/// One accepted client: its descriptor, its read and write sources, the framing of its
-/// requests and the bounded queue of lines waiting for it.
+/// One accepted client, as transport only: bytes in, request lines out, lines queued
+/// and written with backpressure. It knows nothing of subscriptions; `PathService`
+/// answers the lines and decides what to send.
 ///
-/// Threading: every method runs on the state queue (the sources target it).
-/// `@unchecked Sendable` because Dispatch's handlers are `@Sendable` closures that
-/// capture `self`; the state queue is the only place `self` is touched.
+/// Fairness (docs/PROTOCOL.md, "Flow control and limits"):
+/// - Requests are handled one at a time, and reading stops while replies wait: once
+///   more than `pauseReplyBytes` are queued the next request waits until the client
+///   reads. However a client pipelines, and however large one reply is, its replies
+///   never count as "not reading".
+/// - Each turn of the state queue handles at most `linesPerTurn` lines (empty ones
+///   included) and `bytesPerTurn` bytes of one client, then yields to whatever else
+///   waits on the queue (other clients, a path change): round robin.
+/// - Only pushes the client did not ask for (path lines, resyncs) count against
+///   `maximumPushedBytes`; past it the client is disconnected as not reading.
+/// - End of input means "no more requests": what was received is answered, what is
+///   queued is written, then the connection closes.
+///
+/// Threading: every method and field is used on `queue` only; the sources target it.
+/// `@unchecked Sendable`: the sources' handlers capture `self` and run on `queue`.
 final class ClientConnection: @unchecked Sendable {
-    let id: UInt64
-    let peerUserID: uid_t
-    private let descriptor: Int32
+    struct Limits {
+        /// Replies queued past which no further request is handled until they drain.
+        var pauseReplyBytes: Int
+        /// Unrequested lines queued past which the client is disconnected.
+        var maximumPushedBytes: Int
+        /// Request lines handled per turn of the queue.
+        var linesPerTurn = 64
+        /// Request bytes handled per turn of the queue.
+        var bytesPerTurn = 64 * 1024
+        /// Bytes read from the socket per wakeup.
+        var readSize = 16 * 1024
+    }
+
+    /// Why a connection ended, for the log and the metrics.
+    enum CloseReason: String, Sendable, CaseIterable {
+        /// The client closed its end and everything queued was written.
+        case endOfInput
+        /// Reading or writing failed (the client vanished).
+        case socketError
+        /// Its unrequested lines passed the limit.
+        case notReading
+        /// A request line passed `maximumRequestLineLength`.
+        case lineTooLong
+        /// A budget refused the connection (too many clients).
+        case refused
+        /// The daemon stopped.
+        case shuttingDown
+    }
+
+    let id: ClientID
+    /// SO_PEERCRED at accept; nil when the kernel could not say.
+    let credentials: PeerCredentials?
+    private let descriptor: FileDescriptor
     private let queue: DispatchQueue
-    private let readSource: DispatchSourceRead
-    private var writeSource: DispatchSourceWrite?
-    private var isWriteSourceRunning = false
-    /// Sources not yet through their cancel handler; the descriptor is closed at zero.
+    private let limits: Limits
+    private let log: Logger
+    private let readSource: any DispatchSourceRead
+    private let reader: PausableSource
+    private var writer: PausableSource?
+    /// Sources not yet through their cancel handler; the descriptor closes at zero.
     private var liveSources = 1
     private var framer = LineFramer()
+    /// Complete request lines received and not yet handled, from `nextRequest` on.
+    private var requests: [[UInt8]] = []
+    private var nextRequest = 0
     private var outgoing = OutgoingQueue()
-    private let maximumPendingBytes: Int
+    /// The client sent end of input: no more reading.
+    private var isInputFinished = false
+    /// Waiting for the client to read replies before handling the next request.
+    private var isWaitingForDrain = false
+    private var isProcessingScheduled = false
+    /// Close once everything queued is written.
+    private var closesWhenDrained: CloseReason?
     private(set) var isClosed = false
-    /// Reading paused because the client is not reading its replies.
-    private var isReadPaused = false
-    weak var delegate: ClientConnectionDelegate?
     /// How often this connection's sources woke the state queue. An idle client must
     /// add none: a write source left running on an empty queue, or a read source that
     /// fires without data, would spin (checked by IdleClientTests).
     private(set) var wakeups = 0
-    private let log: Logger
 
-    /// Subscriptions held on this connection, keyed by a per-connection number.
-    var subscriptions: [Int: Subscription] = [:]
-    var nextSubscriptionKey = 0
+    /// Each request line, in order. Set before `start`.
+    var onRequest: ((ClientConnection, [UInt8]) -> Void)?
+    /// Called once, when the connection closed (by either side).
+    var onClose: ((ClientConnection, CloseReason) -> Void)?
 
-    init(id: UInt64, descriptor: Int32, peerUserID: uid_t, queue: DispatchQueue, maximumPendingBytes: Int, log: Logger) {
+    /// The peer's uid, or `uid_t.max` when unknown (never taken for root).
+    var userID: UInt32 { credentials?.userID ?? UInt32.max }
+
+    init(id: ClientID, descriptor: FileDescriptor, credentials: PeerCredentials?, queue: DispatchQueue,
+         limits: Limits, log: Logger) {
         self.id = id
         self.descriptor = descriptor
-        self.peerUserID = peerUserID
+        self.credentials = credentials
         self.queue = queue
-        self.maximumPendingBytes = maximumPendingBytes
+        self.limits = limits
         self.log = log
-        readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor.rawValue, queue: queue)
+        reader = PausableSource(readSource)
     }
 
     func start() {
@@ -61,143 +111,175 @@ final class ClientConnection: @unchecked Sendable {
             readAvailable()
         }
         readSource.setCancelHandler { [self] in sourceCancelled() }
-        readSource.resume()
+        reader.resume()
     }
 
-    /// Queues a line and writes what the socket takes now.
-    func send(_ line: [UInt8], kind: OutgoingQueue.Kind = .other) {
+    /// Bytes of replies and pushes not yet written.
+    var pendingBytes: Int { outgoing.pendingBytes }
+
+    /// Queues a line and writes what the socket takes now. A push that takes the
+    /// client's unread pushes past the limit disconnects it.
+    func send(_ line: [UInt8], kind: OutgoingQueue.Kind = .reply) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         outgoing.append(line, kind: kind)
         flush()
-        if !isClosed && outgoing.pendingBytes > maximumPendingBytes {
-            log.warning("client \(id): not reading, \(outgoing.pendingBytes) bytes pending "
-                + "(\(outgoing.supersededCount) path lines superseded); disconnected")
-            close()
+        if !isClosed && outgoing.pushedBytes > limits.maximumPushedBytes {
+            log.warning("client \(id) (uid \(userID)): not reading, \(outgoing.pushedBytes) bytes of path and "
+                + "resync lines pending (\(outgoing.supersededCount) path lines superseded); disconnected")
+            close(.notReading)
         }
     }
 
-    /// Stops the sources; the descriptor closes when both cancel handlers have run.
-    func close() {
+    /// Writes what is queued, then closes (after a refusal or a framing error).
+    func closeAfterFlush(_ reason: CloseReason) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard !isClosed else { return }
+        closesWhenDrained = reason
+        reader.pause()
+        flush()
+    }
+
+    /// Stops both sources; the descriptor closes when their cancel handlers have run.
+    func close(_ reason: CloseReason) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         isClosed = true
-        readSource.cancel()
-        if isReadPaused { readSource.resume() }
-        if let writeSource {
-            writeSource.cancel()
-            // A suspended source runs its cancel handler only once resumed.
-            if !isWriteSourceRunning { writeSource.resume() }
-        }
-        delegate?.connectionClosed(self)
+        reader.cancel()
+        writer?.cancel()
+        requests = []
+        onClose?(self, reason)
     }
+
+    // MARK: Reading
 
     private func sourceCancelled() {
         liveSources -= 1
-        if liveSources == 0 { _ = Glibc.close(descriptor) }
+        if liveSources == 0 { descriptor.close() }
     }
 
     private func readAvailable() {
-        guard !isClosed else { return }
+        guard !isClosed, !isInputFinished else { return }
         // On the stack: a wakeup costs no heap allocation and no zero-filling.
-        withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { readAvailable(into: $0) }
+        withUnsafeTemporaryAllocation(byteCount: limits.readSize, alignment: 1) { readOnce(into: $0) }
     }
 
-    private func readAvailable(into buffer: UnsafeMutableRawBufferPointer) {
-        // A bounded number of reads per wakeup keeps one chatty client from starving others.
-        for _ in 0..<4 {
-            let received = syscallResult { recv(descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
-            let count: Int
-            switch received {
-            case .success(let value):
-                count = value
-            case .failure(.wouldBlock):
-                return
-            case .failure(let error):
-                log.debug("client \(id): receive failed: \(error)")
-                close()
-                return
-            }
-            if count == 0 {
-                close()
-                return
-            }
-            for output in framer.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) {
-                switch output {
-                case .line(let line):
-                    delegate?.connection(self, received: line)
-                case .overflow:
-                    send(ServerMessage.error(code: .lineTooLong,
-                                             message: "request line longer than \(maximumRequestLineLength) bytes; closing",
-                                             id: nil).encoded())
-                    log.notice("client \(id): request line over \(maximumRequestLineLength) bytes; disconnected")
-                    closeAfterFlush()
-                    return
-                }
-                if isClosed { return }
-            }
-            // Replies are piling up unread: stop reading requests until they drain.
-            if outgoing.pendingBytes > maximumPendingBytes / 2 {
-                readSource.suspend()
-                isReadPaused = true
+    private func readOnce(into buffer: UnsafeMutableRawBufferPointer) {
+        let received = syscallResult { recv(descriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+        switch received {
+        case .success(0):
+            // End of input: the last line may lack its newline; answer it too.
+            isInputFinished = true
+            reader.pause()
+            if let last = framer.finish() { requests.append(last) }
+        case .success(let count):
+            let framed = framer.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { requests.append($0) }
+            if !framed {
+                requests = []
+                nextRequest = 0
+                send(ServerMessage.error(code: .lineTooLong,
+                                         message: "request line longer than \(maximumRequestLineLength) bytes; closing",
+                                         id: nil).encoded())
+                log.notice("client \(id) (uid \(userID)): request line over \(maximumRequestLineLength) bytes; disconnected")
+                closeAfterFlush(.lineTooLong)
                 return
             }
+        case .failure(.wouldBlock):
+            return
+        case .failure(let error):
+            log.debug("client \(id): receive failed: \(error)")
+            close(.socketError)
+            return
+        }
+        // Read no more until what was read is handled.
+        if nextRequest < requests.count { reader.pause() }
+        handleRequests()
+    }
+
+    /// Hands request lines to `onRequest` within this turn's budget.
+    private func handleRequests() {
+        var lines = 0
+        var bytes = 0
+        while !isClosed && closesWhenDrained == nil && nextRequest < requests.count {
+            if outgoing.pendingBytes > limits.pauseReplyBytes {
+                isWaitingForDrain = true  // flush() goes on once the client read enough
+                return
+            }
+            if lines >= limits.linesPerTurn || bytes >= limits.bytesPerTurn {
+                scheduleHandling()  // yield: others' turns first
+                return
+            }
+            let line = requests[nextRequest]
+            requests[nextRequest] = []
+            nextRequest += 1
+            lines += 1
+            bytes += line.count + 1
+            onRequest?(self, line)
+        }
+        guard !isClosed, closesWhenDrained == nil else { return }
+        requests.removeAll(keepingCapacity: requests.capacity <= 256)
+        nextRequest = 0
+        if isInputFinished {
+            closeAfterFlush(.endOfInput)
+        } else {
+            reader.resume()
         }
     }
 
-    /// Sends what is queued, then closes (used after a framing error).
-    private func closeAfterFlush() {
-        flush()
-        close()
+    private func scheduleHandling() {
+        guard !isProcessingScheduled else { return }
+        isProcessingScheduled = true
+        queue.async { [self] in
+            isProcessingScheduled = false
+            guard !isClosed, !isWaitingForDrain else { return }
+            handleRequests()
+        }
     }
+
+    // MARK: Writing
 
     private func flush() {
         guard !isClosed else { return }
         do {
             try outgoing.drain { bytes in
                 // MSG_NOSIGNAL: a client that hung up must cost an EPIPE, not the daemon.
-                let sent = syscallResult { Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+                let sent = syscallResult {
+                    Glibc.send(descriptor.rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                }
                 if case .failure(.wouldBlock) = sent { return .success(0) }
                 return sent
             }
         } catch {
             log.debug("client \(id): send failed: \(error)")
-            close()
+            close(.socketError)
             return
         }
         if outgoing.isEmpty {
-            if isWriteSourceRunning, let writeSource {
-                writeSource.suspend()
-                isWriteSourceRunning = false
+            writer?.pause()
+            if let reason = closesWhenDrained {
+                close(reason)
+                return
             }
-            if isReadPaused {
-                isReadPaused = false
-                readSource.resume()
-            }
-        } else if !isWriteSourceRunning {
-            let source = writeSource ?? makeWriteSource()
-            source.resume()
-            isWriteSourceRunning = true
+        } else {
+            (writer ?? makeWriter()).resume()
+        }
+        if isWaitingForDrain && outgoing.pendingBytes <= limits.pauseReplyBytes {
+            isWaitingForDrain = false
+            // Not directly: flush may run inside a request's reply, within handleRequests.
+            scheduleHandling()
         }
     }
 
-    private func makeWriteSource() -> DispatchSourceWrite {
-        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+    private func makeWriter() -> PausableSource {
+        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor.rawValue, queue: queue)
         source.setEventHandler { [unowned self] in
             wakeups += 1
             flush()
         }
         source.setCancelHandler { [self] in sourceCancelled() }
         liveSources += 1
-        writeSource = source
-        return source
+        let pausable = PausableSource(source)
+        writer = pausable
+        return pausable
     }
-}
-
-/// One subscription of a connection: the criteria it asked about and the id it gave.
-struct Subscription {
-    var id: JSONValue?
-    var criteria: PathModel.Criteria
-    /// `id` as its path lines carry it (`EncodedPathLine.idMember`), encoded once.
-    var idMember: [UInt8]
 }

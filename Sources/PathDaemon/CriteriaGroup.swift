@@ -2,21 +2,15 @@ import PathModel
 import PathProtocol
 
 /// Everything published for one distinct set of criteria: the current path, its
-/// sequence, its encoded line (encoded once per change, shared by every subscriber),
-/// and who subscribed. Groups are never removed: there are at most a few hundred
+/// sequence and its encoded line (encoded once per change, shared by every subscriber;
+/// who subscribed is `SubscriptionRegistry`'s business). Groups are never removed: there are at most a few hundred
 /// distinct criteria (one required type × a set of prohibited types), so the map is
 /// bounded and sequences stay monotonic for as long as the daemon runs.
 struct CriteriaGroup {
-    struct Member: Hashable {
-        var client: UInt64
-        var subscription: Int
-    }
-
     let criteria: Criteria
     private(set) var path: Path
     private(set) var sequence: UInt64 = 1
     private(set) var line: EncodedPathLine
-    var members: Set<Member> = []
 
     init(criteria: Criteria, path: Path, generation: Generation) {
         self.criteria = criteria

@@ -8,7 +8,7 @@ import PathProtocol
 /// configuration, or the errors that kept the running one in place. Diagnostics are
 /// ready to print (`pathd.conf:12: …`).
 public enum ConfigurationReload: Sendable {
-    case valid(ServiceConfiguration, warnings: [String])
+    case valid(Configuration, warnings: [String])
     case invalid(errors: [String], warnings: [String])
 }
 
@@ -19,7 +19,9 @@ public typealias ConfigurationReloader = @Sendable () -> ConfigurationReload
 /// Reload: SIGHUP and `{"op":"reload"}`. Everything is parsed and validated before
 /// anything changes; only a fully valid configuration is swapped in, in one step on the
 /// state queue, and a path is published only where it changed. No client is
-/// disconnected: a lower `MaxClients=` applies to new connections only.
+/// disconnected: lower limits (`MaxClients=`, `MaxClientsPerUser=`,
+/// `MaxSubscriptionsPerClient=`, `ClientQueueLimit=`) apply to new connections and
+/// subscriptions only.
 extension PathService {
     /// Installs what `reloadConfiguration` calls to read the files.
     public func setConfigurationReloader(_ reloader: @escaping ConfigurationReloader) {
@@ -51,9 +53,10 @@ extension PathService {
     }
 
     /// Swaps in a validated configuration in one step and publishes the paths it changed.
-    public func reconfigure(_ configuration: ServiceConfiguration) {
+    public func reconfigure(_ configuration: Configuration) {
         dispatchPrecondition(condition: .onQueue(queue))
         self.configuration = configuration
+        reconfigureBudget()
         // Before the first path there is nothing to re-evaluate: the first batch will
         // be evaluated under the new policy.
         if engine.hasState { publishChanges() }
@@ -68,14 +71,14 @@ extension PathService {
 
     func handleReload(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard Self.mayReload(peerUserID: connection.peerUserID, daemonUserID: geteuid()) else {
-            log.notice("client \(connection.id) (uid \(connection.peerUserID)) asked to reload; denied")
+        guard Self.mayReload(peerUserID: connection.userID, daemonUserID: geteuid()) else {
+            log.notice("client \(connection.id) (uid \(connection.userID)) asked to reload; denied")
             connection.send(ServerMessage.error(code: .permissionDenied,
                                                 message: "reload is allowed for root and the daemon's own user only",
                                                 id: request.id).encoded())
             return
         }
-        switch reloadConfiguration(requestedBy: "client \(connection.id) (uid \(connection.peerUserID))") {
+        switch reloadConfiguration(requestedBy: "client \(connection.id) (uid \(connection.userID))") {
         case .valid(_, let warnings):
             connection.send(ServerMessage.reloaded(warnings: warnings, id: request.id).encoded())
         case .invalid(let errors, _):

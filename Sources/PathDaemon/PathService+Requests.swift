@@ -3,7 +3,8 @@ import PathModel
 import PathProtocol
 
 /// Answers one parsed request of a connection (docs/PROTOCOL.md, "Requests"). Runs on
-/// the state queue, like everything that touches the service's state.
+/// the state queue, like everything that touches the service's state. Every request
+/// costs O(1) or O(the size of its own reply).
 extension PathService {
     func handle(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -11,24 +12,31 @@ extension PathService {
         case .status:
             connection.send(group(for: request.criteria).line.line(id: request.id))
         case .subscribe:
-            let key = connection.nextSubscriptionKey
-            connection.nextSubscriptionKey += 1
-            var group = group(for: request.criteria)
-            group.members.insert(CriteriaGroup.Member(client: connection.id, subscription: key))
-            groups[request.criteria] = group
-            let subscription = Subscription(id: request.id, criteria: request.criteria,
-                                            idMember: EncodedPathLine.idMember(request.id))
-            connection.subscriptions[key] = subscription
-            connection.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key))
+            let limit = configuration.daemon.maximumSubscriptionsPerClient
+            guard subscriptions.count(of: connection.id) < limit else {
+                connection.send(ServerMessage.error(
+                    code: .limitExceeded,
+                    message: "this connection already holds \(limit) subscriptions (MaxSubscriptionsPerClient=); "
+                        + "unsubscribe one first",
+                    id: request.id).encoded())
+                return
+            }
+            let line = group(for: request.criteria).line
+            let key = subscriptions.add(client: connection.id, id: request.id, criteria: request.criteria)
+            connection.send(line.line(idMember: subscriptions[key]?.idMember ?? []), kind: .path(subscription: key.number))
         case .unsubscribe:
-            let keys = connection.subscriptions.filter { $0.value.id == request.id }.map(\.key)
-            guard !keys.isEmpty else {
+            guard request.id != nil else {
+                connection.send(ServerMessage.error(code: .badArgument,
+                                                    message: "unsubscribe needs the \"id\" of the subscription",
+                                                    id: nil).encoded())
+                return
+            }
+            guard !subscriptions.remove(client: connection.id, id: request.id).isEmpty else {
                 connection.send(ServerMessage.error(code: .unknownSubscription,
                                                     message: "no subscription with this id on this connection",
                                                     id: request.id).encoded())
                 return
             }
-            for key in keys { removeSubscription(key, of: connection) }
             connection.send(ServerMessage.unsubscribed(id: request.id).encoded())
         case .ping:
             connection.send(ServerMessage.pong(id: request.id).encoded())

@@ -5,34 +5,19 @@ import PathModel
 import PathProtocol
 import SystemCalls
 
-/// Limits and policy of a running service.
-public struct ServiceConfiguration: Sendable {
-    /// Connections served at once; one more gets `tooManyClients` and is closed.
-    public var maximumClients: Int
-    /// Bytes queued for one client before it counts as not reading and is disconnected.
-    public var maximumPendingBytes: Int
-    public var policy: Policy
-
-    public init(maximumClients: Int = 1024, maximumPendingBytes: Int = 256 * 1024, policy: Policy = .standard) {
-        self.maximumClients = maximumClients
-        self.maximumPendingBytes = maximumPendingBytes
-        self.policy = policy
-    }
-}
-
-/// The heart of the daemon: the engine (the kernel's state), the published paths and
-/// the clients, all on one serial queue.
+/// The heart of the daemon: the engine (the kernel's state), the published paths, the
+/// subscriptions and the clients, all on one serial queue.
 ///
 /// Threading: every stored property below is read and written on `queue` only, and
 /// every entry point checks it with `dispatchPrecondition`. `@unchecked Sendable`
-/// because Dispatch handlers and the source callbacks are `@Sendable` closures that
-/// capture `self`; they all run on `queue`.
+/// because Dispatch handlers and the engine's callbacks are closures that capture
+/// `self`; they all run on `queue`.
 public final class PathService: @unchecked Sendable {
     public let queue: DispatchQueue
     /// The kernel's state: sources, generations, the snapshot.
     let engine: PathEngine
     /// Replaced whole by a reload (PathService+Reload.swift), never edited in place.
-    var configuration: ServiceConfiguration
+    var configuration: Configuration
     let log: Logger
     /// Reads the configuration files again for SIGHUP and the reload request.
     var configurationReloader: ConfigurationReloader?
@@ -40,23 +25,32 @@ public final class PathService: @unchecked Sendable {
     private enum Lifecycle { case idle, running, stopped }
     private var lifecycle = Lifecycle.idle
 
+    /// The path, sequence and encoded line of every criteria anyone asked about.
     /// Read and written by request handling too (PathService+Requests.swift).
     var groups: [Criteria: CriteriaGroup] = [:]
-    private(set) var clients: [UInt64: ClientConnection] = [:]
+    /// Who is subscribed to what: the one owner of that relation.
+    var subscriptions = SubscriptionRegistry()
+    private(set) var clients: [ClientID: ClientConnection] = [:]
+    private var budget: ConnectionBudget
     private var nextClientID: UInt64 = 1
     private var listener: UnixListener?
-    private var acceptSource: DispatchSourceRead?
-    private var isAcceptPaused = false
+    private var acceptor: ConnectionAcceptor?
     private var firstPathHandlers: [@Sendable () -> Void] = []
     private var fatalHandler: ((String) -> Void)?
     /// Whether the first path was published (clients are accepted from then on).
     private var hasPublished = false
+    /// Called on `queue` with the default path each time it changes (the log line,
+    /// the service manager's status).
+    public var onDefaultPathChange: ((Path) -> Void)?
 
-    public init(queue: DispatchQueue, configuration: ServiceConfiguration = ServiceConfiguration(),
-                log: Logger, scheduler: any Scheduler = DispatchScheduler(), makeSource: @escaping PathEventSourceFactory) {
+    public init(queue: DispatchQueue, configuration: Configuration = .builtIn, log: Logger,
+                scheduler: any Scheduler = DispatchScheduler(), makeSource: @escaping PathEventSourceFactory) {
         self.queue = queue
         self.configuration = configuration
         self.log = log
+        budget = ConnectionBudget(maximumClients: configuration.daemon.maximumClients,
+                                  maximumPerUser: configuration.daemon.maximumClientsPerUser,
+                                  daemonUserID: geteuid())
         engine = PathEngine(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
     }
 
@@ -79,39 +73,33 @@ public final class PathService: @unchecked Sendable {
     public func serve(_ listener: UnixListener) {
         dispatchPrecondition(condition: .onQueue(queue))
         self.listener = listener
-        if engine.hasState { startAccepting() }
+        if hasPublished { startAccepting() }
     }
 
     /// Calls `handler` on the queue once the first path is known (at once if it is).
     public func whenFirstPathKnown(_ handler: @escaping @Sendable () -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
-        if engine.hasState { handler() } else { firstPathHandlers.append(handler) }
+        if hasPublished { handler() } else { firstPathHandlers.append(handler) }
     }
 
-    /// Stops: tells every client, closes the listener (removing its file) and the source.
+    /// Stops: tells every client, stops listening (removing the socket file it bound)
+    /// and cancels the source.
     public func stop(reason: String) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running else { return }
         lifecycle = .stopped
-        let listener = self.listener
-        self.listener = nil
-        // Gone from the file system at once; the descriptor outlives the accept source,
-        // as Dispatch requires, and is closed by its cancel handler.
-        listener?.removeFile()
-        if let acceptSource {
-            acceptSource.setCancelHandler { listener?.close() }
-            acceptSource.cancel()
-            if isAcceptPaused { acceptSource.resume() }
-            self.acceptSource = nil
+        if let acceptor {
+            acceptor.stop()
         } else {
             listener?.close()
         }
+        acceptor = nil
+        listener = nil
         let goodbye = ServerMessage.error(code: .shuttingDown, message: "pathd is stopping: \(reason)", id: nil).encoded()
-        for client in clients.values {
-            client.send(goodbye)
-            client.close()
+        for client in Array(clients.values) {
+            client.send(goodbye, kind: .push)
+            client.close(.shuttingDown)
         }
-        clients.removeAll()
         engine.stop()
     }
 
@@ -124,7 +112,7 @@ public final class PathService: @unchecked Sendable {
     /// The current path for `criteria`, for tests and the log.
     public func currentPath(for criteria: Criteria = .any) -> Path? {
         dispatchPrecondition(condition: .onQueue(queue))
-        return engine.hasState ? group(for: criteria).path : nil
+        return hasPublished ? group(for: criteria).path : nil
     }
 
     /// The number of connected clients.
@@ -162,30 +150,29 @@ public final class PathService: @unchecked Sendable {
         let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy, criteria: criteria)
         let created = CriteriaGroup(criteria: criteria, path: path, generation: engine.generation)
         groups[criteria] = created
+        if criteria == .any { onDefaultPathChange?(path) }
         return created
     }
 
-    /// Re-evaluates every criteria group and sends a line to the members of each whose
-    /// path changed (every group after a resync, preceded by the resync line).
+    /// Re-evaluates every criteria group and sends a line to the subscribers of each
+    /// whose path changed (every group after a resync, preceded by the resync line).
     func publishChanges(resync: String? = nil) {
         let generation = engine.generation
-        if groups[.any] == nil {
-            let created = group(for: .any)
-            log.info("path: \(created.path.summary)")
-        }
+        _ = group(for: .any)
         for criteria in Array(groups.keys) {
             guard var group = groups[criteria] else { continue }
             let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy, criteria: criteria)
             let changed = group.update(path: path, generation: generation, force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
-            if criteria == .any { log.info("path: \(path.summary)") }
-            for member in group.members {
-                guard let client = clients[member.client], let subscription = client.subscriptions[member.subscription] else { continue }
+            if criteria == .any { onDefaultPathChange?(path) }
+            for key in subscriptions.subscribers(of: criteria) {
+                guard let client = clients[key.client], let subscription = subscriptions[key] else { continue }
                 if let resync {
-                    client.send(ServerMessage.resync(reason: resync, generation: generation, id: subscription.id).encoded())
+                    client.send(ServerMessage.resync(reason: resync, generation: generation, id: subscription.id).encoded(),
+                                kind: .push)
                 }
-                client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: member.subscription))
+                client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
             }
         }
     }
@@ -193,69 +180,47 @@ public final class PathService: @unchecked Sendable {
     // MARK: Clients
 
     private func startAccepting() {
-        guard acceptSource == nil, lifecycle == .running, let listener else { return }
-        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
-        source.setEventHandler { [unowned self] in acceptPending() }
-        source.resume()
-        acceptSource = source
-        log.info("listening on \(listener.path)")
-    }
-
-    private func acceptPending() {
-        guard let listener else { return }
-        for _ in 0..<64 {
-            let accepted = Result { () throws(Errno) in try FileDescriptor(rawValue: listener.descriptor).acceptConnection() }
-            switch accepted {
-            case .success(let descriptor):
-                admit(descriptor.rawValue)
-            case .failure(.wouldBlock):
-                return
-            case .failure(let error) where error == .tooManyOpenFiles || error == .tooManyOpenFilesInSystem:
-                // Level-triggered: the pending connection would wake us forever. Pause
-                // until a client leaves and frees a descriptor.
-                log.warning("cannot accept a client: \(error); pausing accept until a client disconnects")
-                acceptSource?.suspend()
-                isAcceptPaused = true
-                return
-            case .failure(let error):
-                log.warning("accept failed: \(error)")
-                return
-            }
+        guard acceptor == nil, lifecycle == .running, let listener else { return }
+        let acceptor = ConnectionAcceptor(listener: listener, queue: queue, log: log) { [unowned self] descriptor in
+            admit(descriptor)
         }
+        self.acceptor = acceptor
+        acceptor.start()
     }
 
-    private func admit(_ descriptor: Int32) {
-        let id = nextClientID
+    private func admit(_ descriptor: FileDescriptor) {
+        let id = ClientID(rawValue: nextClientID)
         nextClientID += 1
-        let connection = ClientConnection(id: id, descriptor: descriptor, peerUserID: Self.peerUserID(of: descriptor),
-                                          queue: queue, maximumPendingBytes: configuration.maximumPendingBytes, log: log)
+        let credentials: PeerCredentials?
+        do {
+            credentials = try descriptor.peerCredentials()
+        } catch {
+            log.debug("client \(id): SO_PEERCRED failed: \(error)")
+            credentials = nil
+        }
+        let settings = configuration.daemon
+        let limits = ClientConnection.Limits(pauseReplyBytes: settings.clientQueueLimitBytes / 2,
+                                             maximumPushedBytes: settings.clientQueueLimitBytes)
+        let connection = ClientConnection(id: id, descriptor: descriptor, credentials: credentials, queue: queue,
+                                          limits: limits, log: log)
         connection.start()
-        if clients.count >= configuration.maximumClients {
-            log.warning("client \(id) refused: \(configuration.maximumClients) clients already connected")
-            connection.send(ServerMessage.error(code: .tooManyClients,
-                                                message: "pathd serves at most \(configuration.maximumClients) clients",
-                                                id: nil).encoded())
-            connection.close()
+        if let refusal = budget.refusal(for: connection.userID) {
+            log.warning("client \(id) (uid \(connection.userID)) refused: \(refusal)")
+            connection.send(ServerMessage.error(code: .tooManyClients, message: refusal, id: nil).encoded())
+            connection.closeAfterFlush(.refused)
             return
         }
+        budget.admit(connection.userID)
         clients[id] = connection
-        connection.delegate = self
+        connection.onRequest = { [unowned self] connection, line in received(line, from: connection) }
+        connection.onClose = { [unowned self] connection, reason in closed(connection, reason: reason) }
         connection.send(ServerMessage.hello(protocolVersion: ProtocolVersion.current,
                                             daemonVersion: DaemonVersion.current, generation: engine.generation).encoded())
     }
 
-    private static func peerUserID(of descriptor: Int32) -> uid_t {
-        do {
-            return try FileDescriptor(rawValue: descriptor).peerCredentials().userID
-        } catch {
-            return uid_t.max
-        }
-    }
-}
-
-extension PathService: ClientConnectionDelegate {
-    func connection(_ connection: ClientConnection, received line: [UInt8]) {
+    private func received(_ line: [UInt8], from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
+        // Blank lines (only spaces and tabs) are ignored: no reply (docs/PROTOCOL.md).
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         let request: Request
         do {
@@ -267,18 +232,16 @@ extension PathService: ClientConnectionDelegate {
         handle(request, from: connection)
     }
 
-    func connectionClosed(_ connection: ClientConnection) {
+    private func closed(_ connection: ClientConnection, reason: ClientConnection.CloseReason) {
         dispatchPrecondition(condition: .onQueue(queue))
-        for key in Array(connection.subscriptions.keys) { removeSubscription(key, of: connection) }
-        clients[connection.id] = nil
-        if isAcceptPaused, let acceptSource {
-            isAcceptPaused = false
-            acceptSource.resume()
-        }
+        subscriptions.removeAll(of: connection.id)
+        if clients.removeValue(forKey: connection.id) != nil { budget.release(connection.userID) }
+        acceptor?.connectionClosed()
     }
 
-    func removeSubscription(_ key: Int, of connection: ClientConnection) {
-        guard let subscription = connection.subscriptions.removeValue(forKey: key) else { return }
-        groups[subscription.criteria]?.members.remove(CriteriaGroup.Member(client: connection.id, subscription: key))
+    /// Applies a reloaded configuration's limits to connections made from now on.
+    func reconfigureBudget() {
+        budget.maximumClients = configuration.daemon.maximumClients
+        budget.maximumPerUser = configuration.daemon.maximumClientsPerUser
     }
 }

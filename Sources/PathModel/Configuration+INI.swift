@@ -8,17 +8,12 @@ extension Configuration {
         if !lines.isEmpty { lines.append("") }
         let settings = daemon
         lines.append("[Daemon]")
-        lines.append("Socket=" + (settings.socketPath ?? ""))
-        if settings.socketPath == nil {
-            lines.append("# (empty: /run/pathd/pathd.sock for root, $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)")
+        for key in DaemonSettings.keys {
+            lines.append("\(key.name)=" + key.render(settings))
+            if key.name == "Socket" && settings.socketPath == nil {
+                lines.append("# (empty: /run/pathd/pathd.sock for root, $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)")
+            }
         }
-        lines.append("LookupIPv4=\(settings.lookupIPv4)")
-        lines.append("LookupIPv6=\(settings.lookupIPv6)")
-        lines.append("MaxClients=\(settings.maximumClients)")
-        lines.append("ClientQueueLimit=\(settings.clientQueueLimitBytes)")
-        lines.append("ReceiveBuffer=\(settings.receiveBufferBytes)")
-        lines.append("ResolvConf=\(settings.resolvConfPath)")
-        lines.append("LogLevel=\(settings.logLevel.rawValue)")
         let defaults = [("expensive", policy.expensiveTypes), ("constrained", policy.constrainedTypes)]
         for (flag, types) in defaults where !types.isEmpty {
             let names = types.map(\.rawValue).sorted().joined(separator: ", ")

@@ -35,7 +35,7 @@ extension Configuration {
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let daemonKeys = ["Socket", "LookupIPv4", "LookupIPv6", "MaxClients", "ClientQueueLimit", "ReceiveBuffer", "ResolvConf", "LogLevel"]
+    static var daemonKeys: [String] { DaemonSettings.keys.map(\.name) }
     static let interfaceKeys = ["Name", "Type", "Kind", "Expensive", "Constrained", "SetType", "OnDemand", "Ignore"]
 
     private static func applyDaemon(_ entry: INIDocument.Entry, to daemon: inout DaemonSettings, log: inout DiagnosticLog) {
@@ -128,88 +128,5 @@ extension Configuration {
         let digits = multiplier == nil ? Substring(text) : text.dropLast()
         guard digits.count <= 12, let number = Int(digits), number >= 0 else { return nil }
         return number * (multiplier ?? 1)
-    }
-}
-
-/// What setting one `[Daemon]` key came to.
-public enum DaemonSettingOutcome: Equatable, Sendable {
-    case set
-    /// The value is not what the key takes; `expectation` says what it takes.
-    case invalid(expectation: String)
-    case unknownKey
-}
-
-extension DaemonSettings {
-    /// Sets one `[Daemon]` key from its text as pathd.conf(5) describes; an empty value
-    /// restores the default. Changes nothing unless the outcome is `.set`. The file and
-    /// pathd's flags both come through here, so they take the same values.
-    public mutating func set(_ key: String, to value: String) -> DaemonSettingOutcome {
-        let defaults = DaemonSettings()
-        /// A byte size (`4K`, `8M`) in `range`.
-        func setSize(_ setting: WritableKeyPath<DaemonSettings, Int>, in range: ClosedRange<Int>) -> DaemonSettingOutcome {
-            if value.isEmpty {
-                self[keyPath: setting] = defaults[keyPath: setting]
-            } else if let bytes = Configuration.parseSize(value), range.contains(bytes) {
-                self[keyPath: setting] = bytes
-            } else {
-                return .invalid(expectation: "a size from 4K to 1G (bytes, or with a K, M or G suffix)")
-            }
-            return .set
-        }
-        switch key {
-        case "Socket":
-            if value.isEmpty {
-                socketPath = nil
-            } else if !value.hasPrefix("/") || value.utf8.count > DaemonSettings.maximumSocketPathBytes {
-                return .invalid(expectation: "an absolute path of at most \(DaemonSettings.maximumSocketPathBytes) bytes")
-            } else {
-                socketPath = value
-            }
-        case "LookupIPv4", "LookupIPv6":
-            let family: AddressFamily = key == "LookupIPv4" ? .ipv4 : .ipv6
-            let address: IPAddress
-            if value.isEmpty {
-                address = family == .ipv4 ? defaults.lookupIPv4 : defaults.lookupIPv6
-            } else {
-                guard let parsed = IPAddress(value), parsed.family == family else {
-                    return .invalid(expectation: family == .ipv4 ? "an IPv4 address" : "an IPv6 address")
-                }
-                address = parsed
-            }
-            if family == .ipv4 { lookupIPv4 = address } else { lookupIPv6 = address }
-        case "MaxClients":
-            if value.isEmpty {
-                maximumClients = defaults.maximumClients
-                return .set
-            }
-            let range = DaemonSettings.maximumClientsRange
-            guard let count = Int(value), range.contains(count) else {
-                return .invalid(expectation: "a number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            maximumClients = count
-        case "ClientQueueLimit":
-            return setSize(\.clientQueueLimitBytes, in: DaemonSettings.clientQueueLimitRange)
-        case "ReceiveBuffer":
-            return setSize(\.receiveBufferBytes, in: DaemonSettings.receiveBufferRange)
-        case "ResolvConf":
-            if value.isEmpty {
-                resolvConfPath = defaults.resolvConfPath
-                return .set
-            }
-            guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
-            resolvConfPath = value
-        case "LogLevel":
-            if value.isEmpty {
-                logLevel = defaults.logLevel
-                return .set
-            }
-            guard let level = LogLevel(rawValue: value.lowercased()) else {
-                return .invalid(expectation: LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            logLevel = level
-        default:
-            return .unknownKey
-        }
-        return .set
     }
 }

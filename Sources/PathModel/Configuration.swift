@@ -21,37 +21,6 @@ public enum LogLevel: String, Hashable, Sendable, CaseIterable, Comparable {
     public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.priority < rhs.priority }
 }
 
-/// The `[Daemon]` section: how the daemon runs. Every key has a built-in default.
-public struct DaemonSettings: Hashable, Sendable {
-    /// `Socket=`: where to listen; nil for the per-user default (/run/pathd/pathd.sock
-    /// for root, $XDG_RUNTIME_DIR/pathd/pathd.sock otherwise). Needs a restart to change.
-    public var socketPath: String?
-    /// `LookupIPv4=`: destination of the IPv4 route lookup (no packet is sent).
-    public var lookupIPv4 = LookupDestinations.ipv4
-    /// `LookupIPv6=`: destination of the IPv6 route lookup.
-    public var lookupIPv6 = LookupDestinations.ipv6
-    /// `MaxClients=`: connections served at once.
-    public var maximumClients = 1024
-    /// `ClientQueueLimit=`: bytes queued for one client before it counts as not reading
-    /// and is disconnected (path lines collapse first, so only a stuck reader gets there).
-    public var clientQueueLimitBytes = 256 << 10
-    /// `ReceiveBuffer=`: bytes requested for the netlink event socket.
-    public var receiveBufferBytes = 8 << 20
-    /// `ResolvConf=`: the resolver configuration watched for nameservers.
-    public var resolvConfPath = "/etc/resolv.conf"
-    /// `LogLevel=`.
-    public var logLevel = LogLevel.info
-
-    public init() {}
-
-    public static let maximumClientsRange = 1...1_000_000
-    public static let receiveBufferRange = 4096...(1 << 30)
-    /// A path line is about 300 bytes; below 4K even one resync could not wait.
-    public static let clientQueueLimitRange = 4096...(1 << 30)
-    /// `sun_path` holds 108 bytes including the terminating NUL.
-    public static let maximumSocketPathBytes = 107
-}
-
 /// Everything pathd reads from pathd.conf and its drop-ins.
 public struct Configuration: Hashable, Sendable {
     public var daemon: DaemonSettings

@@ -18,4 +18,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     case unknownSubscription
     /// `reload` found errors in the configuration files; the running configuration stays.
     case configInvalid
+    /// A per-connection budget was reached (subscriptions per connection, the length of
+    /// an id); the request is refused, the connection stays open.
+    case limitExceeded
 }

@@ -2,6 +2,9 @@
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     public var offset: Int
     public var problem: String
+    /// Valid JSON, but an integer (no fraction, no exponent) outside Int64: pathd keeps
+    /// integers exact, so it refuses these rather than round them to a double.
+    public var isIntegerOutOfRange = false
     public var description: String { "\(problem) at byte \(offset)" }
 }
 
@@ -210,7 +213,12 @@ public struct JSONParser {
         }
         // The bytes are ASCII digits and signs, checked above.
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
-        if isInteger, let value = Int64(text) { return .integer(value) }
+        if isInteger {
+            guard let value = Int64(text) else {
+                throw JSONParseError(offset: start, problem: "integer out of the 64-bit range", isIntegerOutOfRange: true)
+            }
+            return .integer(value)
+        }
         guard let value = Double(text), value.isFinite else { throw JSONParseError(offset: start, problem: "number out of range") }
         return .double(value)
     }

@@ -12,3 +12,7 @@ public enum DaemonVersion {
 /// The longest request line the daemon accepts, newline excluded (64 KiB). A longer
 /// line gets `lineTooLong` and the connection is closed: framing is lost.
 public let maximumRequestLineLength = 64 * 1024
+
+/// The longest `id` the daemon echoes, as JSON text (256 bytes): an id is copied into
+/// every line of its subscription, so its size is a budget like any other.
+public let maximumIDLength = 256

@@ -39,6 +39,11 @@ extension Request {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
+        } catch where error.isIntegerOutOfRange {
+            // Echoing it as a double would not give back what the client sent.
+            throw RequestError(code: .badArgument,
+                               message: "integers must fit in 64 bits (\(Int64.min) to \(Int64.max)); use a string id: \(error)",
+                               id: nil)
         } catch {
             throw RequestError(code: .badJSON, message: "request is not valid JSON: \(error)", id: nil)
         }
@@ -50,6 +55,12 @@ extension Request {
             switch id {
             case .string, .integer, .double, .null: break
             default: throw RequestError(code: .badArgument, message: "\"id\" must be a string, a number or null", id: nil)
+            }
+            let encodedLength = EncodedPathLine.idMember(id).count - 6  // without `,"id":`
+            if encodedLength > maximumIDLength {
+                throw RequestError(code: .limitExceeded,
+                                   message: "\"id\" is \(encodedLength) bytes long; at most \(maximumIDLength) are echoed",
+                                   id: nil)
             }
         }
         guard let opValue = members["op"] else {

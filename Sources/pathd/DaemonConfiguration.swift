@@ -10,9 +10,9 @@ import PathProtocol
 struct DaemonConfiguration: Sendable {
     let files: ConfigurationFiles
     let options: Options
-    /// The `[Daemon]` settings the process started with. Only `MaxClients=`,
-    /// `ClientQueueLimit=` (for connections accepted after the change) and the
-    /// `[Interface]` policy change at runtime; the rest needs a restart.
+    /// The `[Daemon]` settings the process started with. Keys marked reloadable in
+    /// `DaemonSettings.keys` and the `[Interface]` policy change at runtime; the rest
+    /// needs a restart.
     let daemon: DaemonSettings
     let policy: Policy
 
@@ -28,10 +28,7 @@ struct DaemonConfiguration: Sendable {
         return (configuration, result.diagnostics)
     }
 
-    var service: ServiceConfiguration {
-        ServiceConfiguration(maximumClients: daemon.maximumClients, maximumPendingBytes: daemon.clientQueueLimitBytes,
-                             policy: policy)
-    }
+    var service: Configuration { Configuration(daemon: daemon, policy: policy) }
 
     /// Reads the files again; settings that cannot change at runtime are warnings.
     func reload() -> ConfigurationReload {
@@ -42,17 +39,14 @@ struct DaemonConfiguration: Sendable {
         }
         let next = options.applied(to: result.configuration.daemon)
         var restart: [String] = []
-        func compare<Value: Equatable>(_ key: String, _ running: Value, _ wanted: Value, _ text: (Value) -> String) {
+        for key in DaemonSettings.keys where !key.isReloadable {
+            let running = key.render(daemon)
+            let wanted = key.render(next)
             if running != wanted {
-                restart.append("\(key)=\(text(wanted)) needs a restart; still using \(text(running))")
+                func shown(_ value: String) -> String { value.isEmpty ? "the default" : value }
+                restart.append("\(key.name)=\(wanted) needs a restart; still using \(shown(running))")
             }
         }
-        compare("Socket", daemon.socketPath, next.socketPath) { $0 ?? "the default socket" }
-        compare("LookupIPv4", daemon.lookupIPv4, next.lookupIPv4) { "\($0)" }
-        compare("LookupIPv6", daemon.lookupIPv6, next.lookupIPv6) { "\($0)" }
-        compare("ReceiveBuffer", daemon.receiveBufferBytes, next.receiveBufferBytes) { "\($0)" }
-        compare("ResolvConf", daemon.resolvConfPath, next.resolvConfPath) { $0 }
-        compare("LogLevel", daemon.logLevel, next.logLevel) { $0.rawValue }
         let service = DaemonConfiguration(files: files, options: options, daemon: next,
                                           policy: result.configuration.policy).service
         return .valid(service, warnings: warnings + restart)

@@ -13,12 +13,8 @@ struct Options {
     /// The `[Daemon]` keys the flags set, in command-line order, each already checked.
     private(set) var overrides: [(key: String, value: String)] = []
 
-    /// Each daemon flag and the `[Daemon]` key it overrides.
-    static let daemonFlags: [String: String] = [
-        "--socket": "Socket", "--lookup-ipv4": "LookupIPv4", "--lookup-ipv6": "LookupIPv6",
-        "--receive-buffer": "ReceiveBuffer", "--resolv-conf": "ResolvConf", "--max-clients": "MaxClients",
-        "--log-level": "LogLevel",
-    ]
+    /// Each daemon flag and the `[Daemon]` key it overrides (`DaemonSettings.keys`).
+    static let daemonFlags: [String: String] = Dictionary(uniqueKeysWithValues: DaemonSettings.keys.map { ($0.flag, $0.name) })
 
     enum Action {
         case run(Options)
@@ -50,7 +46,15 @@ struct Options {
                                   (default 8M; without CAP_NET_ADMIN the kernel caps
                                   it at net.core.rmem_max)
           --resolv-conf PATH      resolver configuration to watch (default /etc/resolv.conf)
-          --max-clients N         clients served at once (default 1024)
+          --max-clients N         clients served at once (default 1024; the last 1 in 32
+                                  are kept for root and pathd's own user)
+          --max-clients-per-user N
+                                  connections one other user may hold (default 128)
+          --max-subscriptions-per-client N
+                                  subscriptions one connection may hold (default 64)
+          --client-queue-limit SIZE
+                                  unread path and resync bytes before a client is
+                                  disconnected (default 256K)
           --log-level LEVEL       error, warning, notice, info or debug (default info)
           -h, --help              show this help and exit
           --version               show the version and exit

@@ -62,7 +62,7 @@ struct BadInputTests {
 
     @Test("a client over the limit gets tooManyClients and is closed")
     func tooManyClients() throws {
-        let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumClients: 2))
+        let harness = try DaemonHarness(configuration: .daemon { $0.maximumClients = 2 })
         defer { harness.stop() }
         let first = try harness.connect()
         let second = try harness.connect()
@@ -87,7 +87,7 @@ struct BadInputTests {
 
     @Test("a subscriber that never reads neither blocks the daemon nor delays the others")
     func stuckReader() throws {
-        let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumPendingBytes: 64 * 1024))
+        let harness = try DaemonHarness(configuration: .daemon { $0.clientQueueLimitBytes = 64 * 1024 })
         defer { harness.stop() }
         let stuck = try harness.connect()
         try stuck.send(Request(op: .subscribe))

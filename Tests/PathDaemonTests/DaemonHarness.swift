@@ -19,7 +19,7 @@ final class DaemonHarness {
     private var isStopped = false
 
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
-    init(state: [NetworkEvent] = Fixture.online, configuration: ServiceConfiguration = ServiceConfiguration(),
+    init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
@@ -103,5 +103,14 @@ extension PathConnection {
             throw PathClientError("expected a path line, got \(message)")
         }
         return (update, id)
+    }
+}
+
+extension Configuration {
+    /// The built-in configuration with some `[Daemon]` settings changed.
+    static func daemon(_ change: (inout DaemonSettings) -> Void) -> Configuration {
+        var configuration = Configuration.builtIn
+        change(&configuration.daemon)
+        return configuration
     }
 }

@@ -49,7 +49,7 @@ extension LoadAndAbuse {
         @Test("a burst over the client limit: each extra connection gets tooManyClients and is closed")
         func burstOverTheLimit() throws {
             let limit = 10
-            let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumClients: limit))
+            let harness = try DaemonHarness(configuration: .daemon { $0.maximumClients = limit })
             defer { harness.stop() }
             let served = try (0..<limit).map { _ in try RawClient(path: harness.socketPath) }
             for round in 0..<200 {

@@ -24,8 +24,9 @@ struct IdleClientTests {
         func wakeups() throws -> (idle: Int, busy: Int) {
             try harness.queue.sync {
                 let clients = harness.service.clients.values
-                let idleClient = try #require(clients.first { !$0.subscriptions.isEmpty })
-                let busyClient = try #require(clients.first { $0.subscriptions.isEmpty })
+                let registry = harness.service.subscriptions
+                let idleClient = try #require(clients.first { registry.count(of: $0.id) > 0 })
+                let busyClient = try #require(clients.first { registry.count(of: $0.id) == 0 })
                 return (idleClient.wakeups, busyClient.wakeups)
             }
         }

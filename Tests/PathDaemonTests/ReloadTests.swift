@@ -27,10 +27,10 @@ final class ReloadScript: Sendable {
 
 @Suite("reload over the socket")
 struct ReloadTests {
-    static func expensiveEth0() -> ServiceConfiguration {
+    static func expensiveEth0() -> Configuration {
         var rule = InterfaceRule(isExpensive: true, origin: "pathd.conf:1")
         rule.match.name.append("eth*")
-        return ServiceConfiguration(policy: Policy(rules: [rule]))
+        return Configuration(policy: Policy(rules: [rule]))
     }
 
     /// Nothing but `expected` is waiting on `client`: a ping's pong comes next.

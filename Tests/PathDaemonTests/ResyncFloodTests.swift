@@ -11,7 +11,7 @@ extension LoadAndAbuse {
         @Test("a subscriber that never reads while resync lines pile up is disconnected, and the daemon says why")
         func stuckSubscriberUnderResyncs() throws {
             let log = try LogCapture()
-            let harness = try DaemonHarness(configuration: ServiceConfiguration(maximumPendingBytes: 16 * 1024),
+            let harness = try DaemonHarness(configuration: .daemon { $0.clientQueueLimitBytes = 16 * 1024 },
                                             log: log.logger)
             defer { harness.stop() }
             let stuck = try harness.connect()

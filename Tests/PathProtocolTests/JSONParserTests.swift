@@ -104,14 +104,17 @@ struct JSONParserTests {
         #expect(error.map { $0.offset <= 6 * JSONParser.maximumDepth } == true)
     }
 
-    @Test(arguments: [
-        ("9223372036854775808", JSONValue.double(9_223_372_036_854_775_808.0)),
-        ("-9223372036854775809", .double(-9_223_372_036_854_775_809.0)),
-        ("18446744073709551615", .double(18_446_744_073_709_551_615.0)),
-        ("123456789012345678901234567890", .double(1.2345678901234568e29)),
-    ])
-    func integersBeyondInt64BecomeDoubles(text: String, expected: JSONValue) throws {
-        #expect(try JSONParser.parse(Array(text.utf8)) == expected)
+    @Test(arguments: ["9223372036854775808", "-9223372036854775809", "18446744073709551615",
+                      "123456789012345678901234567890", #"{"id":18446744073709551617}"#])
+    func integersBeyondInt64AreRefusedNotRounded(text: String) {
+        let error = #expect(throws: JSONParseError.self) { try JSONParser.parse(Array(text.utf8)) }
+        #expect(error?.isIntegerOutOfRange == true)
+    }
+
+    @Test func theLimitsOfInt64StayExact() throws {
+        #expect(try JSONParser.parse(Array("9223372036854775807".utf8)) == .integer(.max))
+        #expect(try JSONParser.parse(Array("-9223372036854775808".utf8)) == .integer(.min))
+        #expect(try JSONParser.parse(Array("1e30".utf8)) == .double(1e30))
     }
 
     @Test(arguments: [("[1,x]", 3), ("  @", 2), (#"{"a":1,"a":2}"#, 11), ("[1] 2", 4)])

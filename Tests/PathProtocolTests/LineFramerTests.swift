@@ -100,3 +100,26 @@ struct LineFramerTests {
         #expect(framer.push(Self.bytes("ab\ncdefg")) == [Self.line("ab"), .overflow])
     }
 }
+
+@Suite("line framer, end of input")
+struct LineFramerFinishTests {
+    @Test("a last line without a newline is handed over at the end; an empty tail is not")
+    func finish() {
+        var framer = LineFramer()
+        #expect(framer.push(Array("a\r\n\n{\"op\":\"ping\"}".utf8)) == [.line(Array("a".utf8)), .line([])])
+        #expect(framer.finish() == Array("{\"op\":\"ping\"}".utf8))
+        #expect(framer.finish() == nil)
+        #expect(framer.push(Array("x\n".utf8)) == [.line(Array("x".utf8))])
+        #expect(framer.finish() == nil)
+    }
+
+    @Test("a million empty lines in one push are each handed over, empty")
+    func emptyLines() {
+        var framer = LineFramer()
+        let bytes = [UInt8](repeating: UInt8(ascii: "\n"), count: 1_000_000)
+        var count = 0
+        let fits = bytes.withUnsafeBytes { raw in framer.push(raw) { line in count += line.isEmpty ? 1 : 0 } }
+        #expect(fits)
+        #expect(count == 1_000_000)
+    }
+}

@@ -1,0 +1,171 @@
+/// The `[Daemon]` section: how the daemon runs. Every key has a built-in default,
+/// written here and nowhere else; `DaemonSettings.keys` is the one table of the keys,
+/// their pathd flags, how they parse and print, and whether a reload applies them.
+public struct DaemonSettings: Hashable, Sendable {
+    /// `Socket=`: where to listen; nil for the per-user default (/run/pathd/pathd.sock
+    /// for root, $XDG_RUNTIME_DIR/pathd/pathd.sock otherwise).
+    public var socketPath: String?
+    /// `LookupIPv4=`: destination of the IPv4 route lookup (no packet is sent).
+    public var lookupIPv4 = LookupDestinations.ipv4
+    /// `LookupIPv6=`: destination of the IPv6 route lookup.
+    public var lookupIPv6 = LookupDestinations.ipv6
+    /// `MaxClients=`: connections served at once.
+    public var maximumClients = 1024
+    /// `MaxClientsPerUser=`: connections one user other than root and pathd's own may
+    /// hold; the last 1/32 of `MaxClients=` are kept for those two.
+    public var maximumClientsPerUser = 128
+    /// `MaxSubscriptionsPerClient=`: subscriptions one connection may hold.
+    public var maximumSubscriptionsPerClient = 64
+    /// `ClientQueueLimit=`: bytes of path and resync lines queued for one client before
+    /// it counts as not reading and is disconnected (path lines collapse first, so only
+    /// a stuck reader gets there). Replies stop the client's requests at half of it.
+    public var clientQueueLimitBytes = 256 << 10
+    /// `ReceiveBuffer=`: bytes requested for the netlink event socket.
+    public var receiveBufferBytes = 8 << 20
+    /// `ResolvConf=`: the resolver configuration watched for nameservers.
+    public var resolvConfPath = "/etc/resolv.conf"
+    /// `LogLevel=`.
+    public var logLevel = LogLevel.info
+
+    public init() {}
+
+    public static let maximumClientsRange = 1...1_000_000
+    public static let maximumSubscriptionsRange = 1...65536
+    public static let receiveBufferRange = 4096...(1 << 30)
+    /// A path line is about 300 bytes; below 4K even one resync could not wait.
+    public static let clientQueueLimitRange = 4096...(1 << 30)
+    /// `sun_path` holds 108 bytes including the terminating NUL.
+    public static let maximumSocketPathBytes = 107
+
+    /// Sets one `[Daemon]` key from its text as pathd.conf(5) describes; an empty value
+    /// restores the default. Changes nothing unless the outcome is `.set`. The file and
+    /// pathd's flags both come through here, so they take the same values.
+    public mutating func set(_ key: String, to value: String) -> DaemonSettingOutcome {
+        guard let entry = Self.keys.first(where: { $0.name == key }) else { return .unknownKey }
+        if value.isEmpty {
+            entry.reset(&self)
+            return .set
+        }
+        return entry.parse(&self, value)
+    }
+
+    /// The text of `key`'s value, as pathd.conf(5) and `--check-config` write it.
+    public func value(of key: String) -> String? {
+        Self.keys.first { $0.name == key }.map { $0.render(self) }
+    }
+}
+
+/// What setting one `[Daemon]` key came to.
+public enum DaemonSettingOutcome: Equatable, Sendable {
+    case set
+    /// The value is not what the key takes; `expectation` says what it takes.
+    case invalid(expectation: String)
+    case unknownKey
+}
+
+/// One `[Daemon]` key: its name, the pathd flag that overrides it, whether a reload
+/// applies it, and how it parses and prints.
+public struct DaemonKey: Sendable {
+    public let name: String
+    /// The pathd command-line flag taking the same values.
+    public let flag: String
+    /// Applied by a reload; otherwise a change needs a restart (and a reload says so).
+    public let isReloadable: Bool
+    let parse: @Sendable (inout DaemonSettings, String) -> DaemonSettingOutcome
+    let reset: @Sendable (inout DaemonSettings) -> Void
+    public let render: @Sendable (DaemonSettings) -> String
+}
+
+extension DaemonSettings {
+    /// Every `[Daemon]` key, in the order pathd.conf(5) and `--check-config` list them.
+    public static let keys: [DaemonKey] = [
+        path("Socket", flag: "--socket", \.socketPath, maximumBytes: maximumSocketPathBytes),
+        address("LookupIPv4", flag: "--lookup-ipv4", \.lookupIPv4, family: .ipv4),
+        address("LookupIPv6", flag: "--lookup-ipv6", \.lookupIPv6, family: .ipv6),
+        count("MaxClients", flag: "--max-clients", \.maximumClients, in: maximumClientsRange),
+        count("MaxClientsPerUser", flag: "--max-clients-per-user", \.maximumClientsPerUser, in: maximumClientsRange),
+        count("MaxSubscriptionsPerClient", flag: "--max-subscriptions-per-client", \.maximumSubscriptionsPerClient,
+              in: maximumSubscriptionsRange),
+        size("ClientQueueLimit", flag: "--client-queue-limit", \.clientQueueLimitBytes, in: clientQueueLimitRange,
+             isReloadable: true),
+        size("ReceiveBuffer", flag: "--receive-buffer", \.receiveBufferBytes, in: receiveBufferRange, isReloadable: false),
+        DaemonKey(name: "ResolvConf", flag: "--resolv-conf", isReloadable: false,
+                  parse: { settings, value in
+                      guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
+                      settings.resolvConfPath = value
+                      return .set
+                  },
+                  reset: { $0.resolvConfPath = DaemonSettings().resolvConfPath },
+                  render: { $0.resolvConfPath }),
+        DaemonKey(name: "LogLevel", flag: "--log-level", isReloadable: false,
+                  parse: { settings, value in
+                      guard let level = LogLevel(rawValue: value.lowercased()) else {
+                          return .invalid(expectation: LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
+                      }
+                      settings.logLevel = level
+                      return .set
+                  },
+                  reset: { $0.logLevel = DaemonSettings().logLevel },
+                  render: { $0.logLevel.rawValue }),
+    ]
+
+    private static func path(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, String?> & Sendable,
+                             maximumBytes: Int) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, isReloadable: false,
+                  parse: { settings, value in
+                      guard value.hasPrefix("/"), value.utf8.count <= maximumBytes else {
+                          return .invalid(expectation: "an absolute path of at most \(maximumBytes) bytes")
+                      }
+                      settings[keyPath: setting] = value
+                      return .set
+                  },
+                  reset: { $0[keyPath: setting] = nil },
+                  render: { $0[keyPath: setting] ?? "" })
+    }
+
+    private static func address(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, IPAddress> & Sendable,
+                                family: AddressFamily) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, isReloadable: false,
+                  parse: { settings, value in
+                      guard let parsed = IPAddress(value), parsed.family == family else {
+                          return .invalid(expectation: family == .ipv4 ? "an IPv4 address" : "an IPv6 address")
+                      }
+                      settings[keyPath: setting] = parsed
+                      return .set
+                  },
+                  reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
+                  render: { "\($0[keyPath: setting])" })
+    }
+
+    /// A decimal count in `range` (connection and subscription limits apply to what is
+    /// accepted or subscribed after a reload).
+    private static func count(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
+                              in range: ClosedRange<Int>) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, isReloadable: true,
+                  parse: { settings, value in
+                      guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber),
+                            let number = Int(value), range.contains(number) else {
+                          return .invalid(expectation: "a number from \(range.lowerBound) to \(range.upperBound)")
+                      }
+                      settings[keyPath: setting] = number
+                      return .set
+                  },
+                  reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
+                  render: { String($0[keyPath: setting]) })
+    }
+
+    /// A byte size (`4K`, `8M`) in `range`.
+    private static func size(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
+                             in range: ClosedRange<Int>, isReloadable: Bool) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, isReloadable: isReloadable,
+                  parse: { settings, value in
+                      guard let bytes = Configuration.parseSize(value), range.contains(bytes) else {
+                          return .invalid(expectation: "a size from 4K to 1G (bytes, or with a K, M or G suffix)")
+                      }
+                      settings[keyPath: setting] = bytes
+                      return .set
+                  },
+                  reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
+                  render: { String($0[keyPath: setting]) })
+    }
+}
