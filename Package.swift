@@ -36,6 +36,8 @@ let package = Package(
         .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
         .executableTarget(name: "pathd", dependencies: ["CSystemd", "Netlink", "PathDaemon", "PathEngine", "PathModel", "PathProtocol", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["PathSocketClient", "PathModel", "PathProtocol", "SystemCalls"]),
+        // Examples/: built by `make test`, run by the kernel tests.
+        .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),

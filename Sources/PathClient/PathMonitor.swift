@@ -1,77 +1,157 @@
 import Dispatch
 import PathModel
-import PathProtocol
 import PathSocketClient
 import Synchronization
+import SystemCalls
 
-/// NWPathMonitor for Linux: subscribes to pathd and calls `pathUpdateHandler` on your
-/// queue with every new path.
+/// NWPathMonitor for Linux, in Linux's own words: subscribes to pathd and calls your
+/// handlers on your queue with every new path; when no daemon answers, evaluates the
+/// path in this process with pathd's own engine, and moves back to the daemon when it
+/// appears.
 ///
 /// ```swift
 /// let monitor = PathMonitor(requiredInterfaceType: .wifi)
-/// monitor.pathUpdateHandler = { path in print(path.status) }
+/// monitor.stateUpdateHandler = { state in
+///     switch state {
+///     case .unknown: break                        // no answer yet: not offline
+///     case .available(let path): print("online via", path.availableInterfaces.map(\.name))
+///     case .needsConnection: print("an on-demand link would come up")
+///     case .unavailable(let path): print("offline:", path.summary)
+///     }
+/// }
 /// monitor.start(queue: .main)
 /// ```
 ///
-/// Until the first path arrives, and whenever pathd cannot be reached, the path is
-/// unknown: `currentPath` is nil and the handler is not called. Unknown is not
-/// offline — never block a request on it. A monitor reconnects by itself (backing off
-/// up to 5 s) and can be cancelled, never restarted; make a new one instead. Why the
-/// latest attempt failed is kept in `lastError`.
+/// Until the first answer the state is `.unknown`, and unknown is not offline: never
+/// block a request on it. A monitor can be cancelled, never restarted; make a new one.
 ///
-/// Threading: one reader thread per monitor talks to the socket; everything the
-/// handler sees happens on the queue given to `start`. Each connection is a
-/// generation: a path read on a connection that was since replaced or cancelled is
-/// dropped on that queue, after the hop, so a cancelled monitor never calls back.
+/// Threading: `start` and `cancel` may be called from any thread; handlers run on the
+/// start queue, one at a time, in order. Every answer carries the source it came from
+/// (a daemon connection or the in-process engine); one from a source that was since
+/// replaced, or after `cancel`, is dropped on the start queue, after the hop.
 public final class PathMonitor: Sendable {
+    /// Where answers come from.
+    public enum Mode: Hashable, Sendable {
+        /// pathd when it answers; pathd's engine in this process when it does not.
+        case automatic
+        /// pathd only: while it cannot be reached the state is `.unknown`.
+        case daemon
+        /// pathd's engine in this process only (needs no daemon, reads netlink itself).
+        case inProcess
+    }
+
+    /// What a program needs to know about the network, in four words.
+    public enum State: Hashable, Sendable {
+        /// No answer yet, or the daemon went away in `.daemon` mode. Not offline.
+        case unknown
+        /// A usable path exists (NWPath's `.satisfied`).
+        case available(Path)
+        /// Only an on-demand interface could carry traffic; it would come up if used
+        /// (NWPath's `.requiresConnection`).
+        case needsConnection(Path)
+        /// No usable path; `path.unsatisfiedReason` says why (NWPath's `.unsatisfied`).
+        case unavailable(Path)
+
+        /// The state a known path is in.
+        public init(_ path: Path) {
+            switch path.status {
+            case .satisfied: self = .available(path)
+            case .requiresConnection: self = .needsConnection(path)
+            case .unsatisfied: self = .unavailable(path)
+            }
+        }
+
+        /// The path, unless unknown.
+        public var path: Path? {
+            switch self {
+            case .unknown: nil
+            case .available(let path), .needsConnection(let path), .unavailable(let path): path
+            }
+        }
+    }
+
+    /// Which source the current answer came from.
+    public enum Source: Hashable, Sendable {
+        /// Nothing answered yet, or nothing answers.
+        case none
+        /// pathd at this socket, with the generation of its state.
+        case daemon(socketPath: String, generation: Generation)
+        /// pathd's engine in this process.
+        case inProcess
+    }
+
     public let requiredInterfaceType: InterfaceType?
     public let prohibitedInterfaceTypes: [InterfaceType]
-    private let socketPath: String?
-    private let state = Mutex(State())
-    /// Wakes the reader's back-off wait when the monitor is cancelled.
-    private let wake = DispatchSemaphore(value: 0)
+    public let mode: Mode
+    private let criteria: Criteria
+    private let subscription: DaemonSubscription?
+    private let state = Mutex(MonitorState())
 
-    private struct State {
-        var handler: (@Sendable (Path) -> Void)?
-        var queue: DispatchQueue?
+    private struct MonitorState {
+        enum Lifecycle { case idle, running, cancelled }
         var lifecycle = Lifecycle.idle
-        /// Interrupts the connection currently read, so `cancel` can wake the reader.
-        var interrupter: PathConnectionInterrupter?
-        /// Bumped for every connection; deliveries carry the one they were read on.
-        var generation: UInt64 = 0
-        var currentPath: Path?
-        /// Set when a connection fails, cleared when one subscribes; both on the start queue.
+        var queue: DispatchQueue?
+        var pathHandler: (@Sendable (Path) -> Void)?
+        var stateHandler: (@Sendable (State) -> Void)?
+        var current = State.unknown
+        var source = Source.none
         var lastError: PathClientError?
+        /// The daemon has delivered a path on its current connection.
+        var daemonAnswers = false
+        var daemonSocket: String?
+        var daemonGeneration: Generation?
+        /// The engine in this process while it runs (a new one each time).
+        var inProcess: InProcessPathSource?
+        /// Bumped each time the in-process engine is started or stopped; its answers
+        /// carry the epoch they were made in.
+        var inProcessEpoch: UInt64 = 0
     }
 
-    private enum Lifecycle { case idle, running, cancelled }
-
-    /// `socketPath` nil means `PathConnection.defaultSocketPath()`, looked up at each connection.
+    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does:
+    /// `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock.
     public init(requiredInterfaceType: InterfaceType? = nil, prohibitedInterfaceTypes: [InterfaceType] = [],
-                socketPath: String? = nil) {
+                socketPath: String? = nil, mode: Mode = .automatic, backoff: Backoff = .standard,
+                scheduler: any Scheduler = DispatchScheduler()) {
         self.requiredInterfaceType = requiredInterfaceType
         self.prohibitedInterfaceTypes = prohibitedInterfaceTypes
-        self.socketPath = socketPath
+        self.mode = mode
+        let criteria = Criteria(requiredInterfaceType: requiredInterfaceType,
+                                prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes))
+        self.criteria = criteria
+        subscription = mode == .inProcess ? nil
+            : DaemonSubscription(criteria: criteria, socketPath: socketPath, backoff: backoff, scheduler: scheduler)
     }
 
-    /// Called on the start queue with each new path. Set it before `start`.
+    /// Called on the start queue with each new path (not when it becomes unknown).
     public var pathUpdateHandler: (@Sendable (Path) -> Void)? {
-        get { state.withLock { $0.handler } }
-        set { state.withLock { $0.handler = newValue } }
+        get { state.withLock { $0.pathHandler } }
+        set { state.withLock { $0.pathHandler = newValue } }
     }
+
+    /// Called on the start queue with each new state, `.unknown` included.
+    public var stateUpdateHandler: (@Sendable (State) -> Void)? {
+        get { state.withLock { $0.stateHandler } }
+        set { state.withLock { $0.stateHandler = newValue } }
+    }
+
+    /// The latest state. Changed on the start queue, in order with the handlers' calls.
+    public var currentState: State { state.withLock { $0.current } }
 
     /// The latest path, or nil while unknown.
-    public var currentPath: Path? { state.withLock { $0.currentPath } }
+    public var currentPath: Path? { currentState.path }
 
-    /// Why the latest attempt to talk to pathd failed (no socket path, cannot connect, no
-    /// `hello`, an unreadable line, the daemon went away), or nil since a connection
-    /// subscribed. The monitor retries either way: this says why the path is unknown,
-    /// for logs, and is no verdict on the network. Changed on the start queue, in order
-    /// with the handler's calls; read it there, as `currentPath`.
+    /// Where the latest answer came from.
+    public var source: Source { state.withLock { $0.source } }
+
+    /// Why the daemon could not be used lately (no socket, refused, went away), or nil
+    /// since one answered. For logs: it is no verdict on the network.
     public var lastError: PathClientError? { state.withLock { $0.lastError } }
 
-    /// Starts monitoring; paths are delivered on `queue`. A second call, or a call after
-    /// `cancel`, does nothing.
+    /// The queue given to `start`, or nil before.
+    public var queue: DispatchQueue? { state.withLock { $0.queue } }
+
+    /// Starts monitoring; handlers are called on `queue`. A second call, or a call
+    /// after `cancel`, does nothing.
     public func start(queue: DispatchQueue) {
         let starting = state.withLock { state -> Bool in
             guard state.lifecycle == .idle else { return false }
@@ -80,114 +160,115 @@ public final class PathMonitor: Sendable {
             return true
         }
         guard starting else { return }
-        // The reader blocks in recv for the monitor's life: it gets a queue (and so a
-        // worker thread) of its own.
-        DispatchQueue(label: "pathd.PathMonitor.reader").async { [self] in run() }
+        if let subscription {
+            subscription.start(queue: queue) { [self] event in daemonEvent(event) }
+        } else {
+            startInProcess()
+        }
     }
 
-    /// Stops for good: no handler call happens after this returns on the start queue.
+    /// Stops for good: once this returns, no handler call begins.
     public func cancel() {
-        state.withLock { state in
+        let engine = state.withLock { state -> InProcessPathSource? in
             state.lifecycle = .cancelled
-            state.generation &+= 1
-            state.currentPath = nil
-            state.interrupter?.interrupt()
+            state.inProcessEpoch &+= 1
+            state.pathHandler = nil
+            state.stateHandler = nil
+            defer { state.inProcess = nil }
+            return state.inProcess
         }
-        wake.signal()
+        subscription?.cancel()
+        engine?.cancel()
     }
 
-    private var criteria: Criteria {
-        Criteria(requiredInterfaceType: requiredInterfaceType, prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes))
-    }
+    // MARK: Sources (all on the start queue)
 
-    /// The reader thread: connect, subscribe, deliver, and on any failure back off and
-    /// try again, until cancelled.
-    private func run() {
-        var delayMilliseconds = 100
-        while true {
-            guard let generation = beginConnection() else { return }
-            let failure: PathClientError
-            if let path = socketPath ?? PathConnection.defaultSocketPath() {
-                do throws(PathClientError) {
-                    let connection = try PathConnection(socketPath: path)
-                    defer { connection.close() }
-                    guard adopt(connection, generation: generation) else { return }
-                    try connection.send(Request(op: .subscribe, criteria: criteria))
-                    onQueue(generation: generation) { $0.lastError = nil }
-                    delayMilliseconds = 100
-                    while true {
-                        if case .path(let update, _) = try connection.next() {
-                            deliver(update.path, generation: generation)
-                        }
-                    }
-                } catch {
-                    // The daemon went away or refused: unknown until a new connection says otherwise.
-                    failure = error
-                }
-            } else {
-                failure = PathClientError("no socket path: XDG_RUNTIME_DIR is not set; give PathMonitor a socketPath")
-            }
-            endConnection(generation: generation, failure: failure)
-            // Back off before reconnecting; `cancel` cuts the wait short.
-            _ = wake.wait(timeout: .now() + .milliseconds(delayMilliseconds))
-            delayMilliseconds = min(delayMilliseconds * 2, 5000)
-        }
-    }
-
-    /// A new generation for the next connection, or nil once cancelled.
-    private func beginConnection() -> UInt64? {
-        state.withLock { state in
-            guard state.lifecycle == .running else { return nil }
-            state.generation &+= 1
-            return state.generation
-        }
-    }
-
-    /// Records the connection so `cancel` can interrupt it; false (and closed) if the
-    /// monitor was cancelled meanwhile.
-    private func adopt(_ connection: PathConnection, generation: UInt64) -> Bool {
-        let adopted = state.withLock { state -> Bool in
-            guard state.lifecycle == .running, state.generation == generation else { return false }
-            state.interrupter = connection.interrupter
-            return true
-        }
-        if !adopted { connection.close() }
-        return adopted
-    }
-
-    private func endConnection(generation: UInt64, failure: PathClientError) {
-        state.withLock { $0.interrupter = nil }
-        // Unknown again, and why.
-        onQueue(generation: generation) { state in
-            state.currentPath = nil
-            state.lastError = failure
-        }
-    }
-
-    /// Changes the state on the queue that owns what the handler sees, if `generation`
-    /// is still the current connection once there.
-    private func onQueue(generation: UInt64, _ change: @escaping @Sendable (inout State) -> Void) {
-        guard let queue = state.withLock({ $0.queue }) else { return }
-        queue.async { [self] in
+    private func daemonEvent(_ event: DaemonSubscription.Event) {
+        switch event {
+        case .connected(let socketPath, _, let generation):
             state.withLock { state in
-                if state.generation == generation { change(&state) }
+                state.daemonSocket = socketPath
+                state.daemonGeneration = generation
+                state.lastError = nil
             }
+        case .resync(_, let generation):
+            state.withLock { $0.daemonGeneration = generation }
+        case .path(let update):
+            let stopped = state.withLock { state -> InProcessPathSource? in
+                state.daemonAnswers = true
+                state.daemonGeneration = update.generation
+                state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation)
+                // The daemon answers: the engine here stops, and what it still sends is dropped.
+                guard let engine = state.inProcess else { return nil }
+                state.inProcess = nil
+                state.inProcessEpoch &+= 1
+                return engine
+            }
+            stopped?.cancel()
+            publish(State(update.path))
+        case .disconnected(let error):
+            let next = state.withLock { state -> State? in
+                state.lastError = error
+                state.daemonAnswers = false
+                guard mode == .daemon else { return nil }
+                state.source = .none
+                return .unknown
+            }
+            if let next { publish(next) }
+            // In automatic mode the path stays as it was until the engine here answers.
+            if mode == .automatic { startInProcess() }
         }
     }
 
-    private func deliver(_ path: Path, generation: UInt64) {
-        guard let queue = state.withLock({ $0.queue }) else { return }
-        queue.async { [self] in
-            // The generation gate, after the hop: a path from a replaced or cancelled
-            // connection must not reach the handler.
-            let handler = state.withLock { state -> (@Sendable (Path) -> Void)? in
-                guard state.lifecycle == .running, state.generation == generation, state.currentPath != path else {
-                    return nil
-                }
-                state.currentPath = path
-                return state.handler
-            }
-            handler?(path)
+    private func startInProcess() {
+        guard mode != .daemon else { return }
+        let engine = InProcessPathSource(criteria: criteria)
+        let started = state.withLock { state -> (DispatchQueue, UInt64)? in
+            guard state.lifecycle == .running, state.inProcess == nil, let queue = state.queue else { return nil }
+            state.inProcess = engine
+            state.inProcessEpoch &+= 1
+            return (queue, state.inProcessEpoch)
         }
+        guard let (queue, epoch) = started else { return }
+        engine.start(handler: { [self] event in
+            queue.async { [self] in inProcessEvent(event, epoch: epoch) }
+        }, configurationProblems: { [self] problems in
+            let error = PathClientError("pathd.conf has problems; the in-process engine uses the built-in policy: "
+                                        + problems.joined(separator: "; "))
+            queue.async { [self] in state.withLock { $0.lastError = $0.lastError ?? error } }
+        })
+    }
+
+    private func inProcessEvent(_ event: InProcessPathSource.Event, epoch: UInt64) {
+        // The gate: an answer from an engine that was since stopped is dropped here.
+        let current = state.withLock { state -> Bool in
+            state.lifecycle == .running && state.inProcessEpoch == epoch && !state.daemonAnswers
+        }
+        guard current else { return }
+        switch event {
+        case .path(let path):
+            state.withLock { $0.source = .inProcess }
+            publish(State(path))
+        case .failed(let why):
+            let wasKnown = state.withLock { state -> Bool in
+                state.lastError = PathClientError("the in-process engine cannot watch the kernel: \(why)")
+                state.inProcess = nil
+                state.source = .none
+                return state.current != .unknown
+            }
+            if wasKnown { publish(.unknown) }
+        }
+    }
+
+    /// Records `next` and calls the handlers, unless it is what they last saw.
+    private func publish(_ next: State) {
+        let handlers = state.withLock { state -> ((@Sendable (Path) -> Void)?, (@Sendable (State) -> Void)?)? in
+            guard state.lifecycle == .running, state.current != next else { return nil }
+            state.current = next
+            return (state.pathHandler, state.stateHandler)
+        }
+        guard let (pathHandler, stateHandler) = handlers else { return }
+        if let path = next.path { pathHandler?(path) }
+        stateHandler?(next)
     }
 }

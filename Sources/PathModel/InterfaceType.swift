@@ -15,10 +15,14 @@ public struct Interface: Hashable, Sendable {
     public var name: String
     public var index: InterfaceIndex
     public var type: InterfaceType
+    /// It carries traffic inside other traffic (WireGuard, tun, GRE, PPP; `Link.isTunnel`):
+    /// the path then also uses its underlay, the first non-tunnel interface after it.
+    public var isTunnel: Bool
 
-    public init(name: String, index: InterfaceIndex, type: InterfaceType) {
+    public init(name: String, index: InterfaceIndex, type: InterfaceType, isTunnel: Bool = false) {
         self.name = name
         self.index = index
         self.type = type
+        self.isTunnel = isTunnel
     }
 }

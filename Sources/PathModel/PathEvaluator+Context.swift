@@ -33,7 +33,7 @@ extension PathEvaluator {
         }
 
         func interface(for link: Link) -> Interface {
-            Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link))
+            Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link), isTunnel: link.isTunnel)
         }
 
         var simulator: RouteSimulator { RouteSimulator(snapshot: snapshot, includes: includes) }

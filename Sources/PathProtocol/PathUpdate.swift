@@ -41,6 +41,7 @@ public struct EncodedPathLine: Sendable {
             writer.member("name", interface.name)
             writer.member("index", interface.index.rawValue)
             writer.member("type", interface.type.rawValue)
+            writer.member("tunnel", interface.isTunnel)
             writer.endObject()
         }
         writer.endArray()

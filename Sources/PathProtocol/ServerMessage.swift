@@ -161,7 +161,8 @@ extension ServerMessage {
                   let index32 = Int32(exactly: index) else {
                 throw fail("invalid interface entry")
             }
-            path.availableInterfaces.append(Interface(name: name, index: InterfaceIndex(rawValue: index32), type: type))
+            path.availableInterfaces.append(Interface(name: name, index: InterfaceIndex(rawValue: index32), type: type,
+                                                      isTunnel: interface["tunnel"]?.boolValue ?? false))
         }
         path.isExpensive = value["isExpensive"]?.boolValue ?? false
         path.isConstrained = value["isConstrained"]?.boolValue ?? false

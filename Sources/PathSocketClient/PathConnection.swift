@@ -4,18 +4,6 @@ import PathProtocol
 import Synchronization
 import SystemCalls
 
-/// Why talking to the daemon failed, in words for a person.
-public struct PathClientError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    /// The wait for a line ran out (the connection's timeout), rather than failing.
-    public let isTimeout: Bool
-
-    public init(_ description: String, isTimeout: Bool = false) {
-        self.description = description
-        self.isTimeout = isTimeout
-    }
-}
-
 /// A blocking connection to pathd's socket: send requests, read messages one by one.
 /// For command-line tools and tests; the connection owns its descriptor.
 public final class PathConnection {
@@ -31,21 +19,46 @@ public final class PathConnection {
     /// Wakes a read blocked on this connection from another thread.
     public let interrupter = PathConnectionInterrupter()
 
-    /// Connects and reads the daemon's `hello`. With a `timeout`, every wait for a line
-    /// fails after that long instead of blocking forever.
+    /// Connects to the first daemon that answers in the search order
+    /// (`SocketLocation.clientSearchOrder`: `socketPath` alone when given, else
+    /// `$PATHD_SOCKET` alone, else the system socket, then the user's), and reads its
+    /// `hello`. With a `timeout`, every wait for a line fails after that long instead of
+    /// blocking forever.
+    public static func connect(to socketPath: String? = nil, timeout: Duration? = nil) throws(PathClientError) -> PathConnection {
+        let candidates = searchOrder(explicit: socketPath)
+        var failures: [String] = []
+        for candidate in candidates {
+            do {
+                return try PathConnection(socketPath: candidate, timeout: timeout)
+            } catch where error.kind == .unreachable && candidates.count > 1 {
+                failures.append(error.description)
+            }
+        }
+        throw PathClientError("cannot reach pathd: " + failures.joined(separator: "; ") + " (is pathd running?)",
+                              kind: .unreachable)
+    }
+
+    /// The sockets `connect(to:)` tries, in order, for this process's environment.
+    public static func searchOrder(explicit: String? = nil) -> [String] {
+        SocketLocation.clientSearchOrder(explicit: explicit,
+                                         environment: Environment.values(SocketLocation.environmentVariables))
+    }
+
+    /// Connects to `socketPath` and reads the daemon's `hello`. With a `timeout`, every
+    /// wait for a line fails after that long instead of blocking forever.
     public init(socketPath: String, timeout: Duration? = nil) throws(PathClientError) {
         self.socketPath = socketPath
         let address: UnixSocketAddress
         do {
             address = try UnixSocketAddress(path: socketPath)
         } catch {
-            throw PathClientError("\(error)")
+            throw PathClientError("\(error)", kind: .unreachable)
         }
         do {
             descriptor = try UnixSocket.connect(to: address).rawValue
         } catch {
             descriptor = -1
-            throw PathClientError("cannot connect to pathd at \(socketPath): \(error) (is pathd running?)")
+            throw PathClientError("\(socketPath): \(error)", kind: .unreachable)
         }
         interrupter.adopt(descriptor)
         if let timeout {
@@ -56,32 +69,37 @@ public final class PathConnection {
                 throw error
             }
         }
-        let first = try next()
-        guard case .hello(let version, let daemonVersion, let generation) = first else {
+        let first: ServerMessage
+        do {
+            first = try next()
+        } catch {
+            close()
+            throw error
+        }
+        switch first {
+        case .hello(let version, let daemonVersion, let generation):
+            hello = (version, daemonVersion, generation)
+        case .error(let code, let message, _):
+            // Refused before any hello: the daemon's reason, e.g. tooManyClients.
+            close()
+            throw .refused(code, message)
+        default:
             close()
             throw PathClientError("pathd at \(socketPath) did not greet with hello")
         }
-        hello = (version, daemonVersion, generation)
     }
 
     deinit { close() }
 
-    /// The socket pathd listens on by default for this process's user, as
-    /// `SocketLocation.defaultPath` decides it from `getuid()` and `XDG_RUNTIME_DIR`;
-    /// nil when a user other than root has no `XDG_RUNTIME_DIR`.
-    public static func defaultSocketPath() -> String? {
-        var environment: [String: String] = [:]
-        if let runtime = getenv("XDG_RUNTIME_DIR") { environment["XDG_RUNTIME_DIR"] = String(cString: runtime) }
-        return SocketLocation.defaultPath(userID: getuid(), environment: environment)
-    }
-
     /// Bounds every later wait for a line (SO_RCVTIMEO); a wait that runs out throws a
     /// `PathClientError` whose `isTimeout` is set.
-    public func setTimeout(_ timeout: Duration) throws(PathClientError) {
-        let (seconds, attoseconds) = max(timeout, .microseconds(1)).components
+    /// nil waits for ever again.
+    public func setTimeout(_ timeout: Duration?) throws(PathClientError) {
+        // A zero timeval means "no timeout" to the kernel (socket(7)).
+        let (seconds, attoseconds) = timeout.map { max($0, .microseconds(1)) }?.components ?? (0, 0)
         var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
         guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-            throw PathClientError("cannot set the receive timeout: \(Errno.current)")
+            throw PathClientError("cannot set the receive timeout: \(Errno.current)", kind: .closed)
         }
     }
 
@@ -100,7 +118,7 @@ public final class PathConnection {
         do {
             try FileDescriptor(rawValue: descriptor).sendAll(request.encoded())
         } catch {
-            throw PathClientError("cannot send to pathd: \(error)")
+            throw PathClientError("cannot send to pathd: \(error)", kind: .closed)
         }
     }
 
@@ -129,10 +147,10 @@ public final class PathConnection {
             let count = receiveBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)", isTimeout: true) }
-                throw PathClientError("cannot read from pathd: \(Errno.current)")
+                if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout) }
+                throw PathClientError("cannot read from pathd: \(Errno.current)", kind: .closed)
             }
-            if count == 0 { throw PathClientError("pathd closed the connection") }
+            if count == 0 { throw PathClientError("pathd closed the connection", kind: .closed) }
             for output in framer.push(receiveBuffer[0..<count]) {
                 switch output {
                 case .line(let line): ready.append(line)

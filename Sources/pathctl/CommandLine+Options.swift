@@ -11,15 +11,6 @@ struct GlobalOptions {
     var criteria = Criteria.any
     /// --timeout for wait; nil waits for ever.
     var timeout: Duration?
-
-    /// The socket to use: --socket, else the same default pathd uses for this user.
-    func resolvedSocketPath() throws(CommandError) -> String {
-        if let socketPath { return socketPath }
-        guard let path = PathConnection.defaultSocketPath() else {
-            throw CommandError.usage("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH")
-        }
-        return path
-    }
 }
 
 /// How a verb fails; the exit status follows from the kind (see pathctl(1)).
@@ -60,9 +51,8 @@ struct Verb: Sendable {
 /// `--json` may pass it on), as does any failure to reach or read pathd.
 func converse(_ options: GlobalOptions, _ request: Request,
               handle: (ServerMessage, _ line: [UInt8]) -> Int32?) throws(CommandError) -> Int32 {
-    let socketPath = try options.resolvedSocketPath()
     do throws(PathClientError) {
-        let connection = try PathConnection(socketPath: socketPath)
+        let connection = try PathConnection.connect(to: options.socketPath)
         try connection.send(request)
         while true {
             let (message, line) = try connection.nextWithLine()
@@ -74,12 +64,6 @@ func converse(_ options: GlobalOptions, _ request: Request,
     }
 }
 
-extension PathClientError {
-    /// pathd answered with an `error` line: the one wording for every verb.
-    static func refused(_ code: ErrorCode, _ text: String) -> PathClientError {
-        PathClientError("pathd refused: \(text) [\(code.rawValue)]")
-    }
-}
 
 /// Prints one of the daemon's lines as it came, for `--json`.
 func echo(_ line: [UInt8]) {

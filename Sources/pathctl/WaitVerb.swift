@@ -11,10 +11,9 @@ enum WaitVerb {
                            takesCriteria: true, takesTimeout: true, run: run)
 
     static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
-        let socketPath = try options.resolvedSocketPath()
         let deadline = options.timeout.map { ContinuousClock.now + $0 }
         do throws(PathClientError) {
-            let connection = try PathConnection(socketPath: socketPath, timeout: options.timeout)
+            let connection = try PathConnection.connect(to: options.socketPath, timeout: options.timeout)
             try connection.send(Request(op: .subscribe, criteria: options.criteria))
             while true {
                 // Each read may wait only for what is left of the whole timeout.

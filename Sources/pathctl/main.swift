@@ -15,8 +15,8 @@ let usage = """
     \(verbs.map { "  " + $0.name.padding(to: 12) + $0.summary }.joined(separator: "\n"))
 
     Options:
-      --socket PATH   talk to pathd at PATH (default: /run/pathd/pathd.sock for root,
-                      $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
+      --socket PATH   talk to pathd at PATH (default: $PATHD_SOCKET, else
+                      /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
       --json          print the daemon's JSON lines instead of text
       --require-type TYPE
                       status, monitor, wait: only paths over TYPE count (wifi,

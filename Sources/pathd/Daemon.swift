@@ -49,6 +49,7 @@ final class Daemon: @unchecked Sendable {
             log.info("pathd \(DaemonVersion.current) starting")
             let configuration = self.configuration
             service.setConfigurationReloader { configuration.reload() }
+            service.onDefaultPathChange = { [log] path in log.info("path: \(path.summary)") }
             resolver.start()
             let listener = self.listener
             service.start(onFatal: { [log] why in

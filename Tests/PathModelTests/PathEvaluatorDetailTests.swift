@@ -61,7 +61,7 @@ struct PathEvaluatorDetailTests {
         ]))
         #expect(path.status == .satisfied)
         #expect(path.gateways.isEmpty)
-        #expect(path.availableInterfaces == [Interface(name: "wg0", index: F.wgIndex, type: .other)])
+        #expect(path.availableInterfaces == [Interface(name: "wg0", index: F.wgIndex, type: .other, isTunnel: true)])
     }
 
     @Test func cellularIsExpensiveByDefaultAndNotUnderACustomPolicy() {

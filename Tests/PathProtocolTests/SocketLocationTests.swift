@@ -26,3 +26,23 @@ struct SocketLocationTests {
         #expect(SocketLocation.systemPath == "/run/pathd/pathd.sock")
     }
 }
+
+@Suite("client socket search order")
+struct ClientSearchOrderTests {
+    @Test func explicitPathAlone() {
+        #expect(SocketLocation.clientSearchOrder(explicit: "/x.sock",
+                                                  environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/run/user/1"])
+                == ["/x.sock"])
+    }
+
+    @Test func environmentVariableAlone() {
+        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
+                == ["/y"])
+    }
+
+    @Test func systemThenUser() {
+        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
+                == ["/run/pathd/pathd.sock", "/r/pathd/pathd.sock"])
+        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: [:]) == ["/run/pathd/pathd.sock"])
+    }
+}

@@ -1,0 +1,13 @@
+// One import is enough: `import PathClient` brings the types its public API uses, and
+// no more. PathModel and PathProtocol hold names as common as `Request` and
+// `Configuration`, which would clash with an app's other imports, so only these are
+// re-exported.
+@_exported import struct PathModel.Criteria
+@_exported import struct PathModel.Generation
+@_exported import struct PathModel.Interface
+@_exported import struct PathModel.InterfaceIndex
+@_exported import enum PathModel.InterfaceType
+@_exported import struct PathModel.Path
+@_exported import enum PathModel.PathStatus
+@_exported import enum PathModel.UnsatisfiedReason
+@_exported import PathSocketClient

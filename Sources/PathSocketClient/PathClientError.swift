@@ -1,0 +1,34 @@
+import PathProtocol
+
+/// Why talking to the daemon failed, in words for a person, and what kind of failure
+/// it was (so that `pathctl` can exit with the right status).
+public struct PathClientError: Error, Hashable, CustomStringConvertible, Sendable {
+    public enum Kind: Hashable, Sendable {
+        /// No daemon answered: no socket, nobody listening, permission denied.
+        case unreachable
+        /// The daemon answered with an `error` line (e.g. `tooManyClients` instead of `hello`).
+        case refused(ErrorCode)
+        /// The wait for a line ran out (the connection's timeout).
+        case timeout
+        /// The daemon closed the connection, or it broke.
+        case closed
+        /// The daemon sent something this client cannot read.
+        case protocolViolation
+    }
+
+    public let description: String
+    public let kind: Kind
+
+    public init(_ description: String, kind: Kind = .protocolViolation) {
+        self.description = description
+        self.kind = kind
+    }
+
+    /// The wait for a line ran out, rather than failing.
+    public var isTimeout: Bool { kind == .timeout }
+
+    /// The daemon refused with `code` and `message`: the one wording for every client.
+    public static func refused(_ code: ErrorCode, _ message: String) -> PathClientError {
+        PathClientError("pathd refused: \(message) [\(code.rawValue)]", kind: .refused(code))
+    }
+}
