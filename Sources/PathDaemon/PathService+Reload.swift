@@ -38,6 +38,8 @@ extension PathService {
             log.warning("reload requested by \(requester), but no configuration reloader is installed")
             return outcome
         }
+        onReload?(.began)
+        defer { onReload?(.ended) }
         let outcome = configurationReloader()
         switch outcome {
         case .valid(let configuration, let warnings):

@@ -42,6 +42,10 @@ public final class PathService: @unchecked Sendable {
     /// Called on `queue` with the default path each time it changes (the log line,
     /// the service manager's status).
     public var onDefaultPathChange: ((Path) -> Void)?
+    /// Called on `queue` when a reload begins and when it has ended (applied or not).
+    public var onReload: ((ReloadPhase) -> Void)?
+
+    public enum ReloadPhase: Sendable { case began, ended }
 
     public init(queue: DispatchQueue, configuration: Configuration = .builtIn, log: Logger,
                 scheduler: any Scheduler = DispatchScheduler(), makeSource: @escaping PathEventSourceFactory) {

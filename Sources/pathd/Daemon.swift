@@ -5,6 +5,7 @@ import PathDaemon
 import PathEngine
 import PathModel
 import PathProtocol
+import SystemCalls
 
 /// The running daemon: the service, its netlink source factory, the resolv.conf
 /// watcher and the handling of signals (SIGHUP reloads the configuration), all on one
@@ -49,7 +50,16 @@ final class Daemon: @unchecked Sendable {
             log.info("pathd \(DaemonVersion.current) starting")
             let configuration = self.configuration
             service.setConfigurationReloader { configuration.reload() }
-            service.onDefaultPathChange = { [log] path in log.info("path: \(path.summary)") }
+            service.onDefaultPathChange = { [log] path in
+                log.info("path: \(path.summary)")
+                ServiceManager.status("path: \(path.summary)")
+            }
+            service.onReload = { phase in
+                switch phase {
+                case .began: ServiceManager.reloading()
+                case .ended: ServiceManager.reloaded()
+                }
+            }
             resolver.start()
             let listener = self.listener
             service.start(onFatal: { [log] why in
@@ -58,8 +68,11 @@ final class Daemon: @unchecked Sendable {
                 exit(1)
             })
             service.serve(listener)
-            service.whenFirstPathKnown {
-                ProcessEnvironment.notifyReady()
+            service.whenFirstPathKnown { [service] in
+                ServiceManager.ready(status: service.currentPath().map { "path: \($0.summary)" } ?? "watching the network")
+                if let interval = ServiceManager.watchdogInterval {
+                    ServiceManager.startWatchdog(every: interval, on: self.stateQueue, scheduler: DispatchScheduler())
+                }
             }
         }
     }
@@ -79,6 +92,7 @@ final class Daemon: @unchecked Sendable {
     }
 
     private func stop(signal name: String) {
+        ServiceManager.stopping()
         log.info("received \(name); stopping")
         service.stop(reason: name)
         resolver.cancel()

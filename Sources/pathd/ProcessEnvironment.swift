@@ -13,9 +13,6 @@ enum ProcessEnvironment {
         return SocketLocation.defaultPath(userID: getuid(), environment: runtime.map { ["XDG_RUNTIME_DIR": $0] } ?? [:])
     }
 
-    /// systemd connects stderr to the journal and says so in JOURNAL_STREAM.
-    static var underJournal: Bool { getenv("JOURNAL_STREAM") != nil }
-
     static func prepare(log: Logger) {
         // A client that hangs up mid-write must not kill the daemon; sends also use
         // MSG_NOSIGNAL, this covers every other write.
@@ -29,10 +26,5 @@ enum ProcessEnvironment {
                 log.warning("cannot raise the open-file limit: \(Errno.current)")
             }
         }
-    }
-
-    /// Tells systemd (Type=notify) that the socket accepts and the first path is known.
-    static func notifyReady() {
-        _ = pathd_sd_notify("READY=1\nSTATUS=Watching the network")
     }
 }

@@ -10,8 +10,9 @@ final class ChildProcess {
     let pid: pid_t
     private let exit = ExitSignal()
 
-    /// Starts `executable` with `arguments`; stdin and stdout are /dev/null, stderr goes to `stderrPath`.
-    init(_ executable: URL, _ arguments: [String], stderrPath: String) throws {
+    /// Starts `executable` with `arguments` and this process's environment plus `environment`;
+    /// stdin and stdout are /dev/null, stderr goes to `stderrPath`.
+    init(_ executable: URL, _ arguments: [String], stderrPath: String, environment: [String: String] = [:]) throws {
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawnattr_init(&attributes)
@@ -36,8 +37,12 @@ final class ChildProcess {
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, added in added }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
         var child = pid_t()
-        let result = posix_spawn(&child, executable.path, &actions, &attributes, argv, environ)
+        let result = posix_spawn(&child, executable.path, &actions, &attributes, argv, envp)
         guard result == 0 else {
             throw HarnessError.posix("posix_spawn(\(executable.path))", errno: result)
         }

@@ -8,12 +8,13 @@ final class DaemonProcess {
 
     /// Starts `ip netns exec NS pathd --socket SOCKET ARGUMENTS`. `ip netns exec` execs the command,
     /// so the child's pid is pathd's own and signals reach it directly.
-    init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = []) throws {
+    init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = [],
+         environment: [String: String] = [:]) throws {
         self.socketPath = socketPath
         self.stderrPath = stderrPath
         let pathd = try BuiltProduct.url("pathd")
         let command = namespace.execArguments([pathd.path, "--socket", socketPath] + arguments)
-        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath, environment: environment)
     }
 
     /// What pathd wrote to stderr so far.
@@ -22,6 +23,12 @@ final class DaemonProcess {
     }
 
     var isRunning: Bool { child.isRunning }
+
+    /// pathd's process id (`ip netns exec` execs it, so it is the child's).
+    var pid: pid_t { child.pid }
+
+    /// Sends `signal` to pathd.
+    func send(_ signal: Int32) throws { try child.send(signal) }
 
     /// Polls `connect()` until the daemon accepts connections; fails early, with its stderr, if it exits.
     func waitUntilListening(timeout: Duration = .seconds(10)) throws {

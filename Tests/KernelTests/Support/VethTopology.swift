@@ -20,6 +20,9 @@ final class VethTopology {
     /// The socket path the test's daemons listen on unless told otherwise.
     var socketPath: String { directory.path("pathd.sock") }
 
+    /// Where the next daemon's stderr goes (created by `launchDaemon`).
+    var nextStderrPath: String { directory.path("pathd-\(daemons.count).stderr") }
+
     fileprivate init(a: NetworkNamespace, b: NetworkNamespace, directory: TemporaryDirectory) throws {
         self.a = a
         self.b = b
@@ -48,19 +51,22 @@ final class VethTopology {
 
     /// Starts pathd in namespace A and waits until it accepts connections.
     @discardableResult
-    func startDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
-        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments)
+    func startDaemon(socketPath: String? = nil, arguments: [String] = [],
+                     environment: [String: String] = [:]) throws -> DaemonProcess {
+        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments, environment: environment)
         try daemon.waitUntilListening()
         return daemon
     }
 
     /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
-    func launchDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
+    func launchDaemon(socketPath: String? = nil, arguments: [String] = [],
+                      environment: [String: String] = [:]) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
             in: a,
             socketPath: socketPath ?? self.socketPath,
-            stderrPath: directory.path("pathd-\(daemons.count).stderr"),
-            arguments: arguments
+            stderrPath: nextStderrPath,
+            arguments: arguments,
+            environment: environment
         )
         daemons.append(daemon)
         return daemon
