@@ -46,6 +46,8 @@ public final class PathService: @unchecked Sendable {
     public var onReload: ((ReloadPhase) -> Void)?
 
     public enum ReloadPhase: Sendable { case began, ended }
+    /// Called on `queue` after a client was admitted or left (tests wait on it).
+    var onClientsChanged: (() -> Void)?
 
     public init(queue: DispatchQueue, configuration: Configuration = .builtIn, log: Logger,
                 scheduler: any Scheduler = DispatchScheduler(), makeSource: @escaping PathEventSourceFactory) {
@@ -220,6 +222,7 @@ public final class PathService: @unchecked Sendable {
         connection.onClose = { [unowned self] connection, reason in closed(connection, reason: reason) }
         connection.send(ServerMessage.hello(protocolVersion: ProtocolVersion.current,
                                             daemonVersion: DaemonVersion.current, generation: engine.generation).encoded())
+        onClientsChanged?()
     }
 
     private func received(_ line: [UInt8], from connection: ClientConnection) {
@@ -241,6 +244,7 @@ public final class PathService: @unchecked Sendable {
         subscriptions.removeAll(of: connection.id)
         if clients.removeValue(forKey: connection.id) != nil { budget.release(connection.userID) }
         acceptor?.connectionClosed()
+        onClientsChanged?()
     }
 
     /// Applies a reloaded configuration's limits to connections made from now on.

@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import PathClient
 import PathSocketClient
-import PathDaemon
+@testable import PathDaemon
 import PathEngine
 import PathModel
 import PathProtocol
@@ -74,6 +74,20 @@ final class DaemonHarness {
                 return .failure(StartFailed(reason: "neither a first path nor a fatal error within 10 s"))
             }
             return result.withLock { $0! }
+        }
+    }
+
+    /// Waits until the number of connected clients satisfies `condition`, as the daemon
+    /// reports admissions and departures; fails after 10 s.
+    func waitForClients(_ description: String, _ condition: @escaping @Sendable (Int) -> Bool) throws {
+        let changed = DispatchSemaphore(value: 0)
+        queue.sync { service.onClientsChanged = { changed.signal() } }
+        defer { queue.sync { service.onClientsChanged = nil } }
+        let deadline = DispatchTime.now() + 10
+        while !queue.sync(execute: { condition(service.clientCount) }) {
+            guard changed.wait(timeout: deadline) == .success else {
+                throw StartFailed(reason: "the daemon never reached \(description)")
+            }
         }
     }
 
