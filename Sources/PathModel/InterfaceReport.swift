@@ -61,12 +61,18 @@ public struct InterfaceReport: Hashable, Sendable {
 extension InterfaceReport {
     /// One report per link of `snapshot`, in index order.
     public static func reports(for snapshot: Snapshot, policy: Policy) -> [InterfaceReport] {
-        snapshot.sortedLinks.map { report(for: $0, in: snapshot, policy: policy) }
+        let states = snapshot.linkStates()
+        return snapshot.sortedLinks.map { report(for: $0, state: states[$0.index] ?? $0.linkState, in: snapshot, policy: policy) }
     }
 
     /// The report of one link. The first reason that applies wins, in the order a
     /// person would fix them: configuration, loopback, admin state, carrier, addresses.
+    /// Carrier is as `Snapshot.linkState(of:)` says: a bridge with no port up has none.
     public static func report(for link: Link, in snapshot: Snapshot, policy: Policy) -> InterfaceReport {
+        report(for: link, state: snapshot.linkState(of: link), in: snapshot, policy: policy)
+    }
+
+    private static func report(for link: Link, state: LinkState, in snapshot: Snapshot, policy: Policy) -> InterfaceReport {
         let settings = policy.settings(for: link)
         let addresses = snapshot.addresses(of: link.index)
         let reason: UnusableReason?
@@ -75,7 +81,7 @@ extension InterfaceReport {
         } else if link.isLoopback {
             reason = .loopback
         } else {
-            switch link.linkState {
+            switch state {
             case .adminDown: reason = .adminDown
             case .dormant: reason = .dormant
             case .noCarrier: reason = .noCarrier

@@ -51,10 +51,11 @@ enum Fixture {
         .addressChanged(address(text, on: index, flags: flags, scope: scope))
     }
 
+    /// The kernel's lookup answer; `source` is the RTA_PREFSRC it names, nil when it found none.
     static func route(_ family: AddressFamily, via index: InterfaceIndex?, gateway: String? = nil,
-                      type: RouteType = .unicast, isLinkDown: Bool = false) -> NetworkEvent {
+                      source: String? = nil, type: RouteType = .unicast, isLinkDown: Bool = false) -> NetworkEvent {
         .routeLookup(family, .route(RouteAnswer(type: type, outputInterface: index, gateway: gateway.map(ip),
-                                                isLinkDown: isLinkDown)))
+                                                preferredSource: source.map(ip), isLinkDown: isLinkDown)))
     }
 
     /// RTM_NEWROUTE of a default route in the main table (what criteria evaluation routes by).
