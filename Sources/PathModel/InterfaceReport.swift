@@ -51,9 +51,11 @@ public struct InterfaceReport: Hashable, Sendable {
         public static let adminDown = UnusableReason(rawValue: "admin down")
         /// IFF_DORMANT or operstate DORMANT (802.1X pending, a modem not yet online).
         public static let dormant = UnusableReason(rawValue: "dormant")
-        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN.
+        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN; or a
+        /// bridge, bond or team with no port up.
         public static let noCarrier = UnusableReason(rawValue: "no carrier")
-        /// Neither family has an address the kernel would source traffic from.
+        /// Neither family has an address of the link's own the kernel would source
+        /// traffic from beyond the link (`Snapshot.hasUsableAddress`).
         public static let noUsableAddress = UnusableReason(rawValue: "no usable address")
     }
 }
@@ -85,7 +87,9 @@ extension InterfaceReport {
             case .adminDown: reason = .adminDown
             case .dormant: reason = .dormant
             case .noCarrier: reason = .noCarrier
-            case .usable: reason = addresses.contains(where: \.isUsableSource) ? nil : .noUsableAddress
+            case .usable:
+                let addressed = AddressFamily.allCases.contains { snapshot.hasUsableAddress(link.index, family: $0) }
+                reason = addressed ? nil : .noUsableAddress
             }
         }
         return InterfaceReport(name: link.name, index: link.index, type: settings.type(of: link),

@@ -55,7 +55,7 @@ extension PathEvaluator {
                     if let index = answer.outputInterface, let link = snapshot.links[index] {
                         if includes(link) {
                             return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
-                                         isLinkDown: answer.isLinkDown)
+                                         isLinkDown: answer.isLinkDown, source: .kernel(answer.preferredSource))
                         }
                         if link.isLoopback { return refinedNoRoute(family) }
                         return simulated(family)
@@ -80,13 +80,13 @@ extension PathEvaluator {
                 return .unusable(.routeRejects, interface: nil, progress: .routed)
             case .noRoute:
                 return refinedNoRoute(family)
-            case .route(_, let nexthops):
+            case .route(let route, let nexthops):
                 // ECMP: the first hop that works; else the first hop's problem.
                 var firstProblem: FamilyVerdict?
                 for hop in nexthops {
                     guard let link = snapshot.links[hop.interface] else { continue }
                     let verdict = check(link, family: family, gateways: hop.gateway.map { [$0] } ?? [],
-                                        isLinkDown: hop.isLinkDown)
+                                        isLinkDown: hop.isLinkDown, source: .simulated(route, hop))
                     if case .usable = verdict { return verdict }
                     if firstProblem == nil { firstProblem = verdict }
                 }
@@ -94,8 +94,18 @@ extension PathEvaluator {
             }
         }
 
-        /// The chosen link must be usable and hold a usable address of the family.
-        func check(_ link: Link, family: AddressFamily, gateways: [IPAddress], isLinkDown: Bool) -> FamilyVerdict {
+        /// Where the source address of the chosen route comes from.
+        enum SourceEvidence {
+            /// The kernel's lookup named this source (RTA_PREFSRC), or none.
+            case kernel(IPAddress?)
+            /// No lookup answers the question: choose as the kernel would, by this hop.
+            case simulated(TrackedRoute, Nexthop)
+        }
+
+        /// The chosen link must be usable, and the traffic must have a source address
+        /// that counts (SourceAddress.swift).
+        func check(_ link: Link, family: AddressFamily, gateways: [IPAddress], isLinkDown: Bool,
+                   source: SourceEvidence) -> FamilyVerdict {
             switch state(of: link) {
             case .adminDown: return .unusable(.noInterface, interface: link.name, progress: .routed)
             case .noCarrier: return .unusable(.noCarrier, interface: link.name, progress: .routed)
@@ -103,9 +113,11 @@ extension PathEvaluator {
             case .usable: break
             }
             if isLinkDown { return .unusable(.noCarrier, interface: link.name, progress: .routed) }
-            guard snapshot.hasUsableAddress(link.index, family: family) else {
-                return .unusable(.noAddress, interface: link.name, progress: .routed)
+            let hasSource = switch source {
+            case .kernel(let address): address?.countsAsSource ?? false
+            case .simulated(let route, let hop): snapshot.hasSource(leavingBy: hop, of: route)
             }
+            guard hasSource else { return .unusable(.noAddress, interface: link.name, progress: .routed) }
             return .usable(link: link, gateways: gateways)
         }
 
@@ -149,7 +161,8 @@ extension PathEvaluator {
                 for (route, nexthops) in simulator.candidates(family) {
                     for hop in nexthops {
                         guard let link = snapshot.links[hop.interface], !chosen.contains(link.index),
-                              case .usable = check(link, family: family, gateways: [], isLinkDown: hop.isLinkDown)
+                              case .usable = check(link, family: family, gateways: [], isLinkDown: hop.isLinkDown,
+                                                   source: .simulated(route, hop))
                         else { continue }
                         ranked.append((route.metric, link))
                     }

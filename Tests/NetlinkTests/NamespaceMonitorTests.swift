@@ -132,7 +132,14 @@ struct NamespaceMonitorTests {
             routeEvents += batch.routes
         }
         #expect(routeEvents.map(\.prefixLength) == [1], "route events: \(routeEvents)")
+        #expect(routeEvents.first?.scope == .universe && routeEvents.first?.preferredSource == nil)
         try ip("-n", namespace, "route", "del", "0.0.0.0/1")
+        // A route without a gateway has scope link; `src` is its RTA_PREFSRC.
+        try ip("-n", namespace, "route", "add", "128.0.0.0/1", "dev", "va", "src", "10.9.0.1")
+        let onLink = inbox.first { $0.routes.contains { $0.prefixLength == 1 } }?.routes.first { $0.prefixLength == 1 }
+        #expect(onLink?.scope == .link, "route: \(String(describing: onLink))")
+        #expect(onLink?.preferredSource == IPAddress("10.9.0.1"))
+        try ip("-n", namespace, "route", "del", "128.0.0.0/1")
 
         // Each kind of default route, as the kernel answers RTM_GETROUTE for it.
         let cases: [(String?, RouteLookup)] = [
