@@ -18,6 +18,7 @@ extension Configuration {
         lines.append("ClientQueueLimit=\(settings.clientQueueLimitBytes)")
         lines.append("ReceiveBuffer=\(settings.receiveBufferBytes)")
         lines.append("ResolvConf=\(settings.resolvConfPath)")
+        lines.append("UpstreamResolvConf=\(settings.upstreamResolvConfPath)")
         lines.append("LogLevel=\(settings.logLevel.rawValue)")
         let defaults = [("expensive", policy.expensiveTypes), ("constrained", policy.constrainedTypes)]
         for (flag, types) in defaults where !types.isEmpty {

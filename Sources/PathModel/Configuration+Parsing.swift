@@ -35,7 +35,8 @@ extension Configuration {
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let daemonKeys = ["Socket", "LookupIPv4", "LookupIPv6", "MaxClients", "ClientQueueLimit", "ReceiveBuffer", "ResolvConf", "LogLevel"]
+    static let daemonKeys = ["Socket", "LookupIPv4", "LookupIPv6", "MaxClients", "ClientQueueLimit", "ReceiveBuffer", "ResolvConf",
+                             "UpstreamResolvConf", "LogLevel"]
     static let interfaceKeys = ["Name", "Type", "Kind", "Expensive", "Constrained", "SetType", "OnDemand", "Ignore"]
 
     private static func applyDaemon(_ entry: INIDocument.Entry, to daemon: inout DaemonSettings, log: inout DiagnosticLog) {
@@ -156,6 +157,17 @@ extension DaemonSettings {
             }
             return .set
         }
+        /// An absolute path.
+        func setPath(_ setting: WritableKeyPath<DaemonSettings, String>) -> DaemonSettingOutcome {
+            if value.isEmpty {
+                self[keyPath: setting] = defaults[keyPath: setting]
+            } else if value.hasPrefix("/") {
+                self[keyPath: setting] = value
+            } else {
+                return .invalid(expectation: "an absolute path")
+            }
+            return .set
+        }
         switch key {
         case "Socket":
             if value.isEmpty {
@@ -192,12 +204,9 @@ extension DaemonSettings {
         case "ReceiveBuffer":
             return setSize(\.receiveBufferBytes, in: DaemonSettings.receiveBufferRange)
         case "ResolvConf":
-            if value.isEmpty {
-                resolvConfPath = defaults.resolvConfPath
-                return .set
-            }
-            guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
-            resolvConfPath = value
+            return setPath(\.resolvConfPath)
+        case "UpstreamResolvConf":
+            return setPath(\.upstreamResolvConfPath)
         case "LogLevel":
             if value.isEmpty {
                 logLevel = defaults.logLevel

@@ -25,6 +25,9 @@ public struct DaemonSettings: Hashable, Sendable {
     public var receiveBufferBytes = 8 << 20
     /// `ResolvConf=`: the resolver configuration watched for nameservers.
     public var resolvConfPath = "/etc/resolv.conf"
+    /// `UpstreamResolvConf=`: systemd-resolved's own resolv.conf, naming its upstream
+    /// servers; read (and watched) when `ResolvConf=` names only the resolved stub.
+    public var upstreamResolvConfPath = "/run/systemd/resolve/resolv.conf"
     /// `LogLevel=`.
     public var logLevel = LogLevel.info
 

@@ -50,6 +50,7 @@ struct DaemonConfiguration: Sendable {
         compare("LookupIPv6", daemon.lookupIPv6, next.lookupIPv6) { "\($0)" }
         compare("ReceiveBuffer", daemon.receiveBufferBytes, next.receiveBufferBytes) { "\($0)" }
         compare("ResolvConf", daemon.resolvConfPath, next.resolvConfPath) { $0 }
+        compare("UpstreamResolvConf", daemon.upstreamResolvConfPath, next.upstreamResolvConfPath) { $0 }
         compare("LogLevel", daemon.logLevel, next.logLevel) { $0.rawValue }
         let service = DaemonConfiguration(files: files, options: options, daemon: next,
                                           policy: result.configuration.policy).service

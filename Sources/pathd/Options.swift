@@ -14,8 +14,8 @@ struct Options {
     /// Each daemon flag and the `[Daemon]` key it overrides.
     static let daemonFlags: [String: String] = [
         "--socket": "Socket", "--lookup-ipv4": "LookupIPv4", "--lookup-ipv6": "LookupIPv6",
-        "--receive-buffer": "ReceiveBuffer", "--resolv-conf": "ResolvConf", "--max-clients": "MaxClients",
-        "--log-level": "LogLevel",
+        "--receive-buffer": "ReceiveBuffer", "--resolv-conf": "ResolvConf",
+        "--upstream-resolv-conf": "UpstreamResolvConf", "--max-clients": "MaxClients", "--log-level": "LogLevel",
     ]
 
     enum Action {
@@ -48,6 +48,10 @@ struct Options {
                                   (default 8M; without CAP_NET_ADMIN the kernel caps
                                   it at net.core.rmem_max)
           --resolv-conf PATH      resolver configuration to watch (default /etc/resolv.conf)
+          --upstream-resolv-conf PATH
+                                  systemd-resolved's upstream servers, read when the
+                                  resolver configuration names only its stub 127.0.0.53
+                                  (default /run/systemd/resolve/resolv.conf)
           --max-clients N         clients served at once (default 1024)
           --log-level LEVEL       error, warning, notice, info or debug (default info)
           -h, --help              show this help and exit
