@@ -34,8 +34,16 @@ extension VethTopology {
     }
 
     /// Optimistic DAD on vA (RFC 4429), and DAD slow enough (20 probes, 5 s apart) that a
-    /// test sees the address still tentative long after pathd has answered.
+    /// test sees the address still tentative long after pathd has answered. First vA's
+    /// link-local address finishes its own DAD, as it usually has before a host gets a
+    /// global address: neighbour solicitations go out from a link-local address that is
+    /// neither tentative nor optimistic (`ndisc_solicit`, net/ipv6/ndisc.c), so traffic
+    /// from the optimistic address flows only then (checked by hand with TCP).
     func enableSlowOptimisticDAD() throws {
+        try waitUntil("vA's link-local address finishes DAD") {
+            let linkLocal = try a.ip("-6", "address", "show", "dev", "vA", "scope", "link")
+            return linkLocal.contains("fe80::") && !linkLocal.contains("tentative")
+        }
         try a.run("sysctl", "-q", "-w", "net.ipv6.conf.vA.optimistic_dad=1", "net.ipv6.conf.vA.dad_transmits=20",
                   "net.ipv6.neigh.vA.retrans_time_ms=5000")
     }
