@@ -11,6 +11,7 @@ packages=(
     iproute2           # ip netns / ip link for the kernel tests
     mandoc             # man page lint
     python3            # scripts/test/set-operstate.py, run by the kernel tests
+    procps             # sysctl, with which the kernel tests slow down IPv6 DAD
     socat              # the README's socket example
 )
 

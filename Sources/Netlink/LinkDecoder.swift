@@ -17,6 +17,8 @@ struct LinkAttributes: Equatable {
     var operState: OperState
     var hardwareType: HardwareType
     var kind: String?
+    /// IFLA_MASTER: the bridge, bond, team or VRF this link is a port of.
+    var master: InterfaceIndex?
 }
 
 enum LinkDecoder {
@@ -46,9 +48,12 @@ enum LinkDecoder {
                     $0.string(Int(IFLA_INFO_KIND))
                 } ?? nil
             }
+            // IFLA_MASTER is present only while the link is a port (`rtnl_fill_ifinfo`,
+            // net/core/rtnetlink.c); leaving a bridge sends RTM_NEWLINK without it.
+            let master = attributes.uint32(Int(IFLA_MASTER)).flatMap { $0 == 0 ? nil : InterfaceIndex(rawValue: Int32(bitPattern: $0)) }
             return .changed(LinkAttributes(
                 index: index, name: name, flags: LinkFlags(rawValue: info.ifi_flags),
-                operState: operState, hardwareType: HardwareType(rawValue: info.ifi_type), kind: kind))
+                operState: operState, hardwareType: HardwareType(rawValue: info.ifi_type), kind: kind, master: master))
         } ?? nil
     }
 }

@@ -80,7 +80,7 @@ extension NetlinkMonitor {
             case .changed(let link):
                 return .linkChanged(Link(index: link.index, name: link.name, flags: link.flags,
                                          operState: link.operState, hardwareType: link.hardwareType,
-                                         kind: link.kind, type: classifier.classify(link)))
+                                         kind: link.kind, type: classifier.classify(link), master: link.master))
             case .removed(let index):
                 classifier.forget(index)
                 return .linkRemoved(index)

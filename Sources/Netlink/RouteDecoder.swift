@@ -38,7 +38,9 @@ enum RouteDecoder {
                                 table: attributes.uint32(Int(RTA_TABLE.rawValue)) ?? UInt32(message.rtm_table),
                                 destination: destination, prefixLength: message.rtm_dst_len, tos: message.rtm_tos,
                                 metric: attributes.uint32(Int(RTA_PRIORITY.rawValue)) ?? 0,
-                                type: RouteType(rawValue: message.rtm_type), nexthops: nexthops)
+                                type: RouteType(rawValue: message.rtm_type), nexthops: nexthops,
+                                scope: AddressScope(rawValue: message.rtm_scope),
+                                preferredSource: attributes.ipAddress(Int(RTA_PREFSRC.rawValue)))
         } ?? nil
         guard let route else { return nil }
         if type == RTM_DELROUTE { return .removed(route) }

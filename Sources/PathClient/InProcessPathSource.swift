@@ -56,7 +56,8 @@ final class InProcessPathSource: @unchecked Sendable {
             engine.onFatal = { why in handler(.failed(why)) }
             self.engine = engine
             // DNS first: the first path then already says whether a nameserver is set.
-            let resolver = ResolverWatcher(path: settings.resolvConfPath, queue: queue, log: .discarding) { configured in
+            let resolver = ResolverWatcher(path: settings.resolvConfPath, upstreamPath: settings.upstreamResolvConfPath,
+                                           queue: queue, log: .discarding) { configured in
                 engine.setDNSConfigured(configured)
             }
             self.resolver = resolver

@@ -3,28 +3,38 @@ import Glibc
 import PathModel
 import SystemCalls
 
-/// Watches resolv.conf and reports whether it names a nameserver.
+/// Watches resolv.conf and reports whether DNS has a server to ask: resolv.conf names
+/// a nameserver, or, when it names only systemd-resolved's stub, resolved's own
+/// resolv.conf (`upstreamPath`) names an upstream one (`ResolverConfiguration`).
 ///
-/// The file is usually replaced atomically (rename over it) or is a symlink into
-/// /run/systemd/resolve, so the watch is on the directories, not on the file: inotify
-/// on a file follows the old inode after a rename (inotify(7)).
+/// The files are usually replaced atomically (rename over them) or are symlinks into
+/// /run/systemd/resolve, so the watch is on the directories, not on the files: inotify
+/// on a file follows the old inode after a rename (inotify(7)). The directories are
+/// watched again on every read, so a new symlink target, or resolved's directory once
+/// the stub is in use, is followed too.
 ///
 /// Threading: created, started and cancelled on the state queue; the read source
 /// runs there too. `@unchecked Sendable` because the Dispatch handler captures `self`.
 public final class ResolverWatcher: @unchecked Sendable {
     private let path: String
+    private let upstreamPath: String
     private let queue: DispatchQueue
     private let report: @Sendable (Bool) -> Void
     private let log: Logger
     private var descriptor: Int32 = -1
     private var source: DispatchSourceRead?
     private var lastReported: Bool?
-    /// Whether the last read failure was logged, so a missing file is said once.
-    private var reportedMissing = false
+    /// The files whose last read failure was logged, so a missing file is said once.
+    private var reportedMissing: Set<String> = []
+    /// The directories a watch could not be added to, so each is said once.
+    private var reportedUnwatchable: Set<String> = []
+    /// Whether the last read found only the resolved stub, so the switch is said once.
+    private var usingUpstream = false
 
-    public init(path: String = "/etc/resolv.conf", queue: DispatchQueue, log: Logger,
-                report: @escaping @Sendable (Bool) -> Void) {
+    public init(path: String, upstreamPath: String,
+                queue: DispatchQueue, log: Logger, report: @escaping @Sendable (Bool) -> Void) {
         self.path = path
+        self.upstreamPath = upstreamPath
         self.queue = queue
         self.log = log
         self.report = report
@@ -45,10 +55,6 @@ public final class ResolverWatcher: @unchecked Sendable {
             return
         }
         descriptor = fd
-        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
-        for directory in watchedDirectories() where inotify_add_watch(fd, directory, mask) < 0 {
-            log.warning("cannot watch directory \(directory): \(Errno.current)")
-        }
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [unowned self] in drainAndReread() }
         source.setCancelHandler { _ = Glibc.close(fd) }
@@ -63,8 +69,22 @@ public final class ResolverWatcher: @unchecked Sendable {
         source = nil
     }
 
+    /// Watches the directories of `file` (see `directories(of:)`). Adding a watch that
+    /// exists changes nothing (inotify_add_watch(2)); one that fails is logged once.
+    private func watchDirectories(of file: String) {
+        guard descriptor >= 0 else { return }
+        let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
+        for directory in Self.directories(of: file) {
+            if inotify_add_watch(descriptor, directory, mask) >= 0 {
+                reportedUnwatchable.remove(directory)
+            } else if reportedUnwatchable.insert(directory).inserted {
+                log.warning("cannot watch directory \(directory): \(Errno.current)")
+            }
+        }
+    }
+
     /// The directory of the path and, when it is a symlink, of its target.
-    private func watchedDirectories() -> [String] {
+    private static func directories(of path: String) -> [String] {
         var directories = [Self.directory(of: path)]
         if let resolved = realpath(path, nil) {
             let target = String(cString: resolved)
@@ -89,18 +109,40 @@ public final class ResolverWatcher: @unchecked Sendable {
     }
 
     private func reread() {
+        watchDirectories(of: path)
         let configured: Bool
-        switch RegularFile.readText(path, maximumBytes: ConfigurationFiles.maximumFileBytes) {
-        case .success(let text):
-            configured = !ResolverConfiguration.nameservers(in: text).isEmpty
-            reportedMissing = false
-        case .failure(let problem):
-            if !reportedMissing { log.notice("\(path): \(problem); DNS counts as unconfigured") }
-            reportedMissing = true
+        if let nameservers = nameservers(in: path, why: "DNS counts as unconfigured") {
+            let onlyStub = ResolverConfiguration.namesOnlyResolvedStub(nameservers)
+            if onlyStub != usingUpstream {
+                usingUpstream = onlyStub
+                log.info(onlyStub ? "\(path) names only the systemd-resolved stub; its upstream servers are read from \(upstreamPath)"
+                                  : "\(path) names a nameserver other than the systemd-resolved stub")
+            }
+            var upstream: [String]?
+            if onlyStub {
+                watchDirectories(of: upstreamPath)
+                upstream = self.nameservers(in: upstreamPath,
+                                            why: "DNS counts as unconfigured while \(path) names only the systemd-resolved stub")
+            }
+            configured = ResolverConfiguration.isConfigured(nameservers: nameservers, upstream: upstream)
+        } else {
             configured = false
         }
         guard configured != lastReported else { return }
         lastReported = configured
         report(configured)
+    }
+
+    /// The nameservers of `file`; nil when it cannot be read, which is logged once
+    /// (with `why`) until it can be read again.
+    private func nameservers(in file: String, why: String) -> [String]? {
+        switch RegularFile.readText(file, maximumBytes: ConfigurationFiles.maximumFileBytes) {
+        case .success(let text):
+            reportedMissing.remove(file)
+            return ResolverConfiguration.nameservers(in: text)
+        case .failure(let problem):
+            if reportedMissing.insert(file).inserted { log.notice("\(file): \(problem); \(why)") }
+            return nil
+        }
     }
 }

@@ -24,6 +24,9 @@ public struct DaemonSettings: Hashable, Sendable {
     public var receiveBufferBytes = 8 << 20
     /// `ResolvConf=`: the resolver configuration watched for nameservers.
     public var resolvConfPath = "/etc/resolv.conf"
+    /// `UpstreamResolvConf=`: systemd-resolved's own resolv.conf, naming its upstream
+    /// servers; read (and watched) when `ResolvConf=` names only the resolved stub.
+    public var upstreamResolvConfPath = "/run/systemd/resolve/resolv.conf"
     /// `LogLevel=`.
     public var logLevel = LogLevel.info
 
@@ -89,14 +92,8 @@ extension DaemonSettings {
         size("ClientQueueLimit", flag: "--client-queue-limit", \.clientQueueLimitBytes, in: clientQueueLimitRange,
              isReloadable: true),
         size("ReceiveBuffer", flag: "--receive-buffer", \.receiveBufferBytes, in: receiveBufferRange, isReloadable: false),
-        DaemonKey(name: "ResolvConf", flag: "--resolv-conf", isReloadable: false,
-                  parse: { settings, value in
-                      guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
-                      settings.resolvConfPath = value
-                      return .set
-                  },
-                  reset: { $0.resolvConfPath = DaemonSettings().resolvConfPath },
-                  render: { $0.resolvConfPath }),
+        file("ResolvConf", flag: "--resolv-conf", \.resolvConfPath),
+        file("UpstreamResolvConf", flag: "--upstream-resolv-conf", \.upstreamResolvConfPath),
         DaemonKey(name: "LogLevel", flag: "--log-level", isReloadable: false,
                   parse: { settings, value in
                       guard let level = LogLevel(rawValue: value.lowercased()) else {
@@ -121,6 +118,18 @@ extension DaemonSettings {
                   },
                   reset: { $0[keyPath: setting] = nil },
                   render: { $0[keyPath: setting] ?? "" })
+    }
+
+    /// An absolute file path, read at start (a change needs a restart).
+    private static func file(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, String> & Sendable) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, isReloadable: false,
+                  parse: { settings, value in
+                      guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
+                      settings[keyPath: setting] = value
+                      return .set
+                  },
+                  reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
+                  render: { $0[keyPath: setting] })
     }
 
     private static func address(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, IPAddress> & Sendable,

@@ -15,7 +15,8 @@ public struct AddressFlags: OptionSet, Hashable, Sendable {
     public static let permanent = AddressFlags(rawValue: 0x80)
 }
 
-/// Address scope (`ifa_scope`, `RT_SCOPE_*` in `<linux/rtnetlink.h>`).
+/// Scope of an address (`ifa_scope`) or a route (`rtm_scope`): `RT_SCOPE_*` in
+/// `<linux/rtnetlink.h>`. A smaller value reaches farther.
 public struct AddressScope: RawRepresentable, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -26,6 +27,10 @@ public struct AddressScope: RawRepresentable, Hashable, Sendable {
     public static let link = AddressScope(rawValue: 253)
     /// RT_SCOPE_HOST: only this host (127.0.0.1, ::1).
     public static let host = AddressScope(rawValue: 254)
+
+    /// Whether this scope reaches at least as far as `other` (the kernel compares the
+    /// numbers: `ifa_scope <= scope`).
+    public func reaches(_ other: AddressScope) -> Bool { rawValue <= other.rawValue }
 }
 
 /// One address on one interface, as RTM_NEWADDR reported it.
@@ -62,13 +67,4 @@ public struct InterfaceAddress: Hashable, Sendable {
 
     public var family: AddressFamily { address.family }
 
-    /// Whether the kernel would source traffic beyond the link from this address: not
-    /// tentative, not dadfailed, not host scope, and for IPv6 not link-local (a host
-    /// with only fe80:: cannot reach anything off the link). Deprecated is usable.
-    public var isUsableSource: Bool {
-        if flags.contains(.tentative) || flags.contains(.dadFailed) { return false }
-        if scope == .host || scope == .link { return false }
-        if address.isIPv6LinkLocal { return false }
-        return true
-    }
 }

@@ -51,9 +51,11 @@ public struct InterfaceReport: Hashable, Sendable {
         public static let adminDown = UnusableReason(rawValue: "admin down")
         /// IFF_DORMANT or operstate DORMANT (802.1X pending, a modem not yet online).
         public static let dormant = UnusableReason(rawValue: "dormant")
-        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN.
+        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN; or a
+        /// bridge, bond or team with no port up.
         public static let noCarrier = UnusableReason(rawValue: "no carrier")
-        /// Neither family has an address the kernel would source traffic from.
+        /// Neither family has an address of the link's own the kernel would source
+        /// traffic from beyond the link (`Snapshot.hasUsableAddress`).
         public static let noUsableAddress = UnusableReason(rawValue: "no usable address")
     }
 }
@@ -61,12 +63,18 @@ public struct InterfaceReport: Hashable, Sendable {
 extension InterfaceReport {
     /// One report per link of `snapshot`, in index order.
     public static func reports(for snapshot: Snapshot, policy: Policy) -> [InterfaceReport] {
-        snapshot.sortedLinks.map { report(for: $0, in: snapshot, policy: policy) }
+        let states = snapshot.linkStates()
+        return snapshot.sortedLinks.map { report(for: $0, state: states[$0.index] ?? $0.linkState, in: snapshot, policy: policy) }
     }
 
     /// The report of one link. The first reason that applies wins, in the order a
     /// person would fix them: configuration, loopback, admin state, carrier, addresses.
+    /// Carrier is as `Snapshot.linkState(of:)` says: a bridge with no port up has none.
     public static func report(for link: Link, in snapshot: Snapshot, policy: Policy) -> InterfaceReport {
+        report(for: link, state: snapshot.linkState(of: link), in: snapshot, policy: policy)
+    }
+
+    private static func report(for link: Link, state: LinkState, in snapshot: Snapshot, policy: Policy) -> InterfaceReport {
         let settings = policy.settings(for: link)
         let addresses = snapshot.addresses(of: link.index)
         let reason: UnusableReason?
@@ -75,11 +83,13 @@ extension InterfaceReport {
         } else if link.isLoopback {
             reason = .loopback
         } else {
-            switch link.linkState {
+            switch state {
             case .adminDown: reason = .adminDown
             case .dormant: reason = .dormant
             case .noCarrier: reason = .noCarrier
-            case .usable: reason = addresses.contains(where: \.isUsableSource) ? nil : .noUsableAddress
+            case .usable:
+                let addressed = AddressFamily.allCases.contains { snapshot.hasUsableAddress(link.index, family: $0) }
+                reason = addressed ? nil : .noUsableAddress
             }
         }
         return InterfaceReport(name: link.name, index: link.index, type: settings.type(of: link),

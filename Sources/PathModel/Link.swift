@@ -7,6 +7,8 @@ public struct LinkFlags: OptionSet, Hashable, Sendable {
     public static let up = LinkFlags(rawValue: 0x1)
     /// IFF_LOOPBACK.
     public static let loopback = LinkFlags(rawValue: 0x8)
+    /// IFF_MASTER: a bonding master (bonding sets it; a bridge or team does not).
+    public static let master = LinkFlags(rawValue: 0x400)
     /// IFF_RUNNING: operationally up as RFC 2863 says (carrier and not dormant).
     public static let running = LinkFlags(rawValue: 0x40)
     /// IFF_LOWER_UP: the driver reports carrier.
@@ -61,9 +63,12 @@ public struct Link: Hashable, Sendable {
     public var kind: String?
     /// The detected medium (sysfs and hardware type; see `InterfaceClassifier`).
     public var type: InterfaceType
+    /// `IFLA_MASTER`: the bridge, bond, team or VRF this link is a port of, if any. The
+    /// one record of who is whose port: a master's ports are the links naming it here.
+    public var master: InterfaceIndex?
 
     public init(index: InterfaceIndex, name: String, flags: LinkFlags, operState: OperState,
-                hardwareType: HardwareType, kind: String? = nil, type: InterfaceType) {
+                hardwareType: HardwareType, kind: String? = nil, type: InterfaceType, master: InterfaceIndex? = nil) {
         self.index = index
         self.name = name
         self.flags = flags
@@ -71,6 +76,7 @@ public struct Link: Hashable, Sendable {
         self.hardwareType = hardwareType
         self.kind = kind
         self.type = type
+        self.master = master
     }
 
     public var isLoopback: Bool { flags.contains(.loopback) || hardwareType == .loopback || type == .loopback }
@@ -85,9 +91,19 @@ public struct Link: Hashable, Sendable {
         return [512, 768, 769, 776, 778, 823, 65534].contains(hardwareType.rawValue)
     }
 
-    /// Whether the link can carry traffic: admin up, IFF_RUNNING, and operstate UP or
-    /// UNKNOWN. tun and WireGuard links never report UP: they stay UNKNOWN while
-    /// working (Documentation/networking/operstates.rst).
+    /// Whether the link aggregates ports and carries traffic only through them: a
+    /// bridge, a bond or a team (by the kernel's link kind, or IFF_MASTER, which bonding
+    /// sets). Not a VRF: it is an L3 master whose traffic does not leave through its ports.
+    public var aggregatesPorts: Bool {
+        if flags.contains(.master) { return true }
+        guard let kind else { return false }
+        return ["bridge", "bond", "team"].contains(kind)
+    }
+
+    /// What the link's own flags and operstate say about carrying traffic: admin up,
+    /// IFF_RUNNING, and operstate UP or UNKNOWN. tun and WireGuard links never report UP:
+    /// they stay UNKNOWN while working (Documentation/networking/operstates.rst).
+    /// A master's ports can overrule this; ask `Snapshot.linkState(of:)`, which knows them.
     public var linkState: LinkState {
         if !flags.contains(.up) { return .adminDown }
         if operState == .dormant || flags.contains(.dormant) { return .dormant }

@@ -7,22 +7,30 @@ extension PathEvaluator {
         /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
         /// all the `[Interface]` rules, and the questions below ask per link many times.
         private let settingsByLink: [InterfaceIndex: InterfaceSettings]
+        /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
+        private let stateByLink: [InterfaceIndex: LinkState]
 
         init(snapshot: Snapshot, policy: Policy, criteria: Criteria) {
             self.init(snapshot: snapshot, policy: policy, criteria: criteria,
-                      settingsByLink: snapshot.links.mapValues { policy.settings(for: $0) })
+                      settingsByLink: snapshot.links.mapValues { policy.settings(for: $0) },
+                      stateByLink: snapshot.linkStates())
         }
 
         private init(snapshot: Snapshot, policy: Policy, criteria: Criteria,
-                     settingsByLink: [InterfaceIndex: InterfaceSettings]) {
+                     settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
             self.criteria = criteria
             self.settingsByLink = settingsByLink
+            self.stateByLink = stateByLink
         }
 
         func settings(of link: Link) -> InterfaceSettings {
             settingsByLink[link.index] ?? policy.settings(for: link)
+        }
+
+        func state(of link: Link) -> LinkState {
+            stateByLink[link.index] ?? snapshot.linkState(of: link)
         }
 
         /// Whether a link counts at all: not ignored, not loopback, allowed by the criteria.
@@ -47,7 +55,7 @@ extension PathEvaluator {
                     if let index = answer.outputInterface, let link = snapshot.links[index] {
                         if includes(link) {
                             return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
-                                         isLinkDown: answer.isLinkDown)
+                                         isLinkDown: answer.isLinkDown, source: .kernel(answer.preferredSource))
                         }
                         if link.isLoopback { return refinedNoRoute(family) }
                         return simulated(family)
@@ -72,13 +80,13 @@ extension PathEvaluator {
                 return .unusable(.routeRejects, interface: nil, progress: .routed)
             case .noRoute:
                 return refinedNoRoute(family)
-            case .route(_, let nexthops):
+            case .route(let route, let nexthops):
                 // ECMP: the first hop that works; else the first hop's problem.
                 var firstProblem: FamilyVerdict?
                 for hop in nexthops {
                     guard let link = snapshot.links[hop.interface] else { continue }
                     let verdict = check(link, family: family, gateways: hop.gateway.map { [$0] } ?? [],
-                                        isLinkDown: hop.isLinkDown)
+                                        isLinkDown: hop.isLinkDown, source: .simulated(route, hop))
                     if case .usable = verdict { return verdict }
                     if firstProblem == nil { firstProblem = verdict }
                 }
@@ -86,18 +94,30 @@ extension PathEvaluator {
             }
         }
 
-        /// The chosen link must be usable and hold a usable address of the family.
-        func check(_ link: Link, family: AddressFamily, gateways: [IPAddress], isLinkDown: Bool) -> FamilyVerdict {
-            switch link.linkState {
+        /// Where the source address of the chosen route comes from.
+        enum SourceEvidence {
+            /// The kernel's lookup named this source (RTA_PREFSRC), or none.
+            case kernel(IPAddress?)
+            /// No lookup answers the question: choose as the kernel would, by this hop.
+            case simulated(TrackedRoute, Nexthop)
+        }
+
+        /// The chosen link must be usable, and the traffic must have a source address
+        /// that counts (SourceAddress.swift).
+        func check(_ link: Link, family: AddressFamily, gateways: [IPAddress], isLinkDown: Bool,
+                   source: SourceEvidence) -> FamilyVerdict {
+            switch state(of: link) {
             case .adminDown: return .unusable(.noInterface, interface: link.name, progress: .routed)
             case .noCarrier: return .unusable(.noCarrier, interface: link.name, progress: .routed)
             case .dormant: return .unusable(.dormant, interface: link.name, progress: .routed)
             case .usable: break
             }
             if isLinkDown { return .unusable(.noCarrier, interface: link.name, progress: .routed) }
-            guard snapshot.hasUsableAddress(link.index, family: family) else {
-                return .unusable(.noAddress, interface: link.name, progress: .routed)
+            let hasSource = switch source {
+            case .kernel(let address): address?.countsAsSource ?? false
+            case .simulated(let route, let hop): snapshot.hasSource(leavingBy: hop, of: route)
             }
+            guard hasSource else { return .unusable(.noAddress, interface: link.name, progress: .routed) }
             return .usable(link: link, gateways: gateways)
         }
 
@@ -109,12 +129,12 @@ extension PathEvaluator {
             if candidates.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
             let allowed = candidates.filter(includes)
             if allowed.isEmpty { return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed) }
-            let up = allowed.filter { $0.linkState != .adminDown }
+            let up = allowed.filter { state(of: $0) != .adminDown }
             if up.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
-            let usable = up.filter { $0.linkState == .usable }
+            let usable = up.filter { state(of: $0) == .usable }
             if usable.isEmpty {
                 let link = up[0]
-                return .unusable(link.linkState == .dormant ? .dormant : .noCarrier, interface: link.name, progress: .addressed)
+                return .unusable(state(of: link) == .dormant ? .dormant : .noCarrier, interface: link.name, progress: .addressed)
             }
             if !usable.contains(where: { snapshot.hasUsableAddress($0.index, family: family) }) {
                 return .unusable(.noAddress, interface: usable.count == 1 ? usable[0].name : nil, progress: .absent)
@@ -127,7 +147,8 @@ extension PathEvaluator {
 
         /// Whether, without the criteria, some interface would carry the family.
         private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
-            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any, settingsByLink: settingsByLink)
+            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any, settingsByLink: settingsByLink,
+                                       stateByLink: stateByLink)
             if case .usable = unrestricted.verdict(for: family) { return true }
             return false
         }
@@ -140,7 +161,8 @@ extension PathEvaluator {
                 for (route, nexthops) in simulator.candidates(family) {
                     for hop in nexthops {
                         guard let link = snapshot.links[hop.interface], !chosen.contains(link.index),
-                              case .usable = check(link, family: family, gateways: [], isLinkDown: hop.isLinkDown)
+                              case .usable = check(link, family: family, gateways: [], isLinkDown: hop.isLinkDown,
+                                                   source: .simulated(route, hop))
                         else { continue }
                         ranked.append((route.metric, link))
                     }
@@ -155,7 +177,7 @@ extension PathEvaluator {
         /// requiresConnection when an on-demand interface could bring the path up.
         func unsatisfied(_ verdicts: [FamilyVerdict]) -> Path {
             let onDemand = snapshot.sortedLinks.filter {
-                includes($0) && settings(of: $0).isOnDemand && $0.linkState != .usable
+                includes($0) && settings(of: $0).isOnDemand && state(of: $0) != .usable
             }
             if !onDemand.isEmpty {
                 return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),

@@ -4,10 +4,12 @@
 /// policy rules, fwmarks and split routes exactly as traffic would); with criteria, or
 /// when the kernel's choice is an ignored interface, `RouteSimulator` answers as if
 /// only the allowed interfaces existed. A family is usable when the chosen route is
-/// unicast through a usable link (admin up, running, operstate UP or UNKNOWN), not
-/// loopback, holding a usable address of the family. The path is satisfied when either
-/// family is usable; the interfaces are the chosen ones first, then the others whose
-/// short-prefix routes could carry traffic, by metric.
+/// unicast through a usable link (admin up, running, operstate UP or UNKNOWN; a master
+/// also needs a usable port: `Snapshot.linkState(of:)`), not loopback, and its traffic
+/// has a source address: the one the kernel's lookup names, or the one it would choose
+/// (SourceAddress.swift). The path is satisfied when either family is usable; the
+/// interfaces are the chosen ones first, then the others whose short-prefix routes
+/// could carry traffic, by metric.
 public enum PathEvaluator {
     public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard, criteria: Criteria = .any) -> Path {
         let context = Context(snapshot: snapshot, policy: policy, criteria: criteria)

@@ -16,3 +16,32 @@ public enum ResolverConfiguration {
         return servers
     }
 }
+
+/// systemd-resolved: when resolv.conf names only its local stub, the stub answers
+/// whether or not resolved has any server to ask, so "a nameserver is configured" says
+/// nothing. resolved writes the servers it forwards to into its own resolv.conf
+/// (/run/systemd/resolve/resolv.conf, systemd-resolved.service(8)); that file decides.
+/// Other local forwarders (dnsmasq, unbound, NetworkManager's dnsmasq on 127.0.1.1) keep
+/// no such file at a known place: for them a configured nameserver is all pathd knows.
+extension ResolverConfiguration {
+    /// The addresses of resolved's stub listeners: 127.0.0.53 (DNSStubListener=) and
+    /// 127.0.0.54 (the proxy stub), resolved.conf(5). (127.0.0.53 = 0x7F00_0035.)
+    public static let resolvedStubAddresses: Set<IPAddress> = [.v4(0x7F00_0035), .v4(0x7F00_0036)]
+
+    /// Whether `nameservers` (from resolv.conf) are resolved's stub and nothing else.
+    public static func namesOnlyResolvedStub(_ nameservers: [String]) -> Bool {
+        !nameservers.isEmpty && nameservers.allSatisfy(isResolvedStub)
+    }
+
+    /// Whether DNS has a server to ask: resolv.conf names one that is not resolved's
+    /// stub; or it names only the stub, and resolved's own resolv.conf (`upstream`, nil
+    /// when it could not be read) names a server other than a stub.
+    public static func isConfigured(nameservers: [String], upstream: [String]?) -> Bool {
+        guard namesOnlyResolvedStub(nameservers) else { return !nameservers.isEmpty }
+        return (upstream ?? []).contains { !isResolvedStub($0) }
+    }
+
+    private static func isResolvedStub(_ text: String) -> Bool {
+        IPAddress(text).map(resolvedStubAddresses.contains) ?? false
+    }
+}

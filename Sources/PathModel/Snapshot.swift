@@ -98,11 +98,6 @@ public struct Snapshot: Hashable, Sendable {
         }
     }
 
-    /// Whether the link has an address the kernel would source traffic from.
-    public func hasUsableAddress(_ index: InterfaceIndex, family: AddressFamily) -> Bool {
-        addresses[index]?.values.contains { $0.family == family && $0.isUsableSource } ?? false
-    }
-
     /// The destination the kernel's route lookup for `family` asks about.
     public func lookupDestination(for family: AddressFamily) -> IPAddress {
         family == .ipv4 ? lookupIPv4 : lookupIPv6

@@ -28,12 +28,20 @@ public struct TrackedRoute: Hashable, Sendable {
     public var type: RouteType
     /// One for a plain route, several for ECMP (RTA_MULTIPATH); none for a rejecting route.
     public var nexthops: [Nexthop]
+    /// `rtm_scope`: universe for a route via a gateway, link for one without (`ip route
+    /// add default dev eth0`). An IPv4 source address is taken only from addresses of
+    /// this scope or wider (net/ipv4/fib_semantics.c `fib_result_prefsrc`).
+    public var scope: AddressScope
+    /// RTA_PREFSRC (`ip route add … src ADDRESS`): the source the kernel uses for traffic
+    /// by this route instead of choosing one.
+    public var preferredSource: IPAddress?
 
     /// The routes with the longest prefix the daemon tracks.
     public static let maximumPrefixLength: UInt8 = 1
 
     public init(family: AddressFamily, table: UInt32 = 254, destination: IPAddress, prefixLength: UInt8, tos: UInt8 = 0,
-                metric: UInt32 = 0, type: RouteType = .unicast, nexthops: [Nexthop]) {
+                metric: UInt32 = 0, type: RouteType = .unicast, nexthops: [Nexthop], scope: AddressScope = .universe,
+                preferredSource: IPAddress? = nil) {
         self.family = family
         self.table = table
         self.destination = destination
@@ -42,6 +50,8 @@ public struct TrackedRoute: Hashable, Sendable {
         self.metric = metric
         self.type = type
         self.nexthops = nexthops
+        self.scope = scope
+        self.preferredSource = preferredSource
     }
 
     /// What the kernel identifies a route by when it replaces or deletes one: family,

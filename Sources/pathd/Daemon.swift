@@ -39,7 +39,8 @@ final class Daemon: @unchecked Sendable {
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { log.notice($0) })
             })
         self.service = service
-        resolver = ResolverWatcher(path: settings.resolvConfPath, queue: queue, log: log) { configured in
+        resolver = ResolverWatcher(path: settings.resolvConfPath, upstreamPath: settings.upstreamResolvConfPath,
+                                   queue: queue, log: log) { configured in
             service.setDNSConfigured(configured)
         }
     }

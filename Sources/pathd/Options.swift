@@ -46,6 +46,10 @@ struct Options {
                                   (default 8M; without CAP_NET_ADMIN the kernel caps
                                   it at net.core.rmem_max)
           --resolv-conf PATH      resolver configuration to watch (default /etc/resolv.conf)
+          --upstream-resolv-conf PATH
+                                  systemd-resolved's upstream servers, read when the
+                                  resolver configuration names only its stub 127.0.0.53
+                                  (default /run/systemd/resolve/resolv.conf)
           --max-clients N         clients served at once (default 1024; the last 1 in 32
                                   are kept for root and pathd's own user)
           --max-clients-per-user N

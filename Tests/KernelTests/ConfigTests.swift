@@ -120,11 +120,18 @@ struct CheckConfigCommand {
             #expect(relative.stderr.contains("--socket expects an absolute path of at most 107 bytes, got \"x.sock\""),
                     "stderr: \(relative.stderr)")
             let valid = try Command.run(pathd, ["--check-config", "--config", config, "--log-level", "DEBUG",
-                                                "--receive-buffer", "4M", "--resolv-conf", "/run/resolv.conf"])
+                                                "--receive-buffer", "4M", "--resolv-conf", "/run/resolv.conf",
+                                                "--upstream-resolv-conf=/run/upstream.conf"])
             #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
             #expect(valid.stdout.contains("LogLevel=debug\n"), "stdout: \(valid.stdout)")
             #expect(valid.stdout.contains("ReceiveBuffer=4194304\n"), "stdout: \(valid.stdout)")
             #expect(valid.stdout.contains("ResolvConf=/run/resolv.conf\n"))
+            #expect(valid.stdout.contains("UpstreamResolvConf=/run/upstream.conf\n"))
+            let relativeUpstream = try Command.run(pathd, ["--check-config", "--config", config,
+                                                           "--upstream-resolv-conf", "upstream.conf"])
+            #expect(relativeUpstream.termination == .exit(2))
+            #expect(relativeUpstream.stderr.contains("--upstream-resolv-conf expects an absolute path"),
+                    "stderr: \(relativeUpstream.stderr)")
         }
     }
 }

@@ -133,7 +133,14 @@ struct NamespaceMonitorTests {
             routeEvents += batch.routes
         }
         #expect(routeEvents.map(\.prefixLength) == [1], "route events: \(routeEvents)")
+        #expect(routeEvents.first?.scope == .universe && routeEvents.first?.preferredSource == nil)
         try ip("-n", namespace, "route", "del", "0.0.0.0/1")
+        // A route without a gateway has scope link; `src` is its RTA_PREFSRC.
+        try ip("-n", namespace, "route", "add", "128.0.0.0/1", "dev", "va", "src", "10.9.0.1")
+        let onLink = inbox.first { $0.routes.contains { $0.prefixLength == 1 } }?.routes.first { $0.prefixLength == 1 }
+        #expect(onLink?.scope == .link, "route: \(String(describing: onLink))")
+        #expect(onLink?.preferredSource == IPAddress("10.9.0.1"))
+        try ip("-n", namespace, "route", "del", "128.0.0.0/1")
 
         // Each kind of default route, as the kernel answers RTM_GETROUTE for it.
         let cases: [(String?, RouteLookup)] = [
@@ -203,5 +210,35 @@ struct NamespaceMonitorTests {
 
         #expect(inbox.next() == nil, "expected lost, not a batch")
         #expect(inbox.lostReasons == ["9: kernel receive buffer overrun (ENOBUFS): events lost"])
+    }
+
+    @Test func aPortNamesItsMasterUntilItLeaves() throws {
+        let namespace = "pathd-nl-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        try ip("netns", "add", namespace)
+        defer { deleteNamespace(namespace) }
+        try ip("-n", namespace, "link", "add", "br0", "type", "bridge")
+        try ip("-n", namespace, "link", "add", "pa", "type", "veth", "peer", "name", "pb")
+        try ip("-n", namespace, "link", "set", "br0", "up")
+
+        let queue = DispatchQueue(label: "pathd.test.netlink.master")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(generation: Generation(rawValue: 4), queue: queue,
+                                     configuration: NetlinkConfiguration(),
+                                     deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        try start(monitor, on: queue, inNamespace: namespace)
+        defer { queue.sync { monitor.cancel() } }
+        let first = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
+        let bridge = try #require(first.links.first { $0.name == "br0" })
+        #expect(bridge.kind == "bridge" && bridge.aggregatesPorts && bridge.master == nil)
+        // The kernel's quirk this decides against: a bridge that never had a port is running.
+        #expect(bridge.flags.contains(.running) && bridge.operState == .unknown)
+        #expect(first.links.first { $0.name == "pa" }?.master == nil)
+
+        try ip("-n", namespace, "link", "set", "pa", "master", "br0")
+        #expect(inbox.first { $0.links.contains { $0.name == "pa" && $0.master == bridge.index } } != nil,
+                "pa never named br0 as its master; lost: \(inbox.lostReasons)")
+        try ip("-n", namespace, "link", "set", "pa", "nomaster")
+        #expect(inbox.first { $0.links.contains { $0.name == "pa" && $0.master == nil } } != nil,
+                "pa still names a master after leaving; lost: \(inbox.lostReasons)")
     }
 }

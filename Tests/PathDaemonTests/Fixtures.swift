@@ -14,7 +14,8 @@ enum Fixture {
     }
     static let eth0Address = InterfaceAddress(interface: eth0.index, address: IPAddress("198.51.100.2")!, prefixLength: 24)
     static let defaultRoute = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: eth0.index,
-                                                            gateway: IPAddress("198.51.100.1")!))
+                                                            gateway: IPAddress("198.51.100.1")!,
+                                                            preferredSource: eth0Address.address))
 
     static let online: [NetworkEvent] = [
         .linkChanged(loopback), .linkChanged(eth0), .addressChanged(eth0Address),

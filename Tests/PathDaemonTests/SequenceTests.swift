@@ -29,7 +29,8 @@ struct SequenceTests {
         }
         let wlan0Address = InterfaceAddress(interface: Self.wlan0.index, address: IPAddress("203.0.113.9")!, prefixLength: 24)
         let wifiRoute = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: Self.wlan0.index,
-                                                      gateway: IPAddress("203.0.113.1")!))
+                                                      gateway: IPAddress("203.0.113.1")!,
+                                                      preferredSource: wlan0Address.address))
         // Criteria are answered from the tracked short-prefix routes, not the kernel's lookup.
         let wifiDefault = TrackedRoute(family: .ipv4, destination: IPAddress("0.0.0.0")!, prefixLength: 0, metric: 600,
                                        nexthops: [Nexthop(interface: Self.wlan0.index, gateway: IPAddress("203.0.113.1")!)])

@@ -27,6 +27,7 @@ struct ConfigurationTests {
             ClientQueueLimit=64K
             ReceiveBuffer=2M
             ResolvConf=/run/systemd/resolve/resolv.conf
+            UpstreamResolvConf=/run/resolved-upstream.conf
             LogLevel=DEBUG
             """))
         #expect(result.diagnostics.isEmpty)
@@ -38,6 +39,7 @@ struct ConfigurationTests {
         #expect(daemon.clientQueueLimitBytes == 64 << 10)
         #expect(daemon.receiveBufferBytes == 2 << 20)
         #expect(daemon.resolvConfPath == "/run/systemd/resolve/resolv.conf")
+        #expect(daemon.upstreamResolvConfPath == "/run/resolved-upstream.conf")
         #expect(daemon.logLevel == .debug)
     }
 
@@ -51,6 +53,7 @@ struct ConfigurationTests {
             ReceiveBuffer=lots
             LogLevel=chatty
             ClientQueueLimit=1K
+            UpstreamResolvConf=resolv.conf
             [Interface]
             Name=eth0
             Expensive=maybe
@@ -66,10 +69,11 @@ struct ConfigurationTests {
             "pathd.conf:5: ReceiveBuffer= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"lots\"",
             "pathd.conf:6: LogLevel= expects error, warning, notice, info, debug, got \"chatty\"",
             "pathd.conf:7: ClientQueueLimit= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"1K\"",
-            "pathd.conf:10: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
-            "pathd.conf:11: SetType= expects one of wifi, cellular, wiredEthernet, loopback, other, got \"modem\"",
-            "pathd.conf:12: Type= expects types among wifi, cellular, wiredEthernet, loopback, other (each may start with !), got \"ethernet\"",
-            "pathd.conf:13: Name= has a lone \"!\"; write !PATTERN with no space",
+            "pathd.conf:8: UpstreamResolvConf= expects an absolute path, got \"resolv.conf\"",
+            "pathd.conf:11: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
+            "pathd.conf:12: SetType= expects one of wifi, cellular, wiredEthernet, loopback, other, got \"modem\"",
+            "pathd.conf:13: Type= expects types among wifi, cellular, wiredEthernet, loopback, other (each may start with !), got \"ethernet\"",
+            "pathd.conf:14: Name= has a lone \"!\"; write !PATTERN with no space",
         ])
     }
 

@@ -51,18 +51,22 @@ enum Fixture {
         .addressChanged(address(text, on: index, flags: flags, scope: scope))
     }
 
+    /// The kernel's lookup answer; `source` is the RTA_PREFSRC it names, nil when it found none.
     static func route(_ family: AddressFamily, via index: InterfaceIndex?, gateway: String? = nil,
-                      type: RouteType = .unicast, isLinkDown: Bool = false) -> NetworkEvent {
+                      source: String? = nil, type: RouteType = .unicast, isLinkDown: Bool = false) -> NetworkEvent {
         .routeLookup(family, .route(RouteAnswer(type: type, outputInterface: index, gateway: gateway.map(ip),
-                                                isLinkDown: isLinkDown)))
+                                                preferredSource: source.map(ip), isLinkDown: isLinkDown)))
     }
 
     /// RTM_NEWROUTE of a default route in the main table (what criteria evaluation routes by).
+    /// `scope` is what iproute2 gives it: link without a gateway, universe with one.
     static func defaultRoute(_ family: AddressFamily, via index: InterfaceIndex, gateway: String? = nil,
-                             metric: UInt32 = 100) -> NetworkEvent {
+                             metric: UInt32 = 100, source: String? = nil) -> NetworkEvent {
         let any: IPAddress = family == .ipv4 ? .v4(0) : .v6(high: 0, low: 0)
+        let scope: AddressScope = family == .ipv4 && gateway == nil ? .link : .universe
         return .routeChanged(TrackedRoute(family: family, destination: any, prefixLength: 0, metric: metric,
-                                          nexthops: [Nexthop(interface: index, gateway: gateway.map(ip))]),
+                                          nexthops: [Nexthop(interface: index, gateway: gateway.map(ip))],
+                                          scope: scope, preferredSource: source.map(ip)),
                              replaces: false)
     }
 
@@ -82,8 +86,8 @@ enum Fixture {
         added("fe80::10", scope: .link),
         defaultRoute(.ipv4, via: ethIndex, gateway: "192.0.2.1"),
         defaultRoute(.ipv6, via: ethIndex, gateway: "fe80::1"),
-        route(.ipv4, via: ethIndex, gateway: "192.0.2.1"),
-        route(.ipv6, via: ethIndex, gateway: "fe80::1"),
+        route(.ipv4, via: ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"),
+        route(.ipv6, via: ethIndex, gateway: "fe80::1", source: "2001:db8::10"),
         .dnsConfigured(true),
     ]
 }

@@ -10,7 +10,7 @@ struct PathEvaluatorDetailTests {
     @Test func ipv4OnlyReportsIPv4AndItsGateway() {
         let path = PathEvaluator.evaluate(Snapshot(events: [
             .linkChanged(F.lo), .linkChanged(F.eth0()), F.added("192.0.2.10"),
-            F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.lookup(.ipv6, .noRoute),
+            F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6, .noRoute),
         ]))
         #expect(path.status == .satisfied)
         #expect(path.unsatisfiedReason == nil)
@@ -24,7 +24,7 @@ struct PathEvaluatorDetailTests {
     @Test func ipv6OnlyReportsIPv6AndItsGateway() {
         let path = PathEvaluator.evaluate(Snapshot(events: [
             .linkChanged(F.eth0()), F.added("2001:db8::10"), F.added("fe80::10", scope: .link),
-            F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1"), F.lookup(.ipv4, .noRoute),
+            F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "2001:db8::10"), F.lookup(.ipv4, .noRoute),
         ]))
         #expect(path.status == .satisfied)
         #expect(!path.supportsIPv4)
@@ -47,8 +47,8 @@ struct PathEvaluatorDetailTests {
         let path = PathEvaluator.evaluate(Snapshot(events: [
             .linkChanged(F.eth0()), .linkChanged(F.wlan0()),
             F.added("192.0.2.10"), F.added("2001:db8::20", on: F.wlanIndex),
-            F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"),
-            F.route(.ipv6, via: F.wlanIndex, gateway: "fe80::1"),
+            F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"),
+            F.route(.ipv6, via: F.wlanIndex, gateway: "fe80::1", source: "2001:db8::20"),
         ]))
         #expect(path.availableInterfaces.map(\.name) == ["wlan0", "eth0"])
         #expect(path.availableInterfaces.map(\.type) == [.wifi, .wiredEthernet])
@@ -57,7 +57,7 @@ struct PathEvaluatorDetailTests {
 
     @Test func onLinkRouteHasNoGateway() {
         let path = PathEvaluator.evaluate(Snapshot(events: [
-            .linkChanged(F.wg0()), F.added("10.7.0.2", on: F.wgIndex), F.route(.ipv4, via: F.wgIndex),
+            .linkChanged(F.wg0()), F.added("10.7.0.2", on: F.wgIndex), F.route(.ipv4, via: F.wgIndex, source: "10.7.0.2"),
         ]))
         #expect(path.status == .satisfied)
         #expect(path.gateways.isEmpty)
@@ -66,7 +66,7 @@ struct PathEvaluatorDetailTests {
 
     @Test func cellularIsExpensiveByDefaultAndNotUnderACustomPolicy() {
         let snapshot = Snapshot(events: [
-            .linkChanged(F.wwan0()), F.added("100.64.0.2", on: F.wwanIndex), F.route(.ipv4, via: F.wwanIndex),
+            .linkChanged(F.wwan0()), F.added("100.64.0.2", on: F.wwanIndex), F.route(.ipv4, via: F.wwanIndex, source: "100.64.0.2"),
         ])
         let standard = PathEvaluator.evaluate(snapshot)
         #expect(standard.status == .satisfied)
@@ -90,7 +90,8 @@ struct PathEvaluatorDetailTests {
         let path = PathEvaluator.evaluate(Snapshot(events: [
             .linkChanged(F.eth0()), .linkChanged(F.wwan0()),
             F.added("192.0.2.10"), F.added("2001:db8::30", on: F.wwanIndex),
-            F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.route(.ipv6, via: F.wwanIndex),
+            F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"),
+            F.route(.ipv6, via: F.wwanIndex, source: "2001:db8::30"),
         ]))
         #expect(path.availableInterfaces.map(\.name) == ["wwan0", "eth0"])
         #expect(path.isExpensive)

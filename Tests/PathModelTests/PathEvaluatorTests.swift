@@ -19,11 +19,11 @@ private typealias F = Fixture
 private let evaluatorCases: [EvaluatorCase] = [
     EvaluatorCase(name: "IPv4 only", events: [
         .linkChanged(F.lo), .linkChanged(F.eth0()), F.added("192.0.2.10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6, .noRoute),
     ], status: .satisfied),
     EvaluatorCase(name: "IPv6 only", events: [
         .linkChanged(F.lo), .linkChanged(F.eth0()), F.added("2001:db8::10"),
-        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1"), F.lookup(.ipv4, .noRoute),
+        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "2001:db8::10"), F.lookup(.ipv4, .noRoute),
     ], status: .satisfied),
     EvaluatorCase(name: "dual stack", events: F.dualStackEthernet, status: .satisfied),
     EvaluatorCase(name: "no route, links up and addressed", events: [
@@ -56,7 +56,7 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .unsatisfied, reason: .noCarrier, reasonInterface: "eth0"),
     EvaluatorCase(name: "route through a link without carrier", events: [
         .linkChanged(F.eth0(flags: [.up], operState: .lowerLayerDown)), F.added("192.0.2.10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6, .noRoute),
     ], status: .unsatisfied, reason: .noCarrier, reasonInterface: "eth0"),
     EvaluatorCase(name: "operstate dormant (802.1X pending)", events: [
         .linkChanged(F.eth0(flags: [.up, .lowerUp], operState: .dormant)), F.added("192.0.2.10"),
@@ -64,15 +64,15 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .unsatisfied, reason: .dormant, reasonInterface: "eth0"),
     EvaluatorCase(name: "route through a dormant link", events: [
         .linkChanged(F.wlan0(flags: [.up, .lowerUp, .dormant], operState: .dormant)),
-        F.added("192.0.2.10", on: F.wlanIndex), F.route(.ipv4, via: F.wlanIndex, gateway: "192.0.2.1"),
+        F.added("192.0.2.10", on: F.wlanIndex), F.route(.ipv4, via: F.wlanIndex, gateway: "192.0.2.1", source: "192.0.2.10"),
     ], status: .unsatisfied, reason: .dormant, reasonInterface: "wlan0"),
     EvaluatorCase(name: "operstate UNKNOWN and running (WireGuard)", events: [
         .linkChanged(F.lo), .linkChanged(F.wg0()), F.added("10.7.0.2", on: F.wgIndex),
-        F.route(.ipv4, via: F.wgIndex), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.wgIndex, source: "10.7.0.2"), F.lookup(.ipv6, .noRoute),
     ], status: .satisfied),
     EvaluatorCase(name: "route flagged linkdown", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", isLinkDown: true), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10", isLinkDown: true), F.lookup(.ipv6, .noRoute),
     ], status: .unsatisfied, reason: .noCarrier, reasonInterface: "eth0"),
     EvaluatorCase(name: "only a tentative address", events: [
         .linkChanged(F.eth0()), F.added("2001:db8::10", flags: .tentative),
@@ -84,20 +84,24 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .unsatisfied, reason: .noAddress, reasonInterface: "eth0"),
     EvaluatorCase(name: "deprecated address is usable", events: [
         .linkChanged(F.eth0()), F.added("2001:db8::10", flags: .deprecated),
-        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1"), F.lookup(.ipv4, .noRoute),
+        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "2001:db8::10"), F.lookup(.ipv4, .noRoute),
     ], status: .satisfied),
     EvaluatorCase(name: "IPv6 link-local only", events: [
         .linkChanged(F.eth0()), F.added("fe80::10", scope: .link),
-        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1"), F.lookup(.ipv4, .noRoute),
+        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "fe80::10"), F.lookup(.ipv4, .noRoute),
     ], status: .unsatisfied, reason: .noAddress, reasonInterface: "eth0"),
     EvaluatorCase(name: "IPv6 link-local reported with universe scope", events: [
         .linkChanged(F.eth0()), F.added("fe80::10"),
-        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1"), F.lookup(.ipv4, .noRoute),
+        F.route(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "fe80::10"), F.lookup(.ipv4, .noRoute),
     ], status: .unsatisfied, reason: .noAddress, reasonInterface: "eth0"),
-    EvaluatorCase(name: "address on another link than the route", events: [
+    EvaluatorCase(name: "the kernel names no source for the route", events: [
         .linkChanged(F.eth0()), .linkChanged(F.wlan0()), F.added("192.0.2.10", on: F.wlanIndex),
         F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.lookup(.ipv6, .noRoute),
     ], status: .unsatisfied, reason: .noAddress, reasonInterface: "eth0"),
+    EvaluatorCase(name: "the kernel sources from another link's address (unnumbered, weak host)", events: [
+        .linkChanged(F.eth0()), .linkChanged(F.wlan0()), F.added("192.0.2.10", on: F.wlanIndex),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6, .noRoute),
+    ], status: .satisfied),
     EvaluatorCase(name: "address of the other family only", events: [
         .linkChanged(F.eth0()), F.added("2001:db8::10"),
         F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.lookup(.ipv6, .noRoute),
@@ -143,7 +147,7 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], criteria: Criteria(requiredInterfaceType: .wifi), status: .unsatisfied, reason: .interfaceTypeExcluded),
     EvaluatorCase(name: "IPv4 no carrier outranks IPv6 no route", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"), F.added("2001:db8::10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", isLinkDown: true), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10", isLinkDown: true), F.lookup(.ipv6, .noRoute),
     ], status: .unsatisfied, reason: .noCarrier, reasonInterface: "eth0"),
     EvaluatorCase(name: "IPv4 route rejects outranks IPv6 no address", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"),
@@ -151,7 +155,7 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .unsatisfied, reason: .routeRejects),
     EvaluatorCase(name: "one family usable wins over the other's failure", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"), F.lookup(.ipv6, .rejected(.unreachable)),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6, .rejected(.unreachable)),
     ], status: .satisfied),
     EvaluatorCase(name: "no carrier reported on the first link that is up", events: [
         .linkChanged(F.eth0(flags: [], operState: .down)), .linkChanged(F.wlan0(flags: [.up], operState: .down)),

@@ -21,4 +21,71 @@ struct ResolverConfigurationTests {
     func nameservers(text: String, expected: [String]) {
         #expect(ResolverConfiguration.nameservers(in: text) == expected)
     }
+
+    @Test("only resolved's stub", arguments: [
+        (["127.0.0.53"], true),
+        (["127.0.0.54"], true),
+        (["127.0.0.53", "127.0.0.54"], true),
+        (["127.0.0.53", "192.0.2.53"], false),
+        (["127.0.0.1"], false),
+        (["127.0.1.1"], false),
+        (["::1"], false),
+        ([], false),
+        (["127.0.0.053"], false),
+    ] as [([String], Bool)])
+    func onlyStub(nameservers: [String], expected: Bool) {
+        #expect(ResolverConfiguration.namesOnlyResolvedStub(nameservers) == expected)
+    }
+
+    @Test("DNS is configured", arguments: [
+        // Not the stub: a nameserver is all that is known (dnsmasq, unbound, a real server).
+        (["192.0.2.53"], nil, true),
+        (["127.0.0.1"], nil, true),
+        ([], nil, false),
+        ([], ["192.0.2.53"], false),
+        // A real server beside the stub: the stub's upstreams do not matter.
+        (["127.0.0.53", "192.0.2.53"], nil, true),
+        // Only the stub: resolved's upstream file decides.
+        (["127.0.0.53"], ["192.0.2.53"], true),
+        (["127.0.0.53"], ["2001:db8::53", "192.0.2.54"], true),
+        (["127.0.0.53"], [], false),
+        (["127.0.0.53"], nil, false),
+        (["127.0.0.54"], ["127.0.0.53"], false),
+    ] as [([String], [String]?, Bool)])
+    func configured(nameservers: [String], upstream: [String]?, expected: Bool) {
+        #expect(ResolverConfiguration.isConfigured(nameservers: nameservers, upstream: upstream) == expected)
+    }
+
+    @Test func resolvedStubAddressesAreTheStubs() {
+        #expect(ResolverConfiguration.resolvedStubAddresses == [IPAddress("127.0.0.53"), IPAddress("127.0.0.54")])
+    }
+
+    @Test("resolved's own files, as systemd 252 writes them")
+    func resolvedFiles() {
+        let stub = """
+            # This is /run/systemd/resolve/stub-resolv.conf managed by man:systemd-resolved(8).
+            # Do not edit.
+            nameserver 127.0.0.53
+            options edns0 trust-ad
+            search .
+            """
+        let upstream = """
+            # This is /run/systemd/resolve/resolv.conf managed by man:systemd-resolved(8).
+            # Do not edit.
+            nameserver 192.0.2.53
+            nameserver 2001:db8::53
+            search example.org
+            """
+        let noUpstream = """
+            # This is /run/systemd/resolve/resolv.conf managed by man:systemd-resolved(8).
+            # No DNS servers known.
+            search .
+            """
+        let stubServers = ResolverConfiguration.nameservers(in: stub)
+        #expect(ResolverConfiguration.namesOnlyResolvedStub(stubServers))
+        #expect(ResolverConfiguration.isConfigured(nameservers: stubServers,
+                                                   upstream: ResolverConfiguration.nameservers(in: upstream)))
+        #expect(!ResolverConfiguration.isConfigured(nameservers: stubServers,
+                                                    upstream: ResolverConfiguration.nameservers(in: noUpstream)))
+    }
 }

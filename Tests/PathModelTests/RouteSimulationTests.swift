@@ -114,7 +114,7 @@ struct RouteSimulationTests {
             .linkChanged(Fixture.wg0()), .linkChanged(Fixture.wwan0()),
             Fixture.added("10.8.0.2", on: Fixture.wgIndex), Fixture.added("100.64.0.2", on: Fixture.wwanIndex),
             .routeChanged(multipath, replaces: false),
-            Fixture.route(.ipv4, via: Fixture.wgIndex), Fixture.lookup(.ipv6, .noRoute),
+            Fixture.route(.ipv4, via: Fixture.wgIndex, source: "10.8.0.2"), Fixture.lookup(.ipv6, .noRoute),
         ])
         let path = PathEvaluator.evaluate(snapshot)
         #expect(path.availableInterfaces.map(\.name) == ["wg0", "wwan0"])

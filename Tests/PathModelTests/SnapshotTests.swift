@@ -3,17 +3,6 @@ import Testing
 
 private typealias F = Fixture
 
-struct UsableSourceCase: Sendable {
-    var flags: AddressFlags
-    var scope: AddressScope
-    var usable: Bool
-    init(_ flags: AddressFlags, _ scope: AddressScope, _ usable: Bool) {
-        self.flags = flags
-        self.scope = scope
-        self.usable = usable
-    }
-}
-
 @Suite("Snapshot")
 struct SnapshotTests {
     @Test func addressAddThenRemoveLeavesNoTrace() {
@@ -107,26 +96,5 @@ struct SnapshotTests {
         snapshot.apply(.dnsConfigured(false))
         #expect(snapshot.lookups[.ipv4] == .rejected(.blackhole))
         #expect(!snapshot.dnsConfigured)
-    }
-
-    @Test(arguments: [
-        UsableSourceCase([], .universe, true),
-        UsableSourceCase(.deprecated, .universe, true),
-        UsableSourceCase(.permanent, .universe, true),
-        UsableSourceCase(.tentative, .universe, false),
-        UsableSourceCase(.dadFailed, .universe, false),
-        UsableSourceCase([.tentative, .optimistic], .universe, false),
-        UsableSourceCase([], .link, false),
-        UsableSourceCase([], .host, false),
-    ])
-    func usableSource(_ testCase: UsableSourceCase) {
-        #expect(F.address("192.0.2.10", flags: testCase.flags, scope: testCase.scope).isUsableSource == testCase.usable)
-        #expect(F.address("2001:db8::10", flags: testCase.flags, scope: testCase.scope).isUsableSource == testCase.usable)
-    }
-
-    @Test func ipv6LinkLocalIsNeverAUsableSource() {
-        #expect(!F.address("fe80::1").isUsableSource)
-        #expect(!F.address("febf:ffff::1").isUsableSource)
-        #expect(F.address("fec0::1").isUsableSource)
     }
 }

@@ -28,9 +28,16 @@ struct InterfaceReportTests {
         (link(flags: [.up], operState: .lowerLayerDown), [address("192.0.2.2")], .noCarrier),
         (link(flags: [.up, .dormant], operState: .dormant), [address("192.0.2.2")], .dormant),
         (link(flags: [.up, .running, .lowerUp], operState: .up), [], .noUsableAddress),
-        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("192.0.2.2", flags: .tentative)], .noUsableAddress),
-        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("192.0.2.2", flags: .dadFailed)], .noUsableAddress),
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: .tentative)], .noUsableAddress),
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: [.tentative, .dadFailed])],
+         .noUsableAddress),
         (link(flags: [.up, .running, .lowerUp], operState: .up), [address("fe80::2", scope: .link)], .noUsableAddress),
+        // Optimistic DAD: the kernel sources traffic from it while DAD runs.
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: [.tentative, .optimistic])], nil),
+        // The kernel has no IPv4 DAD: an IPv4 address's flags do not keep it from being a source.
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("192.0.2.2", flags: .tentative)], nil),
+        // IPv4 link-local counts only where a link-scope route would use it; there is no route here.
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("169.254.7.2", scope: .link)], .noUsableAddress),
         // Deprecated is usable, just not preferred.
         (link(flags: [.up, .running, .lowerUp], operState: .up), [address("192.0.2.2", flags: .deprecated)], nil),
         // Admin down outranks the missing address: the first thing to fix.

@@ -8,9 +8,16 @@ extension VethTopology {
 
     /// Starts pathd, subscribes, and waits for the first answer: satisfied through vA.
     func startSatisfied() throws -> Subscriber {
-        try startDaemon()
+        try startSubscribed(waitingFor: "initially satisfied through vA", PathLine.satisfied(through: "vA"))
+    }
+
+    /// Starts pathd with `arguments`, subscribes, and waits for a line matching `predicate`.
+    @discardableResult
+    func startSubscribed(arguments: [String] = [], waitingFor description: String,
+                         _ predicate: ([String: Any]) -> Bool) throws -> Subscriber {
+        try startDaemon(arguments: arguments)
         let subscriber = try subscribe()
-        try subscriber.waitFor("initially satisfied through vA", PathLine.satisfied(through: "vA"))
+        try subscriber.waitFor(description, predicate)
         return subscriber
     }
 

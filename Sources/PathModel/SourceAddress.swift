@@ -1,0 +1,106 @@
+/// Whether traffic has a source address: the rule, in one place.
+///
+/// Where the kernel was asked (the route lookup, no criteria), its answer decides: the
+/// reply's RTA_PREFSRC is the source it would use, and no RTA_PREFSRC means it found
+/// none. Where it was not (criteria, `Ignore=`, the `interfaces` report), the same
+/// choice is made from the addresses, as the kernel makes it:
+///
+/// - IPv4 (`fib_result_prefsrc`, net/ipv4/fib_semantics.c; `inet_select_addr`,
+///   net/ipv4/devinet.c): the route's own `src` if it has one; else a primary address of
+///   the output link whose scope reaches as far as the route's scope (a link-scope
+///   address only for a link-scope route, which is what makes `169.254.x.y/16 scope link`
+///   with `default dev eth0` work and `default via` a gateway not); else any link's
+///   primary address that is not link-scope and reaches that far. Address flags play no
+///   part: the kernel has no IPv4 DAD.
+/// - IPv6 (`ipv6_dev_get_saddr`, net/ipv6/addrconf.c): for a global destination the
+///   candidates are the addresses of every link, except tentative ones that are not
+///   optimistic (`optimistic_dad=1`: usable during DAD, RFC 4429) and so also those whose
+///   DAD failed (`addrconf_dad_stop` leaves them tentative, not optimistic). RFC 6724's
+///   scope rule comes before every other, so a global candidate, if any, wins.
+///
+/// Either way a source counts only if traffic from it can be answered: never a loopback
+/// address, and for IPv6 never a link-local one (fe80::/10: routers do not forward it,
+/// RFC 4291 §2.5.6). The kernel itself picks fe80:: for a global destination when it has
+/// nothing better; for IPv4 it never picks a link-scope address for a gateway route.
+extension IPAddress {
+    /// Whether the kernel's choice of this address as the source makes the family
+    /// usable (see above).
+    public var countsAsSource: Bool {
+        switch self {
+        case .v4(let value):
+            return value != 0 && value >> 24 != 127
+        case .v6(let high, let low):
+            let unspecified = high == 0 && low == 0
+            let loopback = high == 0 && low == 1
+            return !unspecified && !loopback && !isIPv6LinkLocal
+        }
+    }
+}
+
+extension InterfaceAddress {
+    /// Whether the kernel would choose this address as a source at all. IPv6: not
+    /// tentative unless optimistic, not DAD-failed (`__ipv6_dev_get_saddr`). IPv4: not
+    /// secondary (`inet_select_addr` takes primaries; a secondary has a primary beside it).
+    var isSourceCandidate: Bool {
+        switch family {
+        case .ipv4:
+            return !flags.contains(.secondary)
+        case .ipv6:
+            if flags.contains(.dadFailed) { return false }
+            return !flags.contains(.tentative) || flags.contains(.optimistic)
+        }
+    }
+
+    /// A candidate that also counts (`IPAddress.countsAsSource`), host scope excluded.
+    var isUsableSourceCandidate: Bool {
+        isSourceCandidate && scope != .host && address.countsAsSource
+    }
+}
+
+extension Snapshot {
+    /// Whether traffic leaving by `hop` of `route` would have a source that counts, as
+    /// the kernel would choose it (see the rule above). For criteria and `Ignore=`: the
+    /// source may be any link's address, ignored or excluded ones included, as it would be.
+    func hasSource(leavingBy hop: Nexthop, of route: TrackedRoute) -> Bool {
+        if let source = route.preferredSource { return source.countsAsSource }
+        switch route.family {
+        case .ipv4:
+            if usableCandidates(on: hop.interface, family: .ipv4).contains(where: { $0.scope.reaches(route.scope) }) {
+                return true
+            }
+            return addresses.keys.contains { index in
+                usableCandidates(on: index, family: .ipv4).contains { $0.scope != .link && $0.scope.reaches(route.scope) }
+            }
+        case .ipv6:
+            return addresses.keys.contains { !usableCandidates(on: $0, family: .ipv6).isEmpty }
+        }
+    }
+
+    /// Whether the link holds an address of its own the kernel would source traffic
+    /// from beyond the link: the rule above for the link alone, for the `interfaces`
+    /// report and for telling "no address" from "no route". An IPv4 link-scope address
+    /// counts where a tracked link-scope route (default or split) leaves by this link.
+    public func hasUsableAddress(_ index: InterfaceIndex, family: AddressFamily) -> Bool {
+        let candidates = usableCandidates(on: index, family: family)
+        switch family {
+        case .ipv6:
+            return !candidates.isEmpty
+        case .ipv4:
+            if candidates.contains(where: { $0.scope != .link }) { return true }
+            return !candidates.isEmpty && hasLinkScopeRoute(leavingBy: index)
+        }
+    }
+
+    private func usableCandidates(on index: InterfaceIndex, family: AddressFamily) -> [InterfaceAddress] {
+        addresses[index]?.values.filter { $0.family == family && $0.isUsableSourceCandidate } ?? []
+    }
+
+    private func hasLinkScopeRoute(leavingBy index: InterfaceIndex) -> Bool {
+        routes.values.contains { same in
+            same.contains { route in
+                route.family == .ipv4 && route.type == .unicast && route.scope == .link
+                    && route.nexthops.contains { $0.interface == index }
+            }
+        }
+    }
+}
