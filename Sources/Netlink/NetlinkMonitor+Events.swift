@@ -172,7 +172,7 @@ extension NetlinkMonitor {
         }
         var events: [NetworkEvent] = []
         for family in AddressFamily.allCases {
-            guard let destination = configuration.lookupDestinations[family] else { continue }
+            let destination = configuration.lookupDestinations[family]
             let answer = try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)
             events.append(.routeLookup(family, answer))
         }

@@ -126,7 +126,6 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             pending += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
             pending += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
             pending += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
-            pending += configuration.lookupDestinations.values.map { .lookupDestination($0) }
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
                 break  // a flood still queued is read by the source as ordinary batches

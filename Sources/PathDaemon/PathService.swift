@@ -153,7 +153,8 @@ public final class PathService: @unchecked Sendable {
 
     func group(for criteria: Criteria) -> CriteriaGroup {
         if let existing = groups[criteria] { return existing }
-        let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy, criteria: criteria)
+        let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy,
+                                          destinations: configuration.daemon.lookupDestinations, criteria: criteria)
         let created = CriteriaGroup(criteria: criteria, path: path, generation: engine.generation)
         groups[criteria] = created
         if criteria == .any { onDefaultPathChange?(path) }
@@ -167,7 +168,8 @@ public final class PathService: @unchecked Sendable {
         _ = group(for: .any)
         for criteria in Array(groups.keys) {
             guard var group = groups[criteria] else { continue }
-            let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy, criteria: criteria)
+            let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy,
+                                          destinations: configuration.daemon.lookupDestinations, criteria: criteria)
             let changed = group.update(path: path, generation: generation, force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }

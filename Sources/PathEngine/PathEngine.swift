@@ -41,8 +41,6 @@ public final class PathEngine: @unchecked Sendable {
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
     private var pendingResync: String?
-    /// Kept apart from the snapshot: a re-dump of netlink state says nothing about DNS.
-    private var dnsConfigured = false
     /// How many sources were replaced after losing events (for metrics and logs).
     public private(set) var resyncCount = 0
 
@@ -82,9 +80,8 @@ public final class PathEngine: @unchecked Sendable {
     /// Whether the resolver configuration names a nameserver (from `ResolverWatcher`).
     public func setDNSConfigured(_ configured: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard configured != dnsConfigured else { return }
-        dnsConfigured = configured
-        snapshot.apply(.dnsConfigured(configured))
+        guard configured != snapshot.dnsConfigured else { return }
+        snapshot.dnsConfigured = configured
         if hasState { onChange?(nil) }
     }
 
@@ -114,8 +111,7 @@ public final class PathEngine: @unchecked Sendable {
             return
         }
         if batch.isFullState {
-            snapshot = Snapshot(events: batch.events)
-            snapshot.apply(.dnsConfigured(dnsConfigured))
+            snapshot.replaceKernelState(with: batch.events)
             sourceHasState = true
             failedStarts = 0
         } else {

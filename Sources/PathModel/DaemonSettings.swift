@@ -6,9 +6,9 @@ public struct DaemonSettings: Hashable, Sendable {
     /// for root, $XDG_RUNTIME_DIR/pathd/pathd.sock otherwise).
     public var socketPath: String?
     /// `LookupIPv4=`: destination of the IPv4 route lookup (no packet is sent).
-    public var lookupIPv4 = LookupDestinations.ipv4
+    public var lookupIPv4 = LookupDestinations.standard.ipv4
     /// `LookupIPv6=`: destination of the IPv6 route lookup.
-    public var lookupIPv6 = LookupDestinations.ipv6
+    public var lookupIPv6 = LookupDestinations.standard.ipv6
     /// `MaxClients=`: connections served at once.
     public var maximumClients = 1024
     /// `MaxClientsPerUser=`: connections one user other than root and pathd's own may
@@ -31,6 +31,20 @@ public struct DaemonSettings: Hashable, Sendable {
     public var logLevel = LogLevel.info
 
     public init() {}
+
+    /// `LookupIPv4=` and `LookupIPv6=` together.
+    public var lookupDestinations: LookupDestinations { LookupDestinations(ipv4: lookupIPv4, ipv6: lookupIPv6) }
+
+    /// These settings with only the keys a reload applies taken from `next`; the rest
+    /// stay as the process started with them (a change to them needs a restart).
+    public func reloaded(from next: DaemonSettings) -> DaemonSettings {
+        var result = self
+        for key in Self.keys where key.isReloadable {
+            let outcome = result.set(key.name, to: key.render(next))
+            assert(outcome == .set, "\(key.name) does not parse what it renders")
+        }
+        return result
+    }
 
     public static let maximumClientsRange = 1...1_000_000
     public static let maximumSubscriptionsRange = 1...65536

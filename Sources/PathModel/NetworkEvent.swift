@@ -21,10 +21,6 @@ public enum NetworkEvent: Hashable, Sendable {
     /// The kernel's answer to "which route for the lookup destination" for one family,
     /// asked after a batch of messages drained.
     case routeLookup(AddressFamily, RouteLookup)
-    /// The destination the lookups of this family ask about (sent with the full state).
-    case lookupDestination(IPAddress)
-    /// Whether the resolver configuration names at least one nameserver.
-    case dnsConfigured(Bool)
 }
 
 /// A drained batch of events from one monitor instance.

@@ -3,6 +3,7 @@ extension PathEvaluator {
     struct Context {
         let snapshot: Snapshot
         let policy: Policy
+        let destinations: LookupDestinations
         let criteria: Criteria
         /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
         /// all the `[Interface]` rules, and the questions below ask per link many times.
@@ -10,16 +11,17 @@ extension PathEvaluator {
         /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
         private let stateByLink: [InterfaceIndex: LinkState]
 
-        init(snapshot: Snapshot, policy: Policy, criteria: Criteria) {
-            self.init(snapshot: snapshot, policy: policy, criteria: criteria,
+        init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria) {
+            self.init(snapshot: snapshot, policy: policy, destinations: destinations, criteria: criteria,
                       settingsByLink: snapshot.links.mapValues { policy.settings(for: $0) },
                       stateByLink: snapshot.linkStates())
         }
 
-        private init(snapshot: Snapshot, policy: Policy, criteria: Criteria,
+        private init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria,
                      settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
+            self.destinations = destinations
             self.criteria = criteria
             self.settingsByLink = settingsByLink
             self.stateByLink = stateByLink
@@ -44,7 +46,7 @@ extension PathEvaluator {
             Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link), isTunnel: link.isTunnel)
         }
 
-        var simulator: RouteSimulator { RouteSimulator(snapshot: snapshot, includes: includes) }
+        var simulator: RouteSimulator { RouteSimulator(snapshot: snapshot, destinations: destinations, includes: includes) }
 
         func verdict(for family: AddressFamily) -> FamilyVerdict {
             // The kernel's answer is authoritative unless it names an interface the
@@ -147,8 +149,8 @@ extension PathEvaluator {
 
         /// Whether, without the criteria, some interface would carry the family.
         private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
-            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any, settingsByLink: settingsByLink,
-                                       stateByLink: stateByLink)
+            let unrestricted = Context(snapshot: snapshot, policy: policy, destinations: destinations, criteria: .any,
+                                       settingsByLink: settingsByLink, stateByLink: stateByLink)
             if case .usable = unrestricted.verdict(for: family) { return true }
             return false
         }

@@ -11,8 +11,11 @@
 /// interfaces are the chosen ones first, then the others whose short-prefix routes
 /// could carry traffic, by metric.
 public enum PathEvaluator {
-    public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard, criteria: Criteria = .any) -> Path {
-        let context = Context(snapshot: snapshot, policy: policy, criteria: criteria)
+    /// `destinations` must be what the kernel's lookups asked about (`LookupIPv4=`,
+    /// `LookupIPv6=`): the simulation for criteria answers the same question.
+    public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard,
+                                destinations: LookupDestinations = .standard, criteria: Criteria = .any) -> Path {
+        let context = Context(snapshot: snapshot, policy: policy, destinations: destinations, criteria: criteria)
         // IPv6 first: RFC 6724 and Happy Eyeballs try it first for a dual-stack host.
         let verdicts = [AddressFamily.ipv6, .ipv4].map { ($0, context.verdict(for: $0)) }
 

@@ -9,6 +9,8 @@
 /// the lowest metric; a route whose every nexthop is excluded does not exist.
 struct RouteSimulator {
     let snapshot: Snapshot
+    /// What the kernel's lookups ask about: the simulation answers the same question.
+    let destinations: LookupDestinations
     /// Whether a link counts at all (criteria, Ignore=).
     let includes: (Link) -> Bool
 
@@ -21,7 +23,7 @@ struct RouteSimulator {
     }
 
     func resolve(_ family: AddressFamily) -> Outcome {
-        let destination = snapshot.lookupDestination(for: family)
+        let destination = destinations[family]
         for rule in snapshot.rules(for: family) where rule.matchesUnmarkedTraffic {
             switch rule.action {
             case .reject(let type):
@@ -45,7 +47,7 @@ struct RouteSimulator {
     /// Every unicast route, in a table some matching rule reaches before a rejecting
     /// rule, that covers the destination, with its included nexthops, best first.
     func candidates(_ family: AddressFamily) -> [(route: TrackedRoute, nexthops: [Nexthop])] {
-        let destination = snapshot.lookupDestination(for: family)
+        let destination = destinations[family]
         var result: [(route: TrackedRoute, nexthops: [Nexthop])] = []
         var seenTables: Set<UInt32> = []
         for rule in snapshot.rules(for: family) where rule.matchesUnmarkedTraffic {

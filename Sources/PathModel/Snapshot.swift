@@ -10,15 +10,21 @@ public struct Snapshot: Hashable, Sendable {
     public private(set) var routes: [TrackedRoute.Identity: [TrackedRoute]] = [:]
     public private(set) var rules: [RoutingRule] = []
     public private(set) var lookups: [AddressFamily: RouteLookup] = [:]
-    /// What the lookups ask about; the defaults until the source says otherwise.
-    private var lookupIPv4 = LookupDestinations.ipv4
-    private var lookupIPv6 = LookupDestinations.ipv6
-    public private(set) var dnsConfigured = false
+    /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
+    /// kept across a re-dump of the kernel's state (`replaceKernelState`).
+    public var dnsConfigured = false
 
     public init() {}
 
-    public init(events: [NetworkEvent]) {
+    public init(events: [NetworkEvent], dnsConfigured: Bool = false) {
+        self.dnsConfigured = dnsConfigured
         for event in events { apply(event) }
+    }
+
+    /// Replaces everything the kernel reported with a full dump (a new generation's
+    /// first batch); DNS, which the kernel does not report, stays.
+    public mutating func replaceKernelState(with events: [NetworkEvent]) {
+        self = Snapshot(events: events, dnsConfigured: dnsConfigured)
     }
 
     public mutating func apply(_ event: NetworkEvent) {
@@ -50,10 +56,6 @@ public struct Snapshot: Hashable, Sendable {
             if let index = rules.firstIndex(of: rule) { rules.remove(at: index) }
         case .routeLookup(let family, let lookup):
             lookups[family] = lookup
-        case .lookupDestination(let address):
-            if address.family == .ipv4 { lookupIPv4 = address } else { lookupIPv6 = address }
-        case .dnsConfigured(let configured):
-            dnsConfigured = configured
         }
     }
 
@@ -96,11 +98,6 @@ public struct Snapshot: Hashable, Sendable {
         (addresses[index].map { Array($0.values) } ?? []).sorted {
             ($0.family == .ipv4 ? 0 : 1, $0.address.description) < ($1.family == .ipv4 ? 0 : 1, $1.address.description)
         }
-    }
-
-    /// The destination the kernel's route lookup for `family` asks about.
-    public func lookupDestination(for family: AddressFamily) -> IPAddress {
-        family == .ipv4 ? lookupIPv4 : lookupIPv6
     }
 
     /// The links in index order.

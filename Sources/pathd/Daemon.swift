@@ -28,7 +28,7 @@ final class Daemon: @unchecked Sendable {
         let settings = configuration.daemon
         let queue = stateQueue
         let netlink = NetlinkConfiguration(
-            lookupDestinations: [.ipv4: settings.lookupIPv4, .ipv6: settings.lookupIPv6],
+            lookupDestinations: settings.lookupDestinations,
             receiveBufferBytes: settings.receiveBufferBytes)
         let service = PathService(
             queue: queue,

@@ -47,7 +47,9 @@ struct DaemonConfiguration: Sendable {
                 restart.append("\(key.name)=\(wanted) needs a restart; still using \(shown(running))")
             }
         }
-        let service = DaemonConfiguration(files: files, options: options, daemon: next,
+        // Keys that need a restart keep their running values: the service must go on
+        // evaluating with what the netlink monitor and the listener really use.
+        let service = DaemonConfiguration(files: files, options: options, daemon: daemon.reloaded(from: next),
                                           policy: result.configuration.policy).service
         return .valid(service, warnings: warnings + restart)
     }

@@ -208,3 +208,32 @@ struct ConfigurationTests {
         #expect(settings.set("Colour", to: "blue") == .unknownKey)
     }
 }
+
+@Suite("[Daemon] keys table")
+struct DaemonKeysTableTests {
+    @Test("every key parses what it prints, and its flag is --lowercase-with-dashes")
+    func roundTrip() {
+        let settings = DaemonSettings()
+        for key in DaemonSettings.keys {
+            var copy = DaemonSettings()
+            let printed = key.render(settings)
+            #expect(copy.set(key.name, to: printed) == .set, "\(key.name)=\(printed)")
+            #expect(copy == settings, "\(key.name) changed the settings on a round trip")
+            #expect(key.flag.hasPrefix("--") && key.flag == key.flag.lowercased(), "\(key.flag)")
+        }
+        #expect(Set(DaemonSettings.keys.map(\.flag)).count == DaemonSettings.keys.count, "two keys share a flag")
+    }
+
+    @Test("a reload takes only the keys it can apply; the rest keep their running values")
+    func reloadKeepsRestartOnlyKeys() {
+        let running = DaemonSettings()
+        var next = DaemonSettings()
+        #expect(next.set("MaxClients", to: "7") == .set)
+        #expect(next.set("LookupIPv4", to: "198.51.100.1") == .set)
+        #expect(next.set("Socket", to: "/run/other.sock") == .set)
+        let applied = running.reloaded(from: next)
+        #expect(applied.maximumClients == 7)
+        #expect(applied.lookupIPv4 == running.lookupIPv4)
+        #expect(applied.socketPath == nil)
+    }
+}

@@ -88,6 +88,5 @@ enum Fixture {
         defaultRoute(.ipv6, via: ethIndex, gateway: "fe80::1"),
         route(.ipv4, via: ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"),
         route(.ipv6, via: ethIndex, gateway: "fe80::1", source: "2001:db8::10"),
-        .dnsConfigured(true),
     ]
 }

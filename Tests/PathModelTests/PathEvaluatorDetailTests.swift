@@ -34,7 +34,7 @@ struct PathEvaluatorDetailTests {
     }
 
     @Test func dualStackOnOneLinkListsItOnceAndBothGatewaysIPv6First() {
-        let path = PathEvaluator.evaluate(Snapshot(events: F.dualStackEthernet))
+        let path = PathEvaluator.evaluate(Snapshot(events: F.dualStackEthernet, dnsConfigured: true))
         #expect(path.status == .satisfied)
         #expect(path.supportsIPv4 && path.supportsIPv6)
         #expect(path.availableInterfaces == [Interface(name: "eth0", index: F.ethIndex, type: .wiredEthernet)])
@@ -130,13 +130,13 @@ struct PathEvaluatorDetailTests {
 
     @Test(arguments: [true, false])
     func supportsDNSFollowsTheSnapshot(configured: Bool) {
-        let path = PathEvaluator.evaluate(Snapshot(events: F.dualStackEthernet + [.dnsConfigured(configured)]))
+        let path = PathEvaluator.evaluate(Snapshot(events: F.dualStackEthernet, dnsConfigured: configured))
         #expect(path.status == .satisfied)
         #expect(path.supportsDNS == configured)
     }
 
     @Test func dnsDoesNotSatisfyAnUnroutedHost() {
-        let path = PathEvaluator.evaluate(Snapshot(events: [.dnsConfigured(true)]))
+        let path = PathEvaluator.evaluate(Snapshot(events: [], dnsConfigured: true))
         #expect(path.status == .unsatisfied)
         #expect(!path.supportsDNS)
     }

@@ -67,7 +67,7 @@ struct RouteSimulationTests {
         let path = PathEvaluator.evaluate(snapshot, criteria: Criteria(prohibitedInterfaceTypes: [.cellular]))
         #expect(path.availableInterfaces.map(\.name) == ["wg0", "eth0"])
         let covering = TrackedRoute(family: .ipv4, destination: .v4(0x8000_0000), prefixLength: 1, nexthops: [])
-        #expect(covering.covers(LookupDestinations.ipv4))
+        #expect(covering.covers(LookupDestinations.standard.ipv4))
         #expect(!covering.covers(.v4(0x0A00_0001)))
     }
 

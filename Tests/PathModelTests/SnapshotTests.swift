@@ -87,14 +87,20 @@ struct SnapshotTests {
         #expect(snapshot.links[F.ethIndex]?.linkState == .noCarrier)
     }
 
-    @Test func lookupsAndDNSAreReplacedByTheLatestEvent() {
-        var snapshot = Snapshot(events: [F.lookup(.ipv4, .noRoute), .dnsConfigured(true)])
+    @Test func lookupsAreReplacedByTheLatestEvent() {
+        var snapshot = Snapshot(events: [F.lookup(.ipv4, .noRoute)])
         #expect(snapshot.lookups[.ipv4] == .noRoute)
         #expect(snapshot.lookups[.ipv6] == nil)
-        #expect(snapshot.dnsConfigured)
         snapshot.apply(F.lookup(.ipv4, .rejected(.blackhole)))
-        snapshot.apply(.dnsConfigured(false))
         #expect(snapshot.lookups[.ipv4] == .rejected(.blackhole))
-        #expect(!snapshot.dnsConfigured)
+    }
+
+    @Test("a re-dump replaces the kernel's state and keeps DNS, which the kernel does not report")
+    func replaceKernelStateKeepsDNS() {
+        var snapshot = Snapshot(events: F.dualStackEthernet, dnsConfigured: true)
+        snapshot.replaceKernelState(with: [F.lookup(.ipv4, .noRoute)])
+        #expect(snapshot.links.isEmpty)
+        #expect(snapshot.lookups == [.ipv4: .noRoute])
+        #expect(snapshot.dnsConfigured)
     }
 }
