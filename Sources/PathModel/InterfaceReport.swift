@@ -35,28 +35,45 @@ public struct InterfaceReport: Hashable, Sendable {
         self.unusableReason = unusableReason
     }
 
-    /// Why a link cannot carry a path, as a short phrase for a person ("no carrier").
-    /// A struct over its text rather than an enum: a client decoding a reason added by a
-    /// newer daemon keeps it instead of failing (new reasons are additive).
+    /// Why a link cannot carry a path: a code for programs, in the vocabulary of a
+    /// path's `unsatisfiedReason` where the two meet (`noCarrier`, `dormant`,
+    /// `noAddress`), and a short phrase for a person ("no carrier"). A struct rather than
+    /// an enum: a client decoding a reason added by a newer daemon keeps it instead of
+    /// failing (new reasons are additive).
     public struct UnusableReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code (`noCarrier`).
         public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
+        /// The phrase (`no carrier`); the code itself for a code this client does not know.
+        public let explanation: String
+
+        public init(rawValue: String) {
+            self.rawValue = rawValue
+            explanation = Self.known.first { $0.rawValue == rawValue }?.explanation ?? rawValue
+        }
+
+        private init(_ code: String, _ explanation: String) {
+            rawValue = code
+            self.explanation = explanation
+        }
+
+        public var description: String { explanation }
 
         /// `Ignore=` in the configuration: never a path.
-        public static let ignored = UnusableReason(rawValue: "ignored")
+        public static let ignored = UnusableReason("ignored", "ignored")
         /// Loopback never makes a path satisfied.
-        public static let loopback = UnusableReason(rawValue: "loopback")
+        public static let loopback = UnusableReason("loopback", "loopback")
         /// Not IFF_UP (`ip link set X down`).
-        public static let adminDown = UnusableReason(rawValue: "admin down")
+        public static let adminDown = UnusableReason("adminDown", "admin down")
         /// IFF_DORMANT or operstate DORMANT (802.1X pending, a modem not yet online).
-        public static let dormant = UnusableReason(rawValue: "dormant")
+        public static let dormant = UnusableReason(UnsatisfiedReason.dormant.rawValue, "dormant")
         /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN; or a
         /// bridge, bond or team with no port up.
-        public static let noCarrier = UnusableReason(rawValue: "no carrier")
+        public static let noCarrier = UnusableReason(UnsatisfiedReason.noCarrier.rawValue, "no carrier")
         /// Neither family has an address of the link's own the kernel would source
         /// traffic from beyond the link (`Snapshot.hasUsableAddress`).
-        public static let noUsableAddress = UnusableReason(rawValue: "no usable address")
+        public static let noUsableAddress = UnusableReason(UnsatisfiedReason.noAddress.rawValue, "no usable address")
+
+        public static let known: [UnusableReason] = [.ignored, .loopback, .adminDown, .dormant, .noCarrier, .noUsableAddress]
     }
 }
 

@@ -49,7 +49,8 @@ extension InterfaceReport {
         writer.member("isExpensive", isExpensive)
         writer.member("isConstrained", isConstrained)
         writer.member("usable", isUsable)
-        writer.member("why", unusableReason?.rawValue)
+        writer.member("why", unusableReason?.explanation)
+        writer.member("unusableReason", unusableReason?.rawValue)
         writer.endObject()
     }
 
@@ -87,9 +88,12 @@ extension InterfaceReport {
                                               flags: addressFlags, scope: AddressScope(rawValue: scope)))
         }
         let usable = value["usable"]?.boolValue ?? false
-        // A daemon always names the reason of an unusable link; "unknown" only guards a
-        // line that lacks it.
-        let reason = usable ? nil : UnusableReason(rawValue: value["why"]?.stringValue ?? "unknown")
+        // A daemon always names the reason of an unusable link (the code since protocol
+        // 1's `unusableReason` field, the words before); "unknown" only guards a line
+        // that lacks both.
+        let reason = usable ? nil : UnusableReason(rawValue: value["unusableReason"]?.stringValue
+            ?? value["why"]?.stringValue.flatMap { words in UnusableReason.known.first { $0.explanation == words }?.rawValue }
+            ?? value["why"]?.stringValue ?? "unknown")
         return InterfaceReport(name: name, index: index, type: type, kind: value["kind"]?.stringValue,
                                operState: operState, flags: flags, addresses: addresses,
                                isExpensive: value["isExpensive"]?.boolValue ?? false,
