@@ -43,7 +43,7 @@ struct MasterLinkTests {
         #expect(path.reasonInterface == "br0")
         let report = InterfaceReport.report(for: Self.br0(), in: snapshot, policy: .standard)
         #expect(report.unusableReason == .noCarrier)
-        #expect(report.unusableReason == .noCarrier)
+        #expect(report.unusableReason?.explanation == "no carrier")
     }
 
     @Test("a port up makes it carry; the port down, gone or moved to another master does not")
