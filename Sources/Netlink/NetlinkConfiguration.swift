@@ -8,7 +8,7 @@ public struct NetlinkConfiguration: Sendable {
     public var lookupDestinations: LookupDestinations
     /// Requested receive buffer of the event socket; SO_RCVBUFFORCE first (root),
     /// else SO_RCVBUF (capped by net.core.rmem_max). 8 MiB lost no event of a
-    /// 1M-route flood (TOOLCHAIN-FACTS.md).
+    /// 1M-route flood (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
     public var receiveBufferBytes: Int
     /// Root of sysfs for interface classification, injected for tests.
     public var sysfsRoot: String

@@ -37,7 +37,7 @@ public struct NetlinkError: Error, CustomStringConvertible, Sendable {
 
 /// What a libnl call or a syscall on a netlink socket came to. Every return code of the
 /// module goes through `NetlinkStatus.init(libnl:)` or `NetlinkStatus.init(syscall:)`,
-/// the one place that knows EINTR, EAGAIN and ENOBUFS (STYLE.md point 2).
+/// the one place that knows EINTR, EAGAIN and ENOBUFS (as swift-system funnels every syscall through one helper).
 enum NetlinkStatus {
     /// Success; the (non-negative) return value.
     case ok(Int)
@@ -46,7 +46,7 @@ enum NetlinkStatus {
     /// Non-blocking socket with nothing queued (EAGAIN / EWOULDBLOCK, -NLE_AGAIN).
     case wouldBlock
     /// The kernel dropped messages because the receive buffer was full (ENOBUFS from
-    /// recvmsg; libnl reports it as -NLE_NOMEM, see TOOLCHAIN-FACTS.md).
+    /// recvmsg; libnl reports it as -NLE_NOMEM, see docs/ARCHITECTURE.md, "Toolchain and kernel facts").
     case overrun
     /// Anything else.
     case failed(NetlinkError.Code)

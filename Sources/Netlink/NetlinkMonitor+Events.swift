@@ -66,7 +66,7 @@ extension NetlinkMonitor {
             if let event = decode(header) {
                 pending.append(event)
                 // Link and address changes re-run the lookups too: an admin-down link
-                // loses its IPv4 routes without any RTM_DELROUTE (TOOLCHAIN-FACTS.md).
+                // loses its IPv4 routes without any RTM_DELROUTE (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
                 needsLookup = true
             }
         }
