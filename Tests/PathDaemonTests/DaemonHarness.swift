@@ -8,6 +8,7 @@ import PathEngine
 import PathModel
 import PathProtocol
 import Synchronization
+import SystemCalls
 
 /// A PathService on a real Unix socket in a temporary directory, fed by a FakeNetwork.
 final class DaemonHarness {
@@ -20,7 +21,8 @@ final class DaemonHarness {
 
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
     init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
-         log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0) throws {
+         log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
+         scheduler: any Scheduler = DispatchScheduler()) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -28,7 +30,7 @@ final class DaemonHarness {
         network = FakeNetwork(state)
         network.failNextStarts(failingStarts)
         service = PathService(queue: queue, configuration: configuration,
-                              log: log,
+                              log: log, scheduler: scheduler,
                               makeSource: network.factory())
         let listener = try UnixListener.bind(path: socketPath)
         let outcome = StartOutcome()

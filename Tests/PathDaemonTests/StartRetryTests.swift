@@ -2,6 +2,7 @@ import Foundation
 import PathClient
 import PathSocketClient
 import PathDaemon
+import PathEngine
 import PathModel
 import PathProtocol
 import Testing
@@ -27,5 +28,31 @@ struct StartRetryTests {
         #expect(throws: DaemonHarness.StartFailed.self) {
             _ = try DaemonHarness(failingStarts: 3)
         }
+    }
+}
+
+@Suite("monitor restart, on an injected clock")
+struct RestartRetryTests {
+    @Test("a replacement that fails after a resync is retried after PathEngine.restartDelay, not before")
+    func failedRestartWaitsForTheClock() throws {
+        let clock = ManualScheduler()
+        let harness = try DaemonHarness(scheduler: clock)
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try client.send(Request(op: .subscribe, id: .string("s")))
+        let first = try client.nextPath().update
+        // The overrun's replacement fails to start; the next one would work.
+        harness.network.failNextStarts(1)
+        harness.network.latest.overrun()
+        #expect(try clock.waitForScheduled() == PathEngine.restartDelay)
+        #expect(harness.network.sources.count == 2, "no third source before the clock moves")
+        clock.runNext()
+        guard case .resync(_, let generation, .string("s")) = try client.next() else {
+            Issue.record("expected the resync line once the retry ran")
+            return
+        }
+        #expect(generation == first.generation.next().next())
+        #expect(try client.nextPath().update.generation == generation)
+        #expect(harness.network.sources.count == 3)
     }
 }
