@@ -12,8 +12,8 @@ PATHD_ARGS ?=
 
 RELEASE_DIR := .build/release
 MAN_PAGES   := man/pathd.8 man/pathctl.1 man/pathd.conf.5
-UNITS       := systemd/pathd.service systemd/pathd.socket
-# The path written in systemd/pathd.service; rewritten at install time when BINDIR differs.
+UNITS       := packaging/systemd/pathd.service packaging/systemd/pathd.socket
+# The path written in packaging/systemd/pathd.service; rewritten at install time when BINDIR differs.
 UNIT_EXEC   := /usr/local/bin/pathd
 
 .PHONY: all deps build run test lint install uninstall clean bench fuzz
@@ -49,9 +49,9 @@ install: build
 	install -m 0644 man/pathctl.1 $(DESTDIR)$(MANDIR)/man1/pathctl.1
 	install -m 0644 man/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd.8
 	install -m 0644 man/pathd.conf.5 $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
-	sed 's|$(UNIT_EXEC)|$(BINDIR)/pathd|' systemd/pathd.service > $(DESTDIR)$(UNITDIR)/pathd.service
+	sed 's|$(UNIT_EXEC)|$(BINDIR)/pathd|' packaging/systemd/pathd.service > $(DESTDIR)$(UNITDIR)/pathd.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/pathd.service
-	install -m 0644 systemd/pathd.socket $(DESTDIR)$(UNITDIR)/pathd.socket
+	install -m 0644 packaging/systemd/pathd.socket $(DESTDIR)$(UNITDIR)/pathd.socket
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl \
