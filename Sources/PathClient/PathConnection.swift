@@ -9,10 +9,14 @@ public struct PathClientError: Error, CustomStringConvertible, Sendable {
     public let description: String
     /// The wait for a line ran out (the connection's timeout), rather than failing.
     public let isTimeout: Bool
+    /// The daemon answered with an `error` line instead of `hello` (e.g. `tooManyClients`):
+    /// it was reached and refused, as opposed to not reached at all.
+    public let refusal: (code: ErrorCode, message: String)?
 
-    public init(_ description: String, isTimeout: Bool = false) {
+    public init(_ description: String, isTimeout: Bool = false, refusal: (code: ErrorCode, message: String)? = nil) {
         self.description = description
         self.isTimeout = isTimeout
+        self.refusal = refusal
     }
 }
 
@@ -69,6 +73,10 @@ public final class PathConnection {
         let first = try next()
         guard case .hello(let version, let daemonVersion, let generation) = first else {
             close()
+            if case .error(let code, let message, _) = first {
+                throw PathClientError("pathd at \(socketPath) refused the connection: \(message) [\(code.rawValue)]",
+                                      refusal: (code, message))
+            }
             throw PathClientError("pathd at \(socketPath) did not greet with hello")
         }
         hello = (version, daemonVersion, generation)

@@ -23,6 +23,9 @@ final class DaemonProcess {
 
     var isRunning: Bool { child.isRunning }
 
+    /// pathd's own pid (`ip netns exec` execs it).
+    var pid: pid_t { child.pid }
+
     /// Polls `connect()` until the daemon accepts connections; fails early, with its stderr, if it exits.
     func waitUntilListening(timeout: Duration = .seconds(10)) throws {
         var lastError: Error = HarnessError("never tried")
