@@ -12,9 +12,10 @@ PATHD_ARGS ?=
 
 RELEASE_DIR := .build/release
 MAN_PAGES   := man/pathd.8 man/pathctl.1 man/pathd.conf.5
-UNITS       := packaging/systemd/pathd.service packaging/systemd/pathd.socket
-# The path written in packaging/systemd/pathd.service; rewritten at install time when BINDIR differs.
-UNIT_EXEC   := /usr/local/bin/pathd
+UNITS       := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
+               packaging/systemd/pathd-wait-online.service
+# The directory the units' commands name; rewritten at install time when BINDIR differs.
+UNIT_BINDIR := /usr/local/bin
 
 .PHONY: all deps build run test lint install uninstall clean bench fuzz
 
@@ -49,15 +50,18 @@ install: build
 	install -m 0644 man/pathctl.1 $(DESTDIR)$(MANDIR)/man1/pathctl.1
 	install -m 0644 man/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd.8
 	install -m 0644 man/pathd.conf.5 $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
-	sed 's|$(UNIT_EXEC)|$(BINDIR)/pathd|' packaging/systemd/pathd.service > $(DESTDIR)$(UNITDIR)/pathd.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/pathd.service
+	sed 's|$(UNIT_BINDIR)|$(BINDIR)|g' packaging/systemd/pathd.service > $(DESTDIR)$(UNITDIR)/pathd.service
+	sed 's|$(UNIT_BINDIR)|$(BINDIR)|g' packaging/systemd/pathd-wait-online.service \
+		> $(DESTDIR)$(UNITDIR)/pathd-wait-online.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd-wait-online.service
 	install -m 0644 packaging/systemd/pathd.socket $(DESTDIR)$(UNITDIR)/pathd.socket
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl \
 		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 \
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 \
-		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket
+		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket \
+		$(DESTDIR)$(UNITDIR)/pathd-wait-online.service
 
 # Benchmarks (issue 6): root, network namespaces, about 5 minutes; not part of `test`.
 # Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help.
