@@ -12,6 +12,8 @@ packages=(
     mandoc             # man page lint
     python3            # scripts/test/set-operstate.py, run by the kernel tests
     socat              # the README's socket example
+    zsh                # the completion tests parse _pathctl and _pathd
+    fish               # the completion tests complete with pathctl.fish
 )
 
 missing=()
