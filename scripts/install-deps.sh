@@ -12,6 +12,11 @@ packages=(
     mandoc             # man page lint
     python3            # scripts/test/set-operstate.py, run by the kernel tests
     socat              # the README's socket example
+    dpkg-dev           # make deb: dpkg-buildpackage, dpkg-shlibdeps
+    debhelper          # make deb: packaging/debian/rules (dh, compat 13)
+    lintian            # make deb checks the package
+    rsync              # make deb copies the tree to build/pathd incrementally
+    binutils           # readelf: the package test checks for a RUNPATH
     zsh                # the completion tests parse _pathctl and _pathd
     fish               # the completion tests complete with pathctl.fish
 )
