@@ -19,6 +19,7 @@ packages=(
     binutils           # readelf: the package test checks for a RUNPATH
     zsh                # the completion tests parse _pathctl and _pathd
     fish               # the completion tests complete with pathctl.fish
+    python3-seccomp    # scripts/test/sandbox-exec.py: the unit's system call filter
 )
 
 missing=()

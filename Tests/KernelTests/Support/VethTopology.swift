@@ -48,19 +48,24 @@ final class VethTopology {
 
     /// Starts pathd in namespace A and waits until it accepts connections.
     @discardableResult
-    func startDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
-        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments)
+    func startDaemon(socketPath: String? = nil, arguments: [String] = [],
+                     launcher: [String] = [], pathd: URL? = nil) throws -> DaemonProcess {
+        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments, launcher: launcher, pathd: pathd)
         try daemon.waitUntilListening()
         return daemon
     }
 
     /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
-    func launchDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
+    /// `launcher` runs before pathd (it must exec it); `pathd` is the built one unless given.
+    func launchDaemon(socketPath: String? = nil, arguments: [String] = [],
+                      launcher: [String] = [], pathd: URL? = nil) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
             in: a,
             socketPath: socketPath ?? self.socketPath,
             stderrPath: directory.path("pathd-\(daemons.count).stderr"),
-            arguments: arguments
+            arguments: arguments,
+            launcher: launcher,
+            pathd: pathd
         )
         daemons.append(daemon)
         return daemon
