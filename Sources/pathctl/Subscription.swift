@@ -21,6 +21,8 @@ struct Subscription {
     let request: Request
     /// When to stop waiting (`wait --timeout`); nil waits for ever (`monitor`).
     let deadline: ContinuousClock.Instant?
+    /// Whether a lost connection is made again (not for `wait --timeout 0`, which checks once).
+    var reconnects = true
 
     enum Outcome {
         case finished(PathctlExitStatus)
@@ -56,6 +58,7 @@ struct Subscription {
                 }
             }
             connection.close()
+            guard reconnects else { throw .unreachable("lost pathd: \(lost ?? "connection ended")") }
             writeError("pathctl: lost pathd: \(lost ?? "connection ended"); reconnecting\n")
             guard let next = try reconnect() else { return .timedOut }
             connection = next

@@ -12,7 +12,8 @@ enum WaitVerb {
         let checkOnce = options.timeout == .zero
         let subscription = Subscription(socketPath: try socketPath(options.socketPath),
                                         request: Request(op: .subscribe, criteria: options.criteria),
-                                        deadline: checkOnce ? nil : ContinuousClock.now + options.timeout)
+                                        deadline: checkOnce ? nil : ContinuousClock.now + options.timeout,
+                                        reconnects: !checkOnce)
         let outcome = try subscription.run { message, line in
             guard case .path(let update, _) = message else { return nil }
             if update.path.status == .satisfied {
