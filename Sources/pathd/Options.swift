@@ -12,11 +12,28 @@ struct Options {
     /// The `[Daemon]` keys the flags set, in command-line order, each already checked.
     private(set) var overrides: [(key: String, value: String)] = []
 
-    /// Each daemon flag and the `[Daemon]` key it overrides.
-    static let daemonFlags: [String: String] = [
-        "--socket": "Socket", "--lookup-ipv4": "LookupIPv4", "--lookup-ipv6": "LookupIPv6",
-        "--receive-buffer": "ReceiveBuffer", "--resolv-conf": "ResolvConf", "--max-clients": "MaxClients",
-        "--log-level": "LogLevel",
+    /// Each daemon flag, with the `[Daemon]` key it overrides.
+    static let daemonFlags: [(option: OptionSpec, key: String)] = [
+        (OptionSpec("--socket", value: "PATH", help: """
+            listen on PATH, an absolute path (default:
+            /run/pathd/pathd.sock for root,
+            $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
+            """), "Socket"),
+        (OptionSpec("--lookup-ipv4", value: "ADDR", help: """
+            destination of the IPv4 route lookup (default 203.0.113.1;
+            a lookup sends no packet)
+            """), "LookupIPv4"),
+        (OptionSpec("--lookup-ipv6", value: "ADDR", help: "destination of the IPv6 route lookup (default 2001:db8::1)"),
+         "LookupIPv6"),
+        (OptionSpec("--receive-buffer", value: "SIZE", help: """
+            netlink receive buffer, in bytes or with K, M or G
+            (default 8M; without CAP_NET_ADMIN the kernel caps
+            it at net.core.rmem_max)
+            """), "ReceiveBuffer"),
+        (OptionSpec("--resolv-conf", value: "PATH", help: "resolver configuration to watch (default /etc/resolv.conf)"),
+         "ResolvConf"),
+        (OptionSpec("--max-clients", value: "N", help: "clients served at once (default 1024)"), "MaxClients"),
+        (OptionSpec("--log-level", value: "LEVEL", help: "error, warning, notice, info or debug (default info)"), "LogLevel"),
     ]
 
     enum Action {
@@ -32,24 +49,7 @@ struct Options {
             optional); drop-ins are read from PATH.d/*.conf
             """),
         OptionSpec("--check-config", help: "validate the configuration, print it and exit"),
-        OptionSpec("--socket", value: "PATH", help: """
-            listen on PATH, an absolute path (default:
-            /run/pathd/pathd.sock for root,
-            $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
-            """),
-        OptionSpec("--lookup-ipv4", value: "ADDR", help: """
-            destination of the IPv4 route lookup (default 203.0.113.1;
-            a lookup sends no packet)
-            """),
-        OptionSpec("--lookup-ipv6", value: "ADDR", help: "destination of the IPv6 route lookup (default 2001:db8::1)"),
-        OptionSpec("--receive-buffer", value: "SIZE", help: """
-            netlink receive buffer, in bytes or with K, M or G
-            (default 8M; without CAP_NET_ADMIN the kernel caps
-            it at net.core.rmem_max)
-            """),
-        OptionSpec("--resolv-conf", value: "PATH", help: "resolver configuration to watch (default /etc/resolv.conf)"),
-        OptionSpec("--max-clients", value: "N", help: "clients served at once (default 1024)"),
-        OptionSpec("--log-level", value: "LEVEL", help: "error, warning, notice, info or debug (default info)"),
+    ] + daemonFlags.map(\.option) + [
         OptionSpec("--help", short: "-h", help: "show this help and exit"),
         OptionSpec("--version", short: "-V", help: "show the version and exit"),
     ])
@@ -103,7 +103,7 @@ struct Options {
         var options = Options()
         for occurrence in line.occurrences {
             guard let text = occurrence.value else { continue }
-            if let key = daemonFlags[occurrence.name] {
+            if let key = daemonFlags.first(where: { $0.option.name == occurrence.name })?.key {
                 var probe = DaemonSettings()
                 if case .invalid(let expectation) = probe.set(key, to: text) {
                     throw UsageError("\(occurrence.name) expects \(expectation), got \"\(text)\"")
