@@ -1,39 +1,66 @@
-# pathd — build, run, test, install.
-# `make run` and `make test` first install missing Debian build dependencies
-# (scripts/install-deps.sh is silent when everything is present).
+# pathd — build, run, test, install, package.
+# `make run`, `make test`, `make deb` and `make bench` first install missing Debian
+# packages (scripts/install-deps.sh is silent when everything is present); `make build`
+# and `make install` never do.
 
-SWIFT      ?= swift
-PREFIX     ?= /usr/local
-DESTDIR    ?=
-BINDIR     ?= $(PREFIX)/bin
-MANDIR     ?= $(PREFIX)/share/man
-UNITDIR    ?= $(PREFIX)/lib/systemd/system
-PATHD_ARGS ?=
+SWIFT       ?= swift
+PREFIX      ?= /usr/local
+DESTDIR     ?=
+BINDIR      ?= $(PREFIX)/bin
+MANDIR      ?= $(PREFIX)/share/man
+DOCDIR      ?= $(PREFIX)/share/doc/pathd
+UNITDIR     ?= $(PREFIX)/lib/systemd/system
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
+FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
+# Not a prefix path: pathd reads /etc/pathd/pathd.conf whatever the prefix.
+SYSCONFDIR  := /etc
+PATHD_ARGS  ?=
 
-RELEASE_DIR := .build/release
-MAN_PAGES   := man/pathd.8 man/pathctl.1 man/pathd.conf.5
-UNITS       := systemd/pathd.service systemd/pathd.socket
-# The path written in systemd/pathd.service; rewritten at install time when BINDIR differs.
-UNIT_EXEC   := /usr/local/bin/pathd
+# Every installed binary comes from this build: the Swift runtime linked in statically
+# and no RUNPATH, so the binaries run where the toolchain is not installed (they need
+# libnl-3, libnl-route-3 and libsystemd from Debian, nothing else); full RELRO (-z now)
+# as Debian's hardening flags ask.
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
+                 -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+RELEASE_DIR   ?= .build/release
+MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5
+UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
+                 packaging/systemd/pathd-wait-online.service
+# Units and man pages name the default install paths (/usr/local/...); installed
+# copies name the real ones.
+INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
+                       -e 's|/usr/local/lib/systemd/system|$(UNITDIR)|g' \
+                       -e 's|/usr/local/share/doc/pathd|$(DOCDIR)|g'
 
-.PHONY: all deps build run test lint install uninstall clean bench fuzz
+# `make deb`: the Debian package, built from a copy of the tree (packaging/debian as
+# its debian/) kept in build/, so a rebuild is incremental. The .deb lands in build/.
+DEB_VERSION = $(shell dpkg-parsechangelog -l packaging/debian/changelog -S Version)
+DEB_ARCH    = $(shell dpkg --print-architecture)
+DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
+DEB_TREE    := build/pathd
+
+.PHONY: all deps build run test lint install uninstall deb clean bench fuzz
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
-build: deps
-	$(SWIFT) build -c release
+# No apt-get here: packagers build in a chroot that has the build dependencies.
+build:
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathctl
 
-run: build
+run: deps build
 	$(RELEASE_DIR)/pathd $(PATHD_ARGS)
 
 # Lint first so that the Swift test runners' summaries are the last lines printed.
+# The package is built before the tests, which install it into a scratch root.
 # The debug build puts pathd and pathctl next to the test bundle, where KernelTests looks.
-test: deps lint
+test: deps lint deb
 	$(SWIFT) build
-	$(SWIFT) test
+	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) $(SWIFT) test
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
@@ -43,26 +70,62 @@ lint:
 		echo "lint: systemd-analyze not found, units not verified" >&2; \
 	fi
 
-install: build
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 $(DESTDIR)$(UNITDIR)
+# Copies what `make build` made; never builds (it runs as root, the build as you).
+install:
+	@for binary in pathd pathctl; do \
+		if [ ! -x $(RELEASE_DIR)/$$binary ]; then \
+			echo "install: $(RELEASE_DIR)/$$binary is missing: run 'make build' first, as yourself; install only copies" >&2; \
+			exit 1; \
+		fi; \
+	done
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/pathd \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 $(RELEASE_DIR)/pathd $(RELEASE_DIR)/pathctl $(DESTDIR)$(BINDIR)/
-	install -m 0644 man/pathctl.1 $(DESTDIR)$(MANDIR)/man1/pathctl.1
-	install -m 0644 man/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd.8
-	install -m 0644 man/pathd.conf.5 $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
-	sed 's|$(UNIT_EXEC)|$(BINDIR)/pathd|' systemd/pathd.service > $(DESTDIR)$(UNITDIR)/pathd.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/pathd.service
-	install -m 0644 systemd/pathd.socket $(DESTDIR)$(UNITDIR)/pathd.socket
+	$(INSTALLED_PATHS) man/pathctl.1 > $(DESTDIR)$(MANDIR)/man1/pathctl.1
+	$(INSTALLED_PATHS) man/pathd.8 > $(DESTDIR)$(MANDIR)/man8/pathd.8
+	$(INSTALLED_PATHS) man/pathd.conf.5 > $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
+	for unit in $(UNITS); do $(INSTALLED_PATHS) $$unit > $(DESTDIR)$(UNITDIR)/$$(basename $$unit); done
+	chmod 0644 $(DESTDIR)$(MANDIR)/man*/pathd* $(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(UNITDIR)/pathd*
+	install -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+	install -m 0644 packaging/completions/pathctl.bash $(DESTDIR)$(BASHCOMPDIR)/pathctl
+	install -m 0644 packaging/completions/pathd.bash $(DESTDIR)$(BASHCOMPDIR)/pathd
+	install -m 0644 packaging/completions/_pathctl packaging/completions/_pathd $(DESTDIR)$(ZSHCOMPDIR)/
+	install -m 0644 packaging/completions/pathctl.fish packaging/completions/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/
+	@# Never over an administrator's file.
+	@if [ -e $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf ]; then \
+		echo "install: keeping $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf"; \
+	else \
+		echo "install -m 0644 packaging/pathd.conf $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf"; \
+		install -m 0644 packaging/pathd.conf $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf; \
+	fi
 
+# Leaves /etc/pathd/pathd.conf, which may hold the administrator's settings.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl \
 		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 \
-		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 \
-		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket
+		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(UNITS))) \
+		$(DESTDIR)$(DOCDIR)/PROTOCOL.md \
+		$(DESTDIR)$(BASHCOMPDIR)/pathctl $(DESTDIR)$(BASHCOMPDIR)/pathd \
+		$(DESTDIR)$(ZSHCOMPDIR)/_pathctl $(DESTDIR)$(ZSHCOMPDIR)/_pathd \
+		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish
+	-rmdir $(DESTDIR)$(DOCDIR)
+
+# The tree is copied without .git and the build outputs; its own .build/ survives.
+# lintian fails the target on any error; its warnings are listed in the README.
+deb: deps
+	@mkdir -p $(DEB_TREE)
+	rsync -a --delete --exclude=/.git --exclude=/.build --exclude=/.build-* --exclude=/build \
+		--exclude=/debian ./ $(DEB_TREE)/
+	rsync -a --delete packaging/debian/ $(DEB_TREE)/debian/
+	cd $(DEB_TREE) && dpkg-buildpackage --build=binary --no-sign --no-pre-clean
+	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
+	@echo "deb: $(DEB_FILE)"
 
 # Benchmarks (issue 6): root, network namespaces, about 5 minutes; not part of `test`.
 # Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help.
 BENCH_ARGS ?=
-bench: build
+bench: deps build
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)
 
 # libFuzzer on the request, JSON and configuration parsers, FUZZ_SECONDS each.
@@ -91,3 +154,4 @@ fuzz: deps
 
 clean:
 	$(SWIFT) package clean
+	rm -rf build

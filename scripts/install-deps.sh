@@ -13,6 +13,14 @@ packages=(
     python3            # scripts/test/set-operstate.py, run by the kernel tests
     procps             # sysctl, with which the kernel tests slow down IPv6 DAD
     socat              # the README's socket example
+    dpkg-dev           # make deb: dpkg-buildpackage, dpkg-shlibdeps
+    debhelper          # make deb: packaging/debian/rules (dh, compat 13)
+    lintian            # make deb checks the package
+    rsync              # make deb copies the tree to build/pathd incrementally
+    binutils           # readelf: the package test checks for a RUNPATH
+    zsh                # the completion tests parse _pathctl and _pathd
+    fish               # the completion tests complete with pathctl.fish
+    python3-seccomp    # scripts/test/sandbox-exec.py: the unit's system call filter
 )
 
 missing=()

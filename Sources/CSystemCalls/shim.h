@@ -1,29 +1,15 @@
-// System calls the Glibc module does not import: GNU extensions that need
-// _GNU_SOURCE, which must not be defined here (glibc's types would then differ from
-// the Glibc module's and a clean build fails with "different definitions in different
-// modules"). Header only: this module links nothing.
+// System calls the Glibc module does not import: GNU extensions, declared only under
+// _GNU_SOURCE, which must not be defined here (glibc's types would then differ from the
+// Glibc module's: "different definitions in different modules"). This header includes
+// no system header at all: a [system] module that includes <sys/socket.h> takes over its
+// macros, and in a clean build files that import only Glibc lose SOCK_CLOEXEC and the
+// like. Header only: this module links nothing.
 #ifndef PATHD_CSYSTEMCALLS_SHIM_H
 #define PATHD_CSYSTEMCALLS_SHIM_H
 
-#include <sys/socket.h>
-#include <stddef.h>
-#include <sys/types.h>
+struct sockaddr;
 
-extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
-
-/// accept4(2) without the peer address, non-blocking and close-on-exec.
-static inline int pathd_accept(int fd) { return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK); }
-
-/// The credentials of a Unix socket's peer (SO_PEERCRED, unix(7)); -1 on failure.
-/// struct ucred is a GNU extension; its layout (pid, uid, gid) is the kernel's.
-static inline int pathd_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *gid) {
-    struct { pid_t pid; uid_t uid; gid_t gid; } credentials;
-    socklen_t length = sizeof(credentials);
-    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) return -1;
-    *pid = credentials.pid;
-    *uid = credentials.uid;
-    *gid = credentials.gid;
-    return 0;
-}
+/// accept4(2). `length` is a socklen_t, an unsigned int on Linux.
+extern int accept4(int fd, struct sockaddr *address, unsigned int *length, int flags);
 
 #endif

@@ -86,6 +86,10 @@ public struct DaemonKey: Sendable {
     public let name: String
     /// The pathd command-line flag taking the same values.
     public let flag: String
+    /// What the flag's value is called in `pathd --help` (`PATH`).
+    public let valueName: String
+    /// The flag's line(s) in `pathd --help`.
+    public let help: String
     /// Applied by a reload; otherwise a change needs a restart (and a reload says so).
     public let isReloadable: Bool
     let parse: @Sendable (inout DaemonSettings, String) -> DaemonSettingOutcome
@@ -96,19 +100,45 @@ public struct DaemonKey: Sendable {
 extension DaemonSettings {
     /// Every `[Daemon]` key, in the order pathd.conf(5) and `--check-config` list them.
     public static let keys: [DaemonKey] = [
-        path("Socket", flag: "--socket", \.socketPath, maximumBytes: maximumSocketPathBytes),
-        address("LookupIPv4", flag: "--lookup-ipv4", \.lookupIPv4, family: .ipv4),
-        address("LookupIPv6", flag: "--lookup-ipv6", \.lookupIPv6, family: .ipv6),
-        count("MaxClients", flag: "--max-clients", \.maximumClients, in: maximumClientsRange),
-        count("MaxClientsPerUser", flag: "--max-clients-per-user", \.maximumClientsPerUser, in: maximumClientsRange),
+        path("Socket", flag: "--socket", \.socketPath, maximumBytes: maximumSocketPathBytes, help: """
+            listen on PATH, an absolute path (default:
+            /run/pathd/pathd.sock for root,
+            $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
+            """),
+        address("LookupIPv4", flag: "--lookup-ipv4", \.lookupIPv4, family: .ipv4, help: """
+            destination of the IPv4 route lookup (default 203.0.113.1;
+            a lookup sends no packet)
+            """),
+        address("LookupIPv6", flag: "--lookup-ipv6", \.lookupIPv6, family: .ipv6,
+                help: "destination of the IPv6 route lookup (default 2001:db8::1)"),
+        count("MaxClients", flag: "--max-clients", \.maximumClients, in: maximumClientsRange, help: """
+            clients served at once (default 1024; the last 1 in 32
+            are kept for root and pathd's own user)
+            """),
+        count("MaxClientsPerUser", flag: "--max-clients-per-user", \.maximumClientsPerUser, in: maximumClientsRange,
+              help: "connections one other user may hold (default 128)"),
         count("MaxSubscriptionsPerClient", flag: "--max-subscriptions-per-client", \.maximumSubscriptionsPerClient,
-              in: maximumSubscriptionsRange),
+              in: maximumSubscriptionsRange, help: "subscriptions one connection may hold (default 64)"),
         size("ClientQueueLimit", flag: "--client-queue-limit", \.clientQueueLimitBytes, in: clientQueueLimitRange,
-             isReloadable: true),
-        size("ReceiveBuffer", flag: "--receive-buffer", \.receiveBufferBytes, in: receiveBufferRange, isReloadable: false),
-        file("ResolvConf", flag: "--resolv-conf", \.resolvConfPath),
-        file("UpstreamResolvConf", flag: "--upstream-resolv-conf", \.upstreamResolvConfPath),
-        DaemonKey(name: "LogLevel", flag: "--log-level", isReloadable: false,
+             isReloadable: true, help: """
+            unread path and resync bytes before a client is
+            disconnected (default 256K)
+            """),
+        size("ReceiveBuffer", flag: "--receive-buffer", \.receiveBufferBytes, in: receiveBufferRange, isReloadable: false,
+             help: """
+            netlink receive buffer, in bytes or with K, M or G
+            (default 8M; without CAP_NET_ADMIN the kernel caps
+            it at net.core.rmem_max)
+            """),
+        file("ResolvConf", flag: "--resolv-conf", \.resolvConfPath,
+             help: "resolver configuration to watch (default /etc/resolv.conf)"),
+        file("UpstreamResolvConf", flag: "--upstream-resolv-conf", \.upstreamResolvConfPath, help: """
+            systemd-resolved's upstream servers, read when the
+            resolver configuration names only its stub 127.0.0.53
+            (default /run/systemd/resolve/resolv.conf)
+            """),
+        DaemonKey(name: "LogLevel", flag: "--log-level", valueName: "LEVEL",
+                  help: "error, warning, notice, info or debug (default info)", isReloadable: false,
                   parse: { settings, value in
                       guard let level = LogLevel(rawValue: value.lowercased()) else {
                           return .invalid(expectation: LogLevel.allCases.map(\.rawValue).joined(separator: ", "))
@@ -121,8 +151,8 @@ extension DaemonSettings {
     ]
 
     private static func path(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, String?> & Sendable,
-                             maximumBytes: Int) -> DaemonKey {
-        DaemonKey(name: name, flag: flag, isReloadable: false,
+                             maximumBytes: Int, help: String) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, valueName: "PATH", help: help, isReloadable: false,
                   parse: { settings, value in
                       guard value.hasPrefix("/"), value.utf8.count <= maximumBytes else {
                           return .invalid(expectation: "an absolute path of at most \(maximumBytes) bytes")
@@ -135,8 +165,9 @@ extension DaemonSettings {
     }
 
     /// An absolute file path, read at start (a change needs a restart).
-    private static func file(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, String> & Sendable) -> DaemonKey {
-        DaemonKey(name: name, flag: flag, isReloadable: false,
+    private static func file(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, String> & Sendable,
+                             help: String) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, valueName: "PATH", help: help, isReloadable: false,
                   parse: { settings, value in
                       guard value.hasPrefix("/") else { return .invalid(expectation: "an absolute path") }
                       settings[keyPath: setting] = value
@@ -147,8 +178,8 @@ extension DaemonSettings {
     }
 
     private static func address(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, IPAddress> & Sendable,
-                                family: AddressFamily) -> DaemonKey {
-        DaemonKey(name: name, flag: flag, isReloadable: false,
+                                family: AddressFamily, help: String) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, valueName: "ADDR", help: help, isReloadable: false,
                   parse: { settings, value in
                       guard let parsed = IPAddress(value), parsed.family == family else {
                           return .invalid(expectation: family == .ipv4 ? "an IPv4 address" : "an IPv6 address")
@@ -163,8 +194,8 @@ extension DaemonSettings {
     /// A decimal count in `range` (connection and subscription limits apply to what is
     /// accepted or subscribed after a reload).
     private static func count(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
-                              in range: ClosedRange<Int>) -> DaemonKey {
-        DaemonKey(name: name, flag: flag, isReloadable: true,
+                              in range: ClosedRange<Int>, help: String) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, valueName: "N", help: help, isReloadable: true,
                   parse: { settings, value in
                       guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber),
                             let number = Int(value), range.contains(number) else {
@@ -179,8 +210,8 @@ extension DaemonSettings {
 
     /// A byte size (`4K`, `8M`) in `range`.
     private static func size(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
-                             in range: ClosedRange<Int>, isReloadable: Bool) -> DaemonKey {
-        DaemonKey(name: name, flag: flag, isReloadable: isReloadable,
+                             in range: ClosedRange<Int>, isReloadable: Bool, help: String) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, valueName: "SIZE", help: help, isReloadable: isReloadable,
                   parse: { settings, value in
                       guard let bytes = Configuration.parseSize(value), range.contains(bytes) else {
                           return .invalid(expectation: "a size from 4K to 1G (bytes, or with a K, M or G suffix)")

@@ -6,8 +6,9 @@ public struct PathClientError: Error, Hashable, CustomStringConvertible, Sendabl
     public enum Kind: Hashable, Sendable {
         /// No daemon answered: no socket, nobody listening, permission denied.
         case unreachable
-        /// The daemon answered with an `error` line (e.g. `tooManyClients` instead of `hello`).
-        case refused(ErrorCode)
+        /// The daemon answered with an `error` line (e.g. `tooManyClients` instead of
+        /// `hello`): its code and message.
+        case refused(ErrorCode, message: String)
         /// The wait for a line ran out (the connection's timeout).
         case timeout
         /// The daemon closed the connection, or it broke.
@@ -29,6 +30,6 @@ public struct PathClientError: Error, Hashable, CustomStringConvertible, Sendabl
 
     /// The daemon refused with `code` and `message`: the one wording for every client.
     public static func refused(_ code: ErrorCode, _ message: String) -> PathClientError {
-        PathClientError("pathd refused: \(message) [\(code.rawValue)]", kind: .refused(code))
+        PathClientError("pathd refused: \(message) [\(code.rawValue)]", kind: .refused(code, message: message))
     }
 }

@@ -34,7 +34,7 @@ public final class PathConnection {
                 failures.append(error.description)
             }
         }
-        throw PathClientError("cannot reach pathd: " + failures.joined(separator: "; ") + " (is pathd running?)",
+        throw PathClientError(failures.joined(separator: "; ") + " (is pathd running?)",
                               kind: .unreachable)
     }
 
@@ -58,7 +58,7 @@ public final class PathConnection {
             descriptor = try UnixSocket.connect(to: address).rawValue
         } catch {
             descriptor = -1
-            throw PathClientError("\(socketPath): \(error)", kind: .unreachable)
+            throw PathClientError("cannot connect to pathd at \(socketPath): \(error)", kind: .unreachable)
         }
         interrupter.adopt(descriptor)
         if let timeout {

@@ -57,16 +57,16 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// Accepts one pending connection, non-blocking and close-on-exec (`accept4(2)`).
     public func acceptConnection() throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try syscall { pathd_accept(rawValue) })
+        FileDescriptor(rawValue: try syscall { accept4(rawValue, nil, nil, Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)) })
     }
 
-    /// The credentials of a Unix socket's peer (`SO_PEERCRED`, unix(7)).
+    /// The credentials of a Unix socket's peer (`SO_PEERCRED`, unix(7)). `struct ucred`
+    /// is a GNU extension; its layout (pid, uid, gid) is the kernel's.
     public func peerCredentials() throws(Errno) -> PeerCredentials {
-        var pid: pid_t = 0
-        var uid: uid_t = 0
-        var gid: gid_t = 0
-        try syscall { pathd_peer_credentials(rawValue, &pid, &uid, &gid) }
-        return PeerCredentials(processID: pid, userID: uid, groupID: gid)
+        var credentials: (pid: Int32, uid: UInt32, gid: UInt32) = (0, 0, 0)
+        var length = socklen_t(MemoryLayout.size(ofValue: credentials))
+        try syscall { getsockopt(rawValue, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
+        return PeerCredentials(processID: credentials.pid, userID: credentials.uid, groupID: credentials.gid)
     }
 }
 

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PathSocketClient
 import PathModel
 import PathProtocol
@@ -5,10 +6,7 @@ import PathProtocol
 /// `pathctl interfaces`: every link as pathd sees it, and why each can or cannot carry
 /// a path (as `networkctl list`, one row per link).
 enum InterfacesVerb {
-    static let verb = Verb(name: "interfaces", summary: "list the links pathd sees and why each is usable or not",
-                           run: run)
-
-    static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(op: .interfaces)) { message, line in
             guard case .interfaces(let generation, let reports, _) = message else { return nil }
             if options.json {
@@ -16,7 +14,7 @@ enum InterfacesVerb {
             } else {
                 writeOut(table(reports) + "\n\(reports.count) links listed (generation \(generation)).\n")
             }
-            return 0
+            return .success
         }
     }
 

@@ -1,13 +1,14 @@
+import CommandLineOptions
 import PathSocketClient
 import PathProtocol
 
-/// `pathctl monitor`: subscribe and print one line per change until interrupted.
+/// `pathctl monitor`: subscribe and print one line per change until interrupted, across
+/// restarts of pathd (see `Subscription`).
 enum MonitorVerb {
-    static let verb = Verb(name: "monitor", summary: "print the path and every change until interrupted",
-                           takesCriteria: true, run: run)
-
-    static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
-        try converse(options, Request(op: .subscribe, criteria: options.criteria)) { message, line in
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+        let subscription = Subscription(socketPath: options.socketPath,
+                                        request: Request(op: .subscribe, criteria: options.criteria), deadline: nil)
+        let outcome = try subscription.run { message, line in
             switch message {
             case .path(let update, _):
                 if options.json { echo(line) } else { writeOut(PathFormatting.monitorLine(update)) }
@@ -17,10 +18,16 @@ enum MonitorVerb {
                 } else {
                     writeOut("\(PathFormatting.timestamp()) resync (generation \(generation)): \(reason)\n")
                 }
-            case .error, .hello, .pong, .unsubscribed, .interfaces, .reloaded:
+            case .error:
+                if options.json { echo(line) }
+            case .hello, .pong, .unsubscribed, .interfaces, .reloaded:
                 break
             }
             return nil
+        }
+        switch outcome {
+        case .finished(let status): return status
+        case .timedOut: preconditionFailure("a subscription without a deadline timed out")
         }
     }
 }

@@ -1,20 +1,24 @@
+import CommandLineOptions
 import Glibc
 import PathModel
 import PathProtocol
 
 /// Human-readable renderings of a path for `status` and `monitor`.
 enum PathFormatting {
-    static func statusReport(_ update: PathUpdate) -> String {
+    /// The readable `status`; with `coloured`, the status word is green when satisfied,
+    /// red when unsatisfied and yellow when it requires a connection.
+    static func statusReport(_ update: PathUpdate, coloured: Bool) -> String {
         let path = update.path
         func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
-        var lines: [String] = []
-        switch path.status {
-        case .unsatisfied:
-            lines.append("Status:      unsatisfied")
+        let colour: TerminalColour = switch path.status {
+        case .satisfied: .green
+        case .unsatisfied: .red
+        case .requiresConnection: .yellow
+        }
+        var lines = ["Status:      " + (coloured ? colour.paint(path.status.rawValue) : path.status.rawValue)]
+        if path.status == .unsatisfied {
             let reason = path.unsatisfiedReason?.rawValue ?? "unknown"
             lines.append("Reason:      \(path.unsatisfiedReason?.explanation(interface: path.reasonInterface) ?? "unknown") [\(reason)]")
-        case .satisfied, .requiresConnection:
-            lines.append("Status:      \(path.status.rawValue)")
         }
         let interfaces = path.availableInterfaces.map { "\($0.name) (\($0.type.rawValue))" }
         lines.append("Interfaces:  \(interfaces.isEmpty ? "none" : interfaces.joined(separator: ", "))")

@@ -1,13 +1,13 @@
+import CommandLineOptions
 import PathSocketClient
 import PathProtocol
 
 /// `pathctl reload`: ask pathd to read its configuration again. Exit 0 when it took
-/// the new configuration (warnings printed to stderr), 1 with pathd's message when it
-/// kept the running one (errors with file:line) or refused (not root or pathd's user).
+/// the new configuration (warnings printed to stderr), 4 with pathd's message when it
+/// kept the running one (`configInvalid`, errors with file:line) or refused
+/// (`permissionDenied`: not root or pathd's user). `systemctl reload pathd` runs this.
 enum ReloadVerb {
-    static let verb = Verb(name: "reload", summary: "make pathd read its configuration again", run: run)
-
-    static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(op: .reload)) { message, line in
             switch message {
             case .reloaded(let warnings, _):
@@ -16,7 +16,7 @@ enum ReloadVerb {
                 } else {
                     for warning in warnings { writeError("warning: \(warning)\n") }
                 }
-                return 0
+                return .success
             case .error:
                 // converse fails with pathd's message after this; --json also prints the line.
                 if options.json { echo(line) }

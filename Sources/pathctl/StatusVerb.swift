@@ -1,15 +1,24 @@
+import CommandLineOptions
+import Glibc
 import PathSocketClient
 import PathProtocol
 
-/// `pathctl status`: one request, one path, then exit.
+/// `pathctl status`: one request, one path, then exit: 0, or with `--check` 1 when the
+/// path is not satisfied.
 enum StatusVerb {
-    static let verb = Verb(name: "status", summary: "show the current path", takesCriteria: true, run: run)
-
-    static func run(_ options: GlobalOptions) throws(CommandError) -> Int32 {
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(op: .status, criteria: options.criteria)) { message, line in
             guard case .path(let update, _) = message else { return nil }
-            if options.json { echo(line) } else { writeOut(PathFormatting.statusReport(update)) }
-            return 0
+            if options.json {
+                echo(line)
+            } else {
+                let colour = ColourPolicy.isEnabled(noColorOption: options.noColor, json: options.json,
+                                                    outputIsTerminal: isatty(1) == 1) { name in
+                    getenv(name).map { String(cString: $0) }
+                }
+                writeOut(PathFormatting.statusReport(update, coloured: colour))
+            }
+            return options.check && update.path.status != .satisfied ? .notSatisfied : .success
         }
     }
 }

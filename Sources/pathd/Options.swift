@@ -1,10 +1,10 @@
+import CommandLineOptions
 import PathDaemon
 import PathEngine
-import SystemCalls
 import PathModel
 import PathProtocol
 
-/// pathd's command line. Parsed by hand: swift-argument-parser is not in the toolchain.
+/// pathd's command line, in the grammar every pathd and pathctl option shares (OptionParser).
 /// Each daemon flag is optional: when given, it overrides the configuration file's key,
 /// and takes exactly what that key takes (both go through `DaemonSettings.set`).
 struct Options {
@@ -13,8 +13,10 @@ struct Options {
     /// The `[Daemon]` keys the flags set, in command-line order, each already checked.
     private(set) var overrides: [(key: String, value: String)] = []
 
-    /// Each daemon flag and the `[Daemon]` key it overrides (`DaemonSettings.keys`).
-    static let daemonFlags: [String: String] = Dictionary(uniqueKeysWithValues: DaemonSettings.keys.map { ($0.flag, $0.name) })
+    /// Each daemon flag, with the `[Daemon]` key it overrides (`DaemonSettings.keys`).
+    static let daemonFlags: [(option: OptionSpec, key: String)] = DaemonSettings.keys.map { key in
+        (OptionSpec(key.flag, value: key.valueName, help: key.help), key.name)
+    }
 
     enum Action {
         case run(Options)
@@ -23,6 +25,17 @@ struct Options {
         case version
     }
 
+    static let parser = OptionParser([
+        OptionSpec("--config", value: "PATH", help: """
+            main configuration file (default /etc/pathd/pathd.conf,
+            optional); drop-ins are read from PATH.d/*.conf
+            """),
+        OptionSpec("--check-config", help: "validate the configuration, print it and exit"),
+    ] + daemonFlags.map(\.option) + [
+        OptionSpec("--help", short: "-h", help: "show this help and exit"),
+        OptionSpec("--version", short: "-V", help: "show the version and exit"),
+    ])
+
     static let usage = """
         Usage: pathd [OPTIONS]
                pathd --check-config [--config PATH]
@@ -30,38 +43,11 @@ struct Options {
         Watches the kernel's links, addresses, routes and rules over rtnetlink and
         publishes whether a usable network path exists, as JSON lines on a Unix socket.
         Runs in the foreground; logs one line per path change to stderr. SIGHUP reloads
-        the configuration. Options given here override the configuration file's keys.
+        the configuration. Options given here override the configuration file's keys;
+        each may be given once, as --option VALUE or --option=VALUE.
 
         Options:
-          --config PATH           main configuration file (default /etc/pathd/pathd.conf,
-                                  optional); drop-ins are read from PATH.d/*.conf
-          --check-config          validate the configuration, print it and exit
-          --socket PATH           listen on PATH, an absolute path (default:
-                                  /run/pathd/pathd.sock for root,
-                                  $XDG_RUNTIME_DIR/pathd/pathd.sock for other users)
-          --lookup-ipv4 ADDR      destination of the IPv4 route lookup (default 203.0.113.1;
-                                  a lookup sends no packet)
-          --lookup-ipv6 ADDR      destination of the IPv6 route lookup (default 2001:db8::1)
-          --receive-buffer SIZE   netlink receive buffer, in bytes or with K, M or G
-                                  (default 8M; without CAP_NET_ADMIN the kernel caps
-                                  it at net.core.rmem_max)
-          --resolv-conf PATH      resolver configuration to watch (default /etc/resolv.conf)
-          --upstream-resolv-conf PATH
-                                  systemd-resolved's upstream servers, read when the
-                                  resolver configuration names only its stub 127.0.0.53
-                                  (default /run/systemd/resolve/resolv.conf)
-          --max-clients N         clients served at once (default 1024; the last 1 in 32
-                                  are kept for root and pathd's own user)
-          --max-clients-per-user N
-                                  connections one other user may hold (default 128)
-          --max-subscriptions-per-client N
-                                  subscriptions one connection may hold (default 64)
-          --client-queue-limit SIZE
-                                  unread path and resync bytes before a client is
-                                  disconnected (default 256K)
-          --log-level LEVEL       error, warning, notice, info or debug (default info)
-          -h, --help              show this help and exit
-          --version               show the version and exit
+        \(parser.optionsHelp)
 
         Exit status: 0 after SIGTERM or SIGINT (or a valid --check-config), 1 on a
         runtime error or an invalid configuration, 2 on a usage error. See pathd(8)
@@ -92,48 +78,24 @@ struct Options {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
+        let line = try parser.parse(arguments)
+        if line.has("--help") { return .help }
+        if line.has("--version") { return .version }
+        if let operand = line.operands.first { throw UsageError("unexpected argument \"\(operand)\"") }
         var options = Options()
-        var checkConfig = false
-        var remaining = arguments[...]
-        func value(for flag: String) throws(UsageError) -> String {
-            guard let next = remaining.popFirst() else { throw UsageError("\(flag) needs a value") }
-            return next
-        }
-        while let argument = remaining.popFirst() {
-            var flag = argument
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                flag = String(argument[..<equals])
-                remaining.insert(String(argument[argument.index(after: equals)...]), at: remaining.startIndex)
-            }
-            if let key = daemonFlags[flag] {
-                let text = try value(for: flag)
+        for occurrence in line.occurrences {
+            guard let text = occurrence.value else { continue }
+            if let key = daemonFlags.first(where: { $0.option.name == occurrence.name })?.key {
                 var probe = DaemonSettings()
                 if case .invalid(let expectation) = probe.set(key, to: text) {
-                    throw UsageError("\(flag) expects \(expectation), got \"\(text)\"")
+                    throw UsageError("\(occurrence.name) expects \(expectation), got \"\(text)\"")
                 }
                 options.overrides.append((key, text))
-                continue
-            }
-            switch flag {
-            case "-h", "--help":
-                return .help
-            case "--version":
-                return .version
-            case "--check-config":
-                checkConfig = true
-            case "--config":
-                let path = try value(for: flag)
-                guard !path.isEmpty else { throw UsageError("--config needs a path") }
-                options.configPath = path
-            default:
-                throw UsageError("unknown argument \"\(argument)\"")
+            } else if occurrence.name == "--config" {
+                guard !text.isEmpty else { throw UsageError("--config needs a path") }
+                options.configPath = text
             }
         }
-        return checkConfig ? .checkConfig(options) : .run(options)
+        return line.has("--check-config") ? .checkConfig(options) : .run(options)
     }
-}
-
-struct UsageError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }

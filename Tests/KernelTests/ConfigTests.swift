@@ -37,7 +37,7 @@ extension KernelTests {
 
                 try writeConfig("[Interface\nExpensive=maybe\n")
                 let broken = try Self.reload(topology)
-                #expect(broken.termination == .exit(1))
+                #expect(broken.termination == .exit(4), "stderr: \(broken.stderr)")
                 #expect(broken.stderr.contains("\(config):1: section header"), "stderr: \(broken.stderr)")
                 #expect(broken.stderr.contains("configInvalid"), "stderr: \(broken.stderr)")
 

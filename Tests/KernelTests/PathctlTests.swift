@@ -1,4 +1,5 @@
 import Foundation
+import PathProtocol
 import Testing
 
 extension KernelTests {
@@ -33,12 +34,83 @@ extension KernelTests {
 
                 let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
                 #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
-                #expect(result.stdout.contains("satisfied"), "stdout: \(result.stdout)")
+                #expect(result.stdout.contains("Status:      satisfied\n"), "stdout: \(result.stdout)")
                 #expect(result.stdout.contains("vA"), "stdout: \(result.stdout)")
+                #expect(!result.stdout.contains("\u{1B}"), "coloured into a pipe: \(result.stdout)")
             }
         }
 
-        @Test("a refused reload says \"pathd refused\" on one line; --json also prints the error line")
+        @Test("status colours the status word on a terminal, unless NO_COLOR or --no-color")
+        func statusColour() throws {
+            try withVethTopology { topology in
+                try topology.startDaemon()
+                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let pathctl = try BuiltProduct.url("pathctl").path
+                /// pathctl on a pseudo-terminal (script(1)), with NO_COLOR removed or set.
+                func onTerminal(_ arguments: String, noColor: Bool = false) throws -> CommandResult {
+                    let environment = noColor ? ["NO_COLOR=1"] : ["-u", "NO_COLOR"]
+                    return try Command.run(Command.find("env"), environment + [
+                        "TERM=xterm", "script", "--quiet", "--return", "--command",
+                        "\(pathctl) --socket \(topology.socketPath) status \(arguments)", "/dev/null",
+                    ])
+                }
+                let green = "\u{1B}[32msatisfied\u{1B}[0m"
+                let coloured = try onTerminal("")
+                #expect(coloured.termination == .exit(0), "stderr: \(coloured.stderr)")
+                #expect(coloured.stdout.contains("Status:      \(green)"), "stdout: \(coloured.stdout)")
+                for plain in [try onTerminal("--no-color"), try onTerminal("", noColor: true), try onTerminal("--json")] {
+                    #expect(plain.termination == .exit(0), "stderr: \(plain.stderr)")
+                    #expect(plain.stdout.contains("satisfied"), "stdout: \(plain.stdout)")
+                    #expect(!plain.stdout.contains("\u{1B}"), "coloured: \(plain.stdout)")
+                }
+            }
+        }
+
+        @Test("status --check exits 0 when satisfied and 1 when not; plain status stays 0")
+        func statusCheck() throws {
+            try withVethTopology { topology in
+                let subscriber = try topology.startSatisfied()
+                let pathctl = try BuiltProduct.url("pathctl")
+                let satisfied = try Command.run(pathctl, ["--socket", topology.socketPath, "status", "--check"])
+                #expect(satisfied.termination == .exit(0), "stderr: \(satisfied.stderr)")
+                try topology.deleteDefaultRoute()
+                try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
+                let unsatisfied = try Command.run(pathctl, ["--socket", topology.socketPath, "status", "--check"])
+                #expect(unsatisfied.termination == .exit(1), "stderr: \(unsatisfied.stderr)")
+                #expect(unsatisfied.stdout.contains("Status:      unsatisfied"), "stdout: \(unsatisfied.stdout)")
+                let query = try Command.run(pathctl, ["--socket", topology.socketPath, "status"])
+                #expect(query.termination == .exit(0), "stderr: \(query.stderr)")
+            }
+        }
+
+        @Test("a daemon at its client limit: exit 4 with tooManyClients, never a missing hello")
+        func refusedAtConnect() throws {
+            try withVethTopology { topology in
+                try topology.startDaemon(arguments: ["--max-clients", "1"])
+                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
+                #expect(result.termination == .exit(4), "stderr: \(result.stderr)")
+                #expect(result.stderr.hasPrefix("pathctl: pathd refused: "), "stderr: \(result.stderr)")
+                #expect(result.stderr.hasSuffix(" [tooManyClients]\n"), "stderr: \(result.stderr)")
+                #expect(!result.stderr.contains("hello"), "stderr: \(result.stderr)")
+            }
+        }
+
+        @Test("-V prints pathctl's, the reached pathd's and the protocol's versions")
+        func version() throws {
+            try withVethTopology { topology in
+                try topology.startDaemon()
+                let result = try Command.run(BuiltProduct.url("pathctl"), ["-V", "--socket", topology.socketPath])
+                #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+                #expect(result.stdout == """
+                    pathctl \(DaemonVersion.current) (protocol \(ProtocolVersion.current))
+                    pathd \(DaemonVersion.current) (protocol \(ProtocolVersion.current)) at \(topology.socketPath)
+
+                    """)
+            }
+        }
+
+        @Test("a refused reload exits 4 and says \"pathd refused\" on one line; --json also prints the error line")
         func refusalWording() throws {
             try withVethTopology { topology in
                 let config = topology.directory.path("pathd.conf")
@@ -47,14 +119,14 @@ extension KernelTests {
                 try "[Interface\n".write(toFile: config, atomically: true, encoding: .utf8)
 
                 let text = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "reload"])
-                #expect(text.termination == .exit(1))
+                #expect(text.termination == .exit(4))
                 #expect(text.stdout.isEmpty, "stdout: \(text.stdout)")
                 #expect(text.stderr.hasPrefix("pathctl: pathd refused: "), "stderr: \(text.stderr)")
                 #expect(text.stderr.hasSuffix(" [configInvalid]\n"), "stderr: \(text.stderr)")
 
                 let json = try Command.run(BuiltProduct.url("pathctl"),
                                            ["--socket", topology.socketPath, "reload", "--json"])
-                #expect(json.termination == .exit(1))
+                #expect(json.termination == .exit(4))
                 #expect(json.stderr == text.stderr)
                 let line = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
                 #expect(line["type"] as? String == "error")
@@ -67,26 +139,41 @@ extension KernelTests {
 /// pathctl with no daemon: needs no namespace, so it runs everywhere.
 @Suite("pathctl without a daemon")
 struct PathctlWithoutDaemon {
-    @Test("status against a socket nobody listens on exits 1 with a one-line message")
-    func statusUnreachable() throws {
+    @Test("every verb against a socket nobody listens on exits 3 with a one-line message",
+          arguments: ["status", "monitor", "wait", "interfaces", "reload"])
+    func unreachable(verb: String) throws {
         try withTemporaryDirectory { directory in
-            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), "status"])
-            #expect(result.termination == .exit(1))
+            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), verb])
+            #expect(result.termination == .exit(3), "stderr: \(result.stderr)")
             #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
             let message = result.stderr.trimmingCharacters(in: .newlines)
-            #expect(!message.isEmpty)
+            #expect(message.hasPrefix("pathctl: cannot connect to pathd at "), "stderr: \(result.stderr)")
             #expect(!message.contains("\n"), "more than one line: \(result.stderr)")
         }
     }
 
-    @Test("wait --timeout too large for milliseconds is a usage error, not a crash")
-    func timeoutOverflow() throws {
+    @Test("a usage error exits 2 with the mistake and a hint, before any connection")
+    func usageError() throws {
         try withTemporaryDirectory { directory in
             let result = try Command.run(BuiltProduct.url("pathctl"),
                                          ["--socket", directory.path("absent.sock"), "wait", "--timeout", "1e300"])
             #expect(result.termination == .exit(2), "stderr: \(result.stderr)")
             #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
-            #expect(result.stderr.contains("--timeout 1e300 is too long"), "stderr: \(result.stderr)")
+            #expect(result.stderr == """
+                pathctl: --timeout expects a decimal number of seconds, got "1e300"
+                Try 'pathctl --help'.
+
+                """)
+        }
+    }
+
+    @Test("-V without a reachable daemon still prints pathctl's version and exits 0")
+    func versionAlone() throws {
+        try withTemporaryDirectory { directory in
+            let result = try Command.run(BuiltProduct.url("pathctl"), ["--version", "--socket", directory.path("absent.sock")])
+            #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+            #expect(result.stdout.hasPrefix("pathctl \(DaemonVersion.current) (protocol \(ProtocolVersion.current))\npathd: not reachable: "),
+                    "stdout: \(result.stdout)")
         }
     }
 }

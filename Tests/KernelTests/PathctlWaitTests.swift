@@ -35,6 +35,23 @@ extension KernelTests {
             }
         }
 
+        @Test("wait --timeout 0 checks once: 0 when satisfied, 1 at once when not")
+        func waitChecksOnce() throws {
+            try withVethTopology { topology in
+                let subscriber = try topology.startSatisfied()
+                let pathctl = try BuiltProduct.url("pathctl")
+                let satisfied = try Command.run(pathctl, ["--socket", topology.socketPath, "wait", "--timeout", "0"])
+                #expect(satisfied.termination == .exit(0), "stderr: \(satisfied.stderr)")
+                try topology.deleteDefaultRoute()
+                try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
+                let unsatisfied = try Command.run(pathctl, ["--socket", topology.socketPath, "wait", "--timeout=0", "--json"])
+                #expect(unsatisfied.termination == .exit(1), "stderr: \(unsatisfied.stderr)")
+                #expect(unsatisfied.stderr.hasPrefix("pathctl: the path is not satisfied: "), "stderr: \(unsatisfied.stderr)")
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(unsatisfied.stdout.utf8)) as? [String: Any])
+                #expect(PathLine.status(line) == "unsatisfied")
+            }
+        }
+
         @Test("status --require-type asks about that type only")
         func requireType() throws {
             try withVethTopology { topology in

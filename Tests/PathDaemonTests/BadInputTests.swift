@@ -70,7 +70,8 @@ struct BadInputTests {
             _ = try harness.connect()
         } throws: { error in
             // The client reports the daemon's reason, not a missing hello.
-            (error as? PathClientError)?.kind == .refused(.tooManyClients) && "\(error)".contains("at most 2 clients")
+            guard case .refused(.tooManyClients, let message)? = (error as? PathClientError)?.kind else { return false }
+            return message.contains("at most 2 clients") && !"\(error)".contains("did not greet")
         }
         try first.send(Request(op: .ping))
         #expect(try first.next() == .pong(id: nil))

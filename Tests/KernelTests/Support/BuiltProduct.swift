@@ -18,14 +18,9 @@ enum BuiltProduct {
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let runner = URL(fileURLWithPath: CommandLine.arguments[0], relativeTo: cwd).deletingLastPathComponent()
         let bundle = Bundle.main.bundleURL
-        let packageRoot = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent() // Support
-            .deletingLastPathComponent() // KernelTests
-            .deletingLastPathComponent() // Tests
-            .deletingLastPathComponent()
         let override = ProcessInfo.processInfo.environment["PATHD_TEST_BINARIES"].map {
             URL(fileURLWithPath: $0, isDirectory: true)
         }
-        return [override].compactMap { $0 } + [runner, bundle, bundle.deletingLastPathComponent(), packageRoot.appendingPathComponent(".build/debug")]
+        return [override].compactMap { $0 } + [runner, bundle, bundle.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug")]
     }
 }

@@ -11,8 +11,9 @@ final class ChildProcess {
     private let exit = ExitSignal()
 
     /// Starts `executable` with `arguments` and this process's environment plus `environment`;
-    /// stdin and stdout are /dev/null, stderr goes to `stderrPath`.
-    init(_ executable: URL, _ arguments: [String], stderrPath: String, environment: [String: String] = [:]) throws {
+    /// stdin is /dev/null, stderr goes to `stderrPath`, stdout to `stdoutPath` (or /dev/null).
+    init(_ executable: URL, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil,
+         environment: [String: String] = [:]) throws {
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawnattr_init(&attributes)
@@ -29,7 +30,11 @@ final class ChildProcess {
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        if let stdoutPath {
+            posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         // Tests running beside this one hold pipes without close-on-exec (Foundation's Pipe);
         // a daemon that inherited a write end would keep their readers from seeing EOF.

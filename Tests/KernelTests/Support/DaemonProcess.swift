@@ -6,14 +6,15 @@ final class DaemonProcess {
     private let child: ChildProcess
     private let stderrPath: String
 
-    /// Starts `ip netns exec NS pathd --socket SOCKET ARGUMENTS`. `ip netns exec` execs the command,
-    /// so the child's pid is pathd's own and signals reach it directly.
+    /// Starts `ip netns exec NS [LAUNCHER...] pathd --socket SOCKET ARGUMENTS` with `environment`
+    /// added. `ip netns exec` execs the command, as a launcher must, so the child's pid is
+    /// pathd's own and signals reach it directly. `pathd` is the built one unless given.
     init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = [],
-         environment: [String: String] = [:]) throws {
+         launcher: [String] = [], pathd: URL? = nil, environment: [String: String] = [:]) throws {
         self.socketPath = socketPath
         self.stderrPath = stderrPath
-        let pathd = try BuiltProduct.url("pathd")
-        let command = namespace.execArguments([pathd.path, "--socket", socketPath] + arguments)
+        let pathd = try pathd ?? BuiltProduct.url("pathd")
+        let command = namespace.execArguments(launcher + [pathd.path, "--socket", socketPath] + arguments)
         child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath, environment: environment)
     }
 

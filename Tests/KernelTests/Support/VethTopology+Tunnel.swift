@@ -48,9 +48,7 @@ extension VethTopology {
 
     /// Sets vA's RFC 2863 operstate as a supplicant would (iproute2 has no verb for it).
     func setOperState(_ state: String, of interface: String) throws {
-        // Tests/KernelTests/Support → the repository root → scripts/test.
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/test/set-operstate.py").path
+        let script = Repository.path("scripts/test/set-operstate.py")
         try a.run("/usr/bin/python3", script, interface, state)
     }
 }

@@ -52,20 +52,26 @@ final class VethTopology {
     /// Starts pathd in namespace A and waits until it accepts connections.
     @discardableResult
     func startDaemon(socketPath: String? = nil, arguments: [String] = [],
+                     launcher: [String] = [], pathd: URL? = nil,
                      environment: [String: String] = [:]) throws -> DaemonProcess {
-        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments, environment: environment)
+        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments, launcher: launcher, pathd: pathd,
+                                      environment: environment)
         try daemon.waitUntilListening()
         return daemon
     }
 
     /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
+    /// `launcher` runs before pathd (it must exec it); `pathd` is the built one unless given.
     func launchDaemon(socketPath: String? = nil, arguments: [String] = [],
+                      launcher: [String] = [], pathd: URL? = nil,
                       environment: [String: String] = [:]) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
             in: a,
             socketPath: socketPath ?? self.socketPath,
             stderrPath: nextStderrPath,
             arguments: arguments,
+            launcher: launcher,
+            pathd: pathd,
             environment: environment
         )
         daemons.append(daemon)

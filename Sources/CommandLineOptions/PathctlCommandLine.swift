@@ -1,0 +1,164 @@
+import PathModel
+
+/// pathctl's exit statuses, as nm-online(1) has them; pathctl(1) and `--help` list them.
+public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    /// The path is not satisfied: `wait` timed out, or `status --check` found it so.
+    case notSatisfied = 1
+    case usage = 2
+    /// pathd could not be reached, or the connection broke before the answer.
+    case unreachable = 3
+    /// pathd answered with an error (its code and message are printed).
+    case refused = 4
+}
+
+/// pathctl's commands (one type per verb lives in the executable).
+public enum PathctlVerb: String, CaseIterable, Sendable {
+    case status, monitor, wait, interfaces, reload
+
+    public var summary: String {
+        switch self {
+        case .status: "show the current path"
+        case .monitor: "print the path and every change until interrupted"
+        case .wait: "wait until the path is satisfied"
+        case .interfaces: "list the links pathd sees and why each is usable or not"
+        case .reload: "make pathd read its configuration again"
+        }
+    }
+
+    /// The options this verb takes besides the global ones.
+    public var verbOptions: [String] {
+        switch self {
+        case .status: ["--require-type", "--prohibit-type", "--check"]
+        case .monitor: ["--require-type", "--prohibit-type"]
+        case .wait: ["--require-type", "--prohibit-type", "--timeout"]
+        case .interfaces, .reload: []
+        }
+    }
+}
+
+/// What one pathctl invocation asks for, checked.
+public struct PathctlOptions: Equatable, Sendable {
+    /// `wait` without `--timeout` gives up after this long, as nm-online does.
+    public static let defaultTimeout: Duration = .seconds(30)
+
+    public var verb: PathctlVerb
+    /// `--socket`; nil for the default socket.
+    public var socketPath: String?
+    public var json = false
+    public var noColor = false
+    /// `--require-type` / `--prohibit-type`: the question status, monitor and wait ask.
+    public var criteria = Criteria.any
+    /// `wait --timeout`; zero checks once.
+    public var timeout = PathctlOptions.defaultTimeout
+    /// `status --check`: exit 1 unless the path is satisfied.
+    public var check = false
+
+    public init(verb: PathctlVerb) {
+        self.verb = verb
+    }
+}
+
+public enum PathctlCommand: Equatable, Sendable {
+    case help
+    /// `-V`/`--version`, which also asks the daemon at `socketPath` (nil: the default).
+    case version(socketPath: String?)
+    case run(PathctlOptions)
+}
+
+/// pathctl's command line: the options, their help, and what makes an invocation valid.
+public enum PathctlCommandLine {
+    /// The options that apply to every command.
+    static let globalOptions = ["--socket", "--json", "--no-color", "--help", "--version"]
+
+    public static let parser = OptionParser([
+        OptionSpec("--socket", value: "PATH", help: """
+            talk to pathd at PATH (default: $PATHD_SOCKET, else
+            /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+            """),
+        OptionSpec("--json", help: "print the daemon's JSON lines instead of text"),
+        OptionSpec("--no-color", help: "status: no colour (there is none either with NO_COLOR\nset, TERM=dumb, --json, or off a terminal)"),
+        OptionSpec("--require-type", value: "TYPE", help: "status, monitor, wait: only paths over TYPE count"),
+        OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
+                   help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
+        OptionSpec("--check", help: "status: exit 1 unless the path is satisfied"),
+        OptionSpec("--timeout", value: "SECONDS", help: """
+            wait: give up after SECONDS (decimal, default \(PathctlOptions.defaultTimeout.components.seconds);
+            0 checks once)
+            """),
+        OptionSpec("--help", short: "-h", help: "show this help and exit"),
+        OptionSpec("--version", short: "-V", help: "show the versions of pathctl, of the pathd it\nreaches, and of the protocol"),
+    ])
+
+    public static let usage = """
+        Usage: pathctl [--socket PATH] COMMAND [OPTIONS]
+
+        Asks pathd whether a usable network path exists.
+
+        Commands:
+        \(PathctlVerb.allCases.map { "  " + $0.rawValue.padded(to: 12) + $0.summary }.joined(separator: "\n"))
+
+        Options (before or after the command; --flag VALUE or --flag=VALUE):
+        \(parser.optionsHelp)
+
+        Interface types, in any case: \(InterfaceType.allCases.map(\.rawValue).joined(separator: ", "))
+        (also wired or ethernet for wiredEthernet).
+
+        Exit status: 0 success (wait and status --check: satisfied); 1 not satisfied
+        (wait timed out, status --check); 2 usage error; 3 pathd cannot be reached;
+        4 pathd refused (its error code is shown). See pathctl(1).
+
+        """
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> PathctlCommand {
+        let line = try parser.parse(arguments)
+        if line.has("--help") { return .help }
+        let socketPath = try line.value("--socket").map { path throws(UsageError) in
+            guard !path.isEmpty, path.utf8.count <= DaemonSettings.maximumSocketPathBytes else {
+                throw UsageError("--socket expects a path of 1 to \(DaemonSettings.maximumSocketPathBytes) bytes")
+            }
+            return path
+        }
+        if line.has("--version") { return .version(socketPath: socketPath) }
+
+        guard let name = line.operands.first else { throw UsageError("no command given") }
+        guard let verb = PathctlVerb(rawValue: name) else { throw UsageError("unknown command \"\(name)\"") }
+        if line.operands.count > 1 {
+            throw UsageError("unexpected argument \"\(line.operands[1])\" after \(verb.rawValue)")
+        }
+        for option in line.names where !globalOptions.contains(option) && !verb.verbOptions.contains(option) {
+            throw UsageError("\(option) does not apply to \(verb.rawValue)")
+        }
+
+        var options = PathctlOptions(verb: verb)
+        options.socketPath = socketPath
+        options.json = line.has("--json")
+        options.noColor = line.has("--no-color")
+        options.check = line.has("--check")
+        if let text = line.value("--timeout") {
+            options.timeout = try OptionValue.seconds(text, for: "--timeout")
+        }
+        if let text = line.value("--require-type") {
+            options.criteria.requiredInterfaceType = try interfaceType(text, for: "--require-type")
+        }
+        for text in line.values("--prohibit-type") {
+            let type = try interfaceType(text, for: "--prohibit-type")
+            if type == options.criteria.requiredInterfaceType {
+                throw UsageError("--require-type \(type.rawValue) and --prohibit-type \(text) contradict each other")
+            }
+            options.criteria.prohibitedInterfaceTypes.insert(type)
+        }
+        return .run(options)
+    }
+
+    private static func interfaceType(_ text: String, for option: String) throws(UsageError) -> InterfaceType {
+        try OptionValue.choice(text, for: option, among: InterfaceType.commandLineNames)
+    }
+}
+
+extension String {
+    /// Padded with spaces to `width`, or followed by one space when it is that long already.
+    func padded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,84 @@
+import CommandLineOptions
+import Glibc
+import PathSocketClient
+import PathProtocol
+
+/// How a command fails; the exit status follows from the kind (see pathctl(1)).
+enum CommandError: Error {
+    case usage(String)
+    /// pathd could not be reached, or the connection broke before the answer.
+    case unreachable(String)
+    /// pathd answered with an `error` line.
+    case refused(ErrorCode, String)
+
+    /// A client-library failure: a refusal when pathd answered with an error, else unreachable.
+    init(_ error: PathClientError) {
+        if case .refused(let code, let message) = error.kind {
+            self = .refused(code, message)
+        } else {
+            self = .unreachable(error.description)
+        }
+    }
+
+    var exitStatus: PathctlExitStatus {
+        switch self {
+        case .usage: .usage
+        case .unreachable: .unreachable
+        case .refused: .refused
+        }
+    }
+
+    /// The one line printed after "pathctl: ".
+    var message: String {
+        switch self {
+        case .usage(let text), .unreachable(let text): text
+        case .refused(let code, let text): "pathd refused: \(text) [\(code.rawValue)]"
+        }
+    }
+}
+
+/// One exchange with pathd, as `status`, `interfaces` and `reload` have it: connect, send
+/// `request`, and hand each message with its exact line to `handle` until it returns an
+/// exit status. An `error` line ends the exchange as a refusal once `handle` has seen it
+/// (so `--json` may pass it on); a failure to reach or read pathd makes it unreachable.
+func converse(_ options: PathctlOptions, _ request: Request,
+              handle: (ServerMessage, _ line: [UInt8]) -> PathctlExitStatus?) throws(CommandError) -> PathctlExitStatus {
+    let connection: PathConnection
+    do throws(PathClientError) {
+        connection = try PathConnection.connect(to: options.socketPath)
+        try connection.send(request)
+    } catch {
+        throw CommandError(error)
+    }
+    while true {
+        let (message, line): (ServerMessage, [UInt8])
+        do throws(PathClientError) {
+            (message, line) = try connection.nextWithLine()
+        } catch {
+            throw CommandError(error)
+        }
+        if let status = handle(message, line) { return status }
+        if case .error(let code, let text, _) = message { throw .refused(code, text) }
+    }
+}
+
+/// Prints one of the daemon's lines as it came, for `--json`.
+func echo(_ line: [UInt8]) {
+    writeOut(String(decoding: line, as: UTF8.self) + "\n")
+}
+
+/// Writes text to stdout through write(2), whole, so `--json` output is never interleaved.
+func writeOut(_ text: String) {
+    var bytes = Array(text.utf8)[...]
+    while !bytes.isEmpty {
+        let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+        if written < 0 && errno == EINTR { continue }
+        if written <= 0 { return }
+        bytes = bytes.dropFirst(written)
+    }
+}
+
+func writeError(_ text: String) {
+    let bytes = Array(text.utf8)
+    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}

@@ -1,0 +1,150 @@
+import CommandLineOptions
+import PathModel
+import Testing
+
+@Suite("pathctl's command line")
+struct PathctlCommandLineTests {
+    func options(_ arguments: String...) throws -> PathctlOptions {
+        guard case .run(let options) = try PathctlCommandLine.parse(arguments) else {
+            throw UsageError("not a command: \(arguments)")
+        }
+        return options
+    }
+
+    func usageError(_ arguments: String...) -> String? {
+        do {
+            _ = try PathctlCommandLine.parse(arguments)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    @Test("every option takes both spellings, before or after the command")
+    func spellings() throws {
+        let separate = try options("--socket", "/tmp/p.sock", "wait", "--timeout", "5", "--require-type", "wifi")
+        let joined = try options("wait", "--require-type=wifi", "--socket=/tmp/p.sock", "--timeout=5")
+        #expect(separate == joined)
+        #expect(separate.socketPath == "/tmp/p.sock")
+        #expect(separate.timeout == .seconds(5))
+        #expect(separate.criteria.requiredInterfaceType == .wifi)
+    }
+
+    @Test("interface types are matched without regard to case; wired and ethernet mean wiredEthernet",
+          arguments: [("WiFi", InterfaceType.wifi), ("CELLULAR", .cellular), ("wiredethernet", .wiredEthernet),
+                      ("wiredEthernet", .wiredEthernet), ("wired", .wiredEthernet), ("Ethernet", .wiredEthernet),
+                      ("loopback", .loopback), ("Other", .other)])
+    func interfaceTypes(name: String, type: InterfaceType) throws {
+        #expect(try options("status", "--require-type", name).criteria.requiredInterfaceType == type)
+        #expect(try options("monitor", "--prohibit-type", name).criteria.prohibitedInterfaceTypes == [type])
+    }
+
+    @Test("an unknown interface type lists the accepted names")
+    func unknownType() {
+        let message = usageError("status", "--require-type", "pigeon")
+        #expect(message?.hasPrefix("--require-type expects one of wifi, cellular, wiredEthernet, loopback, other") == true)
+        #expect(message?.hasSuffix("got \"pigeon\"") == true)
+    }
+
+    @Test("requiring and prohibiting the same type contradict each other, in any spelling")
+    func contradiction() {
+        #expect(usageError("status", "--require-type", "wifi", "--prohibit-type", "wifi")
+            == "--require-type wifi and --prohibit-type wifi contradict each other")
+        #expect(usageError("wait", "--prohibit-type=Ethernet", "--require-type=wired")
+            == "--require-type wiredEthernet and --prohibit-type Ethernet contradict each other")
+    }
+
+    @Test("a repeated single-value option is a usage error")
+    func repeated() {
+        #expect(usageError("wait", "--timeout", "1", "--timeout", "2") == "--timeout given more than once")
+        #expect(usageError("status", "--require-type=wifi", "--require-type=cellular") == "--require-type given more than once")
+        #expect(usageError("--socket=/a", "status", "--socket=/b") == "--socket given more than once")
+    }
+
+    @Test("--prohibit-type may be repeated")
+    func prohibitMany() throws {
+        let parsed = try options("status", "--prohibit-type", "wifi", "--prohibit-type", "cellular")
+        #expect(parsed.criteria.prohibitedInterfaceTypes == [.wifi, .cellular])
+    }
+
+    @Test("options that do not apply to the command are usage errors")
+    func notApplicable() {
+        #expect(usageError("status", "--timeout", "5") == "--timeout does not apply to status")
+        #expect(usageError("interfaces", "--require-type", "wifi") == "--require-type does not apply to interfaces")
+        #expect(usageError("wait", "--check") == "--check does not apply to wait")
+        #expect(usageError("reload", "--prohibit-type", "wifi") == "--prohibit-type does not apply to reload")
+    }
+
+    @Test("wait's timeout defaults to 30 s; 0 is accepted; decimal only")
+    func timeout() throws {
+        #expect(try options("wait").timeout == .seconds(30))
+        #expect(PathctlOptions.defaultTimeout == .seconds(30))
+        #expect(try options("wait", "--timeout", "0").timeout == .zero)
+        #expect(try options("wait", "--timeout=0.25").timeout == .milliseconds(250))
+        #expect(usageError("wait", "--timeout", "1e300") == "--timeout expects a decimal number of seconds, got \"1e300\"")
+        #expect(usageError("wait", "--timeout", "0x1f") == "--timeout expects a decimal number of seconds, got \"0x1f\"")
+    }
+
+    @Test("--check, --json and --no-color are read")
+    func switches() throws {
+        let parsed = try options("status", "--check", "--json", "--no-color")
+        #expect(parsed.check && parsed.json && parsed.noColor)
+        let plain = try options("status")
+        #expect(!plain.check && !plain.json && !plain.noColor)
+    }
+
+    @Test("help and version need no command; version keeps the socket")
+    func helpAndVersion() throws {
+        #expect(try PathctlCommandLine.parse(["-h"]) == .help)
+        #expect(try PathctlCommandLine.parse(["status", "--help"]) == .help)
+        #expect(try PathctlCommandLine.parse(["-V"]) == .version(socketPath: nil))
+        #expect(try PathctlCommandLine.parse(["--socket=/tmp/x.sock", "--version"]) == .version(socketPath: "/tmp/x.sock"))
+    }
+
+    @Test("commands and operands are checked")
+    func commands() {
+        #expect(usageError() == "no command given")
+        #expect(usageError("launch") == "unknown command \"launch\"")
+        #expect(usageError("status", "now") == "unexpected argument \"now\" after status")
+        #expect(usageError("--socket=", "status") == "--socket expects a path of 1 to 107 bytes")
+        #expect(usageError("--socket", "/" + String(repeating: "s", count: 107), "status")
+            == "--socket expects a path of 1 to 107 bytes")
+    }
+
+    @Test("the usage names every command, every option and every exit status")
+    func usage() {
+        let text = PathctlCommandLine.usage
+        for verb in PathctlVerb.allCases { #expect(text.contains("  \(verb.rawValue) ")) }
+        for option in PathctlCommandLine.parser.options { #expect(text.contains(option.name)) }
+        for status in PathctlExitStatus.allCases { #expect(text.contains("\(status.rawValue) ")) }
+        #expect(text.contains("default 30"))
+    }
+}
+
+@Suite("Colour for the human status")
+struct ColourPolicyTests {
+    func enabled(noColor: Bool = false, json: Bool = false, terminal: Bool = true,
+                 environment: [String: String] = ["TERM": "xterm-256color"]) -> Bool {
+        ColourPolicy.isEnabled(noColorOption: noColor, json: json, outputIsTerminal: terminal) { environment[$0] }
+    }
+
+    @Test("on a terminal, and only there")
+    func terminal() {
+        #expect(enabled())
+        #expect(!enabled(terminal: false))
+    }
+
+    @Test("never with --no-color, --json, NO_COLOR (even empty) or TERM=dumb")
+    func never() {
+        #expect(!enabled(noColor: true))
+        #expect(!enabled(json: true))
+        #expect(!enabled(environment: ["NO_COLOR": "1", "TERM": "xterm"]))
+        #expect(!enabled(environment: ["NO_COLOR": "", "TERM": "xterm"]))
+        #expect(!enabled(environment: ["TERM": "dumb"]))
+    }
+
+    @Test("the status colours reset afterwards")
+    func paint() {
+        #expect(TerminalColour.green.paint("satisfied") == "\u{1B}[32msatisfied\u{1B}[0m")
+    }
+}

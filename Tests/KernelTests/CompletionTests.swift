@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// packaging/completions: each shell completes what `--help` lists.
+@Suite("Shell completions")
+struct CompletionTests {
+    @Test("bash: sourcing the completion completes `pathctl w` to wait, and options and types in place")
+    func bash() throws {
+        #expect(try Self.bash(["pathctl", "w"]) == ["wait"])
+        #expect(try Self.bash(["pathctl", "--socket=/tmp/p.sock", "mon"]) == ["monitor"])
+        #expect(try Self.bash(["pathctl", "status", "--require-type", "c"]) == ["cellular"])
+        #expect(try Self.bash(["pathctl", "wait", "--t"]) == ["--timeout"])
+        #expect(try Self.bash(["pathctl", "interfaces", "--t"]) == [])
+        #expect(try Self.bash(["pathd", "--log-level", "d"], file: "pathd.bash") == ["debug"])
+    }
+
+    @Test("fish: `pathctl w` completes to wait, interface types after --require-type",
+          .enabled(if: Self.has("fish"), "fish is not installed"))
+    func fish() throws {
+        #expect(try Self.fish("pathctl w") == ["wait"])
+        #expect(try Self.fish("pathctl status --require-type c") == ["cellular"])
+        #expect(try Self.fish("pathd --log-level=d", file: "pathd.fish") == ["--log-level=debug"])
+    }
+
+    @Test("zsh: _pathctl and _pathd parse", .enabled(if: Self.has("zsh"), "zsh is not installed"))
+    func zsh() throws {
+        for file in ["_pathctl", "_pathd"] {
+            let result = try Command.run(Command.find("zsh"), ["--no-exec", Repository.path("packaging/completions/\(file)")])
+            #expect(result.termination == .exit(0), "\(file): \(result.stderr)")
+        }
+    }
+
+    @Test("every command, option and interface type of pathctl --help is in each pathctl completion")
+    func pathctlCompletionsAreComplete() throws {
+        let help = try Command.check(BuiltProduct.url("pathctl"), ["--help"])
+        let lines = help.split(separator: "\n")
+        // "  status      show the current path", between "Commands:" and the blank line.
+        let commands = lines.drop { $0 != "Commands:" }.dropFirst().prefix { $0.hasPrefix("  ") }
+            .map { $0.split(separator: " ")[0] }
+        let options = Self.options(in: help)
+        let typesLine = try #require(lines.first { $0.hasPrefix("Interface types, in any case: ") })
+        let types = typesLine.dropFirst("Interface types, in any case: ".count).split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(commands.count == 5 && options.count >= 9 && types.count == 5, "\(commands) \(options) \(types)")
+        for file in ["pathctl.bash", "_pathctl", "pathctl.fish"] {
+            let text = try Repository.read("packaging/completions/\(file)")
+            for word in commands.map(String.init) + types {
+                #expect(text.contains(word), "\(word) is missing from \(file)")
+            }
+            for option in options {
+                // fish spells --socket as `-l socket`.
+                let spelled = file.hasSuffix(".fish") ? "-l \(option.dropFirst(2))" : option
+                #expect(text.contains(spelled), "\(option) is missing from \(file)")
+            }
+        }
+    }
+
+    @Test("every option of pathd --help is in each pathd completion")
+    func pathdCompletionsAreComplete() throws {
+        let options = Self.options(in: try Command.check(BuiltProduct.url("pathd"), ["--help"]))
+        #expect(options.count >= 11, "\(options)")
+        for file in ["pathd.bash", "_pathd", "pathd.fish"] {
+            let text = try Repository.read("packaging/completions/\(file)")
+            for option in options {
+                let spelled = file.hasSuffix(".fish") ? "-l \(option.dropFirst(2))" : option
+                #expect(text.contains(spelled), "\(option) is missing from \(file)")
+            }
+        }
+    }
+
+    /// The long options a usage text lists: "  --socket PATH  …" or "  -h, --help  …".
+    private static func options(in help: String) -> [String] {
+        help.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^  (?:-[A-Za-z], )?(--[a-z][a-z0-9-]*)/).map { String($0.1) }
+        }
+    }
+
+    /// What bash's programmable completion offers for `words`, the last one being completed.
+    private static func bash(_ words: [String], file: String = "pathctl.bash") throws -> [String] {
+        let script = """
+            source "$1"; shift
+            COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+            $(complete -p "$1" | sed -E 's/.*-F ([^ ]+).*/\\1/') "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try Command.run(Command.find("bash"), ["--norc", "--noprofile", "-c", script, "bash",
+                                                            Repository.path("packaging/completions/\(file)")] + words)
+        guard result.termination == .exit(0), result.stderr.isEmpty else {
+            throw HarnessError("bash completion of \(words): \(result.termination): \(result.stderr)")
+        }
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    /// The candidates fish offers for the command line `line` (descriptions dropped).
+    private static func fish(_ line: String, file: String = "pathctl.fish") throws -> [String] {
+        let result = try Command.run(Command.find("fish"), ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
+                                                            Repository.path("packaging/completions/\(file)"), line])
+        guard result.termination == .exit(0), result.stderr.isEmpty else {
+            throw HarnessError("fish completion of \(line): \(result.termination): \(result.stderr)")
+        }
+        return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+    }
+
+    private static func has(_ program: String) -> Bool {
+        do {
+            _ = try Command.find(program)
+            return true
+        } catch {
+            return false
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import PathProtocol
+import Testing
+
+/// The Debian package `make deb` built (`make test` builds it first and passes its path in
+/// PATHD_TEST_DEB), installed with `dpkg -x` into a scratch root and run from there.
+@Suite(
+    "Debian package",
+    .serialized,
+    .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)")
+)
+struct PackageTests {
+    let deb = PackageUnderTest.probe.path
+
+    @Test("the control fields: version of the binaries, Depends from shlibdeps and nothing from the toolchain")
+    func control() throws {
+        let dpkgDeb = try Command.find("dpkg-deb")
+        #expect(try Command.check(dpkgDeb, ["--field", deb, "Version"]) == "\(DaemonVersion.current)\n")
+        let depends = try Command.check(dpkgDeb, ["--field", deb, "Depends"])
+        let names = depends.split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[0]
+        }
+        for library in ["libnl-3-200", "libnl-route-3-200", "libsystemd0"] {
+            #expect(names.contains(Substring(library)), "Depends: \(depends)")
+        }
+        #expect(!depends.lowercased().contains("swift"), "Depends: \(depends)")
+        #expect(!depends.contains("libdispatch") && !depends.contains("libFoundation"), "Depends: \(depends)")
+    }
+
+    @Test("pathd --version and pathctl --help run from the package with the toolchain hidden",
+          .enabled(if: getuid() == 0, "unshare --mount needs root"))
+    func runsWithoutToolchain() throws {
+        try withInstalledPackage { root in
+            let toolchain = try Self.toolchainDirectory()
+            let script = """
+                mount -t tmpfs -o size=1m pathd-test-hides-the-toolchain "$1"
+                if [ -e "$1/usr/bin/swift" ]; then echo "the toolchain is still visible" >&2; exit 97; fi
+                "$2/usr/bin/pathd" --version
+                "$2/usr/bin/pathctl" --help
+                ldd "$2/usr/bin/pathd" "$2/usr/bin/pathctl"
+                """
+            let result = try Command.run(Command.find("unshare"),
+                                         ["--mount", "--propagation", "private", "sh", "-e", "-c", script, "sh",
+                                          toolchain.path, root.path])
+            #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+            let lines = result.stdout.split(separator: "\n").map(String.init)
+            #expect(lines.first == "pathd \(DaemonVersion.current) (protocol \(ProtocolVersion.current))",
+                    "stdout: \(result.stdout)")
+            #expect(lines.contains("Usage: pathctl [--socket PATH] COMMAND [OPTIONS]"), "stdout: \(result.stdout)")
+            let libraries = lines.filter { $0.contains("=>") }
+            #expect(libraries.contains { $0.contains("libnl-3.so.200") }, "ldd: \(libraries)")
+            for line in libraries {
+                #expect(!line.contains("not found") && !line.contains(toolchain.path), "ldd: \(line)")
+            }
+        }
+    }
+
+    @Test("the binaries carry no RUNPATH, are stripped, and their debug symbols are in pathd-dbgsym")
+    func strippedWithDebugSymbols() throws {
+        let readelf = try Command.find("readelf")
+        let dbgsym = URL(fileURLWithPath: deb).deletingLastPathComponent()
+            .appendingPathComponent("pathd-dbgsym_\(DaemonVersion.current)_\(try PackageUnderTest.architecture()).deb")
+        let debugFiles = try Command.check(Command.find("dpkg-deb"), ["--contents", dbgsym.path])
+        try withInstalledPackage { root in
+            for binary in ["pathd", "pathctl"] {
+                let path = root.appendingPathComponent("usr/bin/\(binary)").path
+                let dynamic = try Command.check(readelf, ["--dynamic", path])
+                #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"), "\(binary): \(dynamic)")
+                let sections = try Command.check(readelf, ["--section-headers", "--wide", path])
+                #expect(!sections.contains(".debug_info") && !sections.contains(".symtab"), "\(binary) is not stripped")
+                let notes = try Command.check(readelf, ["--notes", path])
+                let buildID = try #require(notes.split(separator: "\n").first { $0.contains("Build ID:") }?
+                    .split(separator: " ").last.map(String.init), "\(binary) has no build id")
+                let debugFile = "usr/lib/debug/.build-id/\(buildID.prefix(2))/\(buildID.dropFirst(2)).debug"
+                #expect(debugFiles.contains(debugFile), "\(debugFile) not in pathd-dbgsym")
+            }
+        }
+    }
+
+    @Test("units, man pages, completions, config and PROTOCOL.md are installed with Debian's paths")
+    func layout() throws {
+        try withInstalledPackage { root in
+            func text(_ relative: String) throws -> String {
+                try String(contentsOfFile: root.appendingPathComponent(relative).path, encoding: .utf8)
+            }
+            let service = try text("lib/systemd/system/pathd.service")
+            #expect(service.contains("\nExecStart=/usr/bin/pathd\n"))
+            #expect(service.contains("\nExecReload=/usr/bin/pathctl --socket /run/pathd/pathd.sock reload\n"))
+            let waitOnline = try text("lib/systemd/system/pathd-wait-online.service")
+            #expect(waitOnline.contains("\nExecStart=/usr/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60\n"))
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("lib/systemd/system/pathd.socket").path))
+            let pathd8 = try Command.check(Command.find("zcat"), [root.appendingPathComponent("usr/share/man/man8/pathd.8.gz").path])
+            #expect(pathd8.contains("/lib/systemd/system/pathd.service"))
+            #expect(pathd8.contains("/usr/share/doc/pathd/PROTOCOL.md"))
+            #expect(!pathd8.contains("/usr/local") && !service.contains("/usr/local") && !waitOnline.contains("/usr/local"))
+            #expect(try text("usr/share/doc/pathd/PROTOCOL.md") == (try Repository.read("docs/PROTOCOL.md")))
+            #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
+            for completion in ["usr/share/bash-completion/completions/pathctl", "usr/share/zsh/vendor-completions/_pathctl",
+                               "usr/share/fish/vendor_completions.d/pathctl.fish"] {
+                #expect(try text(completion).contains("interfaces"), "\(completion)")
+            }
+        }
+    }
+
+    @Test("the maintainer scripts enable pathd.socket and pathd.service, not pathd-wait-online.service")
+    func enabledUnits() throws {
+        try withTemporaryDirectory { directory in
+            try Command.check(Command.find("dpkg-deb"), ["--control", deb, directory.path("control")])
+            let postinst = try String(contentsOfFile: directory.path("control/postinst"), encoding: .utf8)
+            // dh_installsystemd's snippets: an enabled unit's says "new installations run
+            // enable"; a --no-enable unit's only re-enables what the administrator enabled.
+            let snippets = postinst.components(separatedBy: "# Automatically added by dh_installsystemd")
+            func enabledOnInstall(_ unit: String) -> Bool {
+                snippets.contains { $0.contains("new installations run enable") && $0.contains("was-enabled '\(unit)'") }
+            }
+            #expect(enabledOnInstall("pathd.socket"), "postinst:\n\(postinst)")
+            #expect(enabledOnInstall("pathd.service"), "postinst:\n\(postinst)")
+            #expect(!enabledOnInstall("pathd-wait-online.service"), "postinst:\n\(postinst)")
+            #expect(postinst.contains("deb-systemd-invoke $_dh_action 'pathd.service' 'pathd.socket'"), "postinst:\n\(postinst)")
+            let conffiles = try String(contentsOfFile: directory.path("control/conffiles"), encoding: .utf8)
+            #expect(conffiles.split(separator: "\n").contains("/etc/pathd/pathd.conf"))
+        }
+    }
+
+    /// Unpacks the package into a fresh directory (as `dpkg -x`, no maintainer scripts).
+    private func withInstalledPackage(_ body: (URL) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            try Command.check(Command.find("dpkg-deb"), ["--extract", deb, directory.path("root")])
+            try body(directory.url.appendingPathComponent("root"))
+        }
+    }
+
+    /// The toolchain's root, found from `swift` on PATH: /opt/swift for /opt/swift/usr/bin/swift.
+    private static func toolchainDirectory() throws -> URL {
+        let swift = try Command.find("swift").resolvingSymlinksInPath()
+        return swift.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}
+
+/// Which package the tests install, decided once.
+struct PackageUnderTest: Sendable {
+    let path: String
+    let isAvailable: Bool
+    let reason: String
+
+    static let probe = PackageUnderTest.find()
+
+    static func architecture() throws -> String {
+        try Command.check(Command.find("dpkg"), ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// PATHD_TEST_DEB when set (a missing file then fails the tests); else the package in
+    /// build/ if `make deb` made one; skipped where dpkg-deb is missing or nothing was built.
+    private static func find() -> PackageUnderTest {
+        do {
+            _ = try Command.find("dpkg-deb")
+        } catch {
+            return PackageUnderTest(path: "", isAvailable: false, reason: "dpkg-deb is missing: \(error)")
+        }
+        if let given = ProcessInfo.processInfo.environment["PATHD_TEST_DEB"] {
+            return PackageUnderTest(path: given, isAvailable: true, reason: "")
+        }
+        let built: String
+        do {
+            built = Repository.path("build/pathd_\(DaemonVersion.current)_\(try architecture()).deb")
+        } catch {
+            return PackageUnderTest(path: "", isAvailable: false, reason: "no architecture from dpkg: \(error)")
+        }
+        guard FileManager.default.fileExists(atPath: built) else {
+            return PackageUnderTest(path: built, isAvailable: false,
+                                    reason: "\(built) not built: run `make deb` (`make test` does it first)")
+        }
+        return PackageUnderTest(path: built, isAvailable: true, reason: "")
+    }
+}

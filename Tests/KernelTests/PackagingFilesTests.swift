@@ -1,0 +1,126 @@
+import Foundation
+import PathProtocol
+import Testing
+
+/// The packaging sources: one version, the example configuration, `make install`.
+@Suite("Packaging files")
+struct PackagingFilesTests {
+    @Test("the Debian version is the binaries' version (DaemonVersion.current)")
+    func oneVersion() throws {
+        // "pathd (0.1.0) unstable; urgency=medium": a native package, no Debian revision.
+        let first = try Repository.read("packaging/debian/changelog").prefix { $0 != "\n" }
+        #expect(first.hasPrefix("pathd (\(DaemonVersion.current)) "), "packaging/debian/changelog: \(first)")
+    }
+
+    @Test("the example pathd.conf names every key of pathd.conf(5), and as shipped changes nothing")
+    func exampleConfigurationIsTheDefaults() throws {
+        let example = try Repository.read("packaging/pathd.conf")
+        let manual = try Repository.read("man/pathd.conf.5")
+        // ".It Cm MaxClients= Ns Ar count"
+        let keys = manual.split(separator: "\n").compactMap { line -> Substring? in
+            guard line.hasPrefix(".It Cm "), let equals = line.firstIndex(of: "=") else { return nil }
+            return line[line.index(line.startIndex, offsetBy: 7)..<equals]
+        }
+        #expect(keys.count >= 13, "keys read from pathd.conf.5: \(keys)")
+        for key in keys {
+            #expect(example.contains("\n#\(key)="), "\(key)= is not in packaging/pathd.conf")
+        }
+        try withTemporaryDirectory { directory in
+            let empty = directory.path("empty.conf")
+            try "".write(toFile: empty, atomically: true, encoding: .utf8)
+            let defaults = try Self.checkConfig(empty)
+            let shipped = try Self.checkConfig(Repository.path("packaging/pathd.conf"))
+            #expect(shipped == defaults)
+        }
+    }
+
+    @Test("uncommented, every [Daemon] line of the example is the default it claims")
+    func exampleDefaultsAreTrue() throws {
+        let example = try Repository.read("packaging/pathd.conf")
+        try withTemporaryDirectory { directory in
+            // "#Key=value" and "#[Interface]" lines become live; prose comments stay.
+            let uncommented = example.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+                line.hasPrefix("#[") || line.range(of: #"^#[A-Z][A-Za-z0-9]*="#, options: .regularExpression) != nil
+                    ? line.dropFirst() : line
+            }.joined(separator: "\n")
+            let live = directory.path("uncommented.conf")
+            try uncommented.write(toFile: live, atomically: true, encoding: .utf8)
+            let empty = directory.path("empty.conf")
+            try "".write(toFile: empty, atomically: true, encoding: .utf8)
+            let defaults = try Self.checkConfig(empty)
+            let effective = try Self.checkConfig(live)
+            #expect(Self.daemonSection(effective) == Self.daemonSection(defaults))
+            #expect(!Self.daemonSection(defaults).isEmpty)
+            // The [Interface] section with every key empty sets nothing.
+            #expect(!effective.contains("Expensive=") && !effective.contains("Ignore="), "\(effective)")
+        }
+    }
+
+    @Test("make install follows PREFIX and DESTDIR, and never replaces /etc/pathd/pathd.conf")
+    func installFollowsThePrefix() throws {
+        let built = try BuiltProduct.url("pathd").deletingLastPathComponent().path
+        try withTemporaryDirectory { directory in
+            let stage = directory.path("stage")
+            let install = try Self.make(["install", "DESTDIR=\(stage)", "PREFIX=/opt/pathd", "RELEASE_DIR=\(built)"])
+            #expect(install.termination == .exit(0), "stderr: \(install.stderr)")
+            func text(_ relative: String) throws -> String {
+                try String(contentsOfFile: "\(stage)/\(relative)", encoding: .utf8)
+            }
+            #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/opt/pathd/bin/pathd"))
+            #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/opt/pathd/bin/pathctl"))
+            let service = try text("opt/pathd/lib/systemd/system/pathd.service")
+            #expect(service.contains("\nExecStart=/opt/pathd/bin/pathd\n"))
+            #expect(service.contains("\nExecReload=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock reload\n"))
+            #expect(try text("opt/pathd/lib/systemd/system/pathd-wait-online.service")
+                .contains("\nExecStart=/opt/pathd/bin/pathctl "))
+            let manual = try text("opt/pathd/share/man/man8/pathd.8")
+            #expect(manual.contains("/opt/pathd/lib/systemd/system/pathd.service"))
+            #expect(manual.contains("/opt/pathd/share/doc/pathd/PROTOCOL.md"))
+            #expect(!manual.contains("/usr/local"))
+            #expect(try text("opt/pathd/share/man/man1/pathctl.1").contains("/opt/pathd/share/doc/pathd/PROTOCOL.md"))
+            #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/pathd/share/doc/pathd/PROTOCOL.md"))
+            #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/pathd/share/bash-completion/completions/pathctl"))
+            #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
+
+            try "[Daemon]\nMaxClients=7\n".write(toFile: "\(stage)/etc/pathd/pathd.conf", atomically: true, encoding: .utf8)
+            let again = try Self.make(["install", "DESTDIR=\(stage)", "PREFIX=/opt/pathd", "RELEASE_DIR=\(built)"])
+            #expect(again.termination == .exit(0), "stderr: \(again.stderr)")
+            #expect(try text("etc/pathd/pathd.conf") == "[Daemon]\nMaxClients=7\n")
+        }
+    }
+
+    @Test("make install without a build says to run make build and installs nothing")
+    func installNeedsABuild() throws {
+        try withTemporaryDirectory { directory in
+            let empty = directory.path("no-build")
+            try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: false)
+            let stage = directory.path("stage")
+            let result = try Self.make(["install", "DESTDIR=\(stage)", "RELEASE_DIR=\(empty)"])
+            #expect(result.termination != .exit(0))
+            #expect(result.stderr.contains("install: \(empty)/pathd is missing: run 'make build' first"),
+                    "stderr: \(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: stage))
+        }
+    }
+
+    /// `pathd --check-config --config PATH`: its standard output without the line naming
+    /// the files read; throws, with stderr, unless it exits 0 without a warning.
+    private static func checkConfig(_ path: String) throws -> String {
+        let result = try Command.run(BuiltProduct.url("pathd"), ["--check-config", "--config", path])
+        guard result.termination == .exit(0), result.stderr.isEmpty else {
+            throw HarnessError("pathd --check-config --config \(path): \(result.termination): \(result.stderr)")
+        }
+        return result.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.hasPrefix("# Files:") }.joined(separator: "\n")
+    }
+
+    /// The `[Daemon]` section of a rendered configuration, up to the next blank line.
+    private static func daemonSection(_ rendered: String) -> [Substring] {
+        Array(rendered.split(separator: "\n", omittingEmptySubsequences: false)
+            .drop { $0 != "[Daemon]" }.prefix { !$0.isEmpty })
+    }
+
+    private static func make(_ arguments: [String]) throws -> CommandResult {
+        try Command.run(Command.find("make"), ["--no-print-directory", "-C", Repository.root.path] + arguments)
+    }
+}

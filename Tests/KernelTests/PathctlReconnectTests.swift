@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+extension KernelTests {
+    /// `monitor` and `wait` across a restart of pathd on the same socket path, as
+    /// `systemctl restart pathd` does it (socket activation keeps the socket; here the new
+    /// daemon binds it again, so pathctl also has to retry a refused connect meanwhile).
+    @Suite("pathctl across a daemon restart")
+    struct PathctlReconnect {
+        @Test("monitor reconnects after shuttingDown and prints the new daemon's path")
+        func monitorReconnects() throws {
+            try withVethTopology { topology in
+                let first = try topology.startDaemon()
+                let output = topology.directory.path("monitor.out")
+                let errors = topology.directory.path("monitor.err")
+                let monitor = try ChildProcess(BuiltProduct.url("pathctl"),
+                                               ["--socket", topology.socketPath, "monitor", "--json"],
+                                               stderrPath: errors, stdoutPath: output)
+                defer { stop(monitor) }
+                try waitUntil("monitor printed the first daemon's path", detail: { "; stderr:\n" + (try read(errors)) }) {
+                    try pathLines(output).contains(where: PathLine.satisfied(through: "vA"))
+                }
+                try first.terminate()
+                // Only the second daemon can see this: the first is gone.
+                try topology.deleteDefaultRoute()
+                try topology.startDaemon()
+                try waitUntil("monitor printed the second daemon's path", detail: { "; stderr:\n" + (try read(errors)) }) {
+                    try pathLines(output).contains(where: PathLine.unsatisfied())
+                }
+                #expect(monitor.isRunning)
+                let said = try read(errors)
+                #expect(said.contains("pathctl: lost pathd: pathd is shutting down"), "stderr: \(said)")
+                #expect(said.contains("pathctl: reconnected to pathd at \(topology.socketPath)"), "stderr: \(said)")
+            }
+        }
+
+        @Test("wait outlives a restart and exits 0 when the new daemon's path is satisfied")
+        func waitReconnects() throws {
+            try withVethTopology { topology in
+                try topology.deleteDefaultRoute()
+                let first = try topology.startDaemon()
+                let errors = topology.directory.path("wait.err")
+                let waiter = try ChildProcess(BuiltProduct.url("pathctl"),
+                                              ["--socket", topology.socketPath, "wait", "--timeout", "60"],
+                                              stderrPath: errors)
+                defer { stop(waiter) }
+                // Stopped only once it has pathd's hello: an unreachable pathd at the start is exit 3.
+                try waitUntil("the first daemon accepted pathctl wait") {
+                    try hasAccepted(server: first.pid, client: waiter.pid)
+                }
+                try first.terminate()
+                try topology.addDefaultRoute()
+                try topology.startDaemon()
+                let end = waiter.wait(until: Date().addingTimeInterval(30))
+                let said = try read(errors)
+                #expect(end == .exit(0), "stderr: \(said)")
+                #expect(said.contains("pathctl: reconnected to pathd at \(topology.socketPath)"), "stderr: \(said)")
+            }
+        }
+    }
+}
+
+private func read(_ path: String) throws -> String {
+    try String(contentsOfFile: path, encoding: .utf8)
+}
+
+/// The JSON objects written so far to `path`, one a line; a partly written last line is not one yet.
+private func pathLines(_ path: String) throws -> [[String: Any]] {
+    try read(path).split(separator: "\n").compactMap { line in
+        do {
+            return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        } catch {
+            return nil
+        }
+    }
+}
+
+/// Ends a pathctl that is still running; a failure is recorded, not thrown, since it runs in `defer`.
+private func stop(_ child: ChildProcess) {
+    do {
+        try child.send(SIGTERM)
+        if child.wait(until: Date().addingTimeInterval(10)) == nil {
+            Issue.record("pathctl ignored SIGTERM for 10 s")
+            try child.send(SIGKILL)
+        }
+    } catch {
+        Issue.record("teardown: \(error)")
+    }
+}

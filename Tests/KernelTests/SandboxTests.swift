@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+extension KernelTests {
+    /// The packaged binaries under the restrictions of pathd.service that apply without
+    /// systemd as PID 1 (scripts/test/sandbox-exec.py says which and how): the unit's
+    /// SystemCallFilter= set, RestrictAddressFamilies=, MemoryDenyWriteExecute= (PR_SET_MDWE),
+    /// NoNewPrivileges=, LimitNOFILE= and an unprivileged uid without capabilities.
+    @Suite("pathd under the unit's sandbox")
+    struct Sandbox {
+        /// Kill on any call outside the unit's set, except setpriority(2): libdispatch
+        /// sets its worker threads' nice value for QoS (@resources, denied by the unit with
+        /// EPERM, which libdispatch ignores), so there it gets EPERM as under systemd.
+        static let launcher = ["/usr/bin/python3", Repository.path("scripts/test/sandbox-exec.py"),
+                               "--kill", "--eperm", "setpriority", "--user", "65534:65534", "--"]
+
+        @Test("pathd and pathctl from the package serve, reload and stop under the unit's filter",
+              .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"),
+              .enabled(if: Self.hasSeccomp, "/usr/bin/python3 cannot import seccomp (python3-seccomp)"))
+        func packagedBinariesUnderTheFilter() throws {
+            try withVethTopology { topology in
+                // Readable and, for the socket, writable by the unprivileged uid.
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: topology.directory.url.path)
+                let root = topology.directory.path("root")
+                try Command.check(Command.find("dpkg-deb"), ["--extract", PackageUnderTest.probe.path, root])
+                let run = topology.directory.path("run")
+                try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false,
+                                                        attributes: [.ownerAccountID: 65534, .groupOwnerAccountID: 65534])
+                let socket = "\(run)/pathd.sock"
+                let daemon = try topology.startDaemon(socketPath: socket, launcher: Self.launcher,
+                                                      pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))
+                let subscriber = try topology.subscribe(socketPath: socket)
+                try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+
+                func sandboxedPathctl(_ arguments: String...) throws -> CommandResult {
+                    try Command.run(URL(fileURLWithPath: Self.launcher[0]),
+                                    Array(Self.launcher.dropFirst()) + ["\(root)/usr/bin/pathctl", "--socket", socket] + arguments)
+                }
+                let status = try sandboxedPathctl("status", "--json")
+                #expect(status.termination == .exit(0), "stderr: \(status.stderr)")
+                #expect(status.stdout.contains("\"status\":\"satisfied\""), "stdout: \(status.stdout)")
+                // As ExecReload= runs it: the service's own uid may reload.
+                let reload = try sandboxedPathctl("reload")
+                #expect(reload.termination == .exit(0), "stderr: \(reload.stderr)")
+
+                try topology.deleteDefaultRoute()
+                try subscriber.waitFor("unsatisfied after the route went", PathLine.unsatisfied())
+                let end = try daemon.terminate()
+                let said = try daemon.stderr
+                #expect(end == .exit(0), "a denied call kills with SIGSYS (31); stderr: \(said)")
+                #expect(said.contains("configuration reloaded (requested by client"), "stderr: \(said)")
+            }
+        }
+
+        static let hasSeccomp: Bool = {
+            do {
+                return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import seccomp"]).termination == .exit(0)
+            } catch {
+                return false
+            }
+        }()
+    }
+}

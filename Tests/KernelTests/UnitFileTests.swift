@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// What the systemd units in packaging/systemd run, read from the files themselves.
+enum UnitFile {
+    /// The value of the first `key=` line of `unit`.
+    static func value(_ key: String, in unit: String) throws -> String {
+        let text = try Repository.read("packaging/systemd/\(unit)")
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\(key)=") }) else {
+            throw HarnessError("no \(key)= in packaging/systemd/\(unit)")
+        }
+        return String(line.dropFirst(key.count + 1))
+    }
+
+    /// A command line of a unit (`ExecReload=` of pathd.service…), its program the built
+    /// one instead of /usr/local/bin's and the socket `socketPath` instead of pathd.socket's.
+    static func command(_ key: String, in unit: String, socketPath: String) throws -> (URL, [String]) {
+        var words = try value(key, in: unit).split(separator: " ").map(String.init)
+        let installed = "/usr/local/bin/"
+        guard let program = words.first, program.hasPrefix(installed) else {
+            throw HarnessError("\(key)= of \(unit) does not run a program from \(installed): \(words)")
+        }
+        let systemSocket = try value("ListenStream", in: "pathd.socket")
+        guard let flag = words.firstIndex(of: "--socket"), words.indices.contains(flag + 1),
+              words[flag + 1] == systemSocket else {
+            throw HarnessError("\(key)= of \(unit) does not name pathd.socket's \(systemSocket): \(words)")
+        }
+        words[flag + 1] = socketPath
+        return (try BuiltProduct.url(String(program.dropFirst(installed.count))), Array(words.dropFirst()))
+    }
+}
+
+@Suite("systemd units")
+struct UnitFileTests {
+    @Test("pathctl in the units talks to the socket of pathd.socket")
+    func unitsNameTheSystemSocket() throws {
+        _ = try UnitFile.command("ExecReload", in: "pathd.service", socketPath: "/x")
+        _ = try UnitFile.command("ExecStart", in: "pathd-wait-online.service", socketPath: "/x")
+        #expect(try UnitFile.value("ExecStart", in: "pathd-wait-online.service").hasSuffix(" wait --timeout 60"))
+        #expect(try UnitFile.value("Type", in: "pathd-wait-online.service") == "oneshot")
+        #expect(try UnitFile.value("RemainAfterExit", in: "pathd-wait-online.service") == "yes")
+        #expect(try UnitFile.value("Before", in: "pathd-wait-online.service").split(separator: " ").contains("network-online.target"))
+        #expect(try UnitFile.value("WantedBy", in: "pathd-wait-online.service") == "network-online.target")
+    }
+}
+
+extension KernelTests {
+    @Suite("the units' commands against pathd")
+    struct UnitCommands {
+        @Test("ExecReload (systemctl reload) fails on a broken file and pathd keeps the configuration it has")
+        func reloadFailsOnABrokenFile() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                try "[Interface]\nName=vA\nExpensive=yes\n".write(toFile: config, atomically: true, encoding: .utf8)
+                let daemon = try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                try subscriber.waitFor("an expensive path through vA") {
+                    PathLine.satisfied(through: "vA")($0) && $0["isExpensive"] as? Bool == true
+                }
+                let (pathctl, arguments) = try UnitFile.command("ExecReload", in: "pathd.service",
+                                                                socketPath: topology.socketPath)
+
+                try "[Interface\nExpensive=maybe\n".write(toFile: config, atomically: true, encoding: .utf8)
+                let broken = try Command.run(pathctl, arguments)
+                #expect(broken.termination == .exit(4), "stderr: \(broken.stderr)")
+                #expect(broken.stderr.contains("\(config):1: "), "stderr: \(broken.stderr)")
+                #expect(broken.stderr.contains("[configInvalid]"), "stderr: \(broken.stderr)")
+                #expect(daemon.isRunning)
+                let status = try Command.check(pathctl, ["--socket", topology.socketPath, "status", "--json"])
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])
+                #expect(line["isExpensive"] as? Bool == true, "the old configuration is gone: \(status)")
+
+                // The same command applies a valid file.
+                try "[Interface]\nName=vA\nExpensive=no\n".write(toFile: config, atomically: true, encoding: .utf8)
+                let valid = try Command.run(pathctl, arguments)
+                #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
+                try subscriber.waitFor("the path after the reload, not expensive") {
+                    PathLine.satisfied(through: "vA")($0) && $0["isExpensive"] as? Bool == false
+                }
+            }
+        }
+    }
+}

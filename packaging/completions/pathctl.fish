@@ -1,0 +1,21 @@
+# fish completion for pathctl(1). Installed in fish's vendor_completions.d.
+
+set -l commands status monitor wait interfaces reload
+set -l types wifi cellular wiredEthernet wired ethernet loopback other
+
+complete -c pathctl -f
+complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a status -d 'show the current path'
+complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a monitor -d 'print the path and every change until interrupted'
+complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a wait -d 'wait until the path is satisfied'
+complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a interfaces -d 'list the links pathd sees and why each is usable or not'
+complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a reload -d 'make pathd read its configuration again'
+
+complete -c pathctl -l socket -r -F -d 'talk to pathd at this socket'
+complete -c pathctl -l json -d "print the daemon's JSON lines instead of text"
+complete -c pathctl -l no-color -d 'never colour the output'
+complete -c pathctl -s h -l help -d 'show the help and exit'
+complete -c pathctl -s V -l version -d 'show the versions of pathctl, pathd and the protocol'
+complete -c pathctl -n '__fish_seen_subcommand_from status monitor wait' -l require-type -x -a "$types" -d 'only paths over this type count'
+complete -c pathctl -n '__fish_seen_subcommand_from status monitor wait' -l prohibit-type -x -a "$types" -d 'paths over this type do not count'
+complete -c pathctl -n '__fish_seen_subcommand_from status' -l check -d 'exit 1 unless the path is satisfied'
+complete -c pathctl -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'give up after this many seconds (default 30; 0 checks once)'
