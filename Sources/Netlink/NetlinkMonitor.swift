@@ -34,7 +34,7 @@ public final class NetlinkMonitor: @unchecked Sendable {
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
     private let lost: @Sendable (Generation, String) -> Void
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (LogLevel, String) -> Void
     let classifier: SysfsClassifier
     /// Reused for every receive on both sockets (they are only read on `queue`).
     let buffer = ReceiveBuffer()
@@ -53,6 +53,9 @@ public final class NetlinkMonitor: @unchecked Sendable {
     /// Reading is paused during a route flood (see `pauseReading`).
     var isReadPaused = false
 
+    /// Whether the kernel took the route filter (`attachRouteFilter`).
+    private(set) var isRouteFilterAttached = false
+
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
     /// the value set (socket(7)).
@@ -61,14 +64,14 @@ public final class NetlinkMonitor: @unchecked Sendable {
     public init(generation: Generation, queue: DispatchQueue, configuration: NetlinkConfiguration,
                 deliver: @escaping @Sendable (EventBatch) -> Void,
                 lost: @escaping @Sendable (Generation, String) -> Void,
-                log: @escaping @Sendable (String) -> Void) {
+                log: @escaping @Sendable (LogLevel, String) -> Void) {
         self.generation = generation
         self.queue = queue
         self.configuration = configuration
         self.deliver = deliver
         self.lost = lost
         self.log = log
-        self.classifier = SysfsClassifier(sysfsRoot: configuration.sysfsRoot, log: log)
+        self.classifier = SysfsClassifier(sysfsRoot: configuration.sysfsRoot) { log(.notice, $0) }
     }
 
     /// Called on `queue`. Opens the sockets, subscribes, dumps links and addresses,
@@ -122,6 +125,8 @@ public final class NetlinkMonitor: @unchecked Sendable {
         eventSocket = events
         try setReceiveBuffer(of: events)
         try events.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
+        // Before joining the groups, so that no message is queued unfiltered.
+        attachRouteFilter(to: events)
         for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
                       RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
             try events.addMembership(group)
@@ -150,7 +155,21 @@ public final class NetlinkMonitor: @unchecked Sendable {
         }
         receiveBufferBytes = try socket.option(SO_RCVBUF, "SO_RCVBUF")
         if refused {
-            log("netlink: SO_RCVBUFFORCE refused (EPERM, not root); SO_RCVBUF \(bytes) obtained \(receiveBufferBytes) bytes (as getsockopt reports it, doubled; capped by net.core.rmem_max)")
+            log(.notice, "netlink: SO_RCVBUFFORCE refused (EPERM, not root); SO_RCVBUF \(bytes) obtained \(receiveBufferBytes) bytes (as getsockopt reports it, doubled; capped by net.core.rmem_max)")
+        }
+    }
+
+    /// Drops, in the kernel, the route messages that cannot change an answer
+    /// (`RouteFilter`). The destinations are fixed for the monitor's life; were they
+    /// reloadable, a new monitor would attach a new program. Without the filter pathd
+    /// reads every route message, as it did before there was one: correct, only busier.
+    private func attachRouteFilter(to socket: NetlinkSocket) {
+        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations)
+        do {
+            _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
+            isRouteFilterAttached = true
+        } catch {
+            log(.warning, "netlink: route filter not attached, every route message will be read: \(error)")
         }
     }
 

@@ -34,7 +34,7 @@ final class Daemon: @unchecked Sendable {
             log: log,
             makeSource: { generation, callbacks in
                 NetlinkMonitor(generation: generation, queue: queue, configuration: netlink,
-                               deliver: callbacks.deliver, lost: callbacks.lost, log: { log.notice($0) })
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { level, text in log.log(Logger.Level(level), text) })
             })
         self.service = service
         resolver = ResolverWatcher(path: settings.resolvConfPath, queue: queue, log: log) { configured in
