@@ -48,10 +48,6 @@ public final class NetlinkMonitor: @unchecked Sendable {
     var pending: [NetworkEvent] = []
     /// Something that can change the lookups' answers arrived since the last batch.
     var needsLookup = false
-    /// Keeps a route flood from costing two lookups per message.
-    var throttle = LookupThrottle()
-    /// Reading is paused during a route flood (see `pauseReading`).
-    var isReadPaused = false
 
     /// Whether the kernel took the route filter (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
@@ -192,11 +188,6 @@ public final class NetlinkMonitor: @unchecked Sendable {
         case .running(let source):
             state = .finished
             source.cancel()
-            // A suspended source runs its cancel handler (closing the sockets) only once resumed.
-            if isReadPaused {
-                isReadPaused = false
-                source.resume()
-            }
         case .finished:
             break
         }
