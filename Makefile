@@ -59,8 +59,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 \
 		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket
 
-# Benchmarks (issue 6): root, network namespaces, about 5 minutes; not part of `test`.
-# Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help.
+# Benchmarks (issues 6 and 11): root, network namespaces, about 6 minutes; not part of
+# `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
+# bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes).
 BENCH_ARGS ?=
 bench: build
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)
