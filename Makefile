@@ -122,8 +122,9 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE)"
 
-# Benchmarks (issue 6): root, network namespaces, about 5 minutes; not part of `test`.
-# Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help.
+# Benchmarks (issues 6 and 11): root, network namespaces, about 6 minutes; not part of
+# `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
+# bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes).
 BENCH_ARGS ?=
 bench: deps build
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)

@@ -85,6 +85,30 @@ class AckStream:
             self.acks[sequence] = (stamp, error)
 
 
+class LinkWatch:
+    """The kernel's link notifications in namespace A, stamped like every other stream:
+    when the kernel published a carrier change, whatever delayed it (linkwatch, RTNL)."""
+
+    def __init__(self, namespace):
+        self.socket = rtnl.socket_in_namespace(namespace, rtnl.RTMGRP_LINK)
+        self.events = []  # (time, ifindex, carrier)
+
+    def fileno(self):
+        return self.socket.fileno()
+
+    def readable(self, stamp):
+        for index, flags in self.socket.links():
+            self.events.append((stamp, index, bool(flags & rtnl.IFF_LOWER_UP)))
+
+    def first(self, start, index, carrier):
+        """The time of the first event at or after `start` saying link `index` has (or
+        has not) carrier, or None."""
+        for stamp, event_index, event_carrier in self.events:
+            if stamp >= start and event_index == index and event_carrier == carrier:
+                return stamp
+        return None
+
+
 class Driver:
     """Performs kernel changes through rtnetlink and watches pathd's subscriber and
     `ip monitor link route` in one select loop, all against one clock."""
@@ -92,14 +116,34 @@ class Driver:
     def __init__(self, topology, subscriber):
         self.topology = topology
         self.subscriber = subscriber
-        self.monitor = subprocess.Popen([IP, "-n", topology.a, "monitor", "link", "route"],
+        self.socket_a = AckStream(rtnl.socket_in_namespace(topology.a))
+        self.socket_b = AckStream(rtnl.socket_in_namespace(topology.b))
+        self.links = LinkWatch(topology.a)
+        self.loop = Loop([subscriber, self.socket_a, self.socket_b, self.links])
+        self.monitor = None
+        self.start_monitor()
+
+    def start_monitor(self):
+        """Starts `ip monitor link route` and waits until it is subscribed."""
+        self.monitor = subprocess.Popen([IP, "-n", self.topology.a, "monitor", "link", "route"],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         os.set_blocking(self.monitor.stdout.fileno(), False)
         self.monitor_lines = Stream(self.monitor.stdout.fileno())
-        self.socket_a = AckStream(rtnl.socket_in_namespace(topology.a))
-        self.socket_b = AckStream(rtnl.socket_in_namespace(topology.b))
-        self.loop = Loop([subscriber, self.monitor_lines, self.socket_a, self.socket_b])
+        self.loop.add(self.monitor_lines)
         self.prime()
+
+    def stop_monitor(self):
+        """Stops the reference `ip monitor` during a flood: reading its million lines in
+        this process would delay the time stamps of pathd's lines (one select loop)."""
+        self.loop.remove(self.monitor_lines)
+        self.monitor.terminate()
+        self.monitor.wait()
+        self.monitor.stdout.close()
+        self.monitor = None
+
+    def watch(self, subscriber):
+        """Reads another pathd's subscriber in the same loop."""
+        self.loop.add(subscriber)
 
     def prime(self):
         """Waits until `ip monitor` is subscribed: it prints a route we add and delete."""
@@ -120,9 +164,13 @@ class Driver:
         change are not taken for the next one's."""
         self.loop.pump(lambda: False, now() + milliseconds * 1_000_000)
 
-    def measure(self, name, stream, request, pathd_predicate, monitor_predicate, timeout=3.0):
+    def measure(self, name, stream, request, pathd_predicate, monitor_predicate, timeout=3.0, carrier=None):
+        """Makes one change and times pathd's matching line, `ip monitor`'s (unless
+        `monitor_predicate` is None) and the kernel's ack against the moment it was sent;
+        for a carrier change (`carrier` is the state it sets on vA), also the kernel's
+        link notification."""
         path_start = len(self.subscriber.lines)
-        monitor_start = len(self.monitor_lines.lines)
+        monitor_start = len(self.monitor_lines.lines) if monitor_predicate else 0
         t0, sequence = self.change(stream, request)
         found = {}
 
@@ -131,28 +179,35 @@ class Driver:
                 entry = self.subscriber.first(path_start, lambda e: pathd_predicate(e[2]))
                 if entry:
                     found["pathd"] = entry
-            if "monitor" not in found:
+            if "monitor" not in found and monitor_predicate:
                 entry = self.monitor_lines.first(monitor_start, lambda e: monitor_predicate(e[1]))
                 if entry:
                     found["monitor"] = entry
-            return "pathd" in found and "monitor" in found and sequence in stream.acks
+            return ("pathd" in found and ("monitor" in found or not monitor_predicate)
+                    and sequence in stream.acks)
 
         self.loop.pump(done, t0 + int(timeout * 1e9))
         ack = stream.acks.get(sequence)
+        notified = self.links.first(t0, self.topology.va_index, carrier) if carrier is not None else None
         if ack and ack[1] != 0:
             raise OSError(ack[1], f"{name}: the kernel refused the change: {os.strerror(ack[1])}")
         return {
             "change": name,
             "ack": ack[0] - t0 if ack else None,
+            # When the kernel had published the change: its link notification for a
+            # carrier change, else its ack (sent after the route notification).
+            "kernel": (notified - t0 if notified else None) if carrier is not None else (ack[0] - t0 if ack else None),
             "pathd": found["pathd"][0] - t0 if "pathd" in found else None,
             "monitor": found["monitor"][0] - t0 if "monitor" in found else None,
             "pathd_line": found["pathd"][1] if "pathd" in found else None,
+            "pathd_entry": found.get("pathd"),
         }
 
     def close(self):
         self.loop.close()
-        self.monitor.terminate()
-        self.monitor.wait()
+        if self.monitor:
+            self.monitor.terminate()
+            self.monitor.wait()
         self.socket_a.socket.close()
         self.socket_b.socket.close()
 
@@ -199,6 +254,8 @@ def latency(driver, rounds):
 
 
 def latency_report(results):
+    for result in results:
+        del result["pathd_entry"]
     kinds = {}
     for result in results:
         kinds.setdefault(result["change"], []).append(result)
@@ -223,21 +280,29 @@ def latency_report(results):
 
 # MARK: 2. flood
 
-def write_batches(directory, count):
+def write_batches(directory, count, covering):
+    """`ip -batch` files adding and deleting `count` routes: /32s in 10/8, which cannot
+    change an answer; or, `covering`, the /24 over the IPv4 lookup destination in
+    `count` tables, each of which the route filter passes (the worst case for pathd)."""
     add_path = os.path.join(directory, "routes-add.batch")
     delete_path = os.path.join(directory, "routes-del.batch")
     with open(add_path, "w") as add, open(delete_path, "w") as delete:
         for index in range(count):
-            prefix = f"10.{(index >> 16) & 255}.{(index >> 8) & 255}.{index & 255}/32 dev vA\n"
-            add.write("route add " + prefix)
-            delete.write("route del " + prefix)
+            if covering:
+                route = f"203.0.113.0/24 dev vA table {1000 + index}\n"
+            else:
+                route = f"10.{(index >> 16) & 255}.{(index >> 8) & 255}.{index & 255}/32 dev vA\n"
+            add.write("route add " + route)
+            delete.write("route del " + route)
     return add_path, delete_path
 
 
 def link_change_after(driver, label):
-    """Carrier off right after a flood phase: how long until pathd and ip monitor see
-    it; then carrier back on (waited for, not measured)."""
+    """Carrier off after a flood phase: how long until pathd and ip monitor see it; then
+    carrier back on. First a second without link changes, as linkwatch wants (see
+    `change_rounds`)."""
     top = driver.topology
+    driver.settle(1100)
     off = driver.measure(f"carrier off after {label}", driver.socket_b,
                          rtnl.RouteSocket.link_request(top.vb_index, False), path_state(False, False),
                          CARRIER_OFF, timeout=10)
@@ -248,60 +313,127 @@ def link_change_after(driver, label):
     return off, on
 
 
-def run_batch(driver, path):
-    """Runs `ip -batch` in namespace A while reading pathd; returns (start, end, lines)."""
+def change_round(driver):
+    """The changes a user notices, made once each: the IPv4 default route deleted and
+    added back, then carrier off and on. Each is timed from the request to pathd's
+    line, and to the kernel's ack (what the kernel itself took, e.g. waiting for the
+    RTNL lock while a flood holds it)."""
+    top = driver.topology
+
+    def route(add):
+        return rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index)
+
+    steps = [
+        ("IPv4 default delete", driver.socket_a, route(False), path_state(False, True), None),
+        ("IPv4 default add", driver.socket_a, route(True), path_state(True, True), None),
+        ("carrier off", driver.socket_b, rtnl.RouteSocket.link_request(top.vb_index, False), path_state(False, False),
+         False),
+        ("carrier on", driver.socket_b, rtnl.RouteSocket.link_request(top.vb_index, True), path_state(True, True),
+         True),
+    ]
+    return [driver.measure(name, stream, request, predicate, None, carrier=carrier)
+            for name, stream, request, predicate, carrier in steps]
+
+
+def change_rounds(driver, rounds, running=lambda: True, delay_ms=0):
+    """Up to `rounds` change rounds while `running()`, after `delay_ms`. The kernel
+    holds a carrier change back until a second after the previous link event
+    (linkwatch), so rounds are 1.1 s apart: every carrier off is then reported at once."""
+    driver.loop.pump(lambda: not running(), now() + delay_ms * 1_000_000)
+    results = []
+    for _ in range(rounds):
+        if not running():
+            break
+        results += change_round(driver)
+        driver.loop.pump(lambda: not running(), now() + 1_100_000_000)
+    return results
+
+
+def run_batch(driver, path, rounds=0):
+    """Runs `ip -batch` in namespace A while reading pathd, making up to `rounds` change
+    rounds meanwhile; returns (start, end, lines, changes)."""
     first_line = len(driver.subscriber.lines)
     start = now()
     process = subprocess.Popen([IP, "-n", driver.topology.a, "-batch", path],
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    while process.poll() is None:
-        driver.loop.pump(lambda: process.poll() is not None, now() + 100_000_000)
+    running = lambda: process.poll() is None  # noqa: E731
+    changes = change_rounds(driver, rounds, running, delay_ms=1000) if rounds else []
+    while running():
+        driver.loop.pump(lambda: not running(), now() + 100_000_000)
     end = now()
     if process.returncode != 0:
         raise RuntimeError(f"ip -batch {path} failed: {process.stderr.read().decode()[:500]}")
     # Lines pathd sent for the flood itself arrive within the flood or just after.
     driver.settle(200)
-    return start, end, driver.subscriber.lines[first_line:]
+    return start, end, driver.subscriber.lines[first_line:], changes
 
 
-def flood(driver, pathd, directory, count, binary, start_trials):
+def flood(driver, pathd, directory, count, binary, start_trials, rounds, covering):
+    """A million routes added then deleted with `ip -batch`, watched by pathd, by a
+    second pathd whose receive buffer is the kernel's default (what an unprivileged
+    pathd gets on a stock host) and by `ip monitor route`."""
     top = driver.topology
-    add_path, delete_path = write_batches(directory, count)
-    driver.settle(200)
-    before_cpu = pathd.cpu_seconds()
-    before = pathd.status()
-    monitor_errors = open(os.path.join(directory, "ip-monitor-route.stderr"), "w")
-    monitor = subprocess.Popen([IP, "-n", top.a, "monitor", "route"], stdout=subprocess.DEVNULL,
-                               stderr=monitor_errors)
-    time.sleep(0.3)  # let `ip monitor` subscribe before the flood starts (not a measurement)
-    lines_before = len(driver.subscriber.lines)
+    add_path, delete_path = write_batches(directory, count, covering)
+    rmem_default = int(run_text([IP, "netns", "exec", top.a, "sysctl", "-n", "net.core.rmem_default"]))
+    small = Pathd(binary, top.a, os.path.join(directory, "pathd-small.sock"),
+                  os.path.join(directory, "pathd-small.log"), arguments=["--receive-buffer", str(rmem_default)])
+    try:
+        small_subscriber = small.wait_until_accepting()
+        small_subscriber.wait_for(path_state(True, True))
+        driver.watch(small_subscriber)
+        driver.settle(200)
+        idle_changes = change_rounds(driver, rounds)
+        before_cpu, small_before_cpu = pathd.cpu_seconds(), small.cpu_seconds()
+        before = pathd.status()
+        monitor_errors = open(os.path.join(directory, "ip-monitor-route.stderr"), "w")
+        monitor = subprocess.Popen([IP, "-n", top.a, "monitor", "route"], stdout=subprocess.DEVNULL,
+                                   stderr=monitor_errors)
+        time.sleep(0.3)  # let `ip monitor` subscribe before the flood starts (not a measurement)
+        driver.stop_monitor()
+        lines_before = len(driver.subscriber.lines)
+        small_lines_before = len(small_subscriber.lines)
 
-    add_start, add_end, add_lines = run_batch(driver, add_path)
-    after_add_cpu = pathd.cpu_seconds()
-    after_add_monitor_cpu = cpu_seconds(monitor.pid)
-    add_change = link_change_after(driver, "1M adds")
-    start_full = start_time(top, binary, directory, start_trials, "start-full")
-    delete_start, delete_end, delete_lines = run_batch(driver, delete_path)
-    after_cpu = pathd.cpu_seconds()
-    monitor_cpu = cpu_seconds(monitor.pid)
-    delete_change = link_change_after(driver, "1M deletes")
-    after = pathd.status()
-    monitor.terminate()
-    monitor.wait()
-    monitor_errors.close()
-    with open(monitor_errors.name) as errors:
-        monitor_overruns = errors.read().count("No buffer space")
+        add_start, add_end, add_lines, add_changes = run_batch(driver, add_path, rounds)
+        after_add_cpu, small_after_add_cpu = pathd.cpu_seconds(), small.cpu_seconds()
+        after_add_monitor_cpu = cpu_seconds(monitor.pid)
+        driver.start_monitor()
+        add_change = link_change_after(driver, "1M adds")
+        start_full = start_time(top, binary, directory, start_trials, "start-full") if start_trials else None
+        driver.stop_monitor()
+        delete_start, delete_end, delete_lines, delete_changes = run_batch(driver, delete_path, rounds)
+        after_cpu, small_after_cpu = pathd.cpu_seconds(), small.cpu_seconds()
+        monitor_cpu = cpu_seconds(monitor.pid)
+        driver.start_monitor()
+        delete_change = link_change_after(driver, "1M deletes")
+        after = pathd.status()
+        monitor.terminate()
+        monitor.wait()
+        monitor_errors.close()
+        with open(monitor_errors.name) as errors:
+            monitor_overruns = errors.read().count("No buffer space")
+        small_final = small_subscriber.lines[-1][2] if small_subscriber.lines else None
+        small_log = small.log_text()
+    finally:
+        small.stop()
 
-    flood_lines = [entry for entry in add_lines + delete_lines]
-    paths = [entry for entry in flood_lines if is_path(entry[2])]
-    wrong = [entry[1] for entry in paths if not path_state(True, True)(entry[2])]
-    resync_lines = sum(1 for entry in driver.subscriber.lines[lines_before:]
-                       if entry[2] is not None and entry[2].get("type") == "resync")
-    log = pathd.log_text()
+    during = add_changes + delete_changes
+    matched = {id(change["pathd_entry"]) for change in during if change["pathd_entry"]}
+    for change in during + idle_changes:
+        del change["pathd_entry"]
+    paths = [entry for entry in add_lines + delete_lines if is_path(entry[2])]
+    unexpected = [entry[1] for entry in paths if id(entry) not in matched]
+
+    def resyncs(lines):
+        return sum(1 for entry in lines if entry[2] is not None and entry[2].get("type") == "resync")
+
+    def overrun_lines(log):
+        return sum(1 for line in log.splitlines() if "overrun" in line or "re-reading" in line)
+
     for path in (add_path, delete_path):
         os.remove(path)
     return {
         "routes": count,
+        "covering": covering,
         "add_seconds": (add_end - add_start) / 1e9,
         "delete_seconds": (delete_end - delete_start) / 1e9,
         "pathd_cpu_add": after_add_cpu - before_cpu,
@@ -314,10 +446,22 @@ def flood(driver, pathd, directory, count, binary, start_trials):
         "hwm_after_kib": kib(after["VmHWM"]),
         "rss_after_kib": kib(after["VmRSS"]),
         "path_lines_during_flood": len(paths),
-        "wrong_paths": wrong[:5],
-        "wrong_path_count": len(wrong),
-        "resync_lines": resync_lines,
-        "overrun_log_lines": sum(1 for line in log.splitlines() if "overrun" in line or "re-reading" in line),
+        "changes_during_flood": len(during),
+        "unexpected_paths": unexpected[:5],
+        "unexpected_path_count": len(unexpected),
+        "resync_lines": resyncs(driver.subscriber.lines[lines_before:]),
+        "overrun_log_lines": overrun_lines(pathd.log_text()),
+        "small_buffer": {
+            "requested_bytes": rmem_default,
+            "cpu_add": small_after_add_cpu - small_before_cpu,
+            "cpu_total": small_after_cpu - small_before_cpu,
+            "resync_lines": resyncs(small_subscriber.lines[small_lines_before:]),
+            "overrun_log_lines": overrun_lines(small_log),
+            "final_path_correct": bool(small_final) and path_state(True, True)(small_final),
+        },
+        "idle_changes": idle_changes,
+        "changes_during_adds": add_changes,
+        "changes_during_deletes": delete_changes,
         "after_adds": add_change,
         "after_deletes": delete_change,
         "start_full": start_full,
@@ -528,24 +672,66 @@ def print_report(results):
             print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
         print()
     if "flood" in results:
-        f = results["flood"]
-        print(f"### Flood: {f['routes']:,} routes added ({f['add_seconds']:.1f} s) then deleted ({f['delete_seconds']:.1f} s)\n")
-        print("| | pathd | ip monitor route |\n|---|---|---|")
-        print(f"| CPU seconds, adds | {f['pathd_cpu_add']:.2f} | {f['ip_monitor_cpu_add']:.2f} |")
-        print(f"| CPU seconds, adds + deletes | {f['pathd_cpu_total']:.2f} | {f['ip_monitor_cpu_total']:.2f} |")
-        print(f"| overruns (ENOBUFS) | {f['overrun_log_lines']} log lines, {f['resync_lines']} resync lines "
-              f"| {f['ip_monitor_overruns']} |")
-        print()
-        print(f"RSS before {f['rss_before_kib']} KiB (peak {f['hwm_before_kib']} KiB); peak after {f['hwm_after_kib']} KiB "
-              f"(growth {f['hwm_after_kib'] - f['rss_before_kib']} KiB from idle RSS); RSS after {f['rss_after_kib']} KiB.")
-        print(f"Path lines published during the flood: {f['path_lines_during_flood']}; wrong: {f['wrong_path_count']} "
-              f"{f['wrong_paths']}\n")
-        for key, label in (("after_adds", "the adds"), ("after_deletes", "the deletes")):
-            off, on = f[key]
-            print(f"Carrier off right after {label}: pathd {ms(off['pathd'] and off['pathd'] / 1e6)} ms, "
-                  f"ip monitor {ms(off['monitor'] and off['monitor'] / 1e6)} ms; carrier on: pathd "
-                  f"{ms(on['pathd'] and on['pathd'] / 1e6)} ms, ip monitor {ms(on['monitor'] and on['monitor'] / 1e6)} ms")
-        print()
+        print_flood(results["flood"])
+
+
+def print_flood(f):
+    small = f["small_buffer"]
+    kind = "203.0.113.0/24 routes, one per table," if f["covering"] else "/32 routes in 10/8"
+    print(f"### Flood: {f['routes']:,} {kind} added ({f['add_seconds']:.1f} s) then deleted "
+          f"({f['delete_seconds']:.1f} s)\n")
+    print(f"| | pathd | pathd, --receive-buffer {small['requested_bytes']} (rmem_default) | ip monitor route |")
+    print("|---|---|---|---|")
+    print(f"| CPU seconds, adds | {f['pathd_cpu_add']:.2f} | {small['cpu_add']:.2f} | {f['ip_monitor_cpu_add']:.2f} |")
+    print(f"| CPU seconds, adds + deletes | {f['pathd_cpu_total']:.2f} | {small['cpu_total']:.2f} "
+          f"| {f['ip_monitor_cpu_total']:.2f} |")
+    print(f"| overruns (ENOBUFS) | {f['overrun_log_lines']} log lines, {f['resync_lines']} resync lines "
+          f"| {small['overrun_log_lines']} log lines, {small['resync_lines']} resync lines | {f['ip_monitor_overruns']} |")
+    print()
+    monitor = f["ip_monitor_cpu_total"]
+    ratio = f["pathd_cpu_total"] / monitor if monitor else float("nan")
+    print(f"pathd's CPU against ip monitor's, adds + deletes: {ratio:.3f}x. The default-buffer pathd ended on "
+          f"the right path: {'yes' if small['final_path_correct'] else 'NO'}.")
+    print(f"RSS before {f['rss_before_kib']} KiB (peak {f['hwm_before_kib']} KiB); peak after {f['hwm_after_kib']} KiB "
+          f"(growth {f['hwm_after_kib'] - f['rss_before_kib']} KiB from idle RSS); RSS after {f['rss_after_kib']} KiB.")
+    print(f"Path lines published during the flood: {f['path_lines_during_flood']}, for "
+          f"{f['changes_during_flood']} changes made during it; other lines: {f['unexpected_path_count']} "
+          f"{f['unexpected_paths']}\n")
+
+    print("#### Changes during the flood against the same changes idle (ms)\n")
+    print("From the request to pathd's line; from the request to the kernel's notification (a carrier "
+          "change) or ack (a route change); and the difference, pathd's own part.\n")
+    print("| change | n idle / flood | request → pathd, idle median / flood median | request → kernel, idle / flood "
+          "median | kernel → pathd, idle median (max) | flood median (max) | flood − idle, kernel → pathd median "
+          "| missed idle / flood |")
+    print("|---|---|---|---|---|---|---|---|")
+    during = f["changes_during_adds"] + f["changes_during_deletes"]
+    for kind in dict.fromkeys(change["change"] for change in f["idle_changes"] + during):
+        idle = [c for c in f["idle_changes"] if c["change"] == kind]
+        busy = [c for c in during if c["change"] == kind]
+
+        def stats(changes, key):
+            return summary_ms([c[key] for c in changes if c[key] is not None])
+
+        def own(changes):
+            return summary_ms([c["pathd"] - c["kernel"] for c in changes
+                               if c["pathd"] is not None and c["kernel"] is not None])
+
+        total_i, total_b = stats(idle, "pathd"), stats(busy, "pathd")
+        kernel_i, kernel_b = stats(idle, "kernel"), stats(busy, "kernel")
+        own_i, own_b = own(idle), own(busy)
+        difference = own_b.get("median", float("nan")) - own_i.get("median", float("nan"))
+        print(f"| {kind} | {len(idle)} / {len(busy)} | {ms(total_i.get('median'))} / {ms(total_b.get('median'))} "
+              f"| {ms(kernel_i.get('median'))} / {ms(kernel_b.get('median'))} "
+              f"| {ms(own_i.get('median'))} ({ms(own_i.get('max'))}) | {ms(own_b.get('median'))} ({ms(own_b.get('max'))}) "
+              f"| {ms(difference)} | {len(idle) - total_i['n']} / {len(busy) - total_b['n']} |")
+    print()
+    for key, label in (("after_adds", "the adds"), ("after_deletes", "the deletes")):
+        off, on = f[key]
+        print(f"Carrier off after {label}: pathd {ms(off['pathd'] and off['pathd'] / 1e6)} ms, "
+              f"ip monitor {ms(off['monitor'] and off['monitor'] / 1e6)} ms; carrier on: pathd "
+              f"{ms(on['pathd'] and on['pathd'] / 1e6)} ms, ip monitor {ms(on['monitor'] and on['monitor'] / 1e6)} ms")
+    print()
 
 
 def main():
@@ -558,8 +744,15 @@ def main():
     parser.add_argument("--fanout-trials", type=int, default=20)
     parser.add_argument("--idle-seconds", type=int, default=60)
     parser.add_argument("--start-trials", type=int, default=5)
-    parser.add_argument("--only", default="start,latency,fanout,idle,flood",
-                        help="comma-separated subset of start,latency,fanout,idle,flood")
+    parser.add_argument("--covering-flood", action="store_true",
+                        help="flood with routes the route filter passes (203.0.113.0/24, one per table) "
+                             "instead of /32s in 10/8")
+    parser.add_argument("--change-rounds", type=int, default=5,
+                        help="rounds of 4 changes (default route, carrier) idle and during each flood phase")
+    parser.add_argument("--only", default="start,latency,fanout,idle,flood,start-full",
+                        help="comma-separated subset of start,latency,fanout,idle,flood,start-full "
+                             "(start-full runs inside flood); --only flood measures what the route "
+                             "filter changes: flood CPU, the default-size buffer, changes during the flood")
     parser.add_argument("--json", help="also write the raw results here")
     arguments = parser.parse_args()
     if os.geteuid() != 0:
@@ -591,7 +784,9 @@ def main():
             results["idle"] = idle(pathd, arguments.idle_seconds)
         if "flood" in only:
             print(f"bench: flood of {arguments.routes:,} routes", file=sys.stderr, flush=True)
-            results["flood"] = flood(driver, pathd, directory, arguments.routes, binary, arguments.start_trials)
+            start_trials = arguments.start_trials if "start-full" in only else 0
+            results["flood"] = flood(driver, pathd, directory, arguments.routes, binary, start_trials,
+                                     arguments.change_rounds, arguments.covering_flood)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

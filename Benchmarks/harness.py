@@ -251,7 +251,13 @@ class Loop:
     def __init__(self, streams):
         self.selector = selectors.DefaultSelector()
         for stream in streams:
-            self.selector.register(stream.fileno(), selectors.EVENT_READ, stream)
+            self.add(stream)
+
+    def add(self, stream):
+        self.selector.register(stream.fileno(), selectors.EVENT_READ, stream)
+
+    def remove(self, stream):
+        self.selector.unregister(stream.fileno())
 
     def pump(self, done, deadline):
         """Reads until `done()` or the deadline (monotonic ns); returns done()."""

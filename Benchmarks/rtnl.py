@@ -24,6 +24,8 @@ RTM_NEWROUTE = 24
 RTM_DELROUTE = 25
 
 IFF_UP = 0x1
+IFF_LOWER_UP = 0x10000
+RTMGRP_LINK = 0x1
 RTA_DST = 1
 RTA_OIF = 4
 RTA_GATEWAY = 5
@@ -41,15 +43,16 @@ def _setns(fd):
         raise OSError(error, "setns: " + os.strerror(error))
 
 
-def socket_in_namespace(name):
-    """An rtnetlink socket bound in namespace `name`; the calling thread returns to its
-    own namespace afterwards (a socket keeps the namespace it was created in)."""
+def socket_in_namespace(name, groups=0):
+    """An rtnetlink socket bound in namespace `name` (to the multicast `groups`, a
+    RTMGRP_* mask); the calling thread returns to its own namespace afterwards (a
+    socket keeps the namespace it was created in)."""
     own = os.open("/proc/self/ns/net", os.O_RDONLY)
     target = os.open(f"/run/netns/{name}", os.O_RDONLY)
     try:
         _setns(target)
         try:
-            return RouteSocket()
+            return RouteSocket(groups)
         finally:
             _setns(own)
     finally:
@@ -64,9 +67,9 @@ def _attribute(kind, payload):
 
 
 class RouteSocket:
-    def __init__(self):
+    def __init__(self, groups=0):
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, socket.NETLINK_ROUTE)
-        self.sock.bind((0, 0))
+        self.sock.bind((0, groups))
         self.sequence = 0
 
     def close(self):
@@ -83,18 +86,29 @@ class RouteSocket:
         self.sock.send(header + body)
         return self.sequence
 
-    def acks(self):
-        """Reads once; returns [(sequence, errno)] of the acks and errors received."""
+    def messages(self):
+        """Reads once; yields (type, datagram, offset of the payload) per message."""
         data = self.sock.recv(65536)
-        result = []
         offset = 0
         while offset + 16 <= len(data):
-            length, kind, _, sequence, _ = struct.unpack_from("=IHHII", data, offset)
-            if kind == NLMSG_ERROR:
-                (error,) = struct.unpack_from("=i", data, offset + 16)
-                result.append((sequence, -error))
+            length, kind = struct.unpack_from("=IH", data, offset)
+            yield kind, data, offset + 16
             offset += (length + 3) & ~3
+
+    def acks(self):
+        """Reads once; returns [(sequence, errno)] of the acks and errors received."""
+        result = []
+        for kind, data, payload in self.messages():
+            if kind == NLMSG_ERROR:
+                (error,) = struct.unpack_from("=i", data, payload)
+                (sequence,) = struct.unpack_from("=I", data, payload - 8)
+                result.append((sequence, -error))
         return result
+
+    def links(self):
+        """Reads once; returns [(ifindex, ifi_flags)] of the RTM_NEWLINK messages received."""
+        return [struct.unpack_from("=BxHiII", data, payload)[2:4]
+                for kind, data, payload in self.messages() if kind == RTM_NEWLINK]
 
     @staticmethod
     def link_request(index, up):

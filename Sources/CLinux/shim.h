@@ -24,6 +24,7 @@
 #include <linux/netlink.h>
 #include <linux/rtnetlink.h>
 #include <linux/fib_rules.h>
+#include <linux/filter.h>
 
 #include <netlink/netlink.h>
 #include <netlink/socket.h>

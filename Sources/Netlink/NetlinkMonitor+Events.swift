@@ -55,8 +55,8 @@ extension NetlinkMonitor {
     }
 
     /// One multicast message. A route message is decoded only when its prefix is 0 or
-    /// 1 long (`RouteDecoder.decode` checks that first: a million-route flood costs a
-    /// type check and one load each); every one means "look up again".
+    /// 1 long (`RouteDecoder.decode` checks that first); every one means "look up
+    /// again". With the route filter attached, the others are covering routes.
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
@@ -116,37 +116,10 @@ extension NetlinkMonitor {
     }
 
     /// Delivers what the drain collected, with fresh lookups; nothing if nothing
-    /// relevant arrived.
+    /// relevant arrived. Every drain that ends with the socket empty costs the lookups:
+    /// the route filter keeps the messages that cannot change an answer in the kernel,
+    /// so a flood no longer reaches here message by message.
     private func flush() {
-        guard needsLookup || !pending.isEmpty else { return }
-        // Only routes or rules changed: subject to the throttle (link and address
-        // changes always go at once, with their lookups).
-        if pending.isEmpty, let later = throttle.admit(now: DispatchTime.now().uptimeNanoseconds) {
-            pauseReading(until: later)
-            return
-        }
-        deliverWithLookups()
-    }
-
-    /// A route flood: stop reading until `deadline`, then read everything that queued
-    /// up meanwhile in one go. Waking once per message cost more than the messages (an
-    /// epoll wake-up and a thread hand-off each, where `ip monitor` blocks in recv);
-    /// the 8 MiB receive buffer holds far more than a window's worth. A link change that
-    /// arrives during the pause waits at most one window (10 ms).
-    private func pauseReading(until deadline: UInt64) {
-        guard case .running(let source) = state, !isReadPaused else { return }
-        isReadPaused = true
-        source.suspend()
-        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) {
-            guard case .running(let source) = self.state, self.isReadPaused else { return }
-            self.isReadPaused = false
-            source.resume()
-            self.readable()
-        }
-    }
-
-    /// Looks the routes up and delivers them with whatever the drain collected.
-    private func deliverWithLookups() {
         guard needsLookup || !pending.isEmpty else { return }
         do {
             try deliverPending(isFullState: false)

@@ -38,7 +38,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
     let lost: @Sendable (Generation, String) -> Void
-    private let log: @Sendable (String) -> Void
+    private let log: @Sendable (LogLevel, String) -> Void
     let classifier: SysfsClassifier
     /// Reused for every receive on both sockets (they are only read on `queue`).
     let buffer = ReceiveBuffer()
@@ -52,10 +52,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var pending: [NetworkEvent] = []
     /// Something that can change the lookups' answers arrived since the last batch.
     var needsLookup = false
-    /// Keeps a route flood from costing two lookups per message.
-    var throttle = LookupThrottle()
-    /// Reading is paused during a route flood (see `pauseReading`).
-    var isReadPaused = false
+
+    /// Whether the kernel took the route filter (`attachRouteFilter`).
+    private(set) var isRouteFilterAttached = false
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -67,14 +66,14 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
                 configuration: NetlinkConfiguration,
                 deliver: @escaping @Sendable (EventBatch) -> Void,
                 lost: @escaping @Sendable (Generation, String) -> Void,
-                log: @escaping @Sendable (String) -> Void) {
+                log: @escaping @Sendable (LogLevel, String) -> Void) {
         self.generation = generation
         self.queue = queue
         self.configuration = configuration
         self.deliver = deliver
         self.lost = lost
         self.log = log
-        self.classifier = SysfsClassifier(sysfsRoot: configuration.sysfsRoot, log: log)
+        self.classifier = SysfsClassifier(sysfsRoot: configuration.sysfsRoot) { log(.notice, $0) }
     }
 
     /// Opens the sockets on the calling thread (so they belong to its network
@@ -148,6 +147,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         eventSocket = events
         try setReceiveBuffer(of: events)
         try events.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
+        // Before joining the groups, so that no message is queued unfiltered.
+        attachRouteFilter(to: events)
         for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
                       RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
             try events.addMembership(group)
@@ -176,7 +177,23 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         }
         receiveBufferBytes = try socket.option(SO_RCVBUF, "SO_RCVBUF")
         if refused {
-            log("netlink: SO_RCVBUFFORCE refused (EPERM, not root); SO_RCVBUF \(bytes) obtained \(receiveBufferBytes) bytes (as getsockopt reports it, doubled; capped by net.core.rmem_max)")
+            log(.notice, "netlink: SO_RCVBUFFORCE refused (EPERM: it needs CAP_NET_ADMIN, which pathd does not have); "
+                + "asked SO_RCVBUF for \(bytes) bytes and obtained \(receiveBufferBytes) bytes (what getsockopt reports: "
+                + "the kernel caps the request at net.core.rmem_max, then doubles it for its bookkeeping)")
+        }
+    }
+
+    /// Drops, in the kernel, the route messages that cannot change an answer
+    /// (`RouteFilter`). The destinations are fixed for the monitor's life; were they
+    /// reloadable, a new monitor would attach a new program. Without the filter pathd
+    /// reads every route message, as it did before there was one: correct, only busier.
+    private func attachRouteFilter(to socket: NetlinkSocket) {
+        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations)
+        do {
+            _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
+            isRouteFilterAttached = true
+        } catch {
+            log(.warning, "netlink: route filter not attached, every route message will be read: \(error)")
         }
     }
 
@@ -199,11 +216,6 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         case .running(let source):
             state = .finished
             source.cancel()
-            // A suspended source runs its cancel handler (closing the sockets) only once resumed.
-            if isReadPaused {
-                isReadPaused = false
-                source.resume()
-            }
         case .finished:
             break
         }

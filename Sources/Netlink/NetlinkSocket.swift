@@ -79,6 +79,18 @@ final class NetlinkSocket {
         return Int(value)
     }
 
+    /// Attaches a classic BPF program that the kernel runs on every datagram before
+    /// queueing it (SO_ATTACH_FILTER, socket(7); needs no privilege). The kernel copies
+    /// the program, so `program` need not outlive the call.
+    func attachFilter(_ program: [sock_filter]) -> NetlinkStatus {
+        var instructions = program
+        return instructions.withUnsafeMutableBufferPointer { buffer in
+            var description = sock_fprog(len: UInt16(buffer.count), filter: buffer.baseAddress)
+            return NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, SO_ATTACH_FILTER, &description,
+                                                         socklen_t(MemoryLayout<sock_fprog>.size))))
+        }
+    }
+
     /// A receive timeout for the blocking request socket, so a kernel that never
     /// answers cannot wedge the state queue forever (SO_RCVTIMEO, socket(7)).
     func setReceiveTimeout(seconds: Int) throws(NetlinkError) {

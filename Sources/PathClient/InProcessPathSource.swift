@@ -52,7 +52,7 @@ final class InProcessPathSource: @unchecked Sendable {
                 receiveBufferBytes: settings.receiveBufferBytes)
             let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
-                               deliver: callbacks.deliver, lost: callbacks.lost, log: { _ in })
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
             }
             engine.onChange = { [unowned self] _ in evaluate(handler) }
             engine.onFatal = { why in handler(.failed(why)) }

@@ -36,7 +36,7 @@ final class Daemon: @unchecked Sendable {
             log: log,
             makeSource: { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
-                               deliver: callbacks.deliver, lost: callbacks.lost, log: { log.notice($0) })
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { level, text in log.log(level, text) })
             })
         self.service = service
         resolver = ResolverWatcher(path: settings.resolvConfPath, upstreamPath: settings.upstreamResolvConfPath,

@@ -19,7 +19,9 @@ extension KernelTests {
                     let probe = try UnixSocket(connectingTo: topology.socketPath)
                     let pid = try peerProcessID(of: probe)
                     probe.close()
-                    let routes = (0..<3000).map { "route add 10.\($0 >> 8).\($0 & 255).0/24 dev vA" }
+                    // Routes covering the lookup destination, one per table: the route
+                    // filter passes them (it would drop other /24s in the kernel).
+                    let routes = (0..<3000).map { "route add 203.0.113.0/24 dev vA table \(1000 + $0)" }
                     #expect(kill(pid, SIGSTOP) == 0)
                     do {
                         defer { kill(pid, SIGCONT) }

@@ -22,8 +22,8 @@ final class BatchInbox: @unchecked Sendable {
         arrived.signal()
     }
 
-    func log(_ line: String) {
-        lock.withLock { logLines.append(line) }
+    func log(_ level: LogLevel, _ line: String) {
+        lock.withLock { logLines.append("\(level.rawValue): \(line)") }
     }
 
     var lostReasons: [String] { lock.withLock { losses } }

@@ -27,6 +27,9 @@ import Testing
         })
         #expect(batch.lookupCount == 2)
         #expect(Set(batch.lookups.keys) == [.ipv4, .ipv6])
+        // SO_ATTACH_FILTER needs no privilege: the kernel takes the route filter either way.
+        #expect(queue.sync { monitor.isRouteFilterAttached }, "log: \(inbox.logLines)")
+        #expect(!inbox.logLines.contains { $0.hasPrefix("warning:") }, "log: \(inbox.logLines)")
         // As root SO_RCVBUFFORCE grants the 8 MiB (reported doubled); otherwise rmem_max caps it.
         let obtained = queue.sync { monitor.receiveBufferBytes }
         #expect(getuid() == 0 ? obtained >= 8 * 1024 * 1024 : obtained > 0)

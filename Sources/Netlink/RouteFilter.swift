@@ -1,0 +1,234 @@
+import CLinux
+import PathModel
+
+/// The event socket's classic BPF filter (`SO_ATTACH_FILTER`): drops, in the kernel,
+/// the route messages that cannot change an answer. docs/ARCHITECTURE.md ("Route
+/// messages that cannot change an answer stay in the kernel") gives the rule and why a
+/// verdict per datagram is exact. Whatever the program cannot read with certainty, it
+/// passes, for the decoders to judge as before.
+///
+/// Classic BPF has no loops, so the search for RTA_DST is unrolled `attributeLimit`
+/// times. The kernel's own search (`SKF_AD_NLATTR`) needs no bound, but it is a helper
+/// outside the program; unrolled, every instruction that decides runs in the unit
+/// tests' interpreter. A load past the datagram's end makes the kernel drop it, so
+/// every load follows a length check.
+enum RouteFilter {
+    /// How many attributes are looked through for RTA_DST; a route whose RTA_DST comes
+    /// later is passed. The kernel writes it second, after RTA_TABLE (`fib_dump_info`,
+    /// net/ipv4/fib_semantics.c; `rt6_fill_node`, net/ipv6/route.c).
+    static let attributeLimit = 8
+
+    /// The verdict that keeps the whole datagram (the return value is a byte count).
+    static let accept = UInt32.max
+    static let drop: UInt32 = 0
+
+    /// Scratch memory words (classic BPF has 16).
+    private enum Slot {
+        /// Offset of the attribute being looked at.
+        static let offset = 0
+        /// Bytes left in the message from `offset`.
+        static let remaining = 1
+        static let scratch = 2
+        /// `rta_len` of the attribute at `offset`.
+        static let attributeLength = 3
+        /// RTA_DST XOR the lookup destination, 32 bits each, words 4 to 7.
+        static let difference = 4
+    }
+
+    private static let headerSize = MemoryLayout<nlmsghdr>.size
+    private static let lengthOffset = MemoryLayout<nlmsghdr>.offset(of: \.nlmsg_len)!
+    private static let typeOffset = MemoryLayout<nlmsghdr>.offset(of: \.nlmsg_type)!
+    private static let familyOffset = headerSize + MemoryLayout<rtmsg>.offset(of: \.rtm_family)!
+    private static let destinationLengthOffset = headerSize + MemoryLayout<rtmsg>.offset(of: \.rtm_dst_len)!
+    private static let sourceLengthOffset = headerSize + MemoryLayout<rtmsg>.offset(of: \.rtm_src_len)!
+    /// Where the attributes start: NLMSG_ALIGN(sizeof(struct rtmsg)) after the header.
+    private static let attributesOffset = headerSize + (MemoryLayout<rtmsg>.size + 3) & ~3
+    private static let attributeHeaderSize = MemoryLayout<rtattr>.size
+    private static let isLittleEndian = UInt16(1).littleEndian == 1
+
+    /// The program for these lookup destinations (one per family).
+    static func program(lookupDestinations: LookupDestinations) -> [sock_filter] {
+        var program = ClassicBPF()
+        let found = program.makeLabel()
+        emitHeaderChecks(&program)
+        emitAttributeWalk(&program, found: found)
+        program.place(found)
+        // Reached with X = the offset of RTA_DST and M[attributeLength] = its rta_len.
+        let notIPv4 = program.makeLabel()
+        program.load(BPF_B, at: familyOffset)
+        program.jump(if: BPF_JEQ, UInt32(AddressFamily.ipv4.linuxValue), to: nil, else: notIPv4)
+        emitCoverage(&program, destination: lookupDestinations.ipv4)
+        program.place(notIPv4)
+        emitCoverage(&program, destination: lookupDestinations.ipv6)
+        // Only IPv4 and IPv6 reach `found`; this ends the program.
+        program.return(accept)
+        return program.instructions()
+    }
+
+    /// Passes what is not a lone, complete route message of IPv4 or IPv6 with a prefix
+    /// longer than 1 and no source prefix; falls through to the walk for the others.
+    private static func emitHeaderChecks(_ program: inout ClassicBPF) {
+        let pass = program.makeLabel()
+        let route = program.makeLabel()
+        program.loadLength()
+        program.jump(if: BPF_JGE, UInt32(attributesOffset), to: nil, else: pass)
+        program.load(BPF_H, at: typeOffset)
+        program.jump(if: BPF_JEQ, hostUInt16(RTM_NEWROUTE), to: route, else: nil)
+        program.jump(if: BPF_JEQ, hostUInt16(RTM_DELROUTE), to: route, else: pass)
+        program.place(route)
+        // A notification is one message per datagram; if this one is not, pass it whole.
+        emitLoadHostUInt32(&program, at: lengthOffset)
+        program.loadLengthIntoX()
+        program.jumpX(if: BPF_JEQ, to: nil, else: pass)
+        program.load(BPF_B, at: destinationLengthOffset)
+        program.jump(if: BPF_JGT, UInt32(TrackedRoute.maximumPrefixLength), to: nil, else: pass)
+        program.load(BPF_B, at: sourceLengthOffset)
+        program.jump(if: BPF_JEQ, 0, to: nil, else: pass)
+
+        let walk = program.makeLabel()
+        for family in AddressFamily.allCases {
+            let next = program.makeLabel()
+            program.load(BPF_B, at: familyOffset)
+            program.jump(if: BPF_JEQ, UInt32(family.linuxValue), to: nil, else: next)
+            // A prefix longer than the address is malformed: the decoder's to judge.
+            program.load(BPF_B, at: destinationLengthOffset)
+            program.jump(if: BPF_JGT, UInt32(bitWidth(family)), to: pass, else: walk)
+            program.place(next)
+        }
+        program.place(pass)
+        program.return(accept)
+        program.place(walk)
+    }
+
+    /// `attributeLimit` unrolled steps over the rtattrs; each either passes a malformed
+    /// message, jumps to `found` at RTA_DST, or moves to the next attribute. Past the
+    /// last step, pass.
+    private static func emitAttributeWalk(_ program: inout ClassicBPF, found: ClassicBPF.Label) {
+        program.loadConstant(UInt32(attributesOffset))
+        program.store(memory: Slot.offset)
+        // The kernel refuses a program that may read a scratch word before writing it
+        // (`check_load_and_stores`, net/core/filter.c), and its check carries what was
+        // written past a return into the next instruction. Writing every word the walk
+        // uses once, here, satisfies it on every path.
+        for slot in [Slot.remaining, Slot.scratch, Slot.attributeLength] { program.store(memory: slot) }
+        for _ in 0..<attributeLimit {
+            let pass = program.makeLabel()
+            let isDestination = program.makeLabel()
+            let next = program.makeLabel()
+            // Room for an attribute header: length > offset and length - offset >= 4.
+            program.loadX(memory: Slot.offset)
+            program.loadLength()
+            program.jumpX(if: BPF_JGT, to: nil, else: pass)
+            program.aluX(BPF_SUB)
+            program.jump(if: BPF_JGE, UInt32(attributeHeaderSize), to: nil, else: pass)
+            program.store(memory: Slot.remaining)
+            // rta_len, host order; as nla_ok: at least a header, at most what is left.
+            emitLoadHostUInt16AtX(&program, at: MemoryLayout<rtattr>.offset(of: \.rta_len)!)
+            program.jump(if: BPF_JGE, UInt32(attributeHeaderSize), to: nil, else: pass)
+            program.loadX(memory: Slot.remaining)
+            program.jumpX(if: BPF_JGT, to: pass, else: nil)
+            program.store(memory: Slot.attributeLength)
+            // rta_type without the NLA_F_NESTED / NLA_F_NET_BYTEORDER bits, as nla_type().
+            program.loadX(memory: Slot.offset)
+            program.load(BPF_H, atX: MemoryLayout<rtattr>.offset(of: \.rta_type)!)
+            program.alu(BPF_AND, hostUInt16(~(NLA_F_NESTED | NLA_F_NET_BYTEORDER)))
+            program.jump(if: BPF_JEQ, hostUInt16(RTA_DST.rawValue), to: isDestination, else: nil)
+            // Next attribute: offset += RTA_ALIGN(rta_len).
+            program.load(memory: Slot.attributeLength)
+            program.alu(BPF_ADD, 3)
+            program.alu(BPF_AND, ~UInt32(3))
+            program.aluX(BPF_ADD)
+            program.store(memory: Slot.offset)
+            program.jump(to: next)
+            program.place(pass)
+            program.return(accept)
+            program.place(isDestination)
+            program.jump(to: found)
+            program.place(next)
+        }
+        program.return(accept)
+    }
+
+    /// With X = the offset of RTA_DST: accepts when its first rtm_dst_len bits equal
+    /// `destination`'s, drops otherwise; passes an RTA_DST that is not one address.
+    /// The prefix is compared 32 bits at a time: (RTA_DST XOR destination) shifted
+    /// right by the bits outside the prefix must be 0.
+    private static func emitCoverage(_ program: inout ClassicBPF, destination: IPAddress) {
+        let accept = program.makeLabel()
+        let drop = program.makeLabel()
+        let bytes = destination.bytes
+        program.load(memory: Slot.attributeLength)
+        program.jump(if: BPF_JEQ, UInt32(attributeHeaderSize + bytes.count), to: nil, else: accept)
+        let words = stride(from: 0, to: bytes.count, by: 4).map { start in
+            bytes[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        }
+        for (index, word) in words.enumerated() {
+            program.load(BPF_W, atX: attributeHeaderSize + 4 * index)
+            program.alu(BPF_XOR, word)
+            program.store(memory: Slot.difference + index)
+        }
+        // X = rtm_dst_len, 2 to the address's width (checked before the walk).
+        program.load(BPF_B, at: destinationLengthOffset)
+        program.copyAToX()
+        for index in words.indices {
+            let end = UInt32(32 * (index + 1))
+            let whole = program.makeLabel()
+            program.copyXToA()
+            program.jump(if: BPF_JGE, end, to: whole, else: nil)
+            // The prefix ends inside this word (it is longer than the words before):
+            // shift out the end - rtm_dst_len bits after it (1 to 31).
+            program.loadConstant(end)
+            program.aluX(BPF_SUB)
+            program.copyAToX()
+            program.load(memory: Slot.difference + index)
+            program.aluX(BPF_RSH)
+            program.jump(if: BPF_JEQ, 0, to: accept, else: drop)
+            program.place(whole)
+            program.load(memory: Slot.difference + index)
+            program.jump(if: BPF_JEQ, 0, to: nil, else: drop)
+            program.copyXToA()
+            program.jump(if: BPF_JEQ, end, to: accept, else: nil)
+        }
+        // Not reached: the last word's `end` is the address's width, which the prefix
+        // does not exceed. Drop, like any route whose prefix differs.
+        program.place(drop)
+        program.return(Self.drop)
+        program.place(accept)
+        program.return(Self.accept)
+    }
+
+    /// A = the host-order u32 at `offset` (nlmsg_len): classic BPF loads big-endian, so
+    /// the bytes are put together most significant first. Uses X and M[scratch].
+    private static func emitLoadHostUInt32(_ program: inout ClassicBPF, at offset: Int) {
+        let order = isLittleEndian ? [3, 2, 1, 0] : [0, 1, 2, 3]
+        program.load(BPF_B, at: offset + order[0])
+        for byte in order.dropFirst() {
+            program.alu(BPF_LSH, 8)
+            program.store(memory: Slot.scratch)
+            program.load(BPF_B, at: offset + byte)
+            program.loadX(memory: Slot.scratch)
+            program.aluX(BPF_OR)
+        }
+    }
+
+    /// A = the host-order u16 at X + `offset` (rta_len). Leaves X changed.
+    private static func emitLoadHostUInt16AtX(_ program: inout ClassicBPF, at offset: Int) {
+        let (high, low) = isLittleEndian ? (1, 0) : (0, 1)
+        program.load(BPF_B, atX: offset + high)
+        program.alu(BPF_LSH, 8)
+        program.store(memory: Slot.scratch)
+        program.load(BPF_B, atX: offset + low)
+        program.loadX(memory: Slot.scratch)
+        program.aluX(BPF_OR)
+    }
+
+    /// A host-order u16 as a big-endian 16-bit load of its bytes reads it, for
+    /// comparing and masking fields without putting their bytes together.
+    private static func hostUInt16<Value: BinaryInteger>(_ value: Value) -> UInt32 {
+        UInt32(UInt16(truncatingIfNeeded: value).bigEndian)
+    }
+
+    private static func bitWidth(_ family: AddressFamily) -> Int {
+        family == .ipv4 ? 32 : 128
+    }
+}

@@ -1,0 +1,93 @@
+import CLinux
+import Foundation
+import PathModel
+import Testing
+@testable import Netlink
+
+/// The route filter attached in a namespace's kernel: changes made with `ip` arrive,
+/// or not, exactly as the interpreter's tests say (RouteFilterTests).
+@Suite(.enabled(if: canUseNamespaces, "needs root and /usr/sbin/ip for network namespaces"))
+struct RouteFilterKernelTests {
+    /// What one received message was, for comparing with the expected sequence.
+    private enum Received: Equatable, CustomStringConvertible {
+        case route(String)
+        case address(String)
+
+        var description: String {
+            switch self {
+            case .route(let text): "route \(text)"
+            case .address(let text): "address \(text)"
+            }
+        }
+    }
+
+    @Test("the kernel takes the program and delivers only the messages it passes, in order")
+    func kernelDeliversWhatTheProgramPasses() throws {
+        let namespace = makeNamespaceName()
+        try ip("netns", "add", namespace)
+        defer { deleteNamespace(namespace) }
+        try ip("-n", namespace, "link", "set", "lo", "up")
+
+        let socket = try inNetworkNamespace(namespace) {
+            let socket = try NetlinkSocket(role: "filter test socket")
+            let program = RouteFilter.program(lookupDestinations: .standard)
+            _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER)")
+            for group in [RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE] {
+                try socket.addMembership(group)
+            }
+            try socket.setReceiveTimeout(seconds: 5)
+            return socket
+        }
+
+        let changes: [(arguments: [String], passes: Received?)] = [
+            (["route", "add", "unreachable", "100.64.3.7/32"], nil),
+            (["route", "add", "unreachable", "203.0.113.0/24"], .route("203.0.113.0/24")),
+            (["route", "add", "unreachable", "10.0.0.0/8"], nil),
+            (["route", "add", "unreachable", "0.0.0.0/1"], .route("0.0.0.0/1")),
+            (["route", "add", "unreachable", "128.0.0.0/1"], .route("128.0.0.0/1")),
+            (["-6", "route", "add", "unreachable", "2001:db8::/48"], .route("2001:db8::/48")),
+            (["-6", "route", "add", "unreachable", "2001:db8:1::5/128"], nil),
+            (["-6", "route", "add", "unreachable", "2001:db8:1::/64", "from", "2001:db8:2::/64"],
+             .route("2001:db8:1::/64 from /64")),
+            (["route", "del", "unreachable", "100.64.3.7/32"], nil),
+            (["route", "del", "unreachable", "203.0.113.0/24"], .route("203.0.113.0/24")),
+            // The address passes; the local /32 route the kernel adds with it does not.
+            (["address", "add", "100.64.9.9/32", "dev", "lo"], .address("100.64.9.9/32")),
+            (["route", "add", "unreachable", "default"], .route("0.0.0.0/0")),
+        ]
+        for change in changes { try ip(["-n", namespace] + change.arguments) }
+
+        let expected = changes.compactMap(\.passes)
+        var received: [Received] = []
+        let buffer = ReceiveBuffer()
+        while received.last != .route("0.0.0.0/0") {
+            let length = try socket.receive(into: buffer).get("receive (so far: \(received))")
+            buffer.forEachMessage(length: length) { header in
+                if let message = Self.describe(header) { received.append(message) }
+                return true
+            }
+        }
+        #expect(received == expected)
+    }
+
+    private static func describe(_ header: UnsafeMutablePointer<nlmsghdr>) -> Received? {
+        switch Int(header.pointee.nlmsg_type) {
+        case RTM_NEWROUTE, RTM_DELROUTE:
+            guard header.hasPayload(of: rtmsg.self) else { return nil }
+            let route = header.payload(as: rtmsg.self)
+            let family = AddressFamily(linuxValue: route.rtm_family)
+            let destination = Attributes.parse(header, headerSize: MemoryLayout<rtmsg>.size,
+                                               maxType: Int(__RTA_MAX.rawValue) - 1) {
+                $0.ipAddress(Int(RTA_DST.rawValue))
+            } ?? nil
+            let zero = family == .ipv6 ? "::" : "0.0.0.0"
+            let source = route.rtm_src_len > 0 ? " from /\(route.rtm_src_len)" : ""
+            return .route("\(destination.map(String.init(describing:)) ?? zero)/\(route.rtm_dst_len)\(source)")
+        case RTM_NEWADDR, RTM_DELADDR:
+            guard case .changed(let address) = AddressDecoder.decode(header) else { return nil }
+            return .address("\(address.address)/\(address.prefixLength)")
+        default:
+            return nil
+        }
+    }
+}

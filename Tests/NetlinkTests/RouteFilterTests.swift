@@ -1,0 +1,183 @@
+import CLinux
+import PathModel
+import Testing
+@testable import Netlink
+
+/// The route filter's program, checked and run by `ClassicBPFInterpreter` over messages
+/// built by hand: what it keeps, what it drops, and that it passes whatever it cannot read.
+@Suite("route filter (classic BPF)")
+struct RouteFilterTests {
+    private let filter = Verdicts(.standard)
+
+    @Test("drops a /32 in 100.64/10 and a /128 elsewhere, in adds and deletes")
+    func dropsLongPrefixesElsewhere() throws {
+        let filter = try #require(filter)
+        #expect(!filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32, type: RTM_DELROUTE)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:1::5")!, 128)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:1::5")!, 128, type: RTM_DELROUTE)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("10.0.0.0")!, 8)))
+    }
+
+    @Test("passes prefixes covering the lookup destinations: a /24 over 203.0.113.1, a /48 over 2001:db8::1")
+    func passesCoveringPrefixes() throws {
+        let filter = try #require(filter)
+        #expect(filter.passes(MessageBytes.route(IPAddress("203.0.113.0")!, 24)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("203.0.113.0")!, 24, type: RTM_DELROUTE)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("203.0.113.1")!, 32)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8::")!, 48)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8::1")!, 128)))
+    }
+
+    @Test("passes 0/0, 0/1 and 128/1 of both families, as pathd tracks them")
+    func passesShortPrefixes() throws {
+        let filter = try #require(filter)
+        #expect(filter.passes(MessageBytes.route(IPAddress("0.0.0.0")!, 0)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("0.0.0.0")!, 1)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("128.0.0.0")!, 1)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("::")!, 0)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("8000::")!, 1)))
+    }
+
+    @Test("passes source-specific routes whatever their destination")
+    func passesSourceSpecificRoutes() throws {
+        let filter = try #require(filter)
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:1::5")!, 128, sourceLength: 64)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32, sourceLength: 8)))
+    }
+
+    @Test("every prefix length: the prefix of a destination passes, one differing in its last bit is dropped")
+    func everyPrefixLength() throws {
+        let filter = try #require(filter)
+        for family in AddressFamily.allCases {
+            let destination = LookupDestinations.standard[family]
+            let width = family == .ipv4 ? 32 : 128
+            for length in 2...width {
+                let covering = Self.address(destination, keepingBits: length, flippingBit: nil)
+                let sibling = Self.address(destination, keepingBits: length, flippingBit: length - 1)
+                #expect(filter.passes(MessageBytes.route(covering, UInt8(length))), "\(covering)/\(length)")
+                #expect(!filter.passes(MessageBytes.route(sibling, UInt8(length))), "\(sibling)/\(length)")
+            }
+        }
+    }
+
+    @Test("RTA_DST is found after other attributes, up to the bound; past it the route passes")
+    func destinationAfterOtherAttributes() throws {
+        let filter = try #require(filter)
+        let others: [(UInt16, [UInt8])] = (0..<(RouteFilter.attributeLimit - 1)).map { index in
+            index % 2 == 0 ? (MessageBytes.priority, MessageBytes.host(UInt32(index))) : (UInt16(RTA_GATEWAY.rawValue), [100, 64, 0, 1])
+        }
+        func route(_ destination: String, _ length: UInt8, after attributes: [(UInt16, [UInt8])]) -> [UInt8] {
+            MessageBytes.route(IPAddress(destination)!, length,
+                               attributes: attributes + [(MessageBytes.destinationType, IPAddress(destination)!.bytes)])
+        }
+        #expect(!filter.passes(route("100.64.3.7", 32, after: others)))
+        #expect(filter.passes(route("203.0.113.0", 24, after: others)))
+        // One attribute more and RTA_DST is beyond the walk: passed, for userspace to judge.
+        let tooMany = others + [(MessageBytes.priority, MessageBytes.host(UInt32(9)))]
+        #expect(filter.passes(route("100.64.3.7", 32, after: tooMany)))
+    }
+
+    @Test("an RTA_DST whose type carries NLA_F_NET_BYTEORDER is still RTA_DST, as nla_type() reads it")
+    func attributeTypeFlagsAreMasked() throws {
+        let filter = try #require(filter)
+        let flagged = UInt16(MessageBytes.destinationType) | UInt16(NLA_F_NET_BYTEORDER)
+        #expect(!filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32,
+                                                  attributes: [(flagged, [100, 64, 3, 7])])))
+    }
+
+    @Test("passes what it cannot read: truncated, malformed, or not alone in its datagram")
+    func passesWhatItCannotRead() throws {
+        let filter = try #require(filter)
+        let dropped = MessageBytes.route(IPAddress("100.64.3.7")!, 32)
+        // Cut inside the rtmsg, inside an attribute, and with nlmsg_len beyond the data.
+        #expect(filter.passes(Array(dropped.prefix(20))))
+        #expect(filter.passes(Array(dropped.prefix(dropped.count - 6))))
+        #expect(filter.passes(MessageBytes.message(type: RTM_NEWROUTE, body: Array(dropped[16..<28]),
+                                                   attributes: [(MessageBytes.destinationType, [100, 64, 3, 7])],
+                                                   length: dropped.count + 8)))
+        // Two messages in one datagram: the verdict would be the first one's alone.
+        #expect(filter.passes(dropped + dropped))
+        // A prefix longer than the address, an RTA_DST of the wrong size, none at all.
+        #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 33)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32,
+                                                 attributes: [(MessageBytes.destinationType, IPAddress("2001:db8:1::5")!.bytes)])))
+        #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32,
+                                                 attributes: [(MessageBytes.table, MessageBytes.host(UInt32(254)))])))
+        // An attribute claiming fewer bytes than its own header.
+        var broken = dropped
+        broken[28] = 2
+        broken[29] = 0
+        #expect(filter.passes(broken))
+        #expect(filter.passes([]))
+    }
+
+    @Test("passes every link, address and rule message, and types it does not know")
+    func passesOtherMessages() throws {
+        let filter = try #require(filter)
+        var link = ifinfomsg()
+        link.ifi_index = 2
+        #expect(filter.passes(MessageBytes.message(type: RTM_NEWLINK, body: MessageBytes.bytes(of: link),
+                                                   attributes: [(UInt16(IFLA_IFNAME), Array("vA\0".utf8))])))
+        #expect(filter.passes(MessageBytes.message(type: RTM_DELLINK, body: MessageBytes.bytes(of: link))))
+        var address = ifaddrmsg()
+        address.ifa_family = AddressFamily.ipv4.linuxValue
+        address.ifa_prefixlen = 32
+        address.ifa_index = 2
+        #expect(filter.passes(MessageBytes.message(type: RTM_NEWADDR, body: MessageBytes.bytes(of: address),
+                                                   attributes: [(UInt16(IFA_LOCAL), [100, 64, 3, 7])])))
+        #expect(filter.passes(MessageBytes.message(type: RTM_DELADDR, body: MessageBytes.bytes(of: address))))
+        // A rule's header starts like a route's (family, dst_len, src_len): a /32 selector.
+        var rule = fib_rule_hdr()
+        rule.family = AddressFamily.ipv4.linuxValue
+        rule.dst_len = 32
+        #expect(filter.passes(MessageBytes.message(type: RTM_NEWRULE, body: MessageBytes.bytes(of: rule),
+                                                   attributes: [(UInt16(FRA_DST), [100, 64, 3, 7])])))
+        #expect(filter.passes(MessageBytes.message(type: RTM_DELRULE, body: MessageBytes.bytes(of: rule))))
+        #expect(filter.passes(MessageBytes.message(type: Int(RTM_NEWNEIGH), body: [UInt8](repeating: 0, count: 12))))
+    }
+
+    @Test("the program follows the configured destinations")
+    func configuredDestinations() throws {
+        let filter = try #require(Verdicts(LookupDestinations(ipv4: IPAddress("10.1.2.3")!, ipv6: IPAddress("2001:db8:7::1")!)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("10.1.0.0")!, 16)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("203.0.113.0")!, 24)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8::")!, 48)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:7::")!, 48)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("::")!, 0)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:1::5")!, 128, sourceLength: 64)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("0.0.0.0")!, 1)))
+    }
+
+    /// `destination` with only its first `keepingBits` bits, and bit `flippingBit`
+    /// (counted from the most significant) inverted.
+    private static func address(_ destination: IPAddress, keepingBits length: Int, flippingBit flipped: Int?) -> IPAddress {
+        var bytes = destination.bytes
+        for bit in 0..<bytes.count * 8 {
+            let mask = UInt8(0x80) >> UInt8(bit % 8)
+            if bit >= length { bytes[bit / 8] &= ~mask }
+            if bit == flipped { bytes[bit / 8] ^= mask }
+        }
+        return IPAddress(bytes: bytes)!
+    }
+}
+
+/// The route filter for some destinations, checked as the kernel checks it at attach.
+private struct Verdicts {
+    let interpreter: ClassicBPFInterpreter
+
+    init?(_ destinations: LookupDestinations) {
+        do {
+            interpreter = try ClassicBPFInterpreter(RouteFilter.program(lookupDestinations: destinations))
+        } catch {
+            Issue.record("the kernel would refuse the program: \(error)")
+            return nil
+        }
+    }
+
+    func passes(_ datagram: [UInt8]) -> Bool {
+        // 0 drops; any other verdict keeps that many bytes, and must keep them all.
+        let verdict = interpreter.run(datagram)
+        return verdict != 0 && verdict >= UInt32(datagram.count)
+    }
+}
