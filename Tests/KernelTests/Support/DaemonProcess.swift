@@ -7,12 +7,15 @@ final class DaemonProcess {
     private let stderrPath: String
 
     /// Starts `ip netns exec NS pathd --socket SOCKET ARGUMENTS`. `ip netns exec` execs the command,
-    /// so the child's pid is pathd's own and signals reach it directly.
-    init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = []) throws {
+    /// so the child's pid is pathd's own and signals reach it directly — unless a `wrapper`
+    /// (a command that runs pathd, its arguments following it: a shell setting the umask, strace)
+    /// goes first: then the child is the wrapper.
+    init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = [],
+         wrapper: [String] = []) throws {
         self.socketPath = socketPath
         self.stderrPath = stderrPath
         let pathd = try BuiltProduct.url("pathd")
-        let command = namespace.execArguments([pathd.path, "--socket", socketPath] + arguments)
+        let command = namespace.execArguments(wrapper + [pathd.path, "--socket", socketPath] + arguments)
         child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
     }
 
@@ -22,6 +25,9 @@ final class DaemonProcess {
     }
 
     var isRunning: Bool { child.isRunning }
+
+    /// The child's pid: pathd's own unless a wrapper runs it.
+    var processID: pid_t { child.pid }
 
     /// Polls `connect()` until the daemon accepts connections; fails early, with its stderr, if it exits.
     func waitUntilListening(timeout: Duration = .seconds(10)) throws {

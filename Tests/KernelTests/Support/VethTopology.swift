@@ -48,19 +48,20 @@ final class VethTopology {
 
     /// Starts pathd in namespace A and waits until it accepts connections.
     @discardableResult
-    func startDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
-        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments)
+    func startDaemon(socketPath: String? = nil, arguments: [String] = [], wrapper: [String] = []) throws -> DaemonProcess {
+        let daemon = try launchDaemon(socketPath: socketPath, arguments: arguments, wrapper: wrapper)
         try daemon.waitUntilListening()
         return daemon
     }
 
     /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
-    func launchDaemon(socketPath: String? = nil, arguments: [String] = []) throws -> DaemonProcess {
+    func launchDaemon(socketPath: String? = nil, arguments: [String] = [], wrapper: [String] = []) throws -> DaemonProcess {
         let daemon = try DaemonProcess(
             in: a,
             socketPath: socketPath ?? self.socketPath,
             stderrPath: directory.path("pathd-\(daemons.count).stderr"),
-            arguments: arguments
+            arguments: arguments,
+            wrapper: wrapper
         )
         daemons.append(daemon)
         return daemon
