@@ -60,6 +60,23 @@ struct BadInputTests {
         #expect(try other.nextPath().update.path.status == .satisfied)
     }
 
+    @Test("requests before an over-long line are answered, then lineTooLong, then the connection is closed")
+    func requestsBeforeLineTooLong() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        // One write: the daemon reads the good lines and the start of the long one together.
+        try client.write(Request(op: .ping, id: .integer(1)).encoded() + Request(op: .ping, id: .integer(2)).encoded()
+            + [UInt8](repeating: UInt8(ascii: "a"), count: maximumRequestLineLength + 10))
+        #expect(try client.next() == .pong(id: .integer(1)))
+        #expect(try client.next() == .pong(id: .integer(2)))
+        guard case .error(.lineTooLong, _, _) = try client.next() else {
+            Issue.record("expected lineTooLong")
+            return
+        }
+        #expect(throws: RawClient.Closed.self) { try client.next() }
+    }
+
     @Test("a client over the limit gets tooManyClients and is closed")
     func tooManyClients() throws {
         let harness = try DaemonHarness(configuration: .daemon { $0.maximumClients = 2 })
