@@ -1,4 +1,4 @@
-// System calls the Glibc module does not import: GNU extensions that need
+// System calls (and glibc functions) the Glibc module does not import: GNU extensions that need
 // _GNU_SOURCE, which must not be defined here (glibc's types would then differ from
 // the Glibc module's and a clean build fails with "different definitions in different
 // modules"). Header only: this module links nothing.
@@ -25,5 +25,13 @@ static inline int pathd_peer_credentials(int fd, pid_t *pid, uid_t *uid, gid_t *
     *gid = credentials.gid;
     return 0;
 }
+
+/// glibc's malloc tuning (malloc.h, which is not included: its <stdio.h> would then
+/// belong to this module rather than to Glibc's).
+extern int mallopt(int parameter, int value);
+extern int malloc_trim(size_t pad);
+
+/// mallopt(M_ARENA_MAX, count): at most `count` malloc arenas; 0 on failure.
+static inline int pathd_limit_malloc_arenas(int count) { return mallopt(-8 /* M_ARENA_MAX */, count); }
 
 #endif

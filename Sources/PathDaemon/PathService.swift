@@ -39,6 +39,9 @@ public final class PathService: @unchecked Sendable {
     private var fatalHandler: ((String) -> Void)?
     /// Whether the first path was published (clients are accepted from then on).
     private var hasPublished = false
+    private let scheduler: any Scheduler
+    /// A return of free memory to the kernel is due (`scheduleMemoryReturn`).
+    private var isMemoryReturnScheduled = false
     /// Called on `queue` with the default path each time it changes (the log line,
     /// the service manager's status).
     public var onDefaultPathChange: ((Path) -> Void)?
@@ -51,6 +54,7 @@ public final class PathService: @unchecked Sendable {
         budget = ConnectionBudget(maximumClients: configuration.daemon.maximumClients,
                                   maximumPerUser: configuration.daemon.maximumClientsPerUser,
                                   daemonUserID: geteuid())
+        self.scheduler = scheduler
         engine = PathEngine(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
     }
 
@@ -237,6 +241,21 @@ public final class PathService: @unchecked Sendable {
         subscriptions.removeAll(of: connection.id)
         if clients.removeValue(forKey: connection.id) != nil { budget.release(connection.userID) }
         acceptor?.connectionClosed()
+        scheduleMemoryReturn()
+    }
+
+    /// What a closed connection held (its queue, its subscriptions, the buffers of its
+    /// requests) is free, but glibc keeps free memory in its heap: RSS would stay at the
+    /// peak of the busiest moment. A second after a connection closed (once, however many
+    /// close meanwhile) the free pages go back to the kernel (docs/PERFORMANCE.md, memory).
+    private func scheduleMemoryReturn() {
+        guard !isMemoryReturnScheduled else { return }
+        isMemoryReturnScheduled = true
+        scheduler.schedule(after: .seconds(1), on: queue) { [weak self] in
+            guard let self else { return }
+            isMemoryReturnScheduled = false
+            Memory.returnFreePages()
+        }
     }
 
     /// Applies a reloaded configuration's limits to connections made from now on.
