@@ -224,8 +224,6 @@ public final class PathService: @unchecked Sendable {
 
     private func received(_ line: [UInt8], from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        // Blank lines (only spaces and tabs) are ignored: no reply (docs/PROTOCOL.md).
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         let request: Request
         do {
             request = try Request.parse(line: line)

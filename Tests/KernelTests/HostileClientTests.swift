@@ -160,7 +160,7 @@ extension KernelTests {
                 let subscriber = try topology.subscribe()
                 try subscriber.waitFor("satisfied", PathLine.satisfied(through: "vA"))
                 let streams = try (0..<8).map { _ in
-                    try HostileClient(topology, mode: "empty-lines", ["--cap", String(1 << 30)])
+                    try HostileClient(topology, mode: "empty-lines", ["--cap", String(1 << 40)])
                 }
                 for stream in streams { try stream.waitFor("streaming") }
 
@@ -214,7 +214,7 @@ extension KernelTests {
                     HostileClient(topology, mode: "pipeline", ["--op", "status", "--count", "20000"]),
                 ]
                 let streams = try (0..<4).map { _ in
-                    try HostileClient(topology, mode: "empty-lines", ["--cap", String(1 << 30)])
+                    try HostileClient(topology, mode: "empty-lines", ["--cap", String(1 << 40)])
                 }
                 try spam.waitFor("busy")
                 for stream in streams { try stream.waitFor("streaming") }

@@ -32,6 +32,17 @@ struct BadInputTests {
         #expect(try client.next() == .pong(id: .string("after")))
     }
 
+    @Test("blank lines get no reply: empty, spaces and tabs, CRLF, 100,000 of them, then a ping")
+    func blankLines() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        let blanks = Array("\n \n\t\n \t \r\n\r\n".utf8)
+        try client.write(Array([[UInt8]](repeating: blanks, count: 20_000).joined()))
+        try client.write(Request(op: .ping, id: .integer(1)).encoded())
+        #expect(try client.next() == .pong(id: .integer(1)))
+    }
+
     @Test("a request split across many 1-byte writes is understood")
     func byteByByte() throws {
         let harness = try DaemonHarness()
