@@ -59,8 +59,9 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 \
 		$(DESTDIR)$(UNITDIR)/pathd.service $(DESTDIR)$(UNITDIR)/pathd.socket
 
-# Benchmarks (issue 6): root, network namespaces, about 5 minutes; not part of `test`.
-# Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help.
+# Benchmarks (issues 6 and 16): root, network namespaces, about 5 minutes; not part of `test`.
+# Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help;
+# BENCH_ARGS="--only hostile,memory" runs issue 16's part alone (about 30 s).
 BENCH_ARGS ?=
 bench: build
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)
