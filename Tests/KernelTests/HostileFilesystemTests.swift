@@ -53,7 +53,7 @@ extension KernelTests {
                 let end = try first.terminate()
                 let message = try first.stderr
                 #expect(end == .exit(0), "stderr: \(message)")
-                #expect(try FileStatus.kind(of: topology.socketPath) == "socket", "the second daemon's socket is gone")
+                #expect(try PathInfo.kind(of: topology.socketPath) == "socket", "the second daemon's socket is gone")
                 let probe = try UnixSocket(connectingTo: topology.socketPath)
                 defer { probe.close() }
                 #expect(try peerProcessID(of: probe) == second.processID)
@@ -86,8 +86,8 @@ extension KernelTests {
                     socketPath: socketPath,
                     wrapper: Self.umask077 + [strace, "-f", "-qq", "--seccomp-bpf", "-e", "trace=%file", "-o", trace])
 
-                #expect(try FileStatus.kind(of: socketPath) == "socket")
-                #expect(try FileStatus.permissions(of: socketPath) == 0o666)
+                #expect(try PathInfo.kind(of: socketPath) == "socket")
+                #expect(try PathInfo.permissions(of: socketPath) == 0o666)
                 let nobody = try HostileClient(topology, socketPath: socketPath, mode: "connections", ["--count", "1"])
                 #expect(try nobody.finish()["firstLines"] as? [String: Int] == ["hello": 1])
 
@@ -116,8 +116,8 @@ extension KernelTests {
                 let message = try refused.stderr
                 #expect(refusedEnd == .exit(1), "stderr: \(message)")
                 #expect(message.contains("\(socketPath) exists and is not a socket"), "stderr: \(message)")
-                #expect(try FileStatus.kind(of: socketPath) == "symbolic link")
-                #expect(try FileStatus.permissions(of: secret) == 0o600)
+                #expect(try PathInfo.kind(of: socketPath) == "symbolic link")
+                #expect(try PathInfo.permissions(of: secret) == 0o600)
             }
         }
 
@@ -128,8 +128,8 @@ extension KernelTests {
                 let directory = topology.directory.path("run")
                 let socketPath = directory + "/pathd.sock"
                 try topology.startDaemon(socketPath: socketPath, wrapper: Self.umask077)
-                #expect(try FileStatus.permissions(of: directory) == 0o755)
-                #expect(try FileStatus.permissions(of: socketPath) == 0o666)
+                #expect(try PathInfo.permissions(of: directory) == 0o755)
+                #expect(try PathInfo.permissions(of: socketPath) == 0o666)
                 let nobody = try HostileClient(topology, socketPath: socketPath, mode: "connections", ["--count", "1"])
                 #expect(try nobody.finish()["firstLines"] as? [String: Int] == ["hello": 1])
             }
@@ -145,7 +145,7 @@ extension KernelTests {
 }
 
 /// lstat(2) for tests: a file's type and permission bits, without following a link.
-enum FileStatus {
+enum PathInfo {
     static func kind(of path: String) throws -> String {
         switch try info(path).st_mode & S_IFMT {
         case S_IFSOCK: "socket"
