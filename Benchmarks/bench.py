@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """pathd benchmarks (issue 6): latency against `ip monitor`, a million-route flood,
-fan-out to 1,000 subscribers, idle cost, start time.
+fan-out to 1,000 subscribers, idle cost, start time; (issue 16) a well-behaved
+client's latency under hostile local users, and memory with 1,024 subscribers.
 
 Runs as root in two network namespaces it creates and always removes; only veth and
 loopback traffic. Prints Markdown tables; `--json FILE` also writes the raw numbers.
@@ -22,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import hostile  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
                      summary_ms)
@@ -671,6 +673,7 @@ def print_report(results):
             v = s[name]
             print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
         print()
+    hostile.print_report(results, ms)
     if "flood" in results:
         print_flood(results["flood"])
 
@@ -749,10 +752,14 @@ def main():
                              "instead of /32s in 10/8")
     parser.add_argument("--change-rounds", type=int, default=5,
                         help="rounds of 4 changes (default route, carrier) idle and during each flood phase")
-    parser.add_argument("--only", default="start,latency,fanout,idle,flood,start-full",
-                        help="comma-separated subset of start,latency,fanout,idle,flood,start-full "
+    parser.add_argument("--hostile-samples", type=int, default=1000, help="status round trips, idle and hostile")
+    parser.add_argument("--hostile-changes", type=int, default=40, help="route changes, idle and hostile (even)")
+    parser.add_argument("--memory-clients", type=int, default=1024)
+    parser.add_argument("--only", default="start,latency,fanout,idle,hostile,memory,flood,start-full",
+                        help="comma-separated subset of start,latency,fanout,idle,hostile,memory,flood,start-full "
                              "(start-full runs inside flood); --only flood measures what the route "
-                             "filter changes: flood CPU, the default-size buffer, changes during the flood")
+                             "filter changes: flood CPU, the default-size buffer, changes during the flood; "
+                             "--only hostile,memory runs issue 16's part alone")
     parser.add_argument("--json", help="also write the raw results here")
     arguments = parser.parse_args()
     if os.geteuid() != 0:
@@ -782,6 +789,18 @@ def main():
         if "idle" in only:
             print(f"bench: idle {arguments.idle_seconds} s", file=sys.stderr, flush=True)
             results["idle"] = idle(pathd, arguments.idle_seconds)
+        if "hostile" in only:
+            print("bench: a well-behaved client, idle and under hostile users", file=sys.stderr, flush=True)
+            # The hostile clients run as nobody and uid 65533: they must reach the socket.
+            os.chmod(directory, 0o755)
+            top = topology
+            results["hostile"] = hostile.hostile_latency(
+                driver, pathd, top.a, arguments.hostile_samples, arguments.hostile_changes,
+                lambda add: rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index),
+                {False: path_state(False, True), True: path_state(True, True)})
+        if "memory" in only:
+            print(f"bench: memory with {arguments.memory_clients} subscribers", file=sys.stderr, flush=True)
+            results["memory"] = hostile.subscription_memory(binary, topology.a, directory, arguments.memory_clients, 64)
         if "flood" in only:
             print(f"bench: flood of {arguments.routes:,} routes", file=sys.stderr, flush=True)
             start_trials = arguments.start_trials if "start-full" in only else 0

@@ -10,8 +10,10 @@ packages=(
     pkg-config         # SwiftPM resolves the C module's flags through it
     iproute2           # ip netns / ip link for the kernel tests
     mandoc             # man page lint
-    python3            # scripts/test/set-operstate.py, run by the kernel tests
+    python3            # scripts/test/*.py, run by the kernel tests
     procps             # sysctl, with which the kernel tests slow down IPv6 DAD
+    strace             # the kernel tests show pathd never sets its socket's mode through the path
+    util-linux         # setpriv: the kernel tests run hostile clients as nobody
     socat              # the README's socket example
     dpkg-dev           # make deb: dpkg-buildpackage, dpkg-shlibdeps
     debhelper          # make deb: packaging/debian/rules (dh, compat 13)

@@ -1,9 +1,10 @@
-// System calls the Glibc module does not import: GNU extensions, declared only under
-// _GNU_SOURCE, which must not be defined here (glibc's types would then differ from the
-// Glibc module's: "different definitions in different modules"). This header includes
-// no system header at all: a [system] module that includes <sys/socket.h> takes over its
-// macros, and in a clean build files that import only Glibc lose SOCK_CLOEXEC and the
-// like. Header only: this module links nothing.
+// System calls and glibc functions the Glibc module does not import: GNU extensions,
+// declared only under _GNU_SOURCE, which must not be defined here (glibc's types would
+// then differ from the Glibc module's: "different definitions in different modules"),
+// and malloc.h's tuning. This header includes no system header at all: a [system]
+// module that includes <sys/socket.h> (or <stdio.h>, through malloc.h) takes over its
+// macros and types, and in a clean build files that import only Glibc lose
+// SOCK_CLOEXEC and the like. Header only: this module links nothing.
 #ifndef PATHD_CSYSTEMCALLS_SHIM_H
 #define PATHD_CSYSTEMCALLS_SHIM_H
 
@@ -11,5 +12,12 @@ struct sockaddr;
 
 /// accept4(2). `length` is a socklen_t, an unsigned int on Linux.
 extern int accept4(int fd, struct sockaddr *address, unsigned int *length, int flags);
+
+/// glibc's malloc tuning (malloc.h). `pad` is a size_t, an unsigned long on Linux.
+extern int mallopt(int parameter, int value);
+extern int malloc_trim(unsigned long pad);
+
+/// mallopt(M_ARENA_MAX, count): at most `count` malloc arenas; 0 on failure.
+static inline int pathd_limit_malloc_arenas(int count) { return mallopt(-8 /* M_ARENA_MAX */, count); }
 
 #endif

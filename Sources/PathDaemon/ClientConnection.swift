@@ -14,9 +14,11 @@ import SystemCalls
 ///   more than `pauseReplyBytes` are queued the next request waits until the client
 ///   reads. However a client pipelines, and however large one reply is, its replies
 ///   never count as "not reading".
-/// - Each turn of the state queue handles at most `linesPerTurn` lines (empty ones
-///   included) and `bytesPerTurn` bytes of one client, then yields to whatever else
-///   waits on the queue (other clients, a path change): round robin.
+/// - Each turn of the state queue handles at most `linesPerTurn` request lines of one
+///   client, or fewer once they and the replies they made reach `bytesPerTurn`, then
+///   yields to whatever else waits on the queue (other clients, a path change): round
+///   robin. Blank lines are dropped as they are framed: they cost their bytes, one
+///   comparison each, and nothing else.
 /// - Only pushes the client did not ask for (path lines, resyncs) count against
 ///   `maximumPushedBytes`; past it the client is disconnected as not reading.
 /// - End of input means "no more requests": what was received is answered, what is
@@ -31,9 +33,9 @@ final class ClientConnection: @unchecked Sendable {
         /// Unrequested lines queued past which the client is disconnected.
         var maximumPushedBytes: Int
         /// Request lines handled per turn of the queue.
-        var linesPerTurn = 64
-        /// Request bytes handled per turn of the queue.
-        var bytesPerTurn = 64 * 1024
+        var linesPerTurn = 16
+        /// Bytes of request lines and of the replies they made per turn of the queue.
+        var bytesPerTurn = 16 * 1024
         /// Bytes read from the socket per wakeup.
         var readSize = 16 * 1024
     }
@@ -71,6 +73,8 @@ final class ClientConnection: @unchecked Sendable {
     private var requests: [[UInt8]] = []
     private var nextRequest = 0
     private var outgoing = OutgoingQueue()
+    /// Bytes ever queued for the client: what a turn's requests made is the difference.
+    private var queuedBytes = 0
     /// The client sent end of input: no more reading.
     private var isInputFinished = false
     /// Waiting for the client to read replies before handling the next request.
@@ -123,6 +127,7 @@ final class ClientConnection: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         guard !isClosed else { return }
         outgoing.append(line, kind: kind)
+        queuedBytes += line.count
         flush()
         if !isClosed && outgoing.pushedBytes > limits.maximumPushedBytes {
             log.warning("client \(id) (uid \(userID)): not reading, \(outgoing.pushedBytes) bytes of path and "
@@ -171,9 +176,11 @@ final class ClientConnection: @unchecked Sendable {
             // End of input: the last line may lack its newline; answer it too.
             isInputFinished = true
             reader.pause()
-            if let last = framer.finish() { requests.append(last) }
+            if let last = framer.finish(), !Request.isBlank(last) { requests.append(last) }
         case .success(let count):
-            let framed = framer.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { requests.append($0) }
+            let framed = framer.push(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { line in
+                if !Request.isBlank(line) { requests.append(line) }
+            }
             if !framed {
                 requests = []
                 nextRequest = 0
@@ -200,12 +207,13 @@ final class ClientConnection: @unchecked Sendable {
     private func handleRequests() {
         var lines = 0
         var bytes = 0
+        let queuedBefore = queuedBytes
         while !isClosed && closesWhenDrained == nil && nextRequest < requests.count {
             if outgoing.pendingBytes > limits.pauseReplyBytes {
                 isWaitingForDrain = true  // flush() goes on once the client read enough
                 return
             }
-            if lines >= limits.linesPerTurn || bytes >= limits.bytesPerTurn {
+            if lines >= limits.linesPerTurn || bytes + queuedBytes - queuedBefore >= limits.bytesPerTurn {
                 scheduleHandling()  // yield: others' turns first
                 return
             }

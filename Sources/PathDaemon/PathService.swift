@@ -39,6 +39,9 @@ public final class PathService: @unchecked Sendable {
     private var fatalHandler: ((String) -> Void)?
     /// Whether the first path was published (clients are accepted from then on).
     private var hasPublished = false
+    private let scheduler: any Scheduler
+    /// A return of free memory to the kernel is due (`scheduleMemoryReturn`).
+    private var isMemoryReturnScheduled = false
     /// Called on `queue` with the default path each time it changes (the log line,
     /// the service manager's status).
     public var onDefaultPathChange: ((Path) -> Void)?
@@ -57,6 +60,7 @@ public final class PathService: @unchecked Sendable {
         budget = ConnectionBudget(maximumClients: configuration.daemon.maximumClients,
                                   maximumPerUser: configuration.daemon.maximumClientsPerUser,
                                   daemonUserID: geteuid())
+        self.scheduler = scheduler
         engine = PathEngine(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
     }
 
@@ -229,8 +233,6 @@ public final class PathService: @unchecked Sendable {
 
     private func received(_ line: [UInt8], from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        // Blank lines (only spaces and tabs) are ignored: no reply (docs/PROTOCOL.md).
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { return }
         let request: Request
         do {
             request = try Request.parse(line: line)
@@ -247,6 +249,21 @@ public final class PathService: @unchecked Sendable {
         if clients.removeValue(forKey: connection.id) != nil { budget.release(connection.userID) }
         acceptor?.connectionClosed()
         onClientsChanged?()
+        scheduleMemoryReturn()
+    }
+
+    /// What a closed connection held (its queue, its subscriptions, the buffers of its
+    /// requests) is free, but glibc keeps free memory in its heap: RSS would stay at the
+    /// peak of the busiest moment. A second after a connection closed (once, however many
+    /// close meanwhile) the free pages go back to the kernel (docs/PERFORMANCE.md, memory).
+    private func scheduleMemoryReturn() {
+        guard !isMemoryReturnScheduled else { return }
+        isMemoryReturnScheduled = true
+        scheduler.schedule(after: .seconds(1), on: queue) { [weak self] in
+            guard let self else { return }
+            isMemoryReturnScheduled = false
+            Memory.returnFreePages()
+        }
     }
 
     /// Applies a reloaded configuration's limits to connections made from now on.

@@ -36,6 +36,21 @@ struct SubscriptionRegistry {
         /// Subscription numbers by id (several subscriptions may share one id).
         var numbersByID: [JSONValue?: [Int]] = [:]
         var count = 0
+
+        mutating func add(id: JSONValue?, client: ClientID) -> SubscriptionKey {
+            let key = SubscriptionKey(client: client, number: nextNumber)
+            nextNumber += 1
+            count += 1
+            numbersByID[id, default: []].append(key.number)
+            return key
+        }
+
+        /// The numbers of the subscriptions with `id`, now ended; nil when there were none.
+        mutating func remove(id: JSONValue?) -> [Int]? {
+            guard let numbers = numbersByID.removeValue(forKey: id) else { return nil }
+            count -= numbers.count
+            return numbers
+        }
     }
 
     /// Every subscription, for tests and metrics.
@@ -53,24 +68,21 @@ struct SubscriptionRegistry {
     func subscribers(of criteria: Criteria) -> Set<SubscriptionKey> { byCriteria[criteria] ?? [] }
 
     /// Adds a subscription and returns its key.
+    ///
+    /// The client's entry is changed in place (through the dictionary's accessor): a
+    /// copy taken out and written back would share its `numbersByID` storage with the
+    /// dictionary, and the first change would copy all of it, O(subscriptions) a request.
     mutating func add(client: ClientID, id: JSONValue?, criteria: Criteria) -> SubscriptionKey {
-        var entry = byClient[client] ?? ClientSubscriptions()
-        let key = SubscriptionKey(client: client, number: entry.nextNumber)
-        entry.nextNumber += 1
-        entry.count += 1
-        entry.numbersByID[id, default: []].append(key.number)
-        byClient[client] = entry
+        let key = byClient[client, default: ClientSubscriptions()].add(id: id, client: client)
         subscriptions[key] = Subscription(id: id, criteria: criteria, idMember: EncodedPathLine.idMember(id))
         byCriteria[criteria, default: []].insert(key)
         return key
     }
 
     /// Ends every subscription of `client` with `id`; returns the keys ended (none when
-    /// the client holds no subscription with that id).
+    /// the client holds no subscription with that id). In place, as `add`.
     mutating func remove(client: ClientID, id: JSONValue?) -> [SubscriptionKey] {
-        guard var entry = byClient[client], let numbers = entry.numbersByID.removeValue(forKey: id) else { return [] }
-        entry.count -= numbers.count
-        byClient[client] = entry
+        guard let numbers = byClient[client]?.remove(id: id) else { return [] }
         let keys = numbers.map { SubscriptionKey(client: client, number: $0) }
         for key in keys { forget(key) }
         return keys

@@ -27,9 +27,8 @@ public final class UnixListener {
     /// A socket file nobody listens on (left by a crashed run) is replaced; a live
     /// daemon on the path is an error.
     ///
-    /// The mode is set by the umask around bind(2), never by a chmod of the path
-    /// afterwards: in a directory other users can write, the path could be swapped for
-    /// a symbolic link between the two calls, and chmod would follow it.
+    /// The mode is set by the umask around bind(2) (`withUmask`), never by a chmod of
+    /// the path afterwards.
     public static func bind(path: String, backlog: Int32 = 128) throws(DaemonError) -> UnixListener {
         let address: UnixSocketAddress
         do {
@@ -48,12 +47,12 @@ public final class UnixListener {
         let bound: FileStatus
         do {
             // The kernel creates the file with mode 0777 & ~umask (net/unix/af_unix.c,
-            // unix_bind). pathd has no other thread creating files at this point.
-            let previous = umask(0o111)
-            let result = address.withSockaddr { pointer, length in
-                syscallResult { Glibc.bind(socket.rawValue, pointer, length) }
+            // unix_bind): 0666.
+            let result = withUmask(0o111) {
+                address.withSockaddr { pointer, length in
+                    syscallResult { Glibc.bind(socket.rawValue, pointer, length) }
+                }
             }
-            umask(previous)
             _ = try result.get()
             bound = try FileStatus.of(linkAt: path)
             try syscall { listen(socket.rawValue, backlog) }
@@ -104,14 +103,30 @@ public final class UnixListener {
         }
     }
 
+    /// Creates the socket's directory if it is missing, mode 0755 whatever pathd's umask:
+    /// a 0666 socket in a directory only root may enter would serve root alone.
     private static func createParentDirectory(of path: String) throws(DaemonError) {
         guard let slash = path.lastIndex(of: "/"), slash != path.startIndex else { return }
         let directory = String(path[..<slash])
         var info = stat()
         if stat(directory, &info) == 0 { return }
-        if mkdir(directory, 0o755) != 0 && errno != EEXIST {
+        if withUmask(0o022, { mkdir(directory, 0o755) }) != 0 && errno != EEXIST {
             throw DaemonError("cannot create directory \(directory): \(Errno.current)")
         }
+    }
+
+    /// Runs `body` with the process's umask set to `mask`, so that what it creates gets
+    /// its mode at creation, never by a chmod of a path afterwards (in a directory other
+    /// users can write, the path could be swapped for a symbolic link between the two
+    /// calls, and chmod would follow it). The umask is process-wide: pathd binds before
+    /// it starts any thread that creates files. errno is kept from `body`.
+    private static func withUmask<Result>(_ mask: mode_t, _ body: () -> Result) -> Result {
+        let previous = umask(mask)
+        let result = body()
+        let error = errno
+        umask(previous)
+        errno = error
+        return result
     }
 
     private static func removeStaleSocket(at path: String, address: UnixSocketAddress) throws(DaemonError) {

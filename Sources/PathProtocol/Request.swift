@@ -34,6 +34,12 @@ public struct RequestError: Error, Hashable, Sendable {
 }
 
 extension Request {
+    /// Whether a line holds nothing but spaces and tabs (or nothing): such a line is no
+    /// request and gets no reply (docs/PROTOCOL.md).
+    public static func isBlank(_ line: [UInt8]) -> Bool {
+        line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+    }
+
     /// Parses one request line (without its newline).
     public static func parse<Bytes: Collection>(line: Bytes) throws(RequestError) -> Request where Bytes.Element == UInt8 {
         let value: JSONValue

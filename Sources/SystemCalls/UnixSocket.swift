@@ -1,3 +1,4 @@
+import CSystemCalls
 import Glibc
 
 /// Unix stream sockets (unix(7)), for the daemon's listener and for clients.

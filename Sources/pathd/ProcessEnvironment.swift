@@ -17,6 +17,10 @@ enum ProcessEnvironment {
         // A client that hangs up mid-write must not kill the daemon; sends also use
         // MSG_NOSIGNAL, this covers every other write.
         signal(SIGPIPE, SIG_IGN)
+        // The state queue runs on whichever Dispatch thread is free; with an arena per
+        // thread, the memory of a burst of clients freed in one arena was not reused by
+        // the next burst on another (RSS grew by the burst's size each time).
+        if !Memory.useOneArena() { log.warning("cannot limit malloc to one arena") }
         // Each client is a descriptor: take the whole hard limit so the client limit,
         // not RLIMIT_NOFILE, decides how many are served.
         var limit = rlimit()

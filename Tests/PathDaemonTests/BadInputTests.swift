@@ -32,6 +32,17 @@ struct BadInputTests {
         #expect(try client.next() == .pong(id: .string("after")))
     }
 
+    @Test("blank lines get no reply: empty, spaces and tabs, CRLF, 100,000 of them, then a ping")
+    func blankLines() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        let blanks = Array("\n \n\t\n \t \r\n\r\n".utf8)
+        try client.write(Array([[UInt8]](repeating: blanks, count: 20_000).joined()))
+        try client.write(Request(op: .ping, id: .integer(1)).encoded())
+        #expect(try client.next() == .pong(id: .integer(1)))
+    }
+
     @Test("a request split across many 1-byte writes is understood")
     func byteByByte() throws {
         let harness = try DaemonHarness()
@@ -58,6 +69,23 @@ struct BadInputTests {
         // Everyone else is still served.
         try other.send(Request(op: .status))
         #expect(try other.nextPath().update.path.status == .satisfied)
+    }
+
+    @Test("requests before an over-long line are answered, then lineTooLong, then the connection is closed")
+    func requestsBeforeLineTooLong() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        // One write: the daemon reads the good lines and the start of the long one together.
+        try client.write(Request(op: .ping, id: .integer(1)).encoded() + Request(op: .ping, id: .integer(2)).encoded()
+            + [UInt8](repeating: UInt8(ascii: "a"), count: maximumRequestLineLength + 10))
+        #expect(try client.next() == .pong(id: .integer(1)))
+        #expect(try client.next() == .pong(id: .integer(2)))
+        guard case .error(.lineTooLong, _, _) = try client.next() else {
+            Issue.record("expected lineTooLong")
+            return
+        }
+        #expect(throws: RawClient.Closed.self) { try client.next() }
     }
 
     @Test("a client over the limit gets tooManyClients and is closed")

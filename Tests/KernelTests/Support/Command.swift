@@ -35,7 +35,9 @@ struct CommandResult: Sendable {
 /// Runs short-lived commands (`ip`, `pathctl`) and captures their output.
 enum Command {
     /// Runs `executable` with `arguments`, waits for it and returns its output, whatever its exit status.
-    static func run(_ executable: URL, _ arguments: [String]) throws -> CommandResult {
+    /// With a `timeout`, a command still running then is killed and the wait throws: the deadline
+    /// that fails a test whose command (a `pathctl status` the daemon never answers) would hang.
+    static func run(_ executable: URL, _ arguments: [String], timeout: Duration? = nil) throws -> CommandResult {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -44,10 +46,21 @@ enum Command {
         let stderrPipe = Pipe()
         process.standardOutput = stdoutPipe
         process.standardError = stderrPipe
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         // Both pipes are drained at once: a child that fills one while we block on the other would hang.
         let stderrReader = PipeReader(stderrPipe.fileHandleForReading)
-        let stdout = stdoutPipe.fileHandleForReading.readDataToEndOfFile()
+        let stdoutReader = PipeReader(stdoutPipe.fileHandleForReading)
+        if let timeout, exited.wait(timeout: .now() + timeout.timeInterval) == .timedOut {
+            // SIGKILL: the child inherits the test thread's blocked signals (see `ChildProcess`).
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let stderr = String(decoding: stderrReader.waitForEnd(), as: UTF8.self)
+            throw HarnessError("`\(([executable.path] + arguments).joined(separator: " "))` did not finish within "
+                + "\(timeout) and was killed; stderr: \(stderr)")
+        }
+        let stdout = stdoutReader.waitForEnd()
         let stderr = stderrReader.waitForEnd()
         process.waitUntilExit()
         return CommandResult(

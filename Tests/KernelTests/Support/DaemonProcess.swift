@@ -7,8 +7,10 @@ final class DaemonProcess {
     private let stderrPath: String
 
     /// Starts `ip netns exec NS [LAUNCHER...] pathd --socket SOCKET ARGUMENTS` with `environment`
-    /// added. `ip netns exec` execs the command, as a launcher must, so the child's pid is
-    /// pathd's own and signals reach it directly. `pathd` is the built one unless given.
+    /// added. `ip netns exec` execs the command, so the child's pid is pathd's own and signals
+    /// reach it directly — unless a `launcher` (a command that runs pathd, its arguments
+    /// following it: a shell setting the umask, strace, a sandbox) goes first and does not
+    /// exec it: then the child is the launcher. `pathd` is the built one unless given.
     init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, arguments: [String] = [],
          launcher: [String] = [], pathd: URL? = nil, environment: [String: String] = [:]) throws {
         self.socketPath = socketPath
@@ -25,10 +27,10 @@ final class DaemonProcess {
 
     var isRunning: Bool { child.isRunning }
 
-    /// pathd's process id (`ip netns exec` execs it, so it is the child's).
+    /// The child's pid: pathd's own unless a launcher that does not exec it runs it.
     var pid: pid_t { child.pid }
 
-    /// Sends `signal` to pathd.
+    /// Sends `signal` to the child.
     func send(_ signal: Int32) throws { try child.send(signal) }
 
     /// Polls `connect()` until the daemon accepts connections; fails early, with its stderr, if it exits.

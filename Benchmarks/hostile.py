@@ -1,0 +1,294 @@
+"""Issue 16 in numbers: what hostile local users cost a well-behaved client.
+
+`hostile_latency` measures, idle and then under the hostile mix, how long a root
+client waits for a `status` reply and how long a route change takes to reach a root
+subscriber. The mix is scripts/test/hostile-client.py (the kernel tests' client) run
+as two unprivileged users: nobody pipelines interfaces and status requests, spams
+subscriptions and streams empty lines; uid 65533 holds as many connections as it may
+(and is refused 896 more). Finished workloads are started again, so the load lasts.
+
+`subscription_memory` measures pathd's RSS with 1,024 connections holding 64
+subscriptions each, with ids of 256 bytes (the longest allowed), and after they close.
+"""
+
+import json
+import os
+import resource
+import select
+import socket
+import subprocess
+import time
+
+from harness import IP, Pathd, kib, now, summary_ms
+
+HOSTILE_CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "test", "hostile-client.py")
+SETPRIV = "/usr/bin/setpriv"
+PYTHON = "/usr/bin/python3"
+
+
+class HostileProcess:
+    """One hostile-client.py as `uid`; with `respawn`, started again when it ends."""
+
+    def __init__(self, namespace, uid, socket_path, mode, arguments, respawn=False, hold=True):
+        self.command = [IP, "netns", "exec", namespace, SETPRIV, f"--reuid={uid}", f"--regid={uid}",
+                        "--clear-groups", PYTHON, HOSTILE_CLIENT, "--deadline", "600", socket_path, mode,
+                        *arguments]
+        self.respawn = respawn
+        self.hold = hold
+        self.runs = 0
+        self.summaries = []
+        self.start()
+
+    def start(self):
+        # A held client waits for its stdin to close; the others get /dev/null.
+        self.process = subprocess.Popen(self.command, stdin=subprocess.PIPE if self.hold else subprocess.DEVNULL,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        os.set_blocking(self.process.stdout.fileno(), False)
+        self.buffer = b""
+        self.events = []
+        self.runs += 1
+
+    def read_events(self):
+        try:
+            data = os.read(self.process.stdout.fileno(), 65536)
+        except BlockingIOError:
+            return
+        self.buffer += data
+        *lines, self.buffer = self.buffer.split(b"\n")
+        for line in lines:
+            event = json.loads(line)
+            self.events.append(event)
+            if event["event"] == "summary":
+                self.summaries.append(event)
+
+    def wait_for(self, name, timeout=60):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(event["event"] == name for event in self.events):
+                return
+            select.select([self.process.stdout], [], [], 0.1)
+            self.read_events()
+            if self.process.poll() is not None and not any(event["event"] == name for event in self.events):
+                self.read_events()
+                if not any(event["event"] == name for event in self.events):
+                    raise RuntimeError(f"{self.command[9:]} ended before {name}: {self.events}")
+        raise RuntimeError(f"{self.command[9:]}: no {name} within {timeout} s")
+
+    def tend(self):
+        """Reads what it printed; starts it again if it ended and should go on."""
+        self.read_events()
+        if self.respawn and self.process.poll() is not None:
+            self.read_events()
+            self.start()
+
+    def stop(self):
+        if self.hold and self.process.stdin:
+            self.process.stdin.close()
+        try:
+            self.process.wait(30)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+        self.read_events()
+
+
+class HostileMix:
+    def __init__(self, namespace, socket_path, streams=4):
+        self.streams = [HostileProcess(namespace, 65534, socket_path, "empty-lines", ["--cap", str(1 << 40)])
+                        for _ in range(streams)]
+        for stream in self.streams:
+            stream.wait_for("streaming")
+        self.crowd = HostileProcess(namespace, 65533, socket_path, "connections", ["--count", "1024"])
+        self.crowd.wait_for("connected")
+        self.workers = [
+            HostileProcess(namespace, 65534, socket_path, "pipeline", ["--op", "interfaces", "--count", "400"],
+                           respawn=True, hold=False),
+            HostileProcess(namespace, 65534, socket_path, "pipeline", ["--op", "status", "--count", "20000"],
+                           respawn=True, hold=False),
+            HostileProcess(namespace, 65534, socket_path, "subscribe-spam",
+                           ["--subscribes", "20000", "--unsubscribes", "5000"], respawn=True, hold=False),
+        ]
+
+    def tend(self):
+        for process in self.workers + self.streams + [self.crowd]:
+            process.tend()
+
+    def stop(self):
+        for process in self.workers:
+            process.respawn = False
+        for process in self.streams + [self.crowd] + self.workers:
+            process.stop()
+        return {
+            "crowd_first_lines": self.crowd.events[-1].get("firstLines") if self.crowd.events else None,
+            "stream_bytes": sum(summary.get("sent", 0) for stream in self.streams for summary in stream.summaries),
+            "streams_answered": all(summary.get("answered") for stream in self.streams for summary in stream.summaries),
+            "worker_runs": {" ".join(worker.command[13:16]): worker.runs for worker in self.workers},
+            "worker_problems": [summary.get("problem") for worker in self.workers for summary in worker.summaries
+                                if summary.get("problem") or summary.get("endOfFile")],
+        }
+
+
+class StatusClient:
+    """A root client asking `status` one request at a time."""
+
+    def __init__(self, socket_path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(socket_path)
+        self.socket.settimeout(30)
+        self.pending = b""
+        self.next_line()  # hello
+        self.sequence = 0
+
+    def next_line(self):
+        while b"\n" not in self.pending:
+            chunk = self.socket.recv(65536)
+            if not chunk:
+                raise RuntimeError("pathd closed the status client's connection")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+    def round_trip(self):
+        self.sequence += 1
+        t0 = now()
+        self.socket.sendall(b'{"op":"status","id":%d}\n' % self.sequence)
+        line = self.next_line()
+        elapsed = now() - t0
+        if not (line.startswith(b'{"type":"path"') and line.endswith(b',"id":%d}' % self.sequence)):
+            raise RuntimeError(f"wrong reply to status {self.sequence}: {line[:200]!r}")
+        return elapsed
+
+    def close(self):
+        self.socket.close()
+
+
+def measure_phase(driver, status_client, samples, changes, tend, route_request, states):
+    """`samples` status round trips and `changes` route changes (IPv4 default deleted,
+    then added), interleaved; `tend` runs between them."""
+    status_times, change_times, missed = [], [], 0
+    top = driver.topology
+    for index in range(max(samples, changes)):
+        if index < samples:
+            tend()
+            status_times.append(status_client.round_trip())
+        if index < changes:
+            tend()
+            add = index % 2 == 1
+            result = driver.measure("hostile route " + ("add" if add else "delete"), driver.socket_a,
+                                    route_request(add), states[add], lambda text: True, timeout=10)
+            if result["pathd"] is None:
+                missed += 1
+            else:
+                change_times.append(result["pathd"])
+        time.sleep(0.005)  # spacing between samples, not an ordering
+    return {"status": summary_ms(status_times), "route_change": summary_ms(change_times), "missed": missed}
+
+
+def hostile_latency(driver, pathd, namespace, samples, changes, route_request, states):
+    """Idle, then under the hostile mix: status round trips and route changes."""
+    status_client = StatusClient(pathd.socket_path)
+    try:
+        idle = measure_phase(driver, status_client, samples, changes, lambda: None, route_request, states)
+        mix = HostileMix(namespace, pathd.socket_path)
+        cpu_before, wall_before = pathd.cpu_seconds(), time.monotonic()
+        try:
+            loaded = measure_phase(driver, status_client, samples, changes, mix.tend, route_request, states)
+        finally:
+            cpu = pathd.cpu_seconds() - cpu_before
+            wall = time.monotonic() - wall_before
+            hostile = mix.stop()
+        loaded["pathd_cpu_share"] = cpu / wall
+        loaded["seconds"] = wall
+        return {"idle": idle, "hostile": loaded, "mix": hostile, "samples": samples, "changes": changes}
+    finally:
+        status_client.close()
+
+
+def subscription_memory(binary, namespace, directory, clients, subscriptions):
+    """RSS of a pathd of its own with `clients` connections × `subscriptions`
+    subscriptions with 256-byte ids, then after they all closed."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < clients + 100:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, clients + 1000), hard))
+    socket_path = os.path.join(directory, "memory.sock")
+    pathd = Pathd(binary, namespace, socket_path, os.path.join(directory, "memory.log"),
+                  arguments=["--max-clients", str(clients + 64)])
+    try:
+        first = pathd.wait_until_accepting()
+        first.close()
+        time.sleep(1)  # let the start settle before the idle reading (not a measurement)
+        idle = pathd.status()
+        idle_descriptors = len(os.listdir(f"/proc/{pathd.pid}/fd"))
+        # An id of exactly 256 bytes of JSON: the quotes and 254 characters.
+        connections = []
+        poller = select.epoll()
+        for index in range(clients):
+            connection = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connection.connect(socket_path)
+            requests = b"".join(b'{"op":"subscribe","id":"%s"}\n' % (b"%06d-%04d-" % (index, number)).ljust(254, b"x")
+                                for number in range(subscriptions))
+            connection.sendall(requests)
+            connection.setblocking(False)
+            connections.append(connection)
+            poller.register(connection.fileno(), select.EPOLLIN)
+        by_fd = {connection.fileno(): connection for connection in connections}
+        lines = {fd: 0 for fd in by_fd}
+        expected = subscriptions + 1  # hello, then one path line per subscription
+        done = 0
+        deadline = time.monotonic() + 120
+        while done < clients and time.monotonic() < deadline:
+            for fd, _ in poller.poll(1):
+                data = by_fd[fd].recv(1 << 20)
+                if not data:
+                    raise RuntimeError("pathd closed a subscriber during the memory measurement")
+                before = lines[fd]
+                lines[fd] += data.count(b"\n")
+                if before < expected <= lines[fd]:
+                    done += 1
+        if done < clients:
+            raise RuntimeError(f"only {done} of {clients} subscribers were answered in full")
+        loaded = pathd.status()
+        for connection in connections:
+            poller.unregister(connection.fileno())
+            connection.close()
+        poller.close()
+        deadline = time.monotonic() + 60
+        while len(os.listdir(f"/proc/{pathd.pid}/fd")) > idle_descriptors and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling /proc until pathd closed them all (not a measurement)
+        closed = pathd.status()
+        # pathd returns free pages to the kernel a second after connections closed.
+        time.sleep(2)
+        settled = pathd.status()
+        return {"clients": clients, "subscriptions": subscriptions, "id_bytes": 256,
+                "idle_kib": kib(idle["VmRSS"]), "loaded_kib": kib(loaded["VmRSS"]),
+                "peak_kib": kib(loaded["VmHWM"]), "closed_kib": kib(closed["VmRSS"]),
+                "settled_kib": kib(settled["VmRSS"])}
+    finally:
+        pathd.stop()
+
+
+def print_report(results, ms):
+    if "hostile" in results:
+        h = results["hostile"]
+        print(f"### Hostile local users: a well-behaved client, idle and under the mix "
+              f"({h['samples']} status round trips and {h['changes']} route changes each, ms)\n")
+        print("| | phase | n | min | median | p99 | max |\n|---|---|---|---|---|---|---|")
+        for key, label in (("status", "root's `status` round trip"),
+                           ("route_change", "IPv4 default route change → root subscriber's line")):
+            for phase in ("idle", "hostile"):
+                s = h[phase][key]
+                print(f"| {label} | {phase} | {s.get('n', 0)} | {ms(s.get('min'))} | {ms(s.get('median'))} | "
+                      f"{ms(s.get('p99'))} | {ms(s.get('max'))} |")
+        m = h["mix"]
+        print()
+        print(f"Under the mix ({h['hostile']['seconds']:.1f} s): pathd used {h['hostile']['pathd_cpu_share'] * 100:.0f}% "
+              f"of a CPU; route changes missed: idle {h['idle']['missed']}, hostile {h['hostile']['missed']}. "
+              f"Empty lines streamed: {m['stream_bytes'] / 1e6:.1f} MB (every stream's last ping answered: "
+              f"{m['streams_answered']}); uid 65533's 1,024 connections: {m['crowd_first_lines']}; "
+              f"workloads run: {m['worker_runs']}; problems: {m['worker_problems'] or 'none'}\n")
+    if "memory" in results:
+        m = results["memory"]
+        print(f"### Memory: {m['clients']} connections × {m['subscriptions']} subscriptions, ids of {m['id_bytes']} bytes\n")
+        print("| idle | all subscribed | peak | all closed | 2 s later |\n|---|---|---|---|---|")
+        print(f"| {m['idle_kib']} KiB | {m['loaded_kib']} KiB | {m['peak_kib']} KiB | {m['closed_kib']} KiB "
+              f"| {m['settled_kib']} KiB |\n")
