@@ -93,6 +93,11 @@ final class DaemonHarness {
         }
     }
 
+    /// Waits (10 s at most) until the fake kernel has made `count` source instances.
+    func waitForSources(_ count: Int) throws {
+        guard network.waitForSources(count) else { throw StartFailed(reason: "only \(network.sources.count) sources") }
+    }
+
     /// A client that fails (rather than hangs) when a line does not come within 10 s.
     func connect() throws -> PathConnection {
         try PathConnection(socketPath: socketPath, timeout: .seconds(10))

@@ -12,21 +12,25 @@ final class FakeEventSource: PathEventSource, Sendable {
     private let queue: DispatchQueue
     private let initialState: [NetworkEvent]
     private let failsToStart: Bool
+    /// Held by the test: the "dump" waits on it, as a real dump of a huge table takes time.
+    private let startGate: DispatchSemaphore?
     private let cancelledFlag = Mutex(false)
 
     init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent],
-         failsToStart: Bool = false) {
+         failsToStart: Bool = false, startGate: DispatchSemaphore? = nil) {
         self.generation = generation
         self.callbacks = callbacks
         self.queue = queue
         self.initialState = initialState
         self.failsToStart = failsToStart
+        self.startGate = startGate
     }
 
     var isCancelled: Bool { cancelledFlag.withLock { $0 } }
 
     func start() {
         queue.async { [self] in
+            startGate?.wait()
             if failsToStart {
                 callbacks.lost(generation, "test start failure")
             } else {
@@ -59,9 +63,13 @@ final class FakeNetwork: Sendable {
         var sources: [FakeEventSource] = []
         /// How many of the next instances fail in `start()`.
         var failingStarts = 0
+        /// The gate the next instance's start waits on, if any.
+        var nextStartGate: DispatchSemaphore?
     }
 
     private let state: Mutex<State>
+    /// Signalled each time an instance is made.
+    private let made = DispatchSemaphore(value: 0)
 
     init(_ events: [NetworkEvent]) {
         state = Mutex(State(events: events))
@@ -73,6 +81,22 @@ final class FakeNetwork: Sendable {
     }
 
     var sources: [FakeEventSource] { state.withLock { $0.sources } }
+
+    /// Waits (10 s at most) until `count` instances were made; false if they were not.
+    func waitForSources(_ count: Int) -> Bool {
+        let deadline = DispatchTime.now() + 10
+        while sources.count < count {
+            guard made.wait(timeout: deadline) == .success else { return false }
+        }
+        return true
+    }
+
+    /// Makes the next instance's start (its dump) wait until the returned gate is signalled.
+    func holdNextStart() -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        state.withLock { $0.nextStartGate = gate }
+        return gate
+    }
 
     /// Makes the next `count` instances throw from `start()`.
     func failNextStarts(_ count: Int) {
@@ -91,7 +115,10 @@ final class FakeNetwork: Sendable {
                 let fails = state.failingStarts > 0
                 state.failingStarts -= fails ? 1 : 0
                 let source = FakeEventSource(generation: generation, callbacks: callbacks, queue: queue,
-                                             initialState: state.events, failsToStart: fails)
+                                             initialState: state.events, failsToStart: fails,
+                                             startGate: state.nextStartGate)
+                state.nextStartGate = nil
+                made.signal()
                 state.sources.append(source)
                 return source
             }

@@ -77,3 +77,28 @@ struct GenerationTests {
         #expect(path.unsatisfiedReason == .noInterface)
     }
 }
+
+@Suite("the kernel does not hold the state queue")
+struct DumpOffTheStateQueueTests {
+    @Test("while a new generation's dump runs, another client's ping is answered before the resync")
+    func pingDuringDump() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let subscriber = try harness.connect()
+        try subscriber.send(Request(op: .subscribe, id: .string("s")))
+        _ = try subscriber.nextPath()
+        // The replacement's dump will not finish until the test says so.
+        let gate = harness.network.holdNextStart()
+        harness.network.latest.overrun()
+        try harness.waitForSources(2)
+        let other = try harness.connect()
+        try other.send(Request(op: .ping, id: .string("during the dump")))
+        #expect(try other.next() == .pong(id: .string("during the dump")))
+        gate.signal()
+        guard case .resync(_, _, .string("s")) = try subscriber.next() else {
+            Issue.record("expected the resync once the dump finished")
+            return
+        }
+        #expect(try subscriber.nextPath().update.generation == Generation(rawValue: 2))
+    }
+}
