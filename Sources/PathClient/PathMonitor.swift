@@ -74,14 +74,21 @@ public final class PathMonitor: Sendable {
     public enum Source: Hashable, Sendable {
         /// Nothing answered yet, or nothing answers.
         case none
-        /// pathd at this socket, with the generation of its state.
-        case daemon(socketPath: String, generation: Generation)
+        /// pathd at `socketPath`. `generation` is the daemon's kernel-state generation
+        /// (it grows when the daemon re-reads the kernel after lost events);
+        /// `connection` counts this monitor's connections to a daemon, from 1, so a
+        /// daemon that came back shows as a new connection even when its generation
+        /// starts over.
+        case daemon(socketPath: String, generation: Generation, connection: UInt64)
         /// pathd's engine in this process.
         case inProcess
     }
 
+    /// The interface type every path must use (nil: any), as given to `init`.
     public let requiredInterfaceType: InterfaceType?
+    /// The interface types paths are evaluated without, as given to `init`.
     public let prohibitedInterfaceTypes: [InterfaceType]
+    /// Where answers may come from, as given to `init`.
     public let mode: Mode
     private let criteria: Criteria
     private let subscription: DaemonSubscription?
@@ -94,12 +101,16 @@ public final class PathMonitor: Sendable {
         var pathHandler: (@Sendable (Path) -> Void)?
         var stateHandler: (@Sendable (State) -> Void)?
         var current = State.unknown
+        /// The path the path handler was last called with: it is called again only
+        /// with a different one (the state may pass through `.unknown` in between).
+        var lastPath: Path?
         var source = Source.none
         var lastError: PathClientError?
         /// The daemon has delivered a path on its current connection.
         var daemonAnswers = false
         var daemonSocket: String?
-        var daemonGeneration: Generation?
+        /// Connections a daemon accepted, this one included.
+        var daemonConnections: UInt64 = 0
         /// The engine in this process while it runs (a new one each time).
         var inProcess: InProcessPathSource?
         /// Bumped each time the in-process engine is started or stopped; its answers
@@ -122,16 +133,20 @@ public final class PathMonitor: Sendable {
             : DaemonSubscription(criteria: criteria, socketPath: socketPath, backoff: backoff, scheduler: scheduler)
     }
 
-    /// Called on the start queue with each new path (not when it becomes unknown).
+    /// Called on the start queue with each new path: the first one, then each that
+    /// differs from the last one it was called with. Not called when the state becomes
+    /// `.unknown`, nor when a path comes back unchanged after it. Set it before `start`;
+    /// a cancelled monitor keeps no handler (setting one then does nothing).
     public var pathUpdateHandler: (@Sendable (Path) -> Void)? {
         get { state.withLock { $0.pathHandler } }
-        set { state.withLock { $0.pathHandler = newValue } }
+        set { state.withLock { if $0.lifecycle != .cancelled { $0.pathHandler = newValue } } }
     }
 
-    /// Called on the start queue with each new state, `.unknown` included.
+    /// Called on the start queue with each new state, `.unknown` included. Set it
+    /// before `start`; a cancelled monitor keeps no handler.
     public var stateUpdateHandler: (@Sendable (State) -> Void)? {
         get { state.withLock { $0.stateHandler } }
-        set { state.withLock { $0.stateHandler = newValue } }
+        set { state.withLock { if $0.lifecycle != .cancelled { $0.stateHandler = newValue } } }
     }
 
     /// The latest state. Changed on the start queue, in order with the handlers' calls.
@@ -185,19 +200,20 @@ public final class PathMonitor: Sendable {
 
     private func daemonEvent(_ event: DaemonSubscription.Event) {
         switch event {
-        case .connected(let socketPath, _, let generation):
+        case .connected(let socketPath, _, _):
             state.withLock { state in
                 state.daemonSocket = socketPath
-                state.daemonGeneration = generation
+                state.daemonConnections += 1
                 state.lastError = nil
             }
-        case .resync(_, let generation):
-            state.withLock { $0.daemonGeneration = generation }
+        case .resync:
+            // The daemon's path line follows, with the new generation.
+            break
         case .path(let update):
             let stopped = state.withLock { state -> InProcessPathSource? in
                 state.daemonAnswers = true
-                state.daemonGeneration = update.generation
-                state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation)
+                state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation,
+                                       connection: state.daemonConnections)
                 // The daemon answers: the engine here stops, and what it still sends is dropped.
                 guard let engine = state.inProcess else { return nil }
                 state.inProcess = nil
@@ -260,15 +276,22 @@ public final class PathMonitor: Sendable {
         }
     }
 
-    /// Records `next` and calls the handlers, unless it is what they last saw.
+    /// Records `next` and calls the handlers that have not seen it: the state handler
+    /// when the state changed, the path handler when the path differs from its last.
     private func publish(_ next: State) {
-        let handlers = state.withLock { state -> ((@Sendable (Path) -> Void)?, (@Sendable (State) -> Void)?)? in
+        typealias Calls = (path: (@Sendable (Path) -> Void)?, state: (@Sendable (State) -> Void)?)
+        let calls = state.withLock { state -> Calls? in
             guard state.lifecycle == .running, state.current != next else { return nil }
             state.current = next
-            return (state.pathHandler, state.stateHandler)
+            var calls: Calls = (nil, state.stateHandler)
+            if let path = next.path, path != state.lastPath {
+                state.lastPath = path
+                calls.path = state.pathHandler
+            }
+            return calls
         }
-        guard let (pathHandler, stateHandler) = handlers else { return }
-        if let path = next.path { pathHandler?(path) }
-        stateHandler?(next)
+        guard let calls else { return }
+        if let path = next.path { calls.path?(path) }
+        calls.state?(next)
     }
 }
