@@ -38,6 +38,11 @@ let package = Package(
         .executableTarget(name: "pathctl", dependencies: ["PathSocketClient", "PathModel", "PathProtocol", "SystemCalls"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
+        // Code written for Apple's Network with only the import changed, compiled (never
+        // run) in both language modes; Tests/AppleCompatibility/README.md explains.
+        .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift5",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift6"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
