@@ -29,11 +29,16 @@ build: deps
 run: build
 	$(RELEASE_DIR)/pathd $(PATHD_ARGS)
 
+# Compiler warnings are bugs: `make test` fails on any. Both commands take the same
+# flags, so `swift test` reuses the build (a plain `swift build` afterwards rebuilds).
+WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
+
 # Lint first so that the Swift test runners' summaries are the last lines printed.
-# The debug build puts pathd and pathctl next to the test bundle, where KernelTests looks.
+# The debug build puts pathd, pathctl and the examples next to the test bundle, where
+# KernelTests looks; it also compiles Tests/AppleCompatibility in both language modes.
 test: deps lint
-	$(SWIFT) build
-	$(SWIFT) test
+	$(SWIFT) build $(WARNINGS_AS_ERRORS)
+	$(SWIFT) test $(WARNINGS_AS_ERRORS)
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
