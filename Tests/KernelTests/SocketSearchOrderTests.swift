@@ -59,7 +59,7 @@ extension KernelTests {
                 for (socket, extra) in [(Self.system, [:]), (Self.elsewhere, ["PATHD_SOCKET": Self.elsewhere])] {
                     let monitor = try Self.asNobody(mounts, [probe, "--mode", "daemon"], extra: extra,
                                                     stderrPath: log("probe-\(extra.isEmpty ? "system" : "named")"))
-                    defer { stop(monitor) }
+                    defer { stopProgram(monitor) }
                     let state = try monitor.waitForObject("the first state") { $0["event"] as? String == "state" }
                     #expect(state["state"] as? String == "available", "\(state)")
                     let source = state["source"] as? [String: Any]

@@ -1,13 +1,14 @@
 // PathProbe: prints every update of a PathMonitor as one JSON line, for the kernel tests,
-// which run it inside a network namespace (`ip netns exec`) beside the real pathd.
+// which run it inside a network namespace beside the real pathd.
 //
 //   PathProbe --mode automatic|daemon|inProcess [--socket PATH] [--require TYPE]
 //             [--prohibit TYPE]...
 //
 // stdout: {"event":"state", "state":…, "path":{every field}|null, "source":…} per call of
-// the state handler; a line "report" on stdin prints the same for the current state
-// (read on the handler's queue, so in order with the calls) with "event":"report"; end
-// of stdin exits 0. Usage errors exit 2.
+// the state handler, the path's fields named as in pathd's path lines. A line "report"
+// on stdin prints the same for the current state, with "event":"report" (read on the
+// handler's queue, so in order with the calls); end of stdin exits 0. Usage errors
+// exit 2. It runs wherever the test puts it: `ip netns exec`, nsenter, setpriv.
 import Dispatch
 import Foundation
 import PathClient
@@ -52,7 +53,7 @@ func json(_ path: Path) -> [String: Any] {
         "reasonInterface": path.reasonInterface ?? NSNull(),
         "interfaces": path.availableInterfaces.map { interface -> [String: Any] in
             ["name": interface.name, "index": Int(interface.index.rawValue), "type": interface.type.rawValue,
-             "isTunnel": interface.isTunnel]
+             "tunnel": interface.isTunnel]
         },
         "isExpensive": path.isExpensive,
         "isConstrained": path.isConstrained,
