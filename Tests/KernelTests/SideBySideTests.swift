@@ -148,13 +148,7 @@ extension KernelTests {
                                       "nexthop", "via", VethTopology.routerAddress, "dev", "vA",
                                       "nexthop", "via", VethTopology.tunnelPeer, "dev", "tun0")
                     try engines.check("ECMP") { Set(PathLine.interfaceNames($0)) == ["vA", "tun0"] }
-                    try topology.a.ip("link", "add", "br0", "type", "bridge")
-                    try topology.a.ip("address", "add", "172.31.255.1/24", "dev", "br0")
-                    try topology.a.ip("link", "set", "br0", "up")
-                    try topology.a.ip("link", "add", "ctr0", "type", "veth", "peer", "name", "ctr0p")
-                    try topology.a.ip("link", "set", "ctr0", "master", "br0")
-                    try topology.a.ip("link", "set", "ctr0", "up")
-                    try topology.a.ip("link", "set", "ctr0p", "up")
+                    try topology.addContainerBridge()
                     try topology.a.ip("route", "del", "default")
                     try engines.check("no default route beside a bridge", PathLine.unsatisfied(reason: "noRoute"))
                     try topology.a.ip("route", "add", "default", "dev", "lo")
