@@ -5,8 +5,9 @@
 //             [--prohibit TYPE]...
 //
 // stdout: {"event":"state", "state":…, "path":{every field}|null, "source":…} per call of
-// the state handler, the path's fields named as in pathd's path lines. A line "report"
-// on stdin prints the same for the current state, with "event":"report" (read on the
+// the state handler, the path's fields named as in pathd's path lines, and the same with
+// "event":"path" per call of the path handler (which comes first). A line "report" on
+// stdin prints the same for the current state, with "event":"report" (read on the
 // handler's queue, so in order with the calls); end of stdin exits 0. Usage errors
 // exit 2. It runs wherever the test puts it: `ip netns exec`, nsenter, setpriv.
 import Dispatch
@@ -100,6 +101,10 @@ func emit(_ event: String, _ state: PathMonitor.State, _ source: PathMonitor.Sou
 let queue = DispatchQueue(label: "PathProbe.handler")
 let monitor = PathMonitor(requiredInterfaceType: required, prohibitedInterfaceTypes: prohibited,
                           socketPath: socketPath, mode: mode)
+monitor.pathUpdateHandler = { path in
+    dispatchPrecondition(condition: .onQueue(queue))
+    emit("path", PathMonitor.State(path), monitor.source)
+}
 monitor.stateUpdateHandler = { state in
     dispatchPrecondition(condition: .onQueue(queue))
     emit("state", state, monitor.source)
