@@ -131,15 +131,20 @@ final public class NWPathMonitor: @unchecked Sendable {
 }
 
 extension NWPathMonitor: AsyncSequence {
+    /// Paths.
     public typealias Element = NWPath
+    /// Iteration never fails; it ends when the monitor is cancelled.
     public typealias Failure = Never
+    /// `Iterator`, under the name AsyncSequence gives it.
     public typealias AsyncIterator = Iterator
 
     /// Iterates paths: the current one first when one is known, then each change,
     /// until the monitor is cancelled. A slow reader gets the newest path, not a
     /// backlog.
     public struct Iterator: AsyncIteratorProtocol {
+        /// Paths.
         public typealias Element = NWPath
+        /// Iteration never fails.
         public typealias Failure = Never
 
         var base: AsyncStream<NWPath>.Iterator

@@ -24,15 +24,24 @@ import SystemCalls
 ///
 /// Until the first answer the state is `.unknown`, and unknown is not offline: never
 /// block a request on it. A monitor can be cancelled, never restarted; make a new one.
+/// A started monitor keeps itself alive until it is cancelled.
+///
+/// Where the answers come from is `mode` (`.automatic` unless told) and the socket
+/// search order (`socketPath`, else `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then
+/// `$XDG_RUNTIME_DIR/pathd/pathd.sock`); `source` says which one answered last.
 ///
 /// Threading: `start` and `cancel` may be called from any thread; handlers run on the
 /// start queue, one at a time, in order. Every answer carries the source it came from
 /// (a daemon connection or the in-process engine); one from a source that was since
-/// replaced, or after `cancel`, is dropped on the start queue, after the hop.
+/// replaced, or that arrives after `cancel`, is dropped on the start queue, right
+/// before the handlers would be called. So `cancel()` on the start queue is exact;
+/// from another thread, a call that passed that check just before may still run.
 public final class PathMonitor: Sendable {
     /// Where answers come from.
     public enum Mode: Hashable, Sendable {
-        /// pathd when it answers; pathd's engine in this process when it does not.
+        /// pathd when it answers; pathd's engine in this process when it does not (no
+        /// daemon installed, a container, CI), back to pathd when it appears. The
+        /// engines are the same code, so a hand-over with the same path calls no handler.
         case automatic
         /// pathd only: while it cannot be reached the state is `.unknown`.
         case daemon
@@ -182,7 +191,8 @@ public final class PathMonitor: Sendable {
         }
     }
 
-    /// Stops for good: once this returns, no handler call begins.
+    /// Stops for good: no handler call begins afterwards (see Threading above), the
+    /// daemon connection is closed and the in-process engine stopped.
     public func cancel() {
         let engine = state.withLock { state -> InProcessPathSource? in
             state.lifecycle = .cancelled
