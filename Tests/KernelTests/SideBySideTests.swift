@@ -116,9 +116,7 @@ extension KernelTests {
         @Test("IPv6: link-local only, tentative until DAD, DAD failed")
         func ipv6Addresses() throws {
             try withVethTopology { topology in
-                try topology.removeIPv4()
-                try topology.b.ip("address", "add", "fe80::1/64", "dev", "vB", "nodad")
-                try topology.a.ip("-6", "route", "add", "default", "via", "fe80::1", "dev", "vA")
+                try topology.useLinkLocalIPv6Only()
                 try withEngineComparison(topology) { engines in
                     try engines.check("link-local only", PathLine.unsatisfied(reason: "noAddress"))
                     try topology.a.ip("-6", "route", "del", "default")

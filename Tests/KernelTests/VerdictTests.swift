@@ -73,9 +73,7 @@ extension KernelTests {
         @Test("IPv6 with only a link-local address and a default via fe80:: is noAddress")
         func linkLocalOnly() throws {
             try withVethTopology { topology in
-                try topology.removeIPv4()
-                try topology.b.ip("address", "add", "fe80::1/64", "dev", "vB", "nodad")
-                try topology.a.ip("-6", "route", "add", "default", "via", "fe80::1", "dev", "vA")
+                try topology.useLinkLocalIPv6Only()
                 try topology.startDaemon()
                 let subscriber = try topology.subscribe()
                 let line = try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
