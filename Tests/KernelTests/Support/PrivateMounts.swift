@@ -63,8 +63,14 @@ final class PrivateMounts {
     }
 
     /// Starts pathd inside with `arguments` and waits until its log says it listens.
+    ///
+    /// With a service's umask, 022 (systemd's default), not the test runner's of the
+    /// moment: daemon tests in this process bind sockets under umask 0111 for an
+    /// instant, and a pathd spawned then made /run/pathd without search permission.
     func startDaemon(_ arguments: [String] = [], stderrPath: String) throws -> ChildProcess {
-        let (executable, nsenterArguments) = execArguments([try BuiltProduct.url("pathd").path] + arguments)
+        let pathd = try BuiltProduct.url("pathd").path
+        let (executable, nsenterArguments) = execArguments(["/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\"", pathd]
+                                                           + arguments)
         let daemon = try ChildProcess(executable, nsenterArguments, stderrPath: stderrPath)
         let log = { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
         try waitUntil("pathd \(arguments.joined(separator: " ")) listens", detail: { "; stderr:\n\(log())" }) {
