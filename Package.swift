@@ -42,12 +42,26 @@ let package = Package(
                                                           "SystemCalls"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
+        // The two programs of issue 9's "Done when", as written for Apple's Network.
+        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["PathClient"], path: "Examples/NWPathMonitorCallback"),
+        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"], path: "Examples/NWPathMonitorAsync"),
+        // Only pathd's socket: links neither libnl nor libsystemd (checked with ldd).
+        .executableTarget(name: "SocketOnlyMonitor", dependencies: ["PathSocketClient"], path: "Examples/SocketOnlyMonitor"),
+        // Code written for Apple's Network with only the import changed, compiled (never
+        // run) in both language modes; Tests/AppleCompatibility/README.md explains.
+        .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift5",
+                swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift6"),
+        // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
+        // run it inside a network namespace. Not a product.
+        .executableTarget(name: "PathProbe", dependencies: ["PathClient", "PathModel"], path: "Tests/PathProbe"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
-        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "PathClient", "PathSocketClient", "PathProtocol", "PathModel"]),
+        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "PathProbe", "NWPathMonitorCallback",
+                                                       "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient", "PathSocketClient", "PathProtocol", "PathModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -17,6 +17,7 @@ public protocol IPAddress {
 /// An IPv4 address (Apple's `IPv4Address`).
 public struct IPv4Address: IPAddress, Hashable, Sendable, CustomDebugStringConvertible {
     let value: UInt32
+    /// The interface the address is scoped to; pathd's gateways carry none.
     public let interface: NWInterface?
 
     init(value: UInt32, interface: NWInterface? = nil) {
@@ -30,23 +31,36 @@ public struct IPv4Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
         self.init(value: value)
     }
 
+    /// The address in four network-order bytes; nil for any other length.
     public init?(_ rawValue: Data, _ interface: NWInterface? = nil) {
         guard rawValue.count == 4, case .v4(let value)? = PathModel.IPAddress(bytes: rawValue) else { return nil }
         self.init(value: value, interface: interface)
     }
 
+    /// The four bytes, in network order.
     public var rawValue: Data { Data(PathModel.IPAddress.v4(value).bytes) }
+    /// In 127.0.0.0/8.
     public var isLoopback: Bool { value >> 24 == 127 }
+    /// In 169.254.0.0/16.
     public var isLinkLocal: Bool { value >> 16 == 0xA9FE }
+    /// In 224.0.0.0/4.
     public var isMulticast: Bool { value >> 28 == 0xE }
+    /// Dotted-quad text ("192.0.2.1").
     public var debugDescription: String { PathModel.IPAddress.v4(value).description }
 
+    /// 0.0.0.0
     public static let any = IPv4Address(value: 0)
+    /// 255.255.255.255
     public static let broadcast = IPv4Address(value: 0xFFFF_FFFF)
+    /// 127.0.0.1
     public static let loopback = IPv4Address(value: 0x7F00_0001)
+    /// 224.0.0.1
     public static let allHostsGroup = IPv4Address(value: 0xE000_0001)
+    /// 224.0.0.2
     public static let allRoutersGroup = IPv4Address(value: 0xE000_0002)
+    /// 224.0.0.22
     public static let allReportsGroup = IPv4Address(value: 0xE000_0016)
+    /// 224.0.0.251
     public static let mdnsGroup = IPv4Address(value: 0xE000_00FB)
 }
 
@@ -54,6 +68,7 @@ public struct IPv4Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
 public struct IPv6Address: IPAddress, Hashable, Sendable, CustomDebugStringConvertible {
     let high: UInt64
     let low: UInt64
+    /// The interface a link-local address is scoped to; pathd's gateways carry none.
     public let interface: NWInterface?
 
     init(high: UInt64, low: UInt64, interface: NWInterface? = nil) {
@@ -68,14 +83,19 @@ public struct IPv6Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
         self.init(high: high, low: low)
     }
 
+    /// The address in sixteen network-order bytes; nil for any other length.
     public init?(_ rawValue: Data, _ interface: NWInterface? = nil) {
         guard rawValue.count == 16, case .v6(let high, let low)? = PathModel.IPAddress(bytes: rawValue) else { return nil }
         self.init(high: high, low: low, interface: interface)
     }
 
+    /// The sixteen bytes, in network order.
     public var rawValue: Data { Data(PathModel.IPAddress.v6(high: high, low: low).bytes) }
+    /// ::1
     public var isLoopback: Bool { high == 0 && low == 1 }
+    /// In fe80::/10.
     public var isLinkLocal: Bool { high >> 54 == 0x3FA }
+    /// In ff00::/8.
     public var isMulticast: Bool { high >> 56 == 0xFF }
     /// ::ffff:a.b.c.d
     public var isIPv4Mapped: Bool { high == 0 && low >> 32 == 0xFFFF }
@@ -83,13 +103,19 @@ public struct IPv6Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
     public var isUniqueLocal: Bool { high >> 57 == 0x7E }
     /// The IPv4 address of an IPv4-mapped one.
     public var asIPv4: IPv4Address? { isIPv4Mapped ? IPv4Address(value: UInt32(truncatingIfNeeded: low)) : nil }
+    /// RFC 5952 text ("2001:db8::1"), with "%interface" when scoped.
     public var debugDescription: String {
         PathModel.IPAddress.v6(high: high, low: low).description + (interface.map { "%" + $0.name } ?? "")
     }
 
+    /// ::
     public static let any = IPv6Address(high: 0, low: 0)
+    /// ::1
     public static let loopback = IPv6Address(high: 0, low: 1)
+    /// ff01::1
     public static let nodeLocalNodes = IPv6Address(high: 0xFF01_0000_0000_0000, low: 1)
+    /// ff02::1
     public static let linkLocalNodes = IPv6Address(high: 0xFF02_0000_0000_0000, low: 1)
+    /// ff02::2
     public static let linkLocalRouters = IPv6Address(high: 0xFF02_0000_0000_0000, low: 2)
 }

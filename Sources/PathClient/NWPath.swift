@@ -18,16 +18,24 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
     /// VPN that is down leaves) → `.vpnInactive`; every other → `.notAvailable`. The
     /// precise reason is `linuxUnsatisfiedReason`.
     public enum UnsatisfiedReason: Hashable, Sendable {
+        /// No usable network (every Linux reason but `routeRejects`), or the path is
+        /// satisfied.
         case notAvailable
+        /// Apple's per-app cellular denial; Linux has none, so never reported.
         case cellularDenied
+        /// Apple's per-app Wi-Fi denial; never reported on Linux.
         case wifiDenied
+        /// Apple's local network permission; never reported on Linux.
         case localNetworkDenied
+        /// A route rejects traffic, as a VPN's kill switch leaves while its tunnel is down.
         case vpnInactive
     }
 
     /// pathd's path this one maps.
     public let path: Path
 
+    /// The Apple form of one of pathd's paths (also for tests and previews: Apple's
+    /// NWPath has no public initializer).
     public init(_ path: Path) {
         self.path = path
     }
@@ -37,6 +45,7 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
     /// network; `PathMonitor.State.unknown` says so plainly.
     public static let unknown = NWPath(Path(status: .unsatisfied))
 
+    /// Whether the path can carry traffic.
     public var status: Status {
         switch path.status {
         case .satisfied: .satisfied
@@ -56,12 +65,17 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
     /// The interfaces that can carry traffic, the one the kernel would use first.
     public var availableInterfaces: [NWInterface] { path.availableInterfaces.map(NWInterface.init) }
 
+    /// Traffic costs money or quota (pathd.conf's `Expensive=`; cellular by default).
     public var isExpensive: Bool { path.isExpensive }
+    /// Traffic should be sparing (pathd.conf's `Constrained=`: Low Data Mode's counterpart).
     public var isConstrained: Bool { path.isConstrained }
     /// Newer Apple platforms' "ultra constrained" (satellite) paths; Linux has none.
     public var isUltraConstrained: Bool { false }
+    /// IPv4 traffic has a usable route, interface and source address.
     public var supportsIPv4: Bool { path.supportsIPv4 }
+    /// Likewise for IPv6 (a link-local address alone does not count).
     public var supportsIPv6: Bool { path.supportsIPv6 }
+    /// The resolver configuration (resolv.conf) names at least one nameserver.
     public var supportsDNS: Bool { path.supportsDNS }
 
     /// The gateways of the routes in use, as `.hostPort(host:port:)` with port 0.
@@ -69,6 +83,7 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
 
     /// A path monitor's path has no local or remote endpoint (only a connection's has).
     public var localEndpoint: NWEndpoint? { nil }
+    /// Always nil, as for a path monitor's path on Apple platforms.
     public var remoteEndpoint: NWEndpoint? { nil }
 
     /// Whether the path uses an interface of `type`: the interface the kernel would use
@@ -83,5 +98,7 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
         return NWInterface.InterfaceType(underlay.type) == type
     }
 
+    /// pathd's one-line summary: "satisfied via eth0 (IPv4, IPv6, DNS)" or
+    /// "unsatisfied: no carrier on eth0 (cable unplugged or peer down)".
     public var debugDescription: String { path.summary }
 }

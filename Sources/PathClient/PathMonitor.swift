@@ -24,15 +24,24 @@ import SystemCalls
 ///
 /// Until the first answer the state is `.unknown`, and unknown is not offline: never
 /// block a request on it. A monitor can be cancelled, never restarted; make a new one.
+/// A started monitor keeps itself alive until it is cancelled.
+///
+/// Where the answers come from is `mode` (`.automatic` unless told) and the socket
+/// search order (`socketPath`, else `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then
+/// `$XDG_RUNTIME_DIR/pathd/pathd.sock`); `source` says which one answered last.
 ///
 /// Threading: `start` and `cancel` may be called from any thread; handlers run on the
 /// start queue, one at a time, in order. Every answer carries the source it came from
 /// (a daemon connection or the in-process engine); one from a source that was since
-/// replaced, or after `cancel`, is dropped on the start queue, after the hop.
+/// replaced, or that arrives after `cancel`, is dropped on the start queue, right
+/// before the handlers would be called. So `cancel()` on the start queue is exact;
+/// from another thread, a call that passed that check just before may still run.
 public final class PathMonitor: Sendable {
     /// Where answers come from.
     public enum Mode: Hashable, Sendable {
-        /// pathd when it answers; pathd's engine in this process when it does not.
+        /// pathd when it answers; pathd's engine in this process when it does not (no
+        /// daemon installed, a container, CI), back to pathd when it appears. The
+        /// engines are the same code, so a hand-over with the same path calls no handler.
         case automatic
         /// pathd only: while it cannot be reached the state is `.unknown`.
         case daemon
@@ -74,14 +83,21 @@ public final class PathMonitor: Sendable {
     public enum Source: Hashable, Sendable {
         /// Nothing answered yet, or nothing answers.
         case none
-        /// pathd at this socket, with the generation of its state.
-        case daemon(socketPath: String, generation: Generation)
+        /// pathd at `socketPath`. `generation` is the daemon's kernel-state generation
+        /// (it grows when the daemon re-reads the kernel after lost events);
+        /// `connection` counts this monitor's connections to a daemon, from 1, so a
+        /// daemon that came back shows as a new connection even when its generation
+        /// starts over.
+        case daemon(socketPath: String, generation: Generation, connection: UInt64)
         /// pathd's engine in this process.
         case inProcess
     }
 
+    /// The interface type every path must use (nil: any), as given to `init`.
     public let requiredInterfaceType: InterfaceType?
+    /// The interface types paths are evaluated without, as given to `init`.
     public let prohibitedInterfaceTypes: [InterfaceType]
+    /// Where answers may come from, as given to `init`.
     public let mode: Mode
     private let criteria: Criteria
     private let subscription: DaemonSubscription?
@@ -94,12 +110,16 @@ public final class PathMonitor: Sendable {
         var pathHandler: (@Sendable (Path) -> Void)?
         var stateHandler: (@Sendable (State) -> Void)?
         var current = State.unknown
+        /// The path the path handler was last called with: it is called again only
+        /// with a different one (the state may pass through `.unknown` in between).
+        var lastPath: Path?
         var source = Source.none
         var lastError: PathClientError?
         /// The daemon has delivered a path on its current connection.
         var daemonAnswers = false
         var daemonSocket: String?
-        var daemonGeneration: Generation?
+        /// Connections a daemon accepted, this one included.
+        var daemonConnections: UInt64 = 0
         /// The engine in this process while it runs (a new one each time).
         var inProcess: InProcessPathSource?
         /// Bumped each time the in-process engine is started or stopped; its answers
@@ -122,16 +142,20 @@ public final class PathMonitor: Sendable {
             : DaemonSubscription(criteria: criteria, socketPath: socketPath, backoff: backoff, scheduler: scheduler)
     }
 
-    /// Called on the start queue with each new path (not when it becomes unknown).
+    /// Called on the start queue with each new path: the first one, then each that
+    /// differs from the last one it was called with. Not called when the state becomes
+    /// `.unknown`, nor when a path comes back unchanged after it. Set it before `start`;
+    /// a cancelled monitor keeps no handler (setting one then does nothing).
     public var pathUpdateHandler: (@Sendable (Path) -> Void)? {
         get { state.withLock { $0.pathHandler } }
-        set { state.withLock { $0.pathHandler = newValue } }
+        set { state.withLock { if $0.lifecycle != .cancelled { $0.pathHandler = newValue } } }
     }
 
-    /// Called on the start queue with each new state, `.unknown` included.
+    /// Called on the start queue with each new state, `.unknown` included. Set it
+    /// before `start`; a cancelled monitor keeps no handler.
     public var stateUpdateHandler: (@Sendable (State) -> Void)? {
         get { state.withLock { $0.stateHandler } }
-        set { state.withLock { $0.stateHandler = newValue } }
+        set { state.withLock { if $0.lifecycle != .cancelled { $0.stateHandler = newValue } } }
     }
 
     /// The latest state. Changed on the start queue, in order with the handlers' calls.
@@ -167,7 +191,8 @@ public final class PathMonitor: Sendable {
         }
     }
 
-    /// Stops for good: once this returns, no handler call begins.
+    /// Stops for good: no handler call begins afterwards (see Threading above), the
+    /// daemon connection is closed and the in-process engine stopped.
     public func cancel() {
         let engine = state.withLock { state -> InProcessPathSource? in
             state.lifecycle = .cancelled
@@ -185,19 +210,20 @@ public final class PathMonitor: Sendable {
 
     private func daemonEvent(_ event: DaemonSubscription.Event) {
         switch event {
-        case .connected(let socketPath, _, let generation):
+        case .connected(let socketPath, _, _):
             state.withLock { state in
                 state.daemonSocket = socketPath
-                state.daemonGeneration = generation
+                state.daemonConnections += 1
                 state.lastError = nil
             }
-        case .resync(_, let generation):
-            state.withLock { $0.daemonGeneration = generation }
+        case .resync:
+            // The daemon's path line follows, with the new generation.
+            break
         case .path(let update):
             let stopped = state.withLock { state -> InProcessPathSource? in
                 state.daemonAnswers = true
-                state.daemonGeneration = update.generation
-                state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation)
+                state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation,
+                                       connection: state.daemonConnections)
                 // The daemon answers: the engine here stops, and what it still sends is dropped.
                 guard let engine = state.inProcess else { return nil }
                 state.inProcess = nil
@@ -260,15 +286,22 @@ public final class PathMonitor: Sendable {
         }
     }
 
-    /// Records `next` and calls the handlers, unless it is what they last saw.
+    /// Records `next` and calls the handlers that have not seen it: the state handler
+    /// when the state changed, the path handler when the path differs from its last.
     private func publish(_ next: State) {
-        let handlers = state.withLock { state -> ((@Sendable (Path) -> Void)?, (@Sendable (State) -> Void)?)? in
+        typealias Calls = (path: (@Sendable (Path) -> Void)?, state: (@Sendable (State) -> Void)?)
+        let calls = state.withLock { state -> Calls? in
             guard state.lifecycle == .running, state.current != next else { return nil }
             state.current = next
-            return (state.pathHandler, state.stateHandler)
+            var calls: Calls = (nil, state.stateHandler)
+            if let path = next.path, path != state.lastPath {
+                state.lastPath = path
+                calls.path = state.pathHandler
+            }
+            return calls
         }
-        guard let (pathHandler, stateHandler) = handlers else { return }
-        if let path = next.path { pathHandler?(path) }
-        stateHandler?(next)
+        guard let calls else { return }
+        if let path = next.path { calls.path?(path) }
+        calls.state?(next)
     }
 }

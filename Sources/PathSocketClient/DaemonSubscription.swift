@@ -32,6 +32,7 @@ public final class DaemonSubscription: @unchecked Sendable {
         case disconnected(PathClientError)
     }
 
+    /// The criteria every path is evaluated under, as given to `init`.
     public let criteria: Criteria
     private let socketPath: String?
     private let backoff: Backoff

@@ -3,6 +3,7 @@ import PathProtocol
 /// Why talking to the daemon failed, in words for a person, and what kind of failure
 /// it was (so that `pathctl` can exit with the right status).
 public struct PathClientError: Error, Hashable, CustomStringConvertible, Sendable {
+    /// What kind of failure it was.
     public enum Kind: Hashable, Sendable {
         /// No daemon answered: no socket, nobody listening, permission denied.
         case unreachable
@@ -17,9 +18,12 @@ public struct PathClientError: Error, Hashable, CustomStringConvertible, Sendabl
         case protocolViolation
     }
 
+    /// One line for a person, naming the socket or the daemon's reason.
     public let description: String
+    /// What kind of failure it was.
     public let kind: Kind
 
+    /// A failure described by `description`; of kind `.protocolViolation` unless told.
     public init(_ description: String, kind: Kind = .protocolViolation) {
         self.description = description
         self.kind = kind

@@ -7,6 +7,7 @@ import SystemCalls
 /// A blocking connection to pathd's socket: send requests, read messages one by one.
 /// For command-line tools and tests; the connection owns its descriptor.
 public final class PathConnection {
+    /// The socket this connection was made to.
     public let socketPath: String
     private var descriptor: Int32
     private var framer = LineFramer(maximumLineLength: 1 << 20)
@@ -103,6 +104,7 @@ public final class PathConnection {
         }
     }
 
+    /// Closes the connection (also done when it is released); idempotent.
     public func close() {
         // Invalidate first, under the interrupter's lock: an interrupt can then never
         // shut down a descriptor number the process has reused.
@@ -110,8 +112,6 @@ public final class PathConnection {
         if descriptor >= 0 { _ = Glibc.close(descriptor) }
         descriptor = -1
     }
-
-
 
     /// Sends one request line.
     public func send(_ request: Request) throws(PathClientError) {
@@ -179,6 +179,8 @@ public final class PathConnectionInterrupter: Sendable {
         descriptor.withLock { $0 = -1 }
     }
 
+    /// Shuts the connection's socket down, so a read blocked on it returns; nothing
+    /// once the connection is closed.
     public func interrupt() {
         descriptor.withLock { value in
             if value >= 0 { _ = Glibc.shutdown(value, Int32(SHUT_RDWR)) }

@@ -73,9 +73,7 @@ extension KernelTests {
         @Test("IPv6 with only a link-local address and a default via fe80:: is noAddress")
         func linkLocalOnly() throws {
             try withVethTopology { topology in
-                try topology.removeIPv4()
-                try topology.b.ip("address", "add", "fe80::1/64", "dev", "vB", "nodad")
-                try topology.a.ip("-6", "route", "add", "default", "via", "fe80::1", "dev", "vA")
+                try topology.useLinkLocalIPv6Only()
                 try topology.startDaemon()
                 let subscriber = try topology.subscribe()
                 let line = try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
@@ -155,14 +153,7 @@ extension KernelTests {
         func unrelatedLinksPublishNothing() throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()
-                try topology.a.ip("link", "add", "br0", "type", "bridge")
-                try topology.a.ip("address", "add", "172.31.255.1/24", "dev", "br0")
-                try topology.a.ip("link", "set", "br0", "up")
-                try topology.a.ip("link", "add", "ctr0", "type", "veth", "peer", "name", "ctr0p")
-                try topology.a.ip("link", "set", "ctr0", "master", "br0")
-                try topology.a.ip("link", "set", "ctr0", "up")
-                try topology.a.ip("link", "set", "ctr0p", "up")
-                try topology.a.ip("address", "add", "172.31.255.2/24", "dev", "ctr0p")
+                try topology.addContainerBridge()
                 // The next line must be this change, not anything about the bridge.
                 try topology.deleteDefaultRoute()
                 let line = try subscriber.nextLine("the route deletion")

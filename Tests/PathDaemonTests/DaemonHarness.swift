@@ -18,21 +18,32 @@ final class DaemonHarness {
     let network: FakeNetwork
     let service: PathService
     private var isStopped = false
+    /// The directory is the harness's (made and removed by it), not the test's.
+    private let ownsDirectory: Bool
 
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
+    /// `socketPath`: listen there (a daemon that comes back where another was), in a
+    /// directory the test owns; by default in a directory of the harness's own.
     init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
-         scheduler: any Scheduler = DispatchScheduler()) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        socketPath = directory + "/pathd.sock"
+         scheduler: any Scheduler = DispatchScheduler(), socketPath: String? = nil) throws {
+        if let socketPath {
+            self.socketPath = socketPath
+            directory = (socketPath as NSString).deletingLastPathComponent
+            ownsDirectory = false
+        } else {
+            directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            self.socketPath = directory + "/pathd.sock"
+            ownsDirectory = true
+        }
         network = FakeNetwork(state)
         network.failNextStarts(failingStarts)
         service = PathService(queue: queue, configuration: configuration,
                               log: log, scheduler: scheduler,
                               makeSource: network.factory())
-        let listener = try UnixListener.bind(path: socketPath)
+        let listener = try UnixListener.bind(path: self.socketPath)
         let outcome = StartOutcome()
         queue.sync {
             service.start(onFatal: { why in outcome.finish(.failure(StartFailed(reason: why))) })
@@ -45,11 +56,7 @@ final class DaemonHarness {
         case .failure(let error):
             queue.sync { service.stop(reason: "start failed") }
             listener.close()
-            do {
-                try FileManager.default.removeItem(atPath: directory)
-            } catch let cleanup {
-                Issue.record("cannot remove \(directory): \(cleanup)")
-            }
+            removeDirectory()
             throw error
         }
     }
@@ -108,6 +115,11 @@ final class DaemonHarness {
         guard !isStopped else { return }
         isStopped = true
         queue.sync { service.stop(reason: "test finished") }
+        removeDirectory()
+    }
+
+    private func removeDirectory() {
+        guard ownsDirectory else { return }
         do {
             try FileManager.default.removeItem(atPath: directory)
         } catch {

@@ -1,126 +1,300 @@
 import Dispatch
 import Foundation
+import Glibc
 import PathClient
-import PathSocketClient
 import PathDaemon
 import PathModel
 import PathProtocol
-import Synchronization
+import PathSocketClient
 import Testing
 
-/// The NWPathMonitor-shaped client against a daemon on a real socket.
+/// A PathMonitor in `.daemon` mode on a harness's socket, every handler call recorded
+/// (each handler asserts it runs on the start queue).
+final class WatchedMonitor: Sendable {
+    let monitor: PathMonitor
+    let queue: DispatchQueue
+    let paths = Received<Path>()
+    let states = Received<PathMonitor.State>()
+
+    init(socketPath: String, requiredInterfaceType: InterfaceType? = nil, scheduler: any Scheduler = DispatchScheduler(),
+         label: String = "pathd.test.monitor") {
+        let queue = DispatchQueue(label: label)
+        self.queue = queue
+        monitor = PathMonitor(requiredInterfaceType: requiredInterfaceType, socketPath: socketPath, mode: .daemon,
+                              scheduler: scheduler)
+        monitor.pathUpdateHandler = { [paths] path in
+            dispatchPrecondition(condition: .onQueue(queue))
+            paths.append(path)
+        }
+        monitor.stateUpdateHandler = { [states] state in
+            dispatchPrecondition(condition: .onQueue(queue))
+            states.append(state)
+        }
+    }
+
+    func start() { monitor.start(queue: queue) }
+}
+
+/// An NWPathMonitor on a `.daemon`-mode PathMonitor, its handler's calls recorded (and
+/// asserted to run on `queue`).
+final class WatchedAppleMonitor: Sendable {
+    let monitor: NWPathMonitor
+    let queue: DispatchQueue
+    let paths = Received<NWPath>()
+
+    init(socketPath: String, scheduler: any Scheduler = DispatchScheduler(), queue: DispatchQueue) {
+        self.queue = queue
+        monitor = NWPathMonitor(PathMonitor(socketPath: socketPath, mode: .daemon, scheduler: scheduler))
+        monitor.pathUpdateHandler = { [paths] path in
+            dispatchPrecondition(condition: .onQueue(queue))
+            paths.append(path)
+        }
+    }
+
+    func start() { monitor.start(queue: queue) }
+}
+
+/// The lifecycle contract of issue 9 §4 for the native API, against a daemon on a real
+/// socket (the in-process engine is in the kernel tests: it needs a kernel).
 @Suite("PathMonitor (client library)")
 struct PathMonitorTests {
-    /// The paths a handler saw, with a failing wait for the next one.
-    final class Seen: Sendable {
-        private let paths = Mutex<[Path]>([])
-        private let arrived = DispatchSemaphore(value: 0)
+    static let offline: [NetworkEvent] = Fixture.online.map {
+        if case .linkChanged(let link) = $0, link.index == Fixture.eth0.index { return .linkChanged(Fixture.eth0NoCarrier) }
+        return $0
+    }
 
-        func record(_ path: Path) {
-            paths.withLock { $0.append(path) }
-            arrived.signal()
-        }
-
-        var count: Int { paths.withLock { $0.count } }
-
-        func next(_ description: String) throws -> Path {
-            guard arrived.wait(timeout: .now() + 10) == .success else {
-                throw PathClientError("no path for \(description) within 10 s")
-            }
-            return paths.withLock { $0[$0.count - 1] }
-        }
+    /// A PathMonitor and an NWPathMonitor on the harness, on one queue, started.
+    static func startBoth(_ harness: DaemonHarness) -> (WatchedMonitor, WatchedAppleMonitor) {
+        let watched = WatchedMonitor(socketPath: harness.socketPath)
+        let apple = WatchedAppleMonitor(socketPath: harness.socketPath, queue: watched.queue)
+        watched.start()
+        apple.start()
+        return (watched, apple)
     }
 
     @Test("delivers the current path, then changes, on the given queue; nothing after cancel")
     func deliversAndCancels() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let queue = DispatchQueue(label: "pathd.test.monitor")
-        let seen = Seen()
-        let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { path in
-            dispatchPrecondition(condition: .onQueue(queue))
-            seen.record(path)
-        }
-        #expect(monitor.currentPath == nil, "unknown before the first answer")
-        monitor.start(queue: queue)
-        #expect(try seen.next("the first path").status == .satisfied)
-        #expect(queue.sync { monitor.lastError } == nil, "no failure once subscribed")
+        let watched = WatchedMonitor(socketPath: harness.socketPath)
+        #expect(watched.monitor.currentPath == nil, "unknown before the first answer")
+        watched.start()
+        let first = try watched.paths.next("the first path")
+        #expect(first.status == .satisfied)
+        #expect(watched.monitor.lastError == nil, "no failure once subscribed")
 
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
-        let lost = try seen.next("the carrier loss")
+        let lost = try watched.paths.next("the carrier loss")
         #expect(lost.unsatisfiedReason == .noCarrier)
-        #expect(queue.sync { monitor.currentPath } == lost)
+        #expect(watched.monitor.currentPath == lost)
 
-        monitor.cancel()
-        let before = seen.count
-        // A change after cancel, seen by another subscriber so it was surely sent.
+        watched.monitor.cancel()
+        // A change after cancel, seen by another subscriber so it was surely sent; then
+        // one barrier on the start queue, after which nothing for this monitor is pending.
         let other = try harness.connect()
         try other.send(Request(op: .subscribe))
         _ = try other.nextPath()
         harness.network.latest.emit([.linkChanged(Fixture.eth0)])
         #expect(try other.nextPath().update.path.status == .satisfied)
-        queue.sync {}
-        #expect(seen.count == before)
+        watched.queue.sync {}
+        #expect(watched.paths.all.count == 2)
     }
 
     @Test("criteria travel with the subscription")
     func criteria() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let queue = DispatchQueue(label: "pathd.test.monitor.wifi")
-        let seen = Seen()
-        let monitor = PathMonitor(requiredInterfaceType: .wifi, socketPath: harness.socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { seen.record($0) }
-        monitor.start(queue: queue)
-        defer { monitor.cancel() }
-        let path = try seen.next("the wifi-only path")
+        let watched = WatchedMonitor(socketPath: harness.socketPath, requiredInterfaceType: .wifi)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        let path = try watched.paths.next("the wifi-only path")
         #expect(path.status == .unsatisfied)
         #expect(path.unsatisfiedReason == .interfaceTypeExcluded)
     }
 
-    @Test("a daemon that goes away makes the path unknown, not offline")
-    func daemonGone() throws {
+    @Test("before the first path the state is .unknown, and start, reads and cancel never wait for the daemon")
+    func unknownBeforeFirstPath() throws {
+        // A daemon that accepts and never greets (it is still reading the kernel).
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let listener = try UnixListener.bind(path: directory.socketPath)
+        defer { listener.close() }
+        let watched = WatchedMonitor(socketPath: directory.socketPath)
+        let apple = NWPathMonitor(PathMonitor(socketPath: directory.socketPath, mode: .daemon))
+        #expect(watched.monitor.currentState == .unknown)
+        #expect(watched.monitor.source == .none)
+        #expect(apple.currentPath == NWPath.unknown)
+        #expect(apple.currentPath.status == .unsatisfied)
+        #expect(apple.currentPath.unsatisfiedReason == .notAvailable)
+        #expect(apple.currentPath.availableInterfaces.isEmpty)
+
+        let started = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            watched.start()
+            apple.start(queue: watched.queue)
+            started.signal()
+        }
+        #expect(started.wait(timeout: .now() + 10) == .success, "start returned")
+        let free = DispatchSemaphore(value: 0)
+        watched.queue.async { free.signal() }
+        #expect(free.wait(timeout: .now() + 10) == .success, "the start queue runs other work")
+        #expect(watched.monitor.currentState == .unknown)
+        #expect(apple.currentPath == NWPath.unknown)
+
+        let cancelled = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            watched.monitor.cancel()
+            apple.cancel()
+            cancelled.signal()
+        }
+        #expect(cancelled.wait(timeout: .now() + 10) == .success, "cancel returned while the hello is awaited")
+        #expect(watched.paths.all.isEmpty && watched.states.all.isEmpty)
+    }
+
+    /// There is no API through which a request could change the path: PathMonitor and
+    /// NWPathMonitor take no report of any request. This shows that a failure while
+    /// the path is satisfied changes nothing either.
+    @Test("a request failing while the path is satisfied changes nothing")
+    func failedRequestChangesNothing() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let queue = DispatchQueue(label: "pathd.test.monitor.gone")
-        let seen = Seen()
-        let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { seen.record($0) }
-        monitor.start(queue: queue)
-        defer { monitor.cancel() }
-        _ = try seen.next("the first path")
-        harness.stop()
-        let deadline = ContinuousClock.now + .seconds(10)
-        while queue.sync(execute: { monitor.currentPath }) != nil {
-            try #require(ContinuousClock.now < deadline, "the path stayed known after the daemon left")
-            queue.sync {}
+        let (watched, apple) = Self.startBoth(harness)
+        defer { watched.monitor.cancel(); apple.monitor.cancel() }
+        let first = try watched.paths.next("the first path")
+        _ = try apple.paths.next("the first NWPath")
+
+        #expect(try refusedConnectToLoopback() == ECONNREFUSED)
+        #expect(watched.monitor.currentState == .available(first))
+        #expect(apple.monitor.currentPath.status == .satisfied)
+
+        // The next calls are the sentinel's: the failure caused none.
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier)
+        #expect(try apple.paths.next("the sentinel").linuxUnsatisfiedReason == .noCarrier)
+        #expect(try watched.states.next("available") == .available(first))
+        #expect(try watched.states.next("the sentinel").path?.unsatisfiedReason == .noCarrier)
+    }
+
+    @Test("unavailable → available: exactly one call of each handler")
+    func unavailableToAvailable() throws {
+        let harness = try DaemonHarness(state: Self.offline)
+        defer { harness.stop() }
+        let watched = WatchedMonitor(socketPath: harness.socketPath)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        #expect(try watched.paths.next("offline").unsatisfiedReason == .noCarrier)
+        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        let online = try watched.paths.next("online")
+        #expect(online.status == .satisfied)
+        harness.network.latest.emit([.routeLookup(.ipv4, .rejected(.unreachable))])
+        #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .routeRejects)
+        #expect(try watched.states.next("offline").path?.unsatisfiedReason == .noCarrier)
+        #expect(try watched.states.next("online") == .available(online))
+        #expect(try watched.states.next("the sentinel").path?.unsatisfiedReason == .routeRejects)
+    }
+
+    @Test("the same path again (sent after the daemon's resync): no call; the new generation shows in source")
+    func samePathAfterResync() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let watched = WatchedMonitor(socketPath: harness.socketPath)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        _ = try watched.paths.next("the first path")
+        #expect(watched.monitor.source == .daemon(socketPath: harness.socketPath, generation: .first, connection: 1))
+
+        let other = try harness.connect()
+        try other.send(Request(op: .subscribe))
+        _ = try other.nextPath()
+        harness.network.latest.overrun()
+        guard case .resync(_, let generation, _) = try other.next() else {
+            Issue.record("expected a resync line")
+            return
         }
-        #expect(seen.count == 1, "no handler call says 'offline' when the daemon leaves")
+        _ = try other.nextPath()
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier, "no call for the resent path")
+        _ = try watched.states.next("available")
+        #expect(try watched.states.next("the sentinel").path?.unsatisfiedReason == .noCarrier)
+        #expect(watched.monitor.source == .daemon(socketPath: harness.socketPath, generation: generation, connection: 1))
+    }
+
+    @Test("only isExpensive changed (a reload): one call with the new flag; the same reload again: none")
+    func flagsOnly() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let (watched, apple) = Self.startBoth(harness)
+        defer { watched.monitor.cancel(); apple.monitor.cancel() }
+        let first = try watched.paths.next("the first path")
+        #expect(try !apple.paths.next("the first NWPath").isExpensive)
+
+        let admin = try harness.connect()
+        script.answer(.valid(ReloadTests.expensiveEth0(), warnings: []))
+        for id in 1...2 {
+            try admin.send(Request(op: .reload, id: .integer(Int64(id))))
+            #expect(try admin.next() == .reloaded(warnings: [], id: .integer(Int64(id))))
+            if id == 1 {
+                var expected = first
+                expected.isExpensive = true
+                #expect(try watched.paths.next("the expensive path") == expected)
+                #expect(try apple.paths.next("the expensive NWPath").isExpensive)
+            }
+        }
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier, "no call for the second reload")
+        #expect(try apple.paths.next("the sentinel").status == .unsatisfied)
+    }
+
+    @Test("the daemon goes away (.daemon mode): .unknown, never offline; back with the same path: no path call, a new connection in source")
+    func daemonGoneAndBack() throws {
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let first = try DaemonHarness(socketPath: directory.socketPath)
+        defer { first.stop() }
+        let scheduler = ManualScheduler()
+        let watched = WatchedMonitor(socketPath: directory.socketPath, scheduler: scheduler)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        let path = try watched.paths.next("the first path")
+        #expect(try watched.states.next("available") == .available(path))
+
+        first.stop()
+        #expect(try watched.states.next("the daemon gone") == .unknown)
+        #expect(watched.monitor.source == .none)
+        #expect(watched.monitor.currentPath == nil)
+        guard case .refused(.shuttingDown, _)? = watched.monitor.lastError?.kind else {
+            Issue.record("the daemon said why it left: \(String(describing: watched.monitor.lastError))")
+            return
+        }
+
+        let second = try DaemonHarness(socketPath: directory.socketPath)
+        defer { second.stop() }
+        try scheduler.waitForScheduled(1)
+        try scheduler.runNext()
+        #expect(try watched.states.next("back") == .available(path))
+        #expect(watched.monitor.source == .daemon(socketPath: directory.socketPath, generation: .first, connection: 2))
+        second.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier, "no call for the same path")
     }
 
     @Test("a socket nobody listens on is recorded in lastError, naming the path")
     func unreachableRecorded() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("pathd-monitor-\(UUID().uuidString.prefix(8))").path
-        let socketPath = directory + "/absent.sock"
-        let queue = DispatchQueue(label: "pathd.test.monitor.unreachable")
-        let seen = Seen()
-        let monitor = PathMonitor(socketPath: socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { seen.record($0) }
-        #expect(monitor.lastError == nil, "no failure before start")
-        monitor.start(queue: queue)
-        defer { monitor.cancel() }
-        // The first attempt fails at once; its record reaches the queue after a hop.
-        let deadline = ContinuousClock.now + .seconds(10)
-        var error = queue.sync { monitor.lastError }
-        while error == nil {
-            try #require(ContinuousClock.now < deadline, "no failure recorded for \(socketPath)")
-            error = queue.sync { monitor.lastError }
-        }
-        let message = try #require(error).description
-        #expect(message.contains(socketPath), "message: \(message)")
-        #expect(queue.sync { monitor.currentPath } == nil)
-        #expect(seen.count == 0)
+        let directory = try SocketDirectory()
+        defer { directory.remove() }
+        let scheduler = ManualScheduler()
+        let watched = WatchedMonitor(socketPath: directory.socketPath, scheduler: scheduler)
+        #expect(watched.monitor.lastError == nil, "no failure before start")
+        watched.start()
+        defer { watched.monitor.cancel() }
+        // The retry is scheduled after the failure was handed to the start queue; one
+        // barrier there and it is recorded.
+        try scheduler.waitForScheduled(1)
+        watched.queue.sync {}
+        let message = try #require(watched.monitor.lastError).description
+        #expect(message.contains(directory.socketPath), "message: \(message)")
+        #expect(watched.monitor.currentState == .unknown)
+        #expect(watched.paths.all.isEmpty && watched.states.all.isEmpty)
     }
 }

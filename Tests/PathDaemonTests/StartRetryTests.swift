@@ -44,9 +44,9 @@ struct RestartRetryTests {
         // The overrun's replacement fails to start; the next one would work.
         harness.network.failNextStarts(1)
         harness.network.latest.overrun()
-        #expect(try clock.waitForScheduled() == PathEngine.restartDelay)
+        #expect(try clock.waitForScheduled(1) == [PathEngine.restartDelay])
         #expect(harness.network.sources.count == 2, "no third source before the clock moves")
-        clock.runNext()
+        try clock.runNext()
         guard case .resync(_, let generation, .string("s")) = try client.next() else {
             Issue.record("expected the resync line once the retry ran")
             return

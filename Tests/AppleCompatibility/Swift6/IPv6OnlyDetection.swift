@@ -1,0 +1,1 @@
+../Swift5/IPv6OnlyDetection.swift

@@ -1,0 +1,93 @@
+import Foundation
+
+/// A mount namespace of its own inside a network namespace, held open by a sleeping
+/// process: there a test mounts what pathd and its clients should see (an overlay that
+/// adds files to /etc, an empty tmpfs over /run) without touching the host's mounts.
+/// Commands run inside with `nsenter --target HOLDER --mount --net`, so they also see
+/// the /sys that `ip netns exec` mounted for the network namespace.
+///
+/// Everything started inside runs in the network namespace, whose removal kills it.
+final class PrivateMounts {
+    let holderID: pid_t
+    private let holder: ChildProcess
+    private let nsenter: URL
+    private let mount: URL
+
+    init(in namespace: NetworkNamespace, stderrPath: String) throws {
+        let unshare = try Command.find("unshare")
+        let sleep = try Command.find("sleep")
+        nsenter = try Command.find("nsenter")
+        mount = try Command.find("mount")
+        let command = namespace.execArguments([unshare.path, "--mount", "--propagation", "private",
+                                               sleep.path, "infinity"])
+        holder = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
+        holderID = holder.pid
+        // Until `unshare` has run and exec'd `sleep`, the holder's mount namespace is ip's
+        // (or the host's): a mount entered then would land there.
+        let sleepBinary = sleep.resolvingSymlinksInPath().path
+        let hostMounts = try Self.link("/proc/self/ns/mnt")
+        try waitUntil("the holder (pid \(holderID)) has a mount namespace of its own") {
+            guard holder.isRunning else { throw HarnessError("the mount namespace holder exited") }
+            let executable = try? Self.link("/proc/\(holderID)/exe")
+            let mounts = try? Self.link("/proc/\(holderID)/ns/mnt")
+            return executable == sleepBinary && mounts != nil && mounts != hostMounts
+        }
+    }
+
+    /// The arguments that run `command` inside.
+    func execArguments(_ command: [String]) -> (executable: URL, arguments: [String]) {
+        (nsenter, ["--target", String(holderID), "--mount", "--net", "--"] + command)
+    }
+
+    /// Runs `command` inside and returns its output; throws with stderr on failure.
+    @discardableResult
+    func run(_ command: [String]) throws -> String {
+        let (executable, arguments) = execArguments(command)
+        return try Command.check(executable, arguments)
+    }
+
+    /// Lays `files` (paths relative to /etc, and their contents) over /etc with a
+    /// read-only overlay, `directory` as its top layer.
+    func overlayEtc(_ files: [String: String], directory: String) throws {
+        for (path, contents) in files {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try contents.write(to: url, atomically: true, encoding: .utf8)
+        }
+        try run([mount.path, "-t", "overlay", "overlay", "-o", "lowerdir=\(directory):/etc", "/etc"])
+    }
+
+    /// An empty tmpfs (mode 0755) over /run: /run/pathd is then the test's alone.
+    func emptyRun() throws {
+        try run([mount.path, "-t", "tmpfs", "-o", "mode=0755", "tmpfs", "/run"])
+    }
+
+    /// Starts pathd inside with `arguments` and waits until its log says it listens.
+    ///
+    /// With a service's umask, 022 (systemd's default), not the test runner's of the
+    /// moment: daemon tests in this process bind sockets under umask 0111 for an
+    /// instant, and a pathd spawned then made /run/pathd without search permission.
+    func startDaemon(_ arguments: [String] = [], stderrPath: String) throws -> ChildProcess {
+        let pathd = try BuiltProduct.url("pathd").path
+        let (executable, nsenterArguments) = execArguments(["/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\"", pathd]
+                                                           + arguments)
+        let daemon = try ChildProcess(executable, nsenterArguments, stderrPath: stderrPath)
+        let log = { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
+        try waitUntil("pathd \(arguments.joined(separator: " ")) listens", detail: { "; stderr:\n\(log())" }) {
+            if let end = daemon.wait(until: Date()) {
+                throw HarnessError("pathd exited (\(end)) before listening; stderr:\n\(log())")
+            }
+            return log().contains("listening on ")
+        }
+        return daemon
+    }
+
+    /// Ends the holder; what still runs inside keeps the namespace until it exits.
+    func stop() throws {
+        try holder.send(SIGKILL)
+    }
+
+    private static func link(_ path: String) throws -> String {
+        try FileManager.default.destinationOfSymbolicLink(atPath: path)
+    }
+}

@@ -1,0 +1,155 @@
+import Dispatch
+import Foundation
+import Glibc
+import PathModel
+import PathProtocol
+import PathSocketClient
+import Synchronization
+import SystemCalls
+import Testing
+
+/// What a handler was called with, in order. `next` waits for the next value not yet
+/// taken, with a deadline that fails the test; a test shows that nothing else came by
+/// waiting for a sentinel it caused afterwards, which must then be the next value.
+///
+/// `@unchecked Sendable`: `values` and `taken` are touched only with `condition` locked.
+final class Received<Value: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var values: [Value] = []
+    private var taken = 0
+
+    func append(_ value: Value) {
+        condition.lock()
+        values.append(value)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Everything received so far.
+    var all: [Value] {
+        condition.lock()
+        defer { condition.unlock() }
+        return values
+    }
+
+    /// The next value not yet taken; throws when none comes within `timeout`.
+    func next(_ description: String, timeout: Duration = .seconds(10)) throws -> Value {
+        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
+        condition.lock()
+        defer { condition.unlock() }
+        while taken == values.count {
+            if !condition.wait(until: deadline) && taken == values.count {
+                throw PathClientError("no value for \(description) within \(timeout); received: \(values)")
+            }
+        }
+        taken += 1
+        return values[taken - 1]
+    }
+}
+
+/// A clock the test turns (as NIO's EmbeddedEventLoop): `schedule` only records the
+/// work and its delay; `runNext` runs the oldest on its queue, as if its delay had
+/// passed. Nothing here sleeps.
+///
+/// `@unchecked Sendable`: `pending` and `delays` are touched only with `condition` locked.
+final class ManualScheduler: Scheduler, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending: [(queue: DispatchQueue, work: @Sendable () -> Void)] = []
+    private var delays: [Duration] = []
+
+    func schedule(after delay: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+        condition.lock()
+        pending.append((queue, work))
+        delays.append(delay)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until `count` works have been scheduled in all, and returns every delay asked for.
+    @discardableResult
+    func waitForScheduled(_ count: Int, timeout: Duration = .seconds(10)) throws -> [Duration] {
+        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
+        condition.lock()
+        defer { condition.unlock() }
+        while delays.count < count {
+            if !condition.wait(until: deadline) && delays.count < count {
+                throw PathClientError("\(delays.count) of \(count) works scheduled within \(timeout): \(delays)")
+            }
+        }
+        return delays
+    }
+
+    /// Runs the oldest work not yet run.
+    func runNext() throws {
+        condition.lock()
+        guard !pending.isEmpty else {
+            condition.unlock()
+            throw PathClientError("nothing is scheduled")
+        }
+        let (queue, work) = pending.removeFirst()
+        condition.unlock()
+        queue.async(execute: work)
+    }
+}
+
+/// Values from a list, in turn, as a `random` source for back-off jitter.
+final class PinnedRandom: Sendable {
+    private let values: [Double]
+    private let index = Mutex(0)
+
+    init(_ values: [Double]) {
+        self.values = values
+    }
+
+    func next() -> Double {
+        index.withLock { index in
+            defer { index += 1 }
+            return values[index % values.count]
+        }
+    }
+}
+
+/// A temporary directory for a test's sockets, removed by `remove()`.
+struct SocketDirectory {
+    let path: String
+
+    init() throws {
+        path = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-client-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    var socketPath: String { path + "/pathd.sock" }
+
+    func remove() {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            Issue.record("cannot remove \(path): \(error)")
+        }
+    }
+}
+
+/// A request that fails the way an app's request fails while the path is satisfied:
+/// a TCP connect to 127.0.0.1 refused (the port is bound, nobody listens).
+func refusedConnectToLoopback() throws -> Int32 {
+    let bound = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard bound >= 0 else { throw PathClientError("socket: \(Errno.current)") }
+    defer { close(bound) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let named = withUnsafeMutablePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address -> Bool in
+            bind(bound, address, length) == 0 && getsockname(bound, address, &length) == 0
+        }
+    }
+    guard named else { throw PathClientError("bind 127.0.0.1: \(Errno.current)") }
+    let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard client >= 0 else { throw PathClientError("socket: \(Errno.current)") }
+    defer { close(client) }
+    let result = withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(client, $0, length) }
+    }
+    return result == 0 ? 0 : errno
+}
