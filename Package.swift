@@ -29,7 +29,7 @@ let package = Package(
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         .target(name: "PathModel"),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
-        .target(name: "Netlink", dependencies: ["CLinux", "PathModel"]),
+        .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "SystemCalls"]),
         .target(name: "PathEngine", dependencies: ["PathModel", "SystemCalls"]),
         .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol", "SystemCalls"]),
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),

@@ -1,5 +1,6 @@
 import Glibc
 import PathModel
+import SystemCalls
 
 /// Classifies links with `InterfaceClassifier`, reading what sysfs says about the
 /// medium: `DEVTYPE=` in `<root>/class/net/<name>/uevent` and whether
@@ -57,25 +58,13 @@ final class SysfsClassifier {
     /// test tree lacks it). Other failures are logged, then treated the same way:
     /// classification falls back to what rtnetlink says.
     private func readFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 {
-            let error = errno
-            if error != ENOENT { log("sysfs: cannot open \(path): \(String(cString: strerror(error)))") }
+        // sysfs attributes are small regular files (a page at most).
+        switch RegularFile.readText(path, maximumBytes: 64 * 1024) {
+        case .success(let text):
+            return text
+        case .failure(let problem):
+            if !problem.isMissing { log("sysfs: \(path): \(problem)") }
             return nil
-        }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count > 0 {
-                bytes += chunk[0..<count]
-            } else if count == 0 {
-                return String(decoding: bytes, as: UTF8.self)
-            } else if errno != EINTR {
-                log("sysfs: cannot read \(path): \(String(cString: strerror(errno)))")
-                return nil
-            }
         }
     }
 }

@@ -110,7 +110,7 @@ public final class UnixListener {
         let directory = String(path[..<slash])
         var info = stat()
         if stat(directory, &info) == 0 { return }
-        if withUmask(0o022, { mkdir(directory, 0o755) }) != 0 && errno != EEXIST {
+        if withUmask(0o022, { mkdir(directory, 0o755) }) != 0 && Errno.current != Errno(rawValue: EEXIST) {
             throw DaemonError("cannot create directory \(directory): \(Errno.current)")
         }
     }

@@ -144,11 +144,14 @@ public final class PathConnection {
 
     private func nextLine() throws(PathClientError) -> [UInt8] {
         while ready.isEmpty {
-            let count = receiveBuffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN { throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout) }
-                throw PathClientError("cannot read from pathd: \(Errno.current)", kind: .closed)
+            let received = receiveBuffer.withUnsafeMutableBytes { raw in
+                syscallResult { recv(descriptor, raw.baseAddress, raw.count, 0) }
+            }
+            let count: Int
+            switch received {
+            case .success(let value): count = value
+            case .failure(.wouldBlock): throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout)
+            case .failure(let error): throw PathClientError("cannot read from pathd: \(error)", kind: .closed)
             }
             if count == 0 { throw PathClientError("pathd closed the connection", kind: .closed) }
             for output in framer.push(receiveBuffer[0..<count]) {

@@ -2,6 +2,7 @@ import CommandLineOptions
 import Glibc
 import PathSocketClient
 import PathProtocol
+import SystemCalls
 
 /// How a command fails; the exit status follows from the kind (see pathctl(1)).
 enum CommandError: Error {
@@ -68,17 +69,12 @@ func echo(_ line: [UInt8]) {
 }
 
 /// Writes text to stdout through write(2), whole, so `--json` output is never interleaved.
+/// A closed stdout (`pathctl monitor | head`) ends the output, not the program's exit status.
 func writeOut(_ text: String) {
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-        let written = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-        if written < 0 && errno == EINTR { continue }
-        if written <= 0 { return }
-        bytes = bytes.dropFirst(written)
-    }
+    do { try FileDescriptor.standardOutput.writeAll(text.utf8) } catch {}
 }
 
 func writeError(_ text: String) {
-    let bytes = Array(text.utf8)
-    _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    // Nowhere left to report a failure to write to stderr.
+    do { try FileDescriptor.standardError.writeAll(text.utf8) } catch {}
 }

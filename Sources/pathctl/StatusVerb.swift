@@ -2,6 +2,7 @@ import CommandLineOptions
 import Glibc
 import PathSocketClient
 import PathProtocol
+import SystemCalls
 
 /// `pathctl status`: one request, one path, then exit: 0, or with `--check` 1 when the
 /// path is not satisfied.
@@ -13,9 +14,7 @@ enum StatusVerb {
                 echo(line)
             } else {
                 let colour = ColourPolicy.isEnabled(noColorOption: options.noColor, json: options.json,
-                                                    outputIsTerminal: isatty(1) == 1) { name in
-                    getenv(name).map { String(cString: $0) }
-                }
+                                                    outputIsTerminal: isatty(1) == 1, environment: Environment.value)
                 writeOut(PathFormatting.statusReport(update, coloured: colour))
             }
             return options.check && update.path.status != .satisfied ? .notSatisfied : .success

@@ -2,6 +2,7 @@ import CommandLineOptions
 import Glibc
 import PathSocketClient
 import PathProtocol
+import SystemCalls
 
 /// A subscription that outlives a restart of pathd, for `monitor` and `wait`: when pathd
 /// says `shuttingDown` or the connection ends, it says so on stderr, connects again (with
@@ -11,9 +12,9 @@ import PathProtocol
 /// Only a connection that was once up is retried: pathd unreachable at the start is
 /// exit status 3 at once.
 struct Subscription {
-    /// The first retry waits this long, each further one twice as long, up to `maximumDelay`.
-    static let firstDelay: Duration = .milliseconds(100)
-    static let maximumDelay: Duration = .seconds(2)
+    /// The waits between attempts: 0.1 s doubling to 2 s, jittered as every client of a
+    /// restarted daemon reconnects at once.
+    static let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(2))
     /// Without a deadline (`monitor`), how long pathd may stay unreachable before giving up.
     static let reconnectWindow: Duration = .seconds(60)
 
@@ -107,8 +108,9 @@ struct Subscription {
     /// deadline passed first. Without a deadline, gives up after `reconnectWindow`.
     private func reconnect() throws(CommandError) -> PathConnection? {
         let giveUp = deadline ?? ContinuousClock.now + Self.reconnectWindow
-        var delay = Self.firstDelay
+        var attempt = 0
         while true {
+            attempt += 1
             do throws(PathClientError) {
                 let connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
                 try connection.send(request)
@@ -122,8 +124,7 @@ struct Subscription {
                     writeError("pathctl: pathd unreachable for \(Self.reconnectWindow.components.seconds) s; giving up\n")
                     throw CommandError(error)
                 }
-                pause(min(delay, left))
-                delay = min(delay * 2, Self.maximumDelay)
+                pause(min(Self.backoff.delay(attempt: attempt, random: Double.random(in: 0..<1)), left))
             }
         }
     }
@@ -133,7 +134,7 @@ struct Subscription {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR {
+        while nanosleep(&request, &remaining) != 0 && Errno.current == .interrupted {
             request = remaining
         }
     }

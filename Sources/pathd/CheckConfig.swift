@@ -28,22 +28,17 @@ enum CheckConfig {
         var header = ["Effective configuration of pathd: built-in defaults, then the files, then the command line."]
         header.append(read.isEmpty ? "Files: none (\(files.mainPath) is absent; built-in defaults)"
                                    : "Files: " + read.joined(separator: ", "))
-        let bytes = Array(effective.renderedINI(header: header).utf8)
-        var rest = bytes[...]
-        while !rest.isEmpty {
-            let written = rest.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            if written <= 0 {
-                writeError("pathd: cannot write the configuration to standard output: \(Errno.current)\n")
-                return 1
-            }
-            rest = rest.dropFirst(written)
+        do {
+            try FileDescriptor.standardOutput.writeAll(effective.renderedINI(header: header).utf8)
+        } catch {
+            writeError("pathd: cannot write the configuration to standard output: \(error)\n")
+            return 1
         }
         return 0
     }
 
     private static func writeError(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        // Nowhere left to report a failure to write to stderr.
+        do { try FileDescriptor.standardError.writeAll(text.utf8) } catch {}
     }
 }

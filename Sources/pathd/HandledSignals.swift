@@ -38,7 +38,7 @@ enum HandledSignals {
             let number = sigwaitinfo(&signals, nil)
             if number >= 0 {
                 handler(number)
-            } else if errno != EINTR {
+            } else if Errno.current != .interrupted {
                 // Only EINVAL is documented, for a set that cannot be waited on.
                 log.error("pathd: sigwaitinfo failed: \(Errno.current); exiting")
                 exit(1)

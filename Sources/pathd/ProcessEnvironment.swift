@@ -9,8 +9,7 @@ enum ProcessEnvironment {
     /// The socket to listen on without `--socket` or `Socket=`; nil for a user other
     /// than root without XDG_RUNTIME_DIR.
     static var defaultSocketPath: String? {
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        return SocketLocation.defaultPath(userID: getuid(), environment: runtime.map { ["XDG_RUNTIME_DIR": $0] } ?? [:])
+        SocketLocation.defaultPath(userID: getuid(), environment: Environment.values(SocketLocation.environmentVariables))
     }
 
     static func prepare(log: Logger) {
