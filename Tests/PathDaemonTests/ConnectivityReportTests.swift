@@ -3,6 +3,9 @@ import PathDaemon
 import PathModel
 import PathProtocol
 import PathSocketClient
+import PathClient
+import Dispatch
+import Synchronization
 import Testing
 
 /// pathd's side of the connectivity check: reports from pathd-probe recorded, published
@@ -144,5 +147,38 @@ struct ConnectivityReportTests {
         #expect(PathService.isTrusted(peerUserID: 990, daemonUserID: 990))
         #expect(!PathService.isTrusted(peerUserID: 65534, daemonUserID: 990))
         #expect(!PathService.isTrusted(peerUserID: uid_t.max, daemonUserID: uid_t.max))
+    }
+}
+
+@Suite("PathMonitor's connectivity, apart from the path")
+struct MonitorConnectivityTests {
+    @Test("connectivityUpdateHandler gets each verdict; pathUpdateHandler is not called for it")
+    func separateHandler() throws {
+        let harness = try DaemonHarness(configuration: ConnectivityReportTests.configuration())
+        defer { harness.stop() }
+        let queue = DispatchQueue(label: "pathd.test.connectivity")
+        let paths = PathMonitorTests.Seen()
+        let verdicts = Mutex<[Connectivity]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
+        monitor.pathUpdateHandler = { paths.record($0) }
+        monitor.connectivityUpdateHandler = { connectivity in
+            verdicts.withLock { $0.append(connectivity) }
+            arrived.signal()
+        }
+        monitor.start(queue: queue)
+        defer { monitor.cancel() }
+        _ = try paths.next("the first path")
+        let probe = try harness.connect()
+        let portal = ConnectivityReportTests.report(.portal, redirect: "http://login.example/")
+        _ = try ConnectivityReportTests.send(portal, from: probe)
+        #expect(arrived.wait(timeout: .now() + 10) == .success, "no connectivity verdict within 10 s")
+        // A path change after the report: seen by the path handler as the second path only.
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try paths.next("the carrier loss").status == .unsatisfied)
+        #expect(arrived.wait(timeout: .now() + 10) == .success, "no unknown verdict after the carrier loss")
+        #expect(paths.count == 2, "the report called the path handler")
+        #expect(verdicts.withLock { $0 } == [portal, .unknown])
+        #expect(queue.sync { monitor.currentConnectivity } == .unknown)
     }
 }
