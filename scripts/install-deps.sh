@@ -7,10 +7,12 @@ packages=(
     libnl-3-dev        # libnl-3.0 (netlink sockets)
     libnl-route-3-dev  # libnl-route-3.0 (rtnetlink objects, route lookups)
     libsystemd-dev     # sd_notify, sd_listen_fds
+    libcurl4-openssl-dev  # pathd-probe's HTTP(S) client (the only program linking it)
     pkg-config         # SwiftPM resolves the C module's flags through it
     iproute2           # ip netns / ip link for the kernel tests
     mandoc             # man page lint
-    python3            # scripts/test/set-operstate.py, run by the kernel tests
+    python3            # scripts/test/set-operstate.py and connectivity-server.py, run by the kernel tests
+    util-linux         # setpriv: the kernel tests send a report as an unprivileged uid
     procps             # sysctl, with which the kernel tests slow down IPv6 DAD
     socat              # the README's socket example
     dpkg-dev           # make deb: dpkg-buildpackage, dpkg-shlibdeps
