@@ -19,14 +19,15 @@ PATHD_ARGS  ?=
 
 # Every installed binary comes from this build: the Swift runtime linked in statically
 # and no RUNPATH, so the binaries run where the toolchain is not installed (they need
-# libnl-3, libnl-route-3 and libsystemd from Debian, nothing else); full RELRO (-z now)
+# libnl-3, libnl-route-3 and libsystemd from Debian, and pathd-probe libcurl, nothing
+# else); full RELRO (-z now)
 # as Debian's hardening flags ask.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
                  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 RELEASE_DIR   ?= .build/release
-MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5
+MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5 man/pathd-probe.8
 UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
-                 packaging/systemd/pathd-wait-online.service
+                 packaging/systemd/pathd-wait-online.service packaging/systemd/pathd-probe.service
 # Units and man pages name the default install paths (/usr/local/...); installed
 # copies name the real ones.
 INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
@@ -51,6 +52,7 @@ deps:
 build:
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathctl
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-probe
 
 run: deps build
 	$(RELEASE_DIR)/pathd $(PATHD_ARGS)
@@ -77,7 +79,7 @@ lint:
 
 # Copies what `make build` made; never builds (it runs as root, the build as you).
 install:
-	@for binary in pathd pathctl; do \
+	@for binary in pathd pathctl pathd-probe; do \
 		if [ ! -x $(RELEASE_DIR)/$$binary ]; then \
 			echo "install: $(RELEASE_DIR)/$$binary is missing: run 'make build' first, as yourself; install only copies" >&2; \
 			exit 1; \
@@ -86,17 +88,21 @@ install:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/pathd \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
-	install -m 0755 $(RELEASE_DIR)/pathd $(RELEASE_DIR)/pathctl $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(RELEASE_DIR)/pathd $(RELEASE_DIR)/pathctl $(RELEASE_DIR)/pathd-probe $(DESTDIR)$(BINDIR)/
 	$(INSTALLED_PATHS) man/pathctl.1 > $(DESTDIR)$(MANDIR)/man1/pathctl.1
 	$(INSTALLED_PATHS) man/pathd.8 > $(DESTDIR)$(MANDIR)/man8/pathd.8
+	$(INSTALLED_PATHS) man/pathd-probe.8 > $(DESTDIR)$(MANDIR)/man8/pathd-probe.8
 	$(INSTALLED_PATHS) man/pathd.conf.5 > $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
 	for unit in $(UNITS); do $(INSTALLED_PATHS) $$unit > $(DESTDIR)$(UNITDIR)/$$(basename $$unit); done
 	chmod 0644 $(DESTDIR)$(MANDIR)/man*/pathd* $(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(UNITDIR)/pathd*
 	install -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
 	install -m 0644 packaging/completions/pathctl.bash $(DESTDIR)$(BASHCOMPDIR)/pathctl
 	install -m 0644 packaging/completions/pathd.bash $(DESTDIR)$(BASHCOMPDIR)/pathd
-	install -m 0644 packaging/completions/_pathctl packaging/completions/_pathd $(DESTDIR)$(ZSHCOMPDIR)/
-	install -m 0644 packaging/completions/pathctl.fish packaging/completions/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/
+	install -m 0644 packaging/completions/pathd-probe.bash $(DESTDIR)$(BASHCOMPDIR)/pathd-probe
+	install -m 0644 packaging/completions/_pathctl packaging/completions/_pathd packaging/completions/_pathd-probe \
+		$(DESTDIR)$(ZSHCOMPDIR)/
+	install -m 0644 packaging/completions/pathctl.fish packaging/completions/pathd.fish \
+		packaging/completions/pathd-probe.fish $(DESTDIR)$(FISHCOMPDIR)/
 	@# Never over an administrator's file.
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf ]; then \
 		echo "install: keeping $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf"; \
@@ -107,13 +113,13 @@ install:
 
 # Leaves /etc/pathd/pathd.conf, which may hold the administrator's settings.
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl \
-		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 \
+	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl $(DESTDIR)$(BINDIR)/pathd-probe \
+		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd-probe.8 \
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(UNITS))) \
 		$(DESTDIR)$(DOCDIR)/PROTOCOL.md \
-		$(DESTDIR)$(BASHCOMPDIR)/pathctl $(DESTDIR)$(BASHCOMPDIR)/pathd \
-		$(DESTDIR)$(ZSHCOMPDIR)/_pathctl $(DESTDIR)$(ZSHCOMPDIR)/_pathd \
-		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish
+		$(DESTDIR)$(BASHCOMPDIR)/pathctl $(DESTDIR)$(BASHCOMPDIR)/pathd $(DESTDIR)$(BASHCOMPDIR)/pathd-probe \
+		$(DESTDIR)$(ZSHCOMPDIR)/_pathctl $(DESTDIR)$(ZSHCOMPDIR)/_pathd $(DESTDIR)$(ZSHCOMPDIR)/_pathd-probe \
+		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/pathd-probe.fish
 	-rmdir $(DESTDIR)$(DOCDIR)
 
 # The tree is copied without .git and the build outputs; its own .build/ survives.

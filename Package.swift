@@ -6,6 +6,9 @@ let package = Package(
     products: [
         .executable(name: "pathd", targets: ["pathd"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
+        // The connectivity check (issue 15): the only program of the package that opens IP
+        // sockets, and the only one that links libcurl.
+        .executable(name: "pathd-probe", targets: ["pathd-probe"]),
         // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
         // when no daemon answers, evaluated in-process (links libnl-3 and libnl-route-3).
         .library(name: "PathClient", targets: ["PathClient"]),
@@ -24,6 +27,8 @@ let package = Package(
         ),
         // sd-daemon(3), for the daemon only.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        // libcurl (Debian's OpenSSL flavour), for pathd-probe only.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // Header-only declarations of the GNU system calls Glibc does not import.
         .systemLibrary(name: "CSystemCalls"),
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
@@ -34,12 +39,17 @@ let package = Package(
         .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol", "SystemCalls"]),
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
         .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
+        // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
+        .target(name: "ConnectivityCheck", dependencies: ["PathEngine", "PathModel", "PathProtocol", "PathSocketClient",
+                                                          "SystemCalls"]),
         // The command-line grammar of both executables, and pathctl's options.
         .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon", "PathEngine",
                                                         "PathModel", "PathProtocol", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel", "PathProtocol",
                                                           "SystemCalls"]),
+        .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck", "PathEngine",
+                                                              "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         // The two programs of issue 9's "Done when", as written for Apple's Network.
@@ -59,9 +69,11 @@ let package = Package(
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
+        .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
-        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "PathProbe", "NWPathMonitorCallback",
-                                                       "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient", "PathSocketClient", "PathProtocol", "PathModel"]),
+        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathProbe", "NWPathMonitorCallback",
+                                                       "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
+                                                       "PathSocketClient", "PathProtocol", "PathModel"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,7 +13,7 @@ stand_in=$(command -v true)
 copies=()
 for unit in "$@"; do
     copy="$work/$(basename "$unit")"
-    sed -E "s|^(Exec[A-Za-z]*=)/usr/local/bin/[a-z]+|\1$stand_in|" "$unit" > "$copy"
+    sed -E "s|^(Exec[A-Za-z]*=)/usr/local/bin/[a-z-]+|\1$stand_in|" "$unit" > "$copy"
     copies+=("$copy")
 done
 

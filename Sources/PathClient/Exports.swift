@@ -2,6 +2,9 @@
 // no more. PathModel and PathProtocol hold names as common as `Request` and
 // `Configuration`, which would clash with an app's other imports, so only these are
 // re-exported.
+@_exported import struct PathModel.Connectivity
+@_exported import struct PathModel.ConnectivityEvidence
+@_exported import enum PathModel.ConnectivityState
 @_exported import struct PathModel.Criteria
 @_exported import struct PathModel.Generation
 @_exported import struct PathModel.Interface
@@ -9,5 +12,6 @@
 @_exported import enum PathModel.InterfaceType
 @_exported import struct PathModel.Path
 @_exported import enum PathModel.PathStatus
+@_exported import struct PathModel.Timestamp
 @_exported import enum PathModel.UnsatisfiedReason
 @_exported import PathSocketClient

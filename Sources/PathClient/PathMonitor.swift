@@ -109,10 +109,12 @@ public final class PathMonitor: Sendable {
         var queue: DispatchQueue?
         var pathHandler: (@Sendable (Path) -> Void)?
         var stateHandler: (@Sendable (State) -> Void)?
+        var connectivityHandler: (@Sendable (Connectivity) -> Void)?
         var current = State.unknown
         /// The path the path handler was last called with: it is called again only
         /// with a different one (the state may pass through `.unknown` in between).
         var lastPath: Path?
+        var connectivity = Connectivity.unknown
         var source = Source.none
         var lastError: PathClientError?
         /// The daemon has delivered a path on its current connection.
@@ -158,6 +160,20 @@ public final class PathMonitor: Sendable {
         set { state.withLock { if $0.lifecycle != .cancelled { $0.stateHandler = newValue } } }
     }
 
+    /// Called on the start queue with each new connectivity verdict (pathd-probe's check
+    /// of the path's first interface: captive portal, dead uplink; docs/PROTOCOL.md,
+    /// "Connectivity"), `.unknown` included. Separate from the path on purpose: a
+    /// connectivity change never calls `pathUpdateHandler` or `stateUpdateHandler`, and a
+    /// portal never makes a path unsatisfied.
+    public var connectivityUpdateHandler: (@Sendable (Connectivity) -> Void)? {
+        get { state.withLock { $0.connectivityHandler } }
+        set { state.withLock { $0.connectivityHandler = newValue } }
+    }
+
+    /// The latest connectivity verdict; `.unknown` until pathd reports one, and whenever
+    /// the answer does not come from pathd (the in-process engine checks nothing).
+    public var currentConnectivity: Connectivity { state.withLock { $0.connectivity } }
+
     /// The latest state. Changed on the start queue, in order with the handlers' calls.
     public var currentState: State { state.withLock { $0.current } }
 
@@ -199,6 +215,7 @@ public final class PathMonitor: Sendable {
             state.inProcessEpoch &+= 1
             state.pathHandler = nil
             state.stateHandler = nil
+            state.connectivityHandler = nil
             defer { state.inProcess = nil }
             return state.inProcess
         }
@@ -232,6 +249,7 @@ public final class PathMonitor: Sendable {
             }
             stopped?.cancel()
             publish(State(update.path))
+            publish(update.connectivity)
         case .disconnected(let error):
             let next = state.withLock { state -> State? in
                 state.lastError = error
@@ -241,6 +259,7 @@ public final class PathMonitor: Sendable {
                 return .unknown
             }
             if let next { publish(next) }
+            publish(Connectivity.unknown)
             // In automatic mode the path stays as it was until the engine here answers.
             if mode == .automatic { startInProcess() }
         }
@@ -282,8 +301,19 @@ public final class PathMonitor: Sendable {
                 state.source = .none
                 return state.current != .unknown
             }
-            if wasKnown { publish(.unknown) }
+            if wasKnown { publish(State.unknown) }
         }
+    }
+
+    /// Records a connectivity verdict and calls its handler, unless it is what the handler
+    /// last saw (a confirmation with new timings is no news either).
+    private func publish(_ next: Connectivity) {
+        let handler = state.withLock { state -> (@Sendable (Connectivity) -> Void)?? in
+            guard state.lifecycle == .running, state.connectivity.verdict != next.verdict else { return nil }
+            state.connectivity = next
+            return .some(state.connectivityHandler)
+        }
+        if case .some(let handler?) = handler { handler(next) }
     }
 
     /// Records `next` and calls the handlers that have not seen it: the state handler

@@ -9,22 +9,30 @@ import PathProtocol
 struct CriteriaGroup {
     let criteria: Criteria
     private(set) var path: Path
+    /// As published: the evidence of the check that reached the current verdict.
+    private(set) var connectivity: Connectivity
     private(set) var sequence: UInt64 = 1
     private(set) var line: EncodedPathLine
 
-    init(criteria: Criteria, path: Path, generation: Generation) {
+    init(criteria: Criteria, path: Path, connectivity: Connectivity, generation: Generation) {
         self.criteria = criteria
         self.path = path
-        line = EncodedPathLine(PathUpdate(generation: generation, sequence: 1, path: path))
+        self.connectivity = connectivity
+        line = EncodedPathLine(PathUpdate(generation: generation, sequence: 1, path: path, connectivity: connectivity))
     }
 
-    /// Records a newly evaluated path. Returns whether a line must be published: the
-    /// path changed, or `force` (after a resync the current path is sent regardless).
-    mutating func update(path newPath: Path, generation: Generation, force: Bool) -> Bool {
-        guard force || newPath != path else { return false }
+    /// Records a newly evaluated path and the connectivity of its first interface.
+    /// Returns whether a line must be published: the path changed, the connectivity's
+    /// verdict changed (a check that only confirms it, with new timings, is no news), or
+    /// `force` (after a resync the current path is sent regardless).
+    mutating func update(path newPath: Path, connectivity newConnectivity: Connectivity, generation: Generation,
+                         force: Bool) -> Bool {
+        guard force || newPath != path || newConnectivity.verdict != connectivity.verdict else { return false }
         path = newPath
+        connectivity = newConnectivity
         sequence += 1
-        line = EncodedPathLine(PathUpdate(generation: generation, sequence: sequence, path: newPath))
+        line = EncodedPathLine(PathUpdate(generation: generation, sequence: sequence, path: newPath,
+                                          connectivity: newConnectivity))
         return true
     }
 }

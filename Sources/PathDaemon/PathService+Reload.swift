@@ -64,16 +64,19 @@ extension PathService {
         if engine.hasState { publishChanges() }
     }
 
-    /// Only root and the daemon's own user may reload over the socket: a reload re-reads
-    /// files the requester may not control, and may change what every client is told.
-    /// An unknown peer (`uid_t.max`, SO_PEERCRED failed) may not.
-    public static func mayReload(peerUserID: uid_t, daemonUserID: uid_t) -> Bool {
+    /// Only root and the daemon's own user may make the requests that change what every
+    /// client is told: `reload` (it re-reads files the requester may not control) and
+    /// `reportConnectivity` (pathd-probe runs as pathd's user, pathd-probe.service's
+    /// `User=pathd`). Not a separate probe uid: pathd.service's `PrivateUsers=yes` maps
+    /// every other user to nobody, so SO_PEERCRED could not tell one apart. An unknown
+    /// peer (`uid_t.max`, SO_PEERCRED failed) may not.
+    public static func isTrusted(peerUserID: uid_t, daemonUserID: uid_t) -> Bool {
         peerUserID != uid_t.max && (peerUserID == 0 || peerUserID == daemonUserID)
     }
 
     func handleReload(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard Self.mayReload(peerUserID: connection.userID, daemonUserID: geteuid()) else {
+        guard Self.isTrusted(peerUserID: connection.userID, daemonUserID: geteuid()) else {
             log.notice("client \(connection.id) (uid \(connection.userID)) asked to reload; denied")
             connection.send(ServerMessage.error(code: .permissionDenied,
                                                 message: "reload is allowed for root and the daemon's own user only",

@@ -42,10 +42,15 @@ extension PathService {
             connection.send(ServerMessage.pong(id: request.id).encoded())
         case .reload:
             handleReload(request, from: connection)
+        case .reportConnectivity:
+            handleConnectivityReport(request, from: connection)
         case .interfaces:
             // Derived on request from the snapshot the paths were computed from, so the
             // report and the current path never disagree.
-            let reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.policy)
+            var reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.policy)
+            for index in reports.indices {
+                reports[index].connectivity = connectivityReports[reports[index].name] ?? .unknown
+            }
             connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports, id: request.id).encoded())
         }
     }

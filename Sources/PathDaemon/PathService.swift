@@ -30,6 +30,9 @@ public final class PathService: @unchecked Sendable {
     var groups: [Criteria: CriteriaGroup] = [:]
     /// Who is subscribed to what: the one owner of that relation.
     var subscriptions = SubscriptionRegistry()
+    /// pathd-probe's latest result per interface name (PathService+Connectivity.swift):
+    /// only for links that are usable now, and only about the configured URL.
+    var connectivityReports: [String: Connectivity] = [:]
     private(set) var clients: [ClientID: ClientConnection] = [:]
     private var budget: ConnectionBudget
     private var nextClientID: UInt64 = 1
@@ -159,7 +162,8 @@ public final class PathService: @unchecked Sendable {
         if let existing = groups[criteria] { return existing }
         let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy,
                                           destinations: configuration.daemon.lookupDestinations, criteria: criteria)
-        let created = CriteriaGroup(criteria: criteria, path: path, generation: engine.generation)
+        let created = CriteriaGroup(criteria: criteria, path: path, connectivity: connectivity(of: path),
+                                    generation: engine.generation)
         groups[criteria] = created
         if criteria == .any { onDefaultPathChange?(path) }
         return created
@@ -169,12 +173,14 @@ public final class PathService: @unchecked Sendable {
     /// whose path changed (every group after a resync, preceded by the resync line).
     func publishChanges(resync: String? = nil) {
         let generation = engine.generation
+        pruneConnectivityReports()
         _ = group(for: .any)
         for criteria in Array(groups.keys) {
             guard var group = groups[criteria] else { continue }
             let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy,
                                           destinations: configuration.daemon.lookupDestinations, criteria: criteria)
-            let changed = group.update(path: path, generation: generation, force: resync != nil)
+            let changed = group.update(path: path, connectivity: connectivity(of: path), generation: generation,
+                                       force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
             if criteria == .any { onDefaultPathChange?(path) }

@@ -23,6 +23,16 @@ public struct ConfigurationFiles: Hashable, Sendable {
         self.isMainRequired = isMainRequired
     }
 
+    /// The files a `--config` option names: that file, which must then exist, or the
+    /// default (which may not) without one. pathd and pathd-probe read the same way.
+    public init(configOption path: String?) {
+        if let path {
+            self.init(mainPath: path, isMainRequired: true)
+        } else {
+            self.init()
+        }
+    }
+
     public var dropInDirectory: String { mainPath + ".d" }
 
     /// Reads and parses every file; read failures come first among the diagnostics.

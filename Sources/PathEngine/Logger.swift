@@ -39,4 +39,18 @@ public struct Logger: Sendable {
     public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
     public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
     public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+
+    /// Whether stderr is the journal: `JOURNAL_STREAM` names the device and inode of the
+    /// stream systemd connected, and it must be stderr's own (sd-daemon(3), systemd.exec(5)
+    /// "$JOURNAL_STREAM"): a child whose stderr was redirected inherits the variable but
+    /// not the stream, and must not print priority prefixes into a file.
+    public static var stderrIsJournal: Bool {
+        guard let value = Environment.value("JOURNAL_STREAM") else { return false }
+        let parts = value.split(separator: ":")
+        guard parts.count == 2, let device = UInt64(parts[0]), let inode = UInt64(parts[1]) else { return false }
+        switch Result(catching: { () throws(Errno) in try FileDescriptor.standardError.status() }) {
+        case .success(let status): return status.device == device && status.inode == inode
+        case .failure: return false  // no stderr at all: certainly not the journal
+        }
+    }
 }

@@ -36,6 +36,10 @@ extension Configuration {
             }
             if let type = rule.setType { lines.append("SetType=\(type.rawValue)") }
         }
+        lines.append("")
+        lines.append("[Connectivity]")
+        if !connectivity.isEnabled { lines.append("# (no URL: no connectivity check is made)") }
+        lines += connectivity.renderedLines
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -8,6 +8,8 @@ extension Configuration {
         var configuration = base
         var diagnostics: [ConfigurationDiagnostic] = []
         var interfaceSections = 0
+        /// Where each [Connectivity] key was last set, for the section's consistency check.
+        var connectivityOrigins: [String: (file: String, line: Int)] = [:]
         for source in sources {
             let document = INIParser.parse(source.text, file: source.name)
             var log = DiagnosticLog(file: source.name)
@@ -24,16 +26,29 @@ extension Configuration {
                     var rule = InterfaceRule(origin: "\(source.name):\(section.line)")
                     for entry in section.entries { applyInterface(entry, to: &rule, log: &log) }
                     configuration.policy.rules.append(rule)
+                case "Connectivity":
+                    for entry in section.entries {
+                        if applyConnectivity(entry, to: &configuration.connectivity, log: &log) {
+                            connectivityOrigins[entry.key] = (source.name, entry.line)
+                        }
+                    }
                 default:
-                    let hint = ["Daemon", "Interface"].first { $0.lowercased() == section.name.lowercased() }
+                    let hint = sectionNames.first { $0.lowercased() == section.name.lowercased() }
                     log.warning(line: section.line, "unknown section [\(section.name)]"
                         + (hint.map { " (did you mean [\($0)]?)" } ?? "") + "; ignored")
                 }
             }
             diagnostics += (document.diagnostics + log.finished).sorted { ($0.line == 0 ? Int.max : $0.line) < ($1.line == 0 ? Int.max : $1.line) }
         }
+        // Across all files: a drop-in may complete what the main file began.
+        if let (key, message) = configuration.connectivity.inconsistency {
+            let origin = connectivityOrigins[key] ?? connectivityOrigins.values.first ?? (sources.last?.name ?? "", 0)
+            diagnostics.append(ConfigurationDiagnostic(.error, file: origin.file, line: origin.line, message))
+        }
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
+
+    static let sectionNames = ["Daemon", "Interface", "Connectivity"]
 
     static var daemonKeys: [String] { DaemonSettings.keys.map(\.name) }
     static let interfaceKeys = ["Name", "Type", "Kind", "Expensive", "Constrained", "SetType", "OnDemand", "Ignore"]
@@ -47,6 +62,20 @@ extension Configuration {
         case .unknownKey:
             unknownKey(entry, section: "Daemon", known: daemonKeys, log: &log)
         }
+    }
+
+    /// Returns whether the key was set.
+    private static func applyConnectivity(_ entry: INIDocument.Entry, to settings: inout ConnectivitySettings,
+                                          log: inout DiagnosticLog) -> Bool {
+        switch settings.set(entry.key, to: entry.value) {
+        case .set:
+            return true
+        case .invalid(let expectation):
+            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(entry.value))")
+        case .unknownKey:
+            unknownKey(entry, section: "Connectivity", known: ConnectivitySettings.keys, log: &log)
+        }
+        return false
     }
 
     private static func applyInterface(_ entry: INIDocument.Entry, to rule: inout InterfaceRule, log: inout DiagnosticLog) {

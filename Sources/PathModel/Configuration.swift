@@ -25,10 +25,15 @@ public enum LogLevel: String, Hashable, Sendable, CaseIterable, Comparable {
 public struct Configuration: Hashable, Sendable {
     public var daemon: DaemonSettings
     public var policy: Policy
+    /// The `[Connectivity]` section, read by pathd-probe (what to check) and by pathd
+    /// (which reports still apply after a reload).
+    public var connectivity: ConnectivitySettings
 
-    public init(daemon: DaemonSettings = DaemonSettings(), policy: Policy = .standard) {
+    public init(daemon: DaemonSettings = DaemonSettings(), policy: Policy = .standard,
+                connectivity: ConnectivitySettings = ConnectivitySettings()) {
         self.daemon = daemon
         self.policy = policy
+        self.connectivity = connectivity
     }
 
     /// No file at all: every default, cellular expensive.

@@ -17,12 +17,15 @@ public struct InterfaceReport: Hashable, Sendable {
     public var isConstrained: Bool
     /// Why the link cannot carry a path; nil when it can.
     public var unusableReason: UnusableReason?
+    /// The latest connectivity check through this link (pathd fills it in from
+    /// pathd-probe's reports; a snapshot knows nothing of it).
+    public var connectivity: Connectivity
 
     public var isUsable: Bool { unusableReason == nil }
 
     public init(name: String, index: InterfaceIndex, type: InterfaceType, kind: String? = nil, operState: OperState,
                 flags: LinkFlags, addresses: [InterfaceAddress] = [], isExpensive: Bool = false,
-                isConstrained: Bool = false, unusableReason: UnusableReason? = nil) {
+                isConstrained: Bool = false, unusableReason: UnusableReason? = nil, connectivity: Connectivity = .unknown) {
         self.name = name
         self.index = index
         self.type = type
@@ -33,6 +36,7 @@ public struct InterfaceReport: Hashable, Sendable {
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
         self.unusableReason = unusableReason
+        self.connectivity = connectivity
     }
 
     /// Why a link cannot carry a path: a code for programs, in the vocabulary of a

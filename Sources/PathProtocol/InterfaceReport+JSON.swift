@@ -51,6 +51,7 @@ extension InterfaceReport {
         writer.member("usable", isUsable)
         writer.member("why", unusableReason?.explanation)
         writer.member("unusableReason", unusableReason?.rawValue)
+        connectivity.write(to: &writer, key: "connectivity")
         writer.endObject()
     }
 
@@ -94,9 +95,18 @@ extension InterfaceReport {
         let reason = usable ? nil : UnusableReason(rawValue: value["unusableReason"]?.stringValue
             ?? value["why"]?.stringValue.flatMap { words in UnusableReason.known.first { $0.explanation == words }?.rawValue }
             ?? value["why"]?.stringValue ?? "unknown")
+        var connectivity = Connectivity.unknown
+        if let member = value["connectivity"] {
+            do {
+                connectivity = try Connectivity.decode(member, strict: false)
+            } catch {
+                throw fail("\(name): \(error.message)")
+            }
+        }
         return InterfaceReport(name: name, index: index, type: type, kind: value["kind"]?.stringValue,
                                operState: operState, flags: flags, addresses: addresses,
                                isExpensive: value["isExpensive"]?.boolValue ?? false,
-                               isConstrained: value["isConstrained"]?.boolValue ?? false, unusableReason: reason)
+                               isConstrained: value["isConstrained"]?.boolValue ?? false, unusableReason: reason,
+                               connectivity: connectivity)
     }
 }

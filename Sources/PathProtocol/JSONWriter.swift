@@ -46,6 +46,12 @@ public struct JSONWriter {
         bytes.append(contentsOf: String(value).utf8)
     }
 
+    /// An integer, or null.
+    public mutating func member<Integer: BinaryInteger>(_ key: String, _ value: Integer?) {
+        self.key(key)
+        if let value { bytes.append(contentsOf: String(value).utf8) } else { appendLiteral("null") }
+    }
+
     public mutating func member(_ key: String, _ value: JSONValue) {
         self.key(key)
         append(value)

@@ -7,11 +7,15 @@ public struct PathUpdate: Hashable, Sendable {
     /// Strictly increasing per subscription; a gap means lines were superseded.
     public var sequence: UInt64
     public var path: Path
+    /// The connectivity check's verdict on the path's first interface (issue 15): beside
+    /// the path, never part of it.
+    public var connectivity: Connectivity
 
-    public init(generation: Generation, sequence: UInt64, path: Path) {
+    public init(generation: Generation, sequence: UInt64, path: Path, connectivity: Connectivity = .unknown) {
         self.generation = generation
         self.sequence = sequence
         self.path = path
+        self.connectivity = connectivity
     }
 }
 
@@ -53,6 +57,7 @@ public struct EncodedPathLine: Sendable {
         writer.beginArray("gateways")
         for gateway in path.gateways { writer.element(gateway.description) }
         writer.endArray()
+        update.connectivity.write(to: &writer, key: "connectivity")
         body = writer.bytes
         line = body + [UInt8(ascii: "}"), UInt8(ascii: "\n")]
     }

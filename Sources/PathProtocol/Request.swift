@@ -10,6 +10,8 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     case interfaces
     /// Read the configuration files again (root and the daemon's user only).
     case reload
+    /// A connectivity check's result, from pathd-probe (root and the daemon's user only).
+    case reportConnectivity
 }
 
 public struct Request: Hashable, Sendable {
@@ -17,11 +19,14 @@ public struct Request: Hashable, Sendable {
     /// Echoed in the reply (and in every line of a subscription), any JSON scalar.
     public var id: JSONValue?
     public var criteria: Criteria
+    /// What `reportConnectivity` reports (required there, refused elsewhere).
+    public var connectivity: Connectivity?
 
-    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any) {
+    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any, connectivity: Connectivity? = nil) {
         self.op = op
         self.id = id
         self.criteria = criteria
+        self.connectivity = connectivity
     }
 }
 
@@ -85,7 +90,20 @@ extension Request {
             }
             criteria = try parseCriteria(criteriaValue, id: id)
         }
-        return Request(op: op, id: id, criteria: criteria)
+        var connectivity: Connectivity?
+        if let connectivityValue = members["connectivity"] {
+            guard op == .reportConnectivity else {
+                throw RequestError(code: .badArgument, message: "\"connectivity\" applies to reportConnectivity only", id: id)
+            }
+            do {
+                connectivity = try Connectivity.decode(connectivityValue, strict: true)
+            } catch {
+                throw RequestError(code: .badArgument, message: error.message, id: id)
+            }
+        } else if op == .reportConnectivity {
+            throw RequestError(code: .badArgument, message: "reportConnectivity needs a \"connectivity\" object", id: id)
+        }
+        return Request(op: op, id: id, criteria: criteria, connectivity: connectivity)
     }
 
     private static func parseCriteria(_ value: JSONValue, id: JSONValue?) throws(RequestError) -> Criteria {
@@ -132,6 +150,7 @@ extension Request {
             }
             writer.endObject()
         }
+        if let connectivity { connectivity.write(to: &writer, key: "connectivity") }
         writer.endObject()
         return writer.finishLine()
     }

@@ -16,6 +16,9 @@ public enum ServerMessage: Hashable, Sendable {
     case interfaces(generation: Generation, interfaces: [InterfaceReport], id: JSONValue?)
     /// The reply to a successful `reload`, with the configuration's warnings (file:line).
     case reloaded(warnings: [String], id: JSONValue?)
+    /// The reply to `reportConnectivity`: the result is recorded (and published where it
+    /// changes a verdict).
+    case reported(id: JSONValue?)
 
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
@@ -42,6 +45,10 @@ public enum ServerMessage: Hashable, Sendable {
         case .unsubscribed(let id):
             writer.beginObject()
             writer.member("type", "unsubscribed")
+            if let id { writer.member("id", id) }
+        case .reported(let id):
+            writer.beginObject()
+            writer.member("type", "reported")
             if let id { writer.member("id", id) }
         case .error(let code, let message, let id):
             writer.beginObject()
@@ -116,6 +123,8 @@ extension ServerMessage {
             return .pong(id: id)
         case "unsubscribed":
             return .unsubscribed(id: id)
+        case "reported":
+            return .reported(id: id)
         case "error":
             guard let code = ErrorCode(rawValue: try string("code")) else {
                 throw MessageDecodingError(description: "error line with an unknown code")
@@ -173,7 +182,15 @@ extension ServerMessage {
             guard let text = gateway.stringValue, let address = IPAddress(text) else { throw fail("invalid gateway") }
             path.gateways.append(address)
         }
+        var connectivity = Connectivity.unknown
+        if let value = value["connectivity"] {
+            do {
+                connectivity = try Connectivity.decode(value, strict: false)
+            } catch {
+                throw fail(error.message)
+            }
+        }
         return PathUpdate(generation: Generation(rawValue: UInt64(clamping: generation)),
-                          sequence: UInt64(clamping: sequence), path: path)
+                          sequence: UInt64(clamping: sequence), path: path, connectivity: connectivity)
     }
 }

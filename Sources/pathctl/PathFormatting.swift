@@ -15,7 +15,8 @@ enum PathFormatting {
         case .unsatisfied: .red
         case .requiresConnection: .yellow
         }
-        var lines = ["Status:      " + (coloured ? colour.paint(path.status.rawValue) : path.status.rawValue)]
+        var lines = ["Path:        " + headline(update),
+                     "Status:      " + (coloured ? colour.paint(path.status.rawValue) : path.status.rawValue)]
         if path.status == .unsatisfied {
             let reason = path.unsatisfiedReason?.rawValue ?? "unknown"
             lines.append("Reason:      \(path.unsatisfiedReason?.explanation(interface: path.reasonInterface) ?? "unknown") [\(reason)]")
@@ -30,13 +31,38 @@ enum PathFormatting {
         if !path.gateways.isEmpty {
             lines.append("Gateways:    \(path.gateways.map(\.description).joined(separator: ", "))")
         }
+        lines.append("Connectivity: " + connectivityReport(update.connectivity))
         lines.append("Generation:  \(update.generation) (sequence \(update.sequence))")
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// "2026-12-01T08:30:00Z satisfied via eth0 (IPv4, DNS)"
+    /// "satisfied via wlan0 (IPv4, DNS) — captive portal: http://login.example/": the
+    /// path, then what the connectivity check found beyond it, when it found anything.
+    static func headline(_ update: PathUpdate) -> String {
+        update.connectivity.state == .unknown ? update.path.summary
+            : "\(update.path.summary) — \(update.connectivity.summary)"
+    }
+
+    /// "portal: HTTP 302 to http://login.example/ through wlan0, 0 bytes in 12 ms,
+    /// checked 2026-12-01T08:30:00Z", or why there is no result.
+    static func connectivityReport(_ connectivity: Connectivity) -> String {
+        guard let evidence = connectivity.evidence else {
+            return "unknown (not checked: no [Connectivity] URL=, no pathd-probe, or no satisfied path yet)"
+        }
+        var what: [String] = []
+        if let status = evidence.httpStatus {
+            what.append("HTTP \(status)" + (evidence.redirectTarget.map { " to \($0)" } ?? ""))
+        }
+        if let error = evidence.error { what.append(error) }
+        return "\(connectivity.state.rawValue): " + what.joined(separator: ", ")
+            + " through \(evidence.interface), \(evidence.bytesReceived) bytes in \(evidence.elapsedMilliseconds) ms, "
+            + "checked \(evidence.checkedAt) (\(evidence.url))"
+    }
+
+    /// "2026-12-01T08:30:00Z satisfied via eth0 (IPv4, DNS)", with the connectivity
+    /// check's verdict after a dash when there is one.
     static func monitorLine(_ update: PathUpdate) -> String {
-        "\(timestamp()) \(update.path.summary)\n"
+        "\(timestamp()) \(headline(update))\n"
     }
 
     static func timestamp() -> String {

@@ -24,7 +24,8 @@ enum CheckConfig {
         if daemon.socketPath == nil {
             daemon.socketPath = ProcessEnvironment.defaultSocketPath
         }
-        let effective = Configuration(daemon: daemon, policy: result.configuration.policy)
+        let effective = Configuration(daemon: daemon, policy: result.configuration.policy,
+                                      connectivity: result.configuration.connectivity)
         var header = ["Effective configuration of pathd: built-in defaults, then the files, then the command line."]
         header.append(read.isEmpty ? "Files: none (\(files.mainPath) is absent; built-in defaults)"
                                    : "Files: " + read.joined(separator: ", "))

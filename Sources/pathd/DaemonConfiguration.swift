@@ -15,6 +15,8 @@ struct DaemonConfiguration: Sendable {
     /// needs a restart.
     let daemon: DaemonSettings
     let policy: Policy
+    /// `[Connectivity]`: applied by a reload (pathd only matches reports against its URL).
+    let connectivity: ConnectivitySettings
 
     /// Loads the files; nil when they are invalid. The diagnostics, for the caller to
     /// log, come either way.
@@ -24,11 +26,12 @@ struct DaemonConfiguration: Sendable {
         guard result.isValid else { return (nil, result.diagnostics) }
         let configuration = DaemonConfiguration(files: files, options: options,
                                                 daemon: options.applied(to: result.configuration.daemon),
-                                                policy: result.configuration.policy)
+                                                policy: result.configuration.policy,
+                                                connectivity: result.configuration.connectivity)
         return (configuration, result.diagnostics)
     }
 
-    var service: Configuration { Configuration(daemon: daemon, policy: policy) }
+    var service: Configuration { Configuration(daemon: daemon, policy: policy, connectivity: connectivity) }
 
     /// Reads the files again; settings that cannot change at runtime are warnings.
     func reload() -> ConfigurationReload {
@@ -50,7 +53,8 @@ struct DaemonConfiguration: Sendable {
         // Keys that need a restart keep their running values: the service must go on
         // evaluating with what the netlink monitor and the listener really use.
         let service = DaemonConfiguration(files: files, options: options, daemon: daemon.reloaded(from: next),
-                                          policy: result.configuration.policy).service
+                                          policy: result.configuration.policy,
+                                          connectivity: result.configuration.connectivity).service
         return .valid(service, warnings: warnings + restart)
     }
 }

@@ -55,10 +55,7 @@ struct Options {
         """
 
     /// The files to read: --config (which must then exist) or the default (which may not).
-    var configurationFiles: ConfigurationFiles {
-        if let configPath { return ConfigurationFiles(mainPath: configPath, isMainRequired: true) }
-        return ConfigurationFiles()
-    }
+    var configurationFiles: ConfigurationFiles { ConfigurationFiles(configOption: configPath) }
 
     /// The configuration file's `[Daemon]` settings with the flags given here on top.
     func applied(to settings: DaemonSettings) -> DaemonSettings {

@@ -16,7 +16,7 @@ let signalBlockError = HandledSignals.block()
 
 /// Fatal start-up errors too carry the journal's priority prefix when stderr is the journal.
 func fail(_ message: String, status: Int32) -> Never {
-    Logger(journalPrefixes: ServiceManager.stderrIsJournal).error("pathd: \(message)")
+    Logger(journalPrefixes: Logger.stderrIsJournal).error("pathd: \(message)")
     exit(status)
 }
 
@@ -40,7 +40,7 @@ do {
 
 let (loaded, diagnostics) = DaemonConfiguration.load(options: options)
 let level = loaded?.daemon.logLevel ?? options.logLevel ?? .info
-let log = Logger(threshold: level, journalPrefixes: ServiceManager.stderrIsJournal)
+let log = Logger(threshold: level, journalPrefixes: Logger.stderrIsJournal)
 for diagnostic in diagnostics {
     log.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
 }

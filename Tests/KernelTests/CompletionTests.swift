@@ -12,6 +12,7 @@ struct CompletionTests {
         #expect(try Self.bash(["pathctl", "wait", "--t"]) == ["--timeout"])
         #expect(try Self.bash(["pathctl", "interfaces", "--t"]) == [])
         #expect(try Self.bash(["pathd", "--log-level", "d"], file: "pathd.bash") == ["debug"])
+        #expect(try Self.bash(["pathd-probe", "--c"], file: "pathd-probe.bash") == ["--config"])
     }
 
     @Test("fish: `pathctl w` completes to wait, interface types after --require-type",
@@ -24,7 +25,7 @@ struct CompletionTests {
 
     @Test("zsh: _pathctl and _pathd parse", .enabled(if: Self.has("zsh"), "zsh is not installed"))
     func zsh() throws {
-        for file in ["_pathctl", "_pathd"] {
+        for file in ["_pathctl", "_pathd", "_pathd-probe"] {
             let result = try Command.run(Command.find("zsh"), ["--no-exec", Repository.path("packaging/completions/\(file)")])
             #expect(result.termination == .exit(0), "\(file): \(result.stderr)")
         }
@@ -55,11 +56,12 @@ struct CompletionTests {
         }
     }
 
-    @Test("every option of pathd --help is in each pathd completion")
-    func pathdCompletionsAreComplete() throws {
-        let options = Self.options(in: try Command.check(BuiltProduct.url("pathd"), ["--help"]))
-        #expect(options.count >= 11, "\(options)")
-        for file in ["pathd.bash", "_pathd", "pathd.fish"] {
+    @Test("every option of pathd --help and pathd-probe --help is in each of their completions",
+          arguments: [("pathd", 11), ("pathd-probe", 4)])
+    func daemonCompletionsAreComplete(program: String, minimum: Int) throws {
+        let options = Self.options(in: try Command.check(BuiltProduct.url(program), ["--help"]))
+        #expect(options.count >= minimum, "\(options)")
+        for file in ["\(program).bash", "_\(program)", "\(program).fish"] {
             let text = try Repository.read("packaging/completions/\(file)")
             for option in options {
                 let spelled = file.hasSuffix(".fish") ? "-l \(option.dropFirst(2))" : option

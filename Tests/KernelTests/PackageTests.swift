@@ -23,6 +23,7 @@ struct PackageTests {
         for library in ["libnl-3-200", "libnl-route-3-200", "libsystemd0"] {
             #expect(names.contains(Substring(library)), "Depends: \(depends)")
         }
+        #expect(names.contains { $0.hasPrefix("libcurl4") }, "pathd-probe's libcurl, from shlibdeps: \(depends)")
         #expect(!depends.lowercased().contains("swift"), "Depends: \(depends)")
         #expect(!depends.contains("libdispatch") && !depends.contains("libFoundation"), "Depends: \(depends)")
     }
@@ -37,7 +38,10 @@ struct PackageTests {
                 if [ -e "$1/usr/bin/swift" ]; then echo "the toolchain is still visible" >&2; exit 97; fi
                 "$2/usr/bin/pathd" --version
                 "$2/usr/bin/pathctl" --help
+                "$2/usr/bin/pathd-probe" --version
                 ldd "$2/usr/bin/pathd" "$2/usr/bin/pathctl"
+                echo "== pathd-probe"
+                ldd "$2/usr/bin/pathd-probe"
                 """
             let result = try Command.run(Command.find("unshare"),
                                          ["--mount", "--propagation", "private", "sh", "-e", "-c", script, "sh",
@@ -47,8 +51,14 @@ struct PackageTests {
             #expect(lines.first == "pathd \(DaemonVersion.current) (protocol \(ProtocolVersion.current))",
                     "stdout: \(result.stdout)")
             #expect(lines.contains("Usage: pathctl [--socket PATH] COMMAND [OPTIONS]"), "stdout: \(result.stdout)")
+            #expect(lines.contains("pathd-probe \(DaemonVersion.current) (protocol \(ProtocolVersion.current))"),
+                    "stdout: \(result.stdout)")
             let libraries = lines.filter { $0.contains("=>") }
             #expect(libraries.contains { $0.contains("libnl-3.so.200") }, "ldd: \(libraries)")
+            // libcurl only in pathd-probe: pathd and pathctl open no IP socket through it.
+            let (daemons, probe) = (lines.prefix { $0 != "== pathd-probe" }, lines.drop { $0 != "== pathd-probe" })
+            #expect(!daemons.contains { $0.contains("libcurl") }, "ldd: \(daemons)")
+            #expect(probe.contains { $0.contains("libcurl.so.4") }, "ldd: \(probe)")
             for line in libraries {
                 #expect(!line.contains("not found") && !line.contains(toolchain.path), "ldd: \(line)")
             }
@@ -62,7 +72,7 @@ struct PackageTests {
             .appendingPathComponent("pathd-dbgsym_\(DaemonVersion.current)_\(try PackageUnderTest.architecture()).deb")
         let debugFiles = try Command.check(Command.find("dpkg-deb"), ["--contents", dbgsym.path])
         try withInstalledPackage { root in
-            for binary in ["pathd", "pathctl"] {
+            for binary in ["pathd", "pathctl", "pathd-probe"] {
                 let path = root.appendingPathComponent("usr/bin/\(binary)").path
                 let dynamic = try Command.check(readelf, ["--dynamic", path])
                 #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"), "\(binary): \(dynamic)")
@@ -93,6 +103,9 @@ struct PackageTests {
             #expect(pathd8.contains("/lib/systemd/system/pathd.service"))
             #expect(pathd8.contains("/usr/share/doc/pathd/PROTOCOL.md"))
             #expect(!pathd8.contains("/usr/local") && !service.contains("/usr/local") && !waitOnline.contains("/usr/local"))
+            #expect(try text("lib/systemd/system/pathd-probe.service")
+                .contains("\nExecStart=/usr/bin/pathd-probe --socket /run/pathd/pathd.sock\n"))
+            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("usr/share/man/man8/pathd-probe.8.gz").path))
             #expect(try text("usr/share/doc/pathd/PROTOCOL.md") == (try Repository.read("docs/PROTOCOL.md")))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
             for completion in ["usr/share/bash-completion/completions/pathctl", "usr/share/zsh/vendor-completions/_pathctl",
@@ -116,6 +129,7 @@ struct PackageTests {
             #expect(enabledOnInstall("pathd.socket"), "postinst:\n\(postinst)")
             #expect(enabledOnInstall("pathd.service"), "postinst:\n\(postinst)")
             #expect(!enabledOnInstall("pathd-wait-online.service"), "postinst:\n\(postinst)")
+            #expect(!enabledOnInstall("pathd-probe.service"), "postinst:\n\(postinst)")
             #expect(postinst.contains("deb-systemd-invoke $_dh_action 'pathd.service' 'pathd.socket'"), "postinst:\n\(postinst)")
             let conffiles = try String(contentsOfFile: directory.path("control/conffiles"), encoding: .utf8)
             #expect(conffiles.split(separator: "\n").contains("/etc/pathd/pathd.conf"))

@@ -68,6 +68,10 @@ struct PackagingFilesTests {
             }
             #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/opt/pathd/bin/pathd"))
             #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/opt/pathd/bin/pathctl"))
+            #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/opt/pathd/bin/pathd-probe"))
+            #expect(try text("opt/pathd/lib/systemd/system/pathd-probe.service")
+                .contains("\nExecStart=/opt/pathd/bin/pathd-probe --socket /run/pathd/pathd.sock\n"))
+            #expect(try text("opt/pathd/share/man/man8/pathd-probe.8").contains("/opt/pathd/lib/systemd/system/pathd-probe.service"))
             let service = try text("opt/pathd/lib/systemd/system/pathd.service")
             #expect(service.contains("\nExecStart=/opt/pathd/bin/pathd\n"))
             #expect(service.contains("\nExecReload=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock reload\n"))

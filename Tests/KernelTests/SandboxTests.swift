@@ -19,14 +19,7 @@ extension KernelTests {
               .enabled(if: Self.hasSeccomp, "/usr/bin/python3 cannot import seccomp (python3-seccomp)"))
         func packagedBinariesUnderTheFilter() throws {
             try withVethTopology { topology in
-                // Readable and, for the socket, writable by the unprivileged uid.
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: topology.directory.url.path)
-                let root = topology.directory.path("root")
-                try Command.check(Command.find("dpkg-deb"), ["--extract", PackageUnderTest.probe.path, root])
-                let run = topology.directory.path("run")
-                try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false,
-                                                        attributes: [.ownerAccountID: 65534, .groupOwnerAccountID: 65534])
-                let socket = "\(run)/pathd.sock"
+                let (root, socket) = try Self.unpackPackage(in: topology)
                 let daemon = try topology.startDaemon(socketPath: socket, launcher: Self.launcher,
                                                       pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))
                 let subscriber = try topology.subscribe(socketPath: socket)
@@ -50,6 +43,18 @@ extension KernelTests {
                 #expect(end == .exit(0), "a denied call kills with SIGSYS (31); stderr: \(said)")
                 #expect(said.contains("configuration reloaded (requested by client"), "stderr: \(said)")
             }
+        }
+
+        /// The package unpacked into the topology's directory, and a socket path in a
+        /// directory the unprivileged uid owns; the directory made readable to it.
+        static func unpackPackage(in topology: VethTopology) throws -> (root: String, socket: String) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: topology.directory.url.path)
+            let root = topology.directory.path("root")
+            try Command.check(Command.find("dpkg-deb"), ["--extract", PackageUnderTest.probe.path, root])
+            let run = topology.directory.path("run")
+            try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false,
+                                                    attributes: [.ownerAccountID: 65534, .groupOwnerAccountID: 65534])
+            return (root, "\(run)/pathd.sock")
         }
 
         static let hasSeccomp: Bool = {

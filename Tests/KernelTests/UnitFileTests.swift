@@ -41,6 +41,18 @@ struct UnitFileTests {
         #expect(try UnitFile.value("RemainAfterExit", in: "pathd-wait-online.service") == "yes")
         #expect(try UnitFile.value("Before", in: "pathd-wait-online.service").split(separator: " ").contains("network-online.target"))
         #expect(try UnitFile.value("WantedBy", in: "pathd-wait-online.service") == "network-online.target")
+        _ = try UnitFile.command("ExecStart", in: "pathd-probe.service", socketPath: "/x")
+    }
+
+    @Test("pathd-probe runs as pathd's own dynamic user, whom pathd trusts; IP for it, none for pathd")
+    func probeSharesPathdsUser() throws {
+        #expect(try UnitFile.value("User", in: "pathd-probe.service") == (try UnitFile.value("User", in: "pathd.service")))
+        #expect(try UnitFile.value("DynamicUser", in: "pathd-probe.service") == "yes")
+        #expect(try UnitFile.value("DynamicUser", in: "pathd.service") == "yes")
+        #expect(try UnitFile.value("RestrictAddressFamilies", in: "pathd-probe.service") == "AF_UNIX AF_INET AF_INET6")
+        #expect(try UnitFile.value("RestrictAddressFamilies", in: "pathd.service") == "AF_UNIX AF_NETLINK")
+        #expect(try UnitFile.value("IPAddressDeny", in: "pathd.service") == "any")
+        #expect(try UnitFile.value("CapabilityBoundingSet", in: "pathd-probe.service") == "")
     }
 }
 

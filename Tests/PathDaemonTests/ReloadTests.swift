@@ -120,12 +120,12 @@ struct ReloadTests {
 
     @Test("reload is for root and the daemon's own user only")
     func authorization() {
-        #expect(PathService.mayReload(peerUserID: 0, daemonUserID: 0))
-        #expect(PathService.mayReload(peerUserID: 0, daemonUserID: 990))
-        #expect(PathService.mayReload(peerUserID: 990, daemonUserID: 990))
-        #expect(!PathService.mayReload(peerUserID: 1000, daemonUserID: 990))
-        #expect(!PathService.mayReload(peerUserID: 1000, daemonUserID: 0))
-        #expect(!PathService.mayReload(peerUserID: uid_t.max, daemonUserID: uid_t.max))
+        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 0))
+        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 990))
+        #expect(PathService.isTrusted(peerUserID: 990, daemonUserID: 990))
+        #expect(!PathService.isTrusted(peerUserID: 1000, daemonUserID: 990))
+        #expect(!PathService.isTrusted(peerUserID: 1000, daemonUserID: 0))
+        #expect(!PathService.isTrusted(peerUserID: uid_t.max, daemonUserID: uid_t.max))
     }
 
     @Test("reconfigure before the first path publishes nothing and is used for it")

@@ -13,12 +13,30 @@ enum Fixture {
         return address
     }
 
-    /// The update pinned by Golden/path-satisfied.jsonl.
+    /// The update pinned by Golden/path-satisfied.jsonl: behind a captive portal.
     static let satisfied = PathUpdate(
         generation: Generation(rawValue: 3), sequence: 7,
         path: Path(status: .satisfied, availableInterfaces: [wlan0, eth0], isExpensive: false, isConstrained: true,
                    supportsIPv4: true, supportsIPv6: true, supportsDNS: true,
-                   gateways: [ip("fe80::1"), ip("192.0.2.1")]))
+                   gateways: [ip("fe80::1"), ip("192.0.2.1")]),
+        connectivity: portal)
+
+    /// A 302 to a login page, seen through wlan0.
+    static let portal = Connectivity(state: .portal, evidence: ConnectivityEvidence(
+        url: "http://check.example.org/pathd", interface: "wlan0", httpStatus: 302, redirectTarget: "http://login.example/",
+        bytesReceived: 0, bodySHA256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+        elapsedMilliseconds: 12, checkedAt: timestamp("2026-12-01T08:30:00Z")))
+
+    /// The expected content, through eth0.
+    static let full = Connectivity(state: .full, evidence: ConnectivityEvidence(
+        url: "http://check.example.org/pathd", interface: "eth0", httpStatus: 200, bytesReceived: 9,
+        bodySHA256: "5200f31394e983861b573ecf424853b57ad2abc2218a0d2cc390877a6bcc2197",
+        elapsedMilliseconds: 31, checkedAt: timestamp("2026-12-01T08:29:58Z")))
+
+    static func timestamp(_ text: String) -> Timestamp {
+        guard let time = Timestamp(text) else { preconditionFailure("fixture time \(text) does not parse") }
+        return time
+    }
 
     /// The update pinned by Golden/path-unsatisfied.jsonl.
     static let unsatisfied = PathUpdate(

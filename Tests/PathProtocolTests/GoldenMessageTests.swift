@@ -20,7 +20,7 @@ private let goldenReports: [InterfaceReport] = [
                                          prefixLength: 64, flags: .tentative),
                         InterfaceAddress(interface: InterfaceIndex(rawValue: 2), address: Fixture.ip("fe80::1"),
                                          prefixLength: 64, flags: .deprecated, scope: .link),
-                    ]),
+                    ], connectivity: Fixture.full),
     InterfaceReport(name: "wwan0", index: InterfaceIndex(rawValue: 5), type: .cellular, operState: .dormant,
                     flags: [.up, .dormant], isExpensive: true, isConstrained: true, unusableReason: .dormant),
 ]
@@ -36,6 +36,7 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
                 id: .string("wifi")),
     ]),
     ("pong.jsonl", [.pong(id: nil), .pong(id: .integer(99))]),
+    ("reported.jsonl", [.reported(id: nil), .reported(id: .integer(0))]),
     ("unsubscribed.jsonl", [.unsubscribed(id: .string("wifi"))]),
     ("error.jsonl", [
         .error(code: .badJSON, message: "request is not valid JSON: unexpected character at byte 0", id: nil),
@@ -45,6 +46,8 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
         .error(code: .lineTooLong, message: "request line longer than 65536 bytes; closing", id: nil),
         .error(code: .tooManyClients, message: "pathd serves at most 1024 clients at once", id: nil),
         .error(code: .permissionDenied, message: "reload is allowed for root and the daemon's own user only", id: .string("r")),
+        .error(code: .permissionDenied,
+               message: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only", id: .integer(1)),
         .error(code: .shuttingDown, message: "pathd is stopping: SIGTERM", id: nil),
         .error(code: .configInvalid,
                message: "configuration not reloaded: /etc/pathd/pathd.conf:12: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
@@ -77,6 +80,7 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     case .error: "error.jsonl"
     case .reloaded: "reloaded.jsonl"
     case .interfaces: "interfaces.jsonl"
+    case .reported: "reported.jsonl"
     }
 }
 
@@ -114,7 +118,7 @@ struct GoldenMessageTests {
             .hello(protocolVersion: 1, daemonVersion: "", generation: .first), .path(Fixture.satisfied, id: nil),
             .path(Fixture.satisfied, id: .null), .resync(reason: "", generation: .first, id: nil), .pong(id: nil),
             .unsubscribed(id: nil), .error(code: .badJSON, message: "", id: nil), .reloaded(warnings: [], id: nil),
-            .interfaces(generation: .first, interfaces: [], id: nil),
+            .interfaces(generation: .first, interfaces: [], id: nil), .reported(id: nil),
         ]
         for probe in probes {
             let type = try Fixture.object(probe.encoded().dropLast())["type"]?.stringValue

@@ -1,9 +1,7 @@
 import Glibc
-import PathDaemon
-import PathEngine
 import SystemCalls
 
-/// SIGTERM, SIGINT and SIGHUP: blocked in every thread from the first statement of main,
+/// SIGTERM, SIGINT and SIGHUP (pathd and pathd-probe): blocked in every thread from the first statement of main,
 /// and taken with sigwaitinfo(2) by the main thread, which has nothing else to do.
 ///
 /// Why not `DispatchSource.makeSignalSource` and `dispatchMain()`: the signal must then
@@ -12,8 +10,8 @@ import SystemCalls
 /// accepted but before the registration landed was discarded, and pathd went on serving
 /// (seen as a test flake under load). A blocked signal is never discarded: it stays
 /// pending until sigwaitinfo takes it, however early it came.
-enum HandledSignals {
-    static let numbers: [Int32] = [SIGTERM, SIGINT, SIGHUP]
+public enum HandledSignals {
+    public static let numbers: [Int32] = [SIGTERM, SIGINT, SIGHUP]
 
     static var set: sigset_t {
         var signals = sigset_t()
@@ -24,7 +22,7 @@ enum HandledSignals {
 
     /// Blocks them in the calling thread. Called before any other thread exists, so
     /// every thread inherits the mask and none can take the signal's default action.
-    static func block() -> Errno? {
+    public static func block() -> Errno? {
         var signals = set
         let result = pthread_sigmask(SIG_BLOCK, &signals, nil)
         return result == 0 ? nil : Errno(rawValue: result)
@@ -32,7 +30,7 @@ enum HandledSignals {
 
     /// Takes each handled signal as it comes and passes it to `handler`; never returns.
     /// The handler runs on the calling thread and should hop to the state queue.
-    static func receive(log: Logger, _ handler: (Int32) -> Void) -> Never {
+    public static func receive(log: Logger, _ handler: (Int32) -> Void) -> Never {
         var signals = set
         while true {
             let number = sigwaitinfo(&signals, nil)
@@ -40,13 +38,13 @@ enum HandledSignals {
                 handler(number)
             } else if Errno.current != .interrupted {
                 // Only EINVAL is documented, for a set that cannot be waited on.
-                log.error("pathd: sigwaitinfo failed: \(Errno.current); exiting")
+                log.error("sigwaitinfo failed: \(Errno.current); exiting")
                 exit(1)
             }
         }
     }
 
-    static func name(_ number: Int32) -> String {
+    public static func name(_ number: Int32) -> String {
         switch number {
         case SIGTERM: "SIGTERM"
         case SIGINT: "SIGINT"

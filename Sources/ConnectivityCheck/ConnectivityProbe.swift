@@ -1,0 +1,194 @@
+import Dispatch
+import Glibc
+import PathEngine
+import PathModel
+import PathProtocol
+import PathSocketClient
+import SystemCalls
+
+/// Fetches the check URL through one interface; blocking (runs on the probe's worker).
+public protocol ConnectivityFetcher: Sendable {
+    func fetch(url: String, interface: String, timeout: Duration, expected: ConnectivitySettings.ExpectedContent) -> FetchResult
+}
+
+/// Hands a round's results to pathd; blocking (runs on the probe's worker).
+public protocol ConnectivityReporter: Sendable {
+    func report(_ results: [Connectivity], to socketPath: String) throws(PathClientError)
+}
+
+/// pathd-probe's engine: subscribes to pathd like any client (`DaemonSubscription`,
+/// which reconnects across a restart of pathd), plans rounds with `ProbePlanner`, runs
+/// each round's fetches and its report on a worker queue, and goes on. Time comes from
+/// the injected `Scheduler` and clocks, so tests need no sleeps.
+///
+/// Threading: the planner, the settings and the timer token live on `queue`; fetches and
+/// reports run on `worker`, one round at a time. `@unchecked Sendable`: every mutable
+/// field is touched on `queue` only.
+public final class ConnectivityProbe: @unchecked Sendable {
+    public let queue = DispatchQueue(label: "pathd-probe.state")
+    private let worker = DispatchQueue(label: "pathd-probe.fetch")
+    private var settings: ConnectivitySettings
+    private var planner: ProbePlanner
+    private let subscription: DaemonSubscription
+    private let fetcher: any ConnectivityFetcher
+    private let reporter: any ConnectivityReporter
+    private let scheduler: any Scheduler
+    private let log: Logger
+    private let now: @Sendable () -> Duration
+    private let wallClock: @Sendable () -> Timestamp
+    private let random: @Sendable () -> Double
+    /// Where the subscription found pathd; reports go there. nil while disconnected.
+    private var daemonSocket: String?
+    /// Bumped whenever the due time changes: a timer armed before fires into nothing.
+    private var timerToken: UInt64 = 0
+    /// Called on `queue` after each round (tests and the log).
+    public var onRoundFinished: (([Connectivity]) -> Void)?
+
+    public init(settings: ConnectivitySettings, socketPath: String?, fetcher: any ConnectivityFetcher,
+                reporter: any ConnectivityReporter = PathConnectionReporter(), log: Logger,
+                scheduler: any Scheduler = DispatchScheduler(),
+                now: @escaping @Sendable () -> Duration = { ContinuousClock.now - ProbeClock.origin },
+                wallClock: @escaping @Sendable () -> Timestamp = Timestamp.now,
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.settings = settings
+        planner = ProbePlanner(timing: .init(interval: settings.interval))
+        subscription = DaemonSubscription(criteria: .any, socketPath: socketPath, scheduler: scheduler)
+        self.fetcher = fetcher
+        self.reporter = reporter
+        self.log = log
+        self.scheduler = scheduler
+        self.now = now
+        self.wallClock = wallClock
+        self.random = random
+    }
+
+    /// Subscribes to pathd; returns at once.
+    public func start() {
+        subscription.start(queue: queue) { [self] event in received(event) }
+    }
+
+    public func cancel() {
+        subscription.cancel()
+    }
+
+    /// New settings (a reload): used from the next round, which begins as soon as the
+    /// spacing allows. Without a URL no round begins.
+    public func update(_ next: ConnectivitySettings) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        settings = next
+        planner.timing.interval = next.interval
+        planner.checkNow(now: now())
+        arm()
+    }
+
+    private func received(_ event: DaemonSubscription.Event) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        switch event {
+        case .connected(let socketPath, let version, _):
+            log.info("connected to pathd \(version) at \(socketPath)")
+            daemonSocket = socketPath
+            planner.connected()
+        case .path(let update):
+            planner.received(update.path, now: now())
+        case .resync:
+            break  // its path follows
+        case .disconnected(let error):
+            if daemonSocket != nil { log.warning("lost pathd: \(error); reconnecting") }
+            daemonSocket = nil
+            planner.disconnected()
+        }
+        arm()
+    }
+
+    /// Schedules the next round at the planner's due time.
+    private func arm() {
+        timerToken &+= 1
+        guard settings.isEnabled, let due = planner.due else { return }
+        let token = timerToken
+        scheduler.schedule(after: due - now(), on: queue) { [self] in
+            guard token == timerToken else { return }
+            beginRound()
+        }
+    }
+
+    private func beginRound() {
+        guard let url = settings.url, let expected = settings.expected, let socketPath = daemonSocket,
+              let interfaces = planner.startRound(now: now()) else {
+            arm()
+            return
+        }
+        let timeout = settings.timeout
+        worker.async { [self] in
+            var results: [Connectivity] = []
+            for interface in interfaces {
+                let checkedAt = wallClock()
+                let fetched = fetcher.fetch(url: url, interface: interface, timeout: timeout, expected: expected)
+                results.append(ConnectivityClassifier.connectivity(of: fetched, expected: expected, url: url,
+                                                                   interface: interface, checkedAt: checkedAt))
+            }
+            // Logged once pathd has answered: a line saying "reported" means pathd has it.
+            var outcome = "reported"
+            do {
+                try reporter.report(results, to: socketPath)
+            } catch {
+                outcome = "not reported: \(error)"
+            }
+            for result in results {
+                let line = "\(result.evidence?.interface ?? "?"): \(result.summary) (\(Self.describe(result.evidence))); \(outcome)"
+                if outcome == "reported" { log.info(line) } else { log.warning(line) }
+            }
+            queue.async { [self, results] in
+                planner.finishRound(now: now(), random: random())
+                arm()
+                onRoundFinished?(results)
+            }
+        }
+    }
+
+    static func describe(_ evidence: ConnectivityEvidence?) -> String {
+        guard let evidence else { return "no evidence" }
+        var parts: [String] = []
+        if let status = evidence.httpStatus { parts.append("HTTP \(status)") }
+        if let error = evidence.error { parts.append(error) }
+        parts.append("\(evidence.bytesReceived) bytes")
+        parts.append("\(evidence.elapsedMilliseconds) ms")
+        return parts.joined(separator: ", ")
+    }
+}
+
+/// The origin of the probe's monotonic clock (any fixed instant will do).
+public enum ProbeClock {
+    public static let origin = ContinuousClock.now
+}
+
+extension Timestamp {
+    /// The wall clock now (CLOCK_REALTIME), to the second.
+    @Sendable public static func now() -> Timestamp {
+        Timestamp(secondsSinceEpoch: Int64(Glibc.time(nil)))
+    }
+}
+
+/// Reports over a connection of its own, one per round: connect, send each result as a
+/// `reportConnectivity` request, read every reply.
+public struct PathConnectionReporter: ConnectivityReporter {
+    public init() {}
+
+    public func report(_ results: [Connectivity], to socketPath: String) throws(PathClientError) {
+        let connection = try PathConnection(socketPath: socketPath, timeout: .seconds(10))
+        defer { connection.close() }
+        for (number, result) in results.enumerated() {
+            try connection.send(Request(op: .reportConnectivity, id: .integer(Int64(number)), connectivity: result))
+        }
+        var answered = 0
+        while answered < results.count {
+            switch try connection.next() {
+            case .reported:
+                answered += 1
+            case .error(let code, let message, _):
+                throw PathClientError.refused(code, message)
+            default:
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Dispatch
+import Glibc
+import PathModel
+import PathProtocol
+
+/// Connectivity reports (issue 15): pathd-probe fetches the configured URL through each
+/// interface of the path and reports what it found with `reportConnectivity`. pathd
+/// itself opens no IP socket; it only records, prunes and publishes. A report never
+/// changes a path: it travels beside it, in the `connectivity` member of path lines and
+/// of the `interfaces` reply.
+extension PathService {
+    func handleConnectivityReport(_ request: Request, from connection: ClientConnection) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard Self.isTrusted(peerUserID: connection.userID, daemonUserID: geteuid()) else {
+            log.notice("client \(connection.id) (uid \(connection.userID)) sent a connectivity report; denied")
+            connection.send(ServerMessage.error(
+                code: .permissionDenied,
+                message: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only",
+                id: request.id).encoded())
+            return
+        }
+        guard let report = request.connectivity, let evidence = report.evidence else {
+            // Request.parse guarantees both for this op.
+            preconditionFailure("reportConnectivity without evidence passed Request.parse")
+        }
+        guard let url = configuration.connectivity.url else {
+            connection.send(ServerMessage.error(
+                code: .badArgument,
+                message: "pathd checks no URL ([Connectivity] URL= is not set); the report is not recorded",
+                id: request.id).encoded())
+            return
+        }
+        guard evidence.url == url else {
+            connection.send(ServerMessage.error(
+                code: .badArgument,
+                message: "the report is about \(evidence.url), but pathd's [Connectivity] URL= is \(url); not recorded",
+                id: request.id).encoded())
+            return
+        }
+        let previous = connectivityReports[evidence.interface]
+        connectivityReports[evidence.interface] = report
+        if previous?.verdict != report.verdict {
+            log.info("connectivity through \(evidence.interface): \(report.summary)")
+        }
+        connection.send(ServerMessage.reported(id: request.id).encoded())
+        if engine.hasState { publishChanges() }
+    }
+
+    /// The connectivity published with `path`: the report on its first interface, the
+    /// one the kernel would use, while the path is satisfied; else unknown.
+    func connectivity(of path: Path) -> Connectivity {
+        guard path.status == .satisfied, let first = path.availableInterfaces.first else { return .unknown }
+        return connectivityReports[first.name] ?? .unknown
+    }
+
+    /// Forgets reports that no longer describe anything: about a link that is gone or
+    /// cannot carry traffic now (a new carrier or address deserves a new check), or about
+    /// a URL the configuration no longer names.
+    func pruneConnectivityReports() {
+        guard !connectivityReports.isEmpty else { return }
+        let url = configuration.connectivity.url
+        let usable = Set(InterfaceReport.reports(for: engine.snapshot, policy: configuration.policy)
+            .filter(\.isUsable).map(\.name))
+        connectivityReports = connectivityReports.filter { name, report in
+            usable.contains(name) && report.evidence?.url == url
+        }
+    }
+}

@@ -1,0 +1,213 @@
+/// The `[Connectivity]` section: the check `pathd-probe` makes and pathd publishes
+/// (pathd.conf(5)). No URL, no check: nothing is contacted until an administrator
+/// names a server. Defaults are written here and nowhere else.
+public struct ConnectivitySettings: Hashable, Sendable {
+    /// What the URL must give back to prove the way to it is open.
+    public enum ExpectedContent: Hashable, Sendable {
+        /// `ExpectedContent=`: these exact bytes.
+        case bytes([UInt8])
+        /// `ExpectedSHA256=`: a body with this SHA-256 (32 bytes).
+        case sha256([UInt8])
+    }
+
+    /// `URL=`: an http:// or https:// URL on a server the administrator controls; nil
+    /// turns checking off.
+    public var url: String?
+    /// `ExpectedContent=` or `ExpectedSHA256=`, whichever was set last.
+    public var expected: ExpectedContent?
+    /// `Interval=`: how often to check while the path is satisfied (spread by ±10%).
+    public var interval: Duration = .seconds(300)
+    /// `Timeout=`: how long one fetch may take, connecting included.
+    public var timeout: Duration = .seconds(10)
+
+    public init() {}
+
+    /// Whether checks are made at all.
+    public var isEnabled: Bool { url != nil }
+
+    public static let intervalRange: ClosedRange<Duration> = .seconds(10)...(.seconds(86_400))
+    public static let timeoutRange: ClosedRange<Duration> = .milliseconds(100)...(.seconds(60))
+    /// Longer URLs are refused (and longer expected contents): a check is a small thing.
+    public static let maximumURLBytes = 2048
+    public static let maximumExpectedContentBytes = 64 * 1024
+
+    public static let keys = ["URL", "ExpectedContent", "ExpectedSHA256", "Interval", "Timeout"]
+}
+
+extension ConnectivitySettings {
+    /// Sets one key from its text; an empty value restores the default. Returns what the
+    /// key expects when the value is not that.
+    mutating func set(_ key: String, to value: String) -> DaemonSettingOutcome {
+        switch key {
+        case "URL":
+            if value.isEmpty {
+                url = nil
+                return .set
+            }
+            guard Self.isCheckableURL(value) else {
+                return .invalid(expectation: "an http:// or https:// URL with a host, of at most \(Self.maximumURLBytes) bytes")
+            }
+            url = value
+        case "ExpectedContent":
+            if value.isEmpty {
+                expected = nil
+                return .set
+            }
+            guard let bytes = Self.unescaped(value), bytes.count <= Self.maximumExpectedContentBytes else {
+                return .invalid(expectation: "text of at most 64 KiB, with \\n, \\r, \\t, \\\\, \\s (space) and \\xHH escapes")
+            }
+            expected = .bytes(bytes)
+        case "ExpectedSHA256":
+            if value.isEmpty {
+                expected = nil
+                return .set
+            }
+            guard let digest = Self.hexBytes(value), digest.count == 32 else {
+                return .invalid(expectation: "64 hexadecimal digits")
+            }
+            expected = .sha256(digest)
+        case "Interval", "Timeout":
+            let setting: WritableKeyPath<ConnectivitySettings, Duration> = key == "Interval" ? \.interval : \.timeout
+            let range = key == "Interval" ? Self.intervalRange : Self.timeoutRange
+            if value.isEmpty {
+                self[keyPath: setting] = ConnectivitySettings()[keyPath: setting]
+                return .set
+            }
+            guard let span = TimeSpan.parse(value), range.contains(span) else {
+                return .invalid(expectation: "a time span from \(TimeSpan.render(range.lowerBound)) to "
+                    + "\(TimeSpan.render(range.upperBound)) (such as 30s, 5min, 1h)")
+            }
+            self[keyPath: setting] = span
+        default:
+            return .unknownKey
+        }
+        return .set
+    }
+
+    /// What makes the section as a whole wrong, if anything: a URL without expected
+    /// content, expected content without a URL, a timeout not shorter than the interval.
+    var inconsistency: (key: String, message: String)? {
+        if url != nil && expected == nil {
+            return ("URL", "URL= needs ExpectedContent= or ExpectedSHA256=: the check is proved by content")
+        }
+        if url == nil && expected != nil {
+            return (expectedKey ?? "ExpectedContent", "\(expectedKey ?? "ExpectedContent")= is set but URL= is not; nothing would be checked")
+        }
+        if url != nil && timeout >= interval {
+            return ("Timeout", "Timeout=\(TimeSpan.render(timeout)) must be shorter than Interval=\(TimeSpan.render(interval))")
+        }
+        return nil
+    }
+
+    private var expectedKey: String? {
+        switch expected {
+        case .bytes: "ExpectedContent"
+        case .sha256: "ExpectedSHA256"
+        case nil: nil
+        }
+    }
+
+    /// The section's lines as `--check-config` prints them (every key, empty when unset).
+    var renderedLines: [String] {
+        var lines = ["URL=" + (url ?? "")]
+        switch expected {
+        case .bytes(let bytes): lines.append("ExpectedContent=" + Self.escaped(bytes))
+        case .sha256(let digest): lines.append("ExpectedSHA256=" + Self.hex(digest))
+        case nil: lines.append("ExpectedContent=")
+        }
+        lines.append("Interval=" + TimeSpan.render(interval))
+        lines.append("Timeout=" + TimeSpan.render(timeout))
+        return lines
+    }
+
+    /// An http or https URL with a non-empty host and nothing a URL cannot hold
+    /// (spaces, control characters). libcurl parses it for real; this catches typos.
+    static func isCheckableURL(_ text: String) -> Bool {
+        guard text.utf8.count <= maximumURLBytes,
+              text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return false }
+        let lower = text.lowercased()
+        guard let scheme = ["http://", "https://"].first(where: { lower.hasPrefix($0) }) else { return false }
+        let authority = text.dropFirst(scheme.count).prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let host = authority.split(separator: "@").last.map(String.init) ?? ""
+        return !host.isEmpty && !host.hasPrefix(":")
+    }
+
+    /// The value with systemd-style escapes resolved; nil for an unknown escape.
+    static func unescaped(_ text: String) -> [UInt8]? {
+        var result: [UInt8] = []
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "\\") else {
+                result.append(byte)
+                continue
+            }
+            switch bytes.popFirst() {
+            case UInt8(ascii: "n"): result.append(0x0A)
+            case UInt8(ascii: "r"): result.append(0x0D)
+            case UInt8(ascii: "t"): result.append(0x09)
+            case UInt8(ascii: "s"): result.append(0x20)
+            case UInt8(ascii: "\\"): result.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "x"):
+                guard bytes.count >= 2, let value = hexBytes(String(decoding: bytes.prefix(2), as: UTF8.self))?.first else {
+                    return nil
+                }
+                result.append(value)
+                bytes = bytes.dropFirst(2)
+            default: return nil
+            }
+        }
+        return result
+    }
+
+    /// The form `unescaped` reads back: printable ASCII as it is (a leading or trailing
+    /// space as `\s`, which the INI syntax would trim), the rest escaped.
+    static func escaped(_ bytes: [UInt8]) -> String {
+        var text = ""
+        for (offset, byte) in bytes.enumerated() {
+            switch byte {
+            case 0x0A: text += "\\n"
+            case 0x0D: text += "\\r"
+            case 0x09: text += "\\t"
+            case UInt8(ascii: "\\"): text += "\\\\"
+            case 0x20 where offset == 0 || offset == bytes.count - 1: text += "\\s"
+            case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
+            default: text += "\\x" + hex([byte])
+            }
+        }
+        return text
+    }
+
+    /// Lowercase hexadecimal.
+    public static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".unicodeScalars)
+        var text = ""
+        for byte in bytes {
+            text.unicodeScalars.append(digits[Int(byte >> 4)])
+            text.unicodeScalars.append(digits[Int(byte & 0xF)])
+        }
+        return text
+    }
+
+    /// Bytes from hexadecimal digits (either case); nil for anything else or an odd count.
+    public static func hexBytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+}

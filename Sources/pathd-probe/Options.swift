@@ -1,0 +1,71 @@
+import CommandLineOptions
+import PathEngine
+import PathModel
+
+/// pathd-probe's command line, in the grammar pathd and pathctl share.
+struct ProbeOptions {
+    /// `--socket`: pathd's socket; nil searches as every client does.
+    var socketPath: String?
+    /// `--config`: the main file; nil for pathd's default, which may be absent.
+    var configPath: String?
+
+    enum Action {
+        case run(ProbeOptions)
+        case help
+        case version
+    }
+
+    static let parser = OptionParser([
+        OptionSpec("--socket", value: "PATH", help: """
+            pathd's socket (default: $PATHD_SOCKET, else
+            /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+            """),
+        OptionSpec("--config", value: "PATH", help: """
+            pathd's configuration file, whose [Connectivity] section
+            says what to check (default /etc/pathd/pathd.conf, optional);
+            drop-ins are read from PATH.d/*.conf
+            """),
+        OptionSpec("--help", short: "-h", help: "show this help and exit"),
+        OptionSpec("--version", short: "-V", help: "show the version and exit"),
+    ])
+
+    static let usage = """
+        Usage: pathd-probe [--socket PATH] [--config PATH]
+
+        Checks connectivity beyond the path pathd reports: subscribes to pathd, and on
+        each change of the path (after a second of quiet) and every Interval= while it is
+        satisfied, fetches [Connectivity] URL= through each interface of the path and
+        reports to pathd whether the expected content came back (full), something else
+        answered (portal), the exchange failed (limited) or no connection was made (none).
+        Without URL= nothing is contacted. SIGHUP reads the configuration again and
+        checks at once; SIGTERM and SIGINT stop it. Runs as root or as pathd's user: pathd
+        takes reports from nobody else.
+
+        Options:
+        \(parser.optionsHelp)
+
+        Exit status: 0 after SIGTERM or SIGINT, 1 on a runtime error or an invalid
+        configuration, 2 on a usage error. See pathd-probe(8) and pathd.conf(5).
+        """
+
+    var configurationFiles: ConfigurationFiles { ConfigurationFiles(configOption: configPath) }
+
+    static func parse(_ arguments: [String]) throws(UsageError) -> Action {
+        let line = try parser.parse(arguments)
+        if line.has("--help") { return .help }
+        if line.has("--version") { return .version }
+        if let operand = line.operands.first { throw UsageError("unexpected argument \"\(operand)\"") }
+        var options = ProbeOptions()
+        if let path = line.value("--socket") {
+            guard path.hasPrefix("/"), path.utf8.count <= DaemonSettings.maximumSocketPathBytes else {
+                throw UsageError("--socket expects an absolute path of at most \(DaemonSettings.maximumSocketPathBytes) bytes")
+            }
+            options.socketPath = path
+        }
+        if let path = line.value("--config") {
+            guard !path.isEmpty else { throw UsageError("--config needs a path") }
+            options.configPath = path
+        }
+        return .run(options)
+    }
+}

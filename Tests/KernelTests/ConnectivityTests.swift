@@ -1,0 +1,250 @@
+import Foundation
+import Testing
+
+extension KernelTests {
+    /// Issue 15: pathd-probe checks beyond the path, against a server in the peer
+    /// namespace, and pathd publishes what it found beside the path. All traffic stays in
+    /// the test's two namespaces.
+    @Suite("connectivity check (pathd-probe)")
+    struct Connectivity {
+        static func writeConfig(_ topology: VethTopology, url: String?, timeout: String = "2s") throws -> String {
+            let path = topology.directory.path("pathd.conf")
+            var text = "[Connectivity]\nInterval=1h\nTimeout=\(timeout)\n"
+            if let url { text += "URL=\(url)\nExpectedContent=pathd-ok\\n\n" }
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            return path
+        }
+
+        static func connectivity(_ line: [String: Any]) -> [String: Any] {
+            line["connectivity"] as? [String: Any] ?? [:]
+        }
+
+        static func state(_ line: [String: Any]) -> String? {
+            connectivity(line)["state"] as? String
+        }
+
+        /// The path's own fields: everything but the sequence and the connectivity.
+        static func pathFields(_ line: [String: Any]) -> NSDictionary {
+            var fields = line
+            fields["sequence"] = nil
+            fields["connectivity"] = nil
+            return fields as NSDictionary
+        }
+
+        static func sha256(_ text: String) throws -> String {
+            try withTemporaryDirectory { file in
+                try text.write(toFile: file.path("body"), atomically: true, encoding: .utf8)
+                return String(try Command.check(Command.find("sha256sum"), [file.path("body")]).prefix(64))
+            }
+        }
+
+        @Test("full, portal by redirect, portal by content, limited, none: the path untouched, one line each, with evidence")
+        func fiveVerdicts() throws {
+            try withVethTopology { topology in
+                let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
+                                             directory: topology.directory)
+                let config = try Self.writeConfig(topology, url: server.url)
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                let first = try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                #expect(Self.state(first) == "unknown")
+                let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
+                                             stderrPath: topology.directory.path("probe.stderr"))
+                defer { stop(probe) }
+                var sequence = first["sequence"] as? Int ?? 0
+
+                /// The next line: the verdict `state`, the path's fields as they were, the next sequence.
+                func nextVerdict(_ state: String) throws -> [String: Any] {
+                    let line = try subscriber.nextLine("connectivity \(state)")
+                    #expect(Self.state(line) == state, "\(line)")
+                    #expect(Self.pathFields(line) == Self.pathFields(first), "the path changed: \(line)")
+                    #expect(line["sequence"] as? Int == sequence + 1, "not one line per change: \(line)")
+                    sequence = line["sequence"] as? Int ?? sequence
+                    let evidence = Self.connectivity(line)
+                    #expect(evidence["url"] as? String == server.url)
+                    #expect(evidence["interface"] as? String == "vA")
+                    #expect((evidence["elapsedMilliseconds"] as? Int ?? -1) >= 0)
+                    let checkedAt = evidence["checkedAt"] as? String ?? ""
+                    #expect(checkedAt.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil)
+                    return evidence
+                }
+
+                let full = try nextVerdict("full")
+                #expect(full["httpStatus"] as? Int == 200)
+                #expect(full["bytesReceived"] as? Int == 9)
+                #expect(full["sha256"] as? String == (try Self.sha256(CheckServer.expectedBody)))
+                #expect(full["redirectTarget"] is NSNull && full["error"] is NSNull)
+
+                // A check that confirms the verdict sends no line: the next one is the portal's.
+                try probe.checkNow()
+                try probe.waitForLog("vA: Internet reachable", count: 2)
+
+                try server.set(mode: "redirect")
+                try probe.checkNow()
+                let redirect = try nextVerdict("portal")
+                #expect(redirect["httpStatus"] as? Int == 302)
+                #expect(redirect["redirectTarget"] as? String == "http://login.example/")
+                let status = try Command.check(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
+                let headline = status.split(separator: "\n").first ?? ""
+                #expect(headline.hasPrefix("Path:        satisfied via vA (IPv4")
+                        && headline.hasSuffix(") — captive portal: http://login.example/"), "pathctl status:\n\(status)")
+                #expect(status.contains("Status:      satisfied\n"), "pathctl status:\n\(status)")
+
+                try server.set(mode: "other")
+                try probe.checkNow()
+                let other = try nextVerdict("portal")
+                #expect(other["httpStatus"] as? Int == 200)
+                #expect(other["redirectTarget"] is NSNull)
+                #expect(other["bytesReceived"] as? Int == CheckServer.loginPage.utf8.count)
+                #expect(other["sha256"] as? String == (try Self.sha256(CheckServer.loginPage)))
+
+                try server.set(mode: "trickle")
+                try probe.checkNow()
+                let limited = try nextVerdict("limited")
+                #expect(limited["httpStatus"] as? Int == 200)
+                #expect((limited["bytesReceived"] as? Int ?? 0) >= 1 && (limited["bytesReceived"] as? Int ?? 99) < 30)
+                #expect((limited["error"] as? String ?? "").contains("timed out"), "\(limited)")
+                #expect((limited["elapsedMilliseconds"] as? Int ?? 0) >= 2000)
+
+                try server.stop()
+                try probe.checkNow()
+                let none = try nextVerdict("none")
+                #expect(none["httpStatus"] is NSNull && none["sha256"] is NSNull)
+                #expect((none["error"] as? String ?? "").hasPrefix("Failed to connect to 198.51.100.1 port 8080"), "\(none)")
+                let serverLog = try server.log
+                // full twice, redirect, other, trickle; nothing listened for none.
+                #expect(serverLog.filter { $0.hasPrefix("connection from") }.count == 5, "server log: \(serverLog)")
+
+                // interfaces shows the latest result per link.
+                let interfaces = try Command.check(BuiltProduct.url("pathctl"),
+                                                   ["--socket", topology.socketPath, "interfaces", "--json"])
+                let reply = try #require(try JSONSerialization.jsonObject(with: Data(interfaces.utf8)) as? [String: Any])
+                let vA = (reply["interfaces"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "vA" } ?? [:]
+                #expect(Self.state(vA) == "none")
+            }
+        }
+
+        @Test("a report from a uid other than root and pathd's is refused with permissionDenied")
+        func unauthorisedReport() throws {
+            try withVethTopology { topology in
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: topology.directory.url.path)
+                let url = "http://\(VethTopology.routerAddress):\(CheckServer.port)/check"
+                let config = try Self.writeConfig(topology, url: url)
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let report = #"{"op":"reportConnectivity","id":7,"connectivity":{"state":"full","url":"\#(url)","interface":"vA","httpStatus":200,"redirectTarget":null,"bytesReceived":9,"sha256":null,"elapsedMilliseconds":1,"checkedAt":"2026-12-01T08:30:00Z","error":null}}"#
+                let client = """
+                    import json, socket, sys
+                    s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
+                    s.sendall(sys.argv[2].encode() + b"\\n"); s.shutdown(socket.SHUT_WR)
+                    print(s.makefile().read(), end="")
+                    """
+                let result = try Command.run(Command.find("setpriv"), [
+                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client,
+                    topology.socketPath, report,
+                ])
+                #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+                let lines = result.stdout.split(separator: "\n")
+                #expect(lines.count == 2 && lines[0].contains(#""type":"hello""#), "stdout: \(result.stdout)")
+                #expect(lines.last?.contains(#""code":"permissionDenied""#) == true, "stdout: \(result.stdout)")
+                #expect(lines.last?.contains(#""id":7"#) == true, "stdout: \(result.stdout)")
+                // Nothing was recorded: status still says unknown.
+                let status = try Subscriber(socketPath: topology.socketPath, request: #"{"op":"status"}"#)
+                defer { status.close() }
+                #expect(Self.state(try status.waitFor("status", PathLine.isPath)) == "unknown")
+            }
+        }
+
+        @Test("the probe rides out a restart of pathd: it reconnects and reports again")
+        func pathdRestart() throws {
+            try withVethTopology { topology in
+                let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
+                                             directory: topology.directory)
+                let config = try Self.writeConfig(topology, url: server.url)
+                let first = try topology.startDaemon(arguments: ["--config", config])
+                let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
+                                             stderrPath: topology.directory.path("probe.stderr"))
+                defer { stop(probe) }
+                try probe.waitForLog("vA: Internet reachable")
+                try first.terminate()
+                try probe.waitForLog("lost pathd")
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                let line = try subscriber.waitFor("full from the new pathd") { Self.state($0) == "full" }
+                #expect(PathLine.status(line) == "satisfied")
+                #expect(probe.isRunning)
+                try probe.waitForLog("connected to pathd", count: 2)
+                #expect(try server.connections == 2)
+            }
+        }
+
+        @Test("with checking disabled nothing is contacted, whatever happens, and connectivity stays unknown")
+        func disabled() throws {
+            try withVethTopology { topology in
+                let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
+                                             directory: topology.directory)
+                let config = try Self.writeConfig(topology, url: nil)
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
+                                             stderrPath: topology.directory.path("probe.stderr"))
+                defer { stop(probe) }
+                try probe.waitForLog("connected to pathd")
+                try probe.waitForLog("checking is not configured")
+                // A path change and an explicit request to check: still nothing.
+                try topology.deleteDefaultRoute()
+                try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
+                try topology.addDefaultRoute()
+                let back = try subscriber.waitFor("satisfied again", PathLine.satisfied(through: "vA"))
+                try probe.checkNow()
+                try probe.waitForLog("configuration reloaded: checking is not configured")
+                #expect(Self.state(back) == "unknown")
+                let serverLog = try server.log
+                #expect(serverLog.isEmpty, "the server was contacted: \(serverLog)")
+                let said = try probe.stderr
+                #expect(!said.contains("vA:"), "the probe checked: \(said)")
+            }
+        }
+    }
+}
+
+/// Ends a probe in `defer`: a failure is recorded, not thrown.
+private func stop(_ probe: ProbeProcess) {
+    do {
+        try probe.terminate()
+    } catch {
+        Issue.record("teardown: \(error)")
+    }
+}
+
+extension KernelTests.Connectivity {
+    @Test("the packaged pathd-probe checks under its unit's filter and families, as pathd's unprivileged uid",
+          .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"),
+          .enabled(if: KernelTests.Sandbox.hasSeccomp, "/usr/bin/python3 cannot import seccomp (python3-seccomp)"))
+    func packagedProbeUnderItsSandbox() throws {
+        try withVethTopology { topology in
+            let (root, socket) = try KernelTests.Sandbox.unpackPackage(in: topology)
+            let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress, directory: topology.directory)
+            let config = try Self.writeConfig(topology, url: server.url)
+            // pathd under pathd.service's sandbox, the probe under pathd-probe.service's, one uid as the units share one.
+            try topology.startDaemon(socketPath: socket, arguments: ["--config", config],
+                                     launcher: KernelTests.Sandbox.launcher,
+                                     pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))
+            let families = try UnitFile.value("RestrictAddressFamilies", in: "pathd-probe.service")
+            let launcher = KernelTests.Sandbox.launcher.dropLast() + ["--families", families, "--"]
+            let stderr = topology.directory.path("probe.stderr")
+            let command = topology.a.execArguments(Array(launcher) + ["\(root)/usr/bin/pathd-probe", "--socket", socket,
+                                                                        "--config", config])
+            let probe = try ChildProcess(command.executable, command.arguments, stderrPath: stderr)
+            let subscriber = try topology.subscribe(socketPath: socket)
+            let line = try subscriber.waitFor("full, from the sandboxed probe") { Self.state($0) == "full" }
+            #expect(PathLine.status(line) == "satisfied")
+            try probe.send(SIGTERM)
+            let end = probe.wait(until: Date().addingTimeInterval(10))
+            let said = try String(contentsOfFile: stderr, encoding: .utf8)
+            #expect(end == .exit(0), "a denied call kills with SIGSYS (31); log: \(said)")
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// `pathd-probe` running in a namespace, its stderr (its log) kept in a file.
+final class ProbeProcess {
+    private let child: ChildProcess
+    private let stderrPath: String
+
+    init(in namespace: NetworkNamespace, socketPath: String, configPath: String, stderrPath: String,
+         environment: [String: String] = [:]) throws {
+        self.stderrPath = stderrPath
+        let command = namespace.execArguments([try BuiltProduct.url("pathd-probe").path, "--socket", socketPath,
+                                               "--config", configPath])
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath, environment: environment)
+    }
+
+    var stderr: String {
+        get throws { try String(contentsOfFile: stderrPath, encoding: .utf8) }
+    }
+
+    var isRunning: Bool { child.isRunning }
+
+    /// SIGHUP: read the configuration again and check at once.
+    func checkNow() throws { try child.send(SIGHUP) }
+
+    /// Waits until the log holds `text` at least `count` times (the probe logs each result
+    /// once pathd has taken it); fails early, with the log, if the probe exits.
+    func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(15)) throws {
+        try waitUntil("pathd-probe logged \"\(text)\" \(count) time(s)", timeout: timeout,
+                      detail: { "; its log:\n\(try stderr)" }) {
+            if let end = child.wait(until: Date()) { throw HarnessError("pathd-probe exited (\(end)); log:\n\(try stderr)") }
+            return try stderr.components(separatedBy: text).count - 1 >= count
+        }
+    }
+
+    /// SIGTERM and wait; SIGKILL (and throw) if it does not stop.
+    @discardableResult
+    func terminate() throws -> Termination {
+        if let end = child.wait(until: Date()) { return end }
+        try child.send(SIGTERM)
+        guard let end = child.wait(until: Date().addingTimeInterval(10)) else {
+            try child.send(SIGKILL)
+            throw HarnessError("pathd-probe ignored SIGTERM for 10 s; log:\n\(try stderr)")
+        }
+        return end
+    }
+}
+
+/// scripts/test/connectivity-server.py in a namespace: the check URL's server, whose
+/// behaviour the test switches through a mode file, and which logs every connection.
+final class CheckServer {
+    static let port = 8080
+    static let expectedBody = "pathd-ok\n"
+    static let loginPage = "<html><body>Hotel Wi-Fi: please log in</body></html>\n"
+
+    let url: String
+    private let child: ChildProcess
+    private let modePath: String
+    private let logPath: String
+
+    init(in namespace: NetworkNamespace, address: String, directory: TemporaryDirectory, mode: String = "full") throws {
+        url = "http://\(address):\(Self.port)/check"
+        modePath = directory.path("server.mode")
+        logPath = directory.path("server.log")
+        let ready = directory.path("server.ready")
+        try mode.write(toFile: modePath, atomically: true, encoding: .utf8)
+        try "".write(toFile: logPath, atomically: true, encoding: .utf8)
+        let command = namespace.execArguments([
+            "/usr/bin/python3", Repository.path("scripts/test/connectivity-server.py"), "--address", address,
+            "--port", String(Self.port), "--mode-file", modePath, "--log-file", logPath, "--ready-file", ready,
+        ])
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: directory.path("server.stderr"))
+        try waitUntil("the check server listens", detail: { "; stderr: " + (try String(contentsOfFile: directory.path("server.stderr"), encoding: .utf8)) }) {
+            FileManager.default.fileExists(atPath: ready)
+        }
+    }
+
+    func set(mode: String) throws {
+        try mode.write(toFile: modePath, atomically: true, encoding: .utf8)
+    }
+
+    /// The lines of its log: one per accepted connection, one more per proxied request.
+    var log: [String] {
+        get throws { try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map(String.init) }
+    }
+
+    var connections: Int {
+        get throws { try log.filter { $0.hasPrefix("connection from") }.count }
+    }
+
+    /// Stops it: nothing listens on the port any more.
+    func stop() throws {
+        try child.send(SIGTERM)
+        guard child.wait(until: Date().addingTimeInterval(10)) != nil else {
+            try child.send(SIGKILL)
+            throw HarnessError("the check server ignored SIGTERM")
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Glibc
+import PathDaemon
+import PathModel
+import PathProtocol
+import PathSocketClient
+import PathClient
+import Dispatch
+import Synchronization
+import Testing
+
+/// pathd's side of the connectivity check: reports from pathd-probe recorded, published
+/// beside the path (never in it), one line per change of verdict.
+@Suite("connectivity reports")
+struct ConnectivityReportTests {
+    static let url = "http://198.51.100.1:8080/check"
+
+    static func configuration(url: String? = Self.url) -> Configuration {
+        var configuration = Configuration.builtIn
+        configuration.connectivity.url = url
+        configuration.connectivity.expected = url == nil ? nil : .bytes(Array("pathd-ok\n".utf8))
+        return configuration
+    }
+
+    static func report(_ state: ConnectivityState, interface: String = "eth0", url: String = Self.url,
+                       redirect: String? = nil, elapsed: Int64 = 5) -> Connectivity {
+        Connectivity(state: state, evidence: ConnectivityEvidence(
+            url: url, interface: interface, httpStatus: state == .none ? nil : (redirect == nil ? 200 : 302),
+            redirectTarget: redirect, bytesReceived: 9,
+            bodySHA256: state == .none ? nil : "5200f31394e983861b573ecf424853b57ad2abc2218a0d2cc390877a6bcc2197",
+            elapsedMilliseconds: elapsed, checkedAt: Timestamp(secondsSinceEpoch: 1_796_113_800)))
+    }
+
+    static func send(_ report: Connectivity, from client: PathConnection, id: Int64 = 1) throws -> ServerMessage {
+        try client.send(Request(op: .reportConnectivity, id: .integer(id), connectivity: report))
+        return try client.next()
+    }
+
+    @Test("a report changes no path field; subscribers get one line per verdict, none for a confirmation")
+    func publishedBesideThePath() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration())
+        defer { harness.stop() }
+        let subscriber = try harness.connect()
+        try subscriber.send(Request(op: .subscribe))
+        let first = try subscriber.nextPath().update
+        #expect(first.connectivity == .unknown)
+        #expect(first.path.status == .satisfied)
+
+        let probe = try harness.connect()
+        let portal = Self.report(.portal, redirect: "http://login.example/")
+        #expect(try Self.send(portal, from: probe) == .reported(id: .integer(1)))
+        let second = try subscriber.nextPath().update
+        #expect(second.path == first.path, "a report must not change the path")
+        #expect(second.connectivity == portal)
+        #expect(second.sequence == first.sequence + 1)
+
+        // The same verdict with other timings: recorded (interfaces shows it), no line.
+        let confirmed = Self.report(.portal, redirect: "http://login.example/", elapsed: 99)
+        #expect(try Self.send(confirmed, from: probe, id: 2) == .reported(id: .integer(2)))
+        try ReloadTests.expectNothingPending(subscriber)
+        try probe.send(Request(op: .interfaces))
+        guard case .interfaces(_, let reports, _) = try probe.next() else {
+            Issue.record("no interfaces reply")
+            return
+        }
+        #expect(reports.first { $0.name == "eth0" }?.connectivity == confirmed)
+        #expect(reports.first { $0.name == "lo" }?.connectivity == .unknown)
+
+        let full = Self.report(.full)
+        #expect(try Self.send(full, from: probe, id: 3) == .reported(id: .integer(3)))
+        let third = try subscriber.nextPath().update
+        #expect(third.connectivity == full && third.path == first.path)
+
+        // status says the same as the subscription.
+        try probe.send(Request(op: .status))
+        #expect(try probe.nextPath().update.connectivity == full)
+    }
+
+    @Test("the path's connectivity is its first interface's; a report on another link is only in interfaces")
+    func onlyTheFirstInterface() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration())
+        defer { harness.stop() }
+        let probe = try harness.connect()
+        #expect(try Self.send(Self.report(.full, interface: "wlan9"), from: probe) == .reported(id: .integer(1)))
+        try probe.send(Request(op: .status))
+        #expect(try probe.nextPath().update.connectivity == .unknown)
+    }
+
+    @Test("a link that loses its carrier loses its result: unknown, and a path line saying so")
+    func forgottenWithTheLink() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration())
+        defer { harness.stop() }
+        let subscriber = try harness.connect()
+        try subscriber.send(Request(op: .subscribe))
+        _ = try subscriber.nextPath()
+        let probe = try harness.connect()
+        _ = try Self.send(Self.report(.limited), from: probe)
+        #expect(try subscriber.nextPath().update.connectivity.state == .limited)
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let down = try subscriber.nextPath().update
+        #expect(down.path.status == .unsatisfied && down.connectivity == .unknown)
+        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        let up = try subscriber.nextPath().update
+        #expect(up.path.status == .satisfied && up.connectivity == .unknown, "an old result outlived the carrier")
+    }
+
+    @Test("reports about another URL, or with checking off, are refused and change nothing")
+    func wrongURL() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration())
+        defer { harness.stop() }
+        let probe = try harness.connect()
+        guard case .error(.badArgument, let message, .integer(1)) = try Self.send(Self.report(.full, url: "http://x/"),
+                                                                                 from: probe) else {
+            Issue.record("a report about another URL was taken")
+            return
+        }
+        #expect(message.contains("URL= is \(Self.url)"))
+        try probe.send(Request(op: .status))
+        #expect(try probe.nextPath().update.connectivity == .unknown)
+
+        let off = try DaemonHarness(configuration: Self.configuration(url: nil))
+        defer { off.stop() }
+        let other = try off.connect()
+        guard case .error(.badArgument, let why, _) = try Self.send(Self.report(.full), from: other) else {
+            Issue.record("a report was taken with checking off")
+            return
+        }
+        #expect(why.contains("checks no URL"))
+    }
+
+    @Test("a reload to another URL forgets the results about the old one")
+    func reloadForgets() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration())
+        defer { harness.stop() }
+        let subscriber = try harness.connect()
+        try subscriber.send(Request(op: .subscribe))
+        _ = try subscriber.nextPath()
+        let probe = try harness.connect()
+        _ = try Self.send(Self.report(.full), from: probe)
+        #expect(try subscriber.nextPath().update.connectivity.state == .full)
+        harness.queue.sync { harness.service.reconfigure(Self.configuration(url: "http://198.51.100.1:8080/other")) }
+        #expect(try subscriber.nextPath().update.connectivity == .unknown)
+    }
+
+    @Test("who may report: root and pathd's own user; nobody else, and not an unknown peer")
+    func trust() {
+        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 990))
+        #expect(PathService.isTrusted(peerUserID: 990, daemonUserID: 990))
+        #expect(!PathService.isTrusted(peerUserID: 65534, daemonUserID: 990))
+        #expect(!PathService.isTrusted(peerUserID: uid_t.max, daemonUserID: uid_t.max))
+    }
+}
+
+@Suite("PathMonitor's connectivity, apart from the path")
+struct MonitorConnectivityTests {
+    @Test("connectivityUpdateHandler gets each verdict; pathUpdateHandler is not called for it")
+    func separateHandler() throws {
+        let harness = try DaemonHarness(configuration: ConnectivityReportTests.configuration())
+        defer { harness.stop() }
+        let queue = DispatchQueue(label: "pathd.test.connectivity")
+        let paths = PathMonitorTests.Seen()
+        let verdicts = Mutex<[Connectivity]>([])
+        let arrived = DispatchSemaphore(value: 0)
+        let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
+        monitor.pathUpdateHandler = { paths.record($0) }
+        monitor.connectivityUpdateHandler = { connectivity in
+            verdicts.withLock { $0.append(connectivity) }
+            arrived.signal()
+        }
+        monitor.start(queue: queue)
+        defer { monitor.cancel() }
+        _ = try paths.next("the first path")
+        let probe = try harness.connect()
+        let portal = ConnectivityReportTests.report(.portal, redirect: "http://login.example/")
+        _ = try ConnectivityReportTests.send(portal, from: probe)
+        #expect(arrived.wait(timeout: .now() + 10) == .success, "no connectivity verdict within 10 s")
+        // A path change after the report: seen by the path handler as the second path only.
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try paths.next("the carrier loss").status == .unsatisfied)
+        #expect(arrived.wait(timeout: .now() + 10) == .success, "no unknown verdict after the carrier loss")
+        #expect(paths.count == 2, "the report called the path handler")
+        #expect(verdicts.withLock { $0 } == [portal, .unknown])
+        #expect(queue.sync { monitor.currentConnectivity } == .unknown)
+    }
+}
