@@ -28,7 +28,7 @@ final class FakeEventSource: PathEventSource, Sendable {
     func start() {
         queue.async { [self] in
             if failsToStart {
-                callbacks.lost(generation, "test start failure")
+                callbacks.lost(generation, .failure("test start failure"))
             } else {
                 callbacks.deliver(EventBatch(generation: generation, isFullState: true, events: initialState))
             }
@@ -48,7 +48,7 @@ final class FakeEventSource: PathEventSource, Sendable {
 
     /// Reports lost events (a kernel overrun).
     func overrun() {
-        queue.async { [callbacks, generation] in callbacks.lost(generation, "test overrun") }
+        queue.async { [callbacks, generation] in callbacks.lost(generation, .overrun) }
     }
 }
 
