@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
         .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
         // The command-line grammar of both executables, and pathctl's options.
-        .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
+        .target(name: "CommandLineOptions", dependencies: ["PathModel", "PathProtocol"]),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon", "PathEngine",
                                                         "PathModel", "PathProtocol", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel", "PathProtocol",
@@ -43,7 +43,7 @@ let package = Package(
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
-        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel", "PathProtocol"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),

@@ -10,6 +10,10 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     case interfaces
     /// Read the configuration files again (root and the daemon's user only).
     case reload
+    /// The daemon's metrics as exposition text (OpenMetrics or Prometheus 0.0.4).
+    case metrics
+    /// The last changes of the default path, with the daemon's start and stop marks.
+    case history
 }
 
 public struct Request: Hashable, Sendable {
@@ -17,11 +21,21 @@ public struct Request: Hashable, Sendable {
     /// Echoed in the reply (and in every line of a subscription), any JSON scalar.
     public var id: JSONValue?
     public var criteria: Criteria
+    /// `metrics`: the exposition format; nil for OpenMetrics.
+    public var format: Exposition.Format?
+    /// `history`: only entries whose wall-clock time is at or after this (since the epoch).
+    public var since: Duration?
+    /// `history`: at most this many entries, the newest.
+    public var limit: Int?
 
-    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any) {
+    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any, format: Exposition.Format? = nil,
+                since: Duration? = nil, limit: Int? = nil) {
         self.op = op
         self.id = id
         self.criteria = criteria
+        self.format = format
+        self.since = since
+        self.limit = limit
     }
 }
 
@@ -79,7 +93,43 @@ extension Request {
             }
             criteria = try parseCriteria(criteriaValue, id: id)
         }
-        return Request(op: op, id: id, criteria: criteria)
+        var request = Request(op: op, id: id, criteria: criteria)
+        try request.parseOptions(members, id: id)
+        return request
+    }
+
+    /// `format` (metrics), `since` and `limit` (history): each only for its request.
+    private mutating func parseOptions(_ members: [String: JSONValue], id: JSONValue?) throws(RequestError) {
+        func only(_ field: String, for wanted: RequestOp) throws(RequestError) {
+            guard op == wanted else {
+                throw RequestError(code: .badArgument, message: "\"\(field)\" applies to \(wanted.rawValue) only", id: id)
+            }
+        }
+        if let value = members["format"], !value.isNull {
+            try only("format", for: .metrics)
+            guard let name = value.stringValue, let known = Exposition.Format(rawValue: name) else {
+                let names = Exposition.Format.allCases.map(\.rawValue).joined(separator: " or ")
+                throw RequestError(code: .badArgument, message: "\"format\" must be \(names)", id: id)
+            }
+            format = known
+        }
+        if let value = members["since"], !value.isNull {
+            try only("since", for: .history)
+            switch value {
+            case .integer(let whole): since = .seconds(whole)
+            case .double(let number) where number.isFinite && abs(number) < 1e15: since = .seconds(fractional: number)
+            default:
+                throw RequestError(code: .badArgument,
+                                   message: "\"since\" must be a time in seconds since the epoch (a number)", id: id)
+            }
+        }
+        if let value = members["limit"], !value.isNull {
+            try only("limit", for: .history)
+            guard let number = value.integerValue, number >= 0 else {
+                throw RequestError(code: .badArgument, message: "\"limit\" must be an integer of 0 or more", id: id)
+            }
+            limit = Int(clamping: number)
+        }
     }
 
     private static func parseCriteria(_ value: JSONValue, id: JSONValue?) throws(RequestError) -> Criteria {
@@ -126,6 +176,9 @@ extension Request {
             }
             writer.endObject()
         }
+        if let format { writer.member("format", format.rawValue) }
+        if let since { writer.member("since", seconds: since) }
+        if let limit { writer.member("limit", limit) }
         writer.endObject()
         return writer.finishLine()
     }

@@ -20,7 +20,7 @@ enum MonitorVerb {
                 }
             case .error:
                 if options.json { echo(line) }
-            case .hello, .pong, .unsubscribed, .interfaces, .reloaded:
+            case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .metrics, .history:
                 break
             }
             return nil
