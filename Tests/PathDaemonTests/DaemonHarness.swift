@@ -22,7 +22,8 @@ final class DaemonHarness {
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
     init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
-         scheduler: any Scheduler = DispatchScheduler()) throws {
+         scheduler: any Scheduler = DispatchScheduler(), clock: any TimeSource = SystemTimeSource(),
+         stateDirectory: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -30,7 +31,7 @@ final class DaemonHarness {
         network = FakeNetwork(state)
         network.failNextStarts(failingStarts)
         service = PathService(queue: queue, configuration: configuration,
-                              log: log, scheduler: scheduler,
+                              log: log, scheduler: scheduler, clock: clock, stateDirectory: stateDirectory,
                               makeSource: network.factory())
         let listener = try UnixListener.bind(path: socketPath)
         let outcome = StartOutcome()
