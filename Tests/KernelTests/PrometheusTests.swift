@@ -4,6 +4,7 @@ import Testing
 
 /// The tools these tests run, from Debian's packages (scripts/install-deps.sh installs them).
 enum PrometheusTools {
+    /// The tool on PATH or in the sbin directories, nil when it is not installed (the test is then skipped, saying so).
     static func find(_ name: String) -> URL? {
         do {
             return try Command.find(name)
