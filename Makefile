@@ -95,7 +95,8 @@ install:
 	$(INSTALLED_PATHS) man/pathd.conf.5 > $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
 	for unit in $(UNITS); do $(INSTALLED_PATHS) $$unit > $(DESTDIR)$(UNITDIR)/$$(basename $$unit); done
 	chmod 0644 $(DESTDIR)$(MANDIR)/man*/pathd* $(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(UNITDIR)/pathd*
-	install -m 0644 docs/PROTOCOL.md $(DESTDIR)$(DOCDIR)/PROTOCOL.md
+	install -m 0644 docs/PROTOCOL.md docs/FLEET.md packaging/prometheus/pathd.rules.yml \
+		packaging/prometheus/pathd.rules.test.yml $(DESTDIR)$(DOCDIR)/
 	install -m 0644 packaging/completions/pathctl.bash $(DESTDIR)$(BASHCOMPDIR)/pathctl
 	install -m 0644 packaging/completions/pathd.bash $(DESTDIR)$(BASHCOMPDIR)/pathd
 	install -m 0644 packaging/completions/pathd-probe.bash $(DESTDIR)$(BASHCOMPDIR)/pathd-probe
@@ -116,7 +117,8 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl $(DESTDIR)$(BINDIR)/pathd-probe \
 		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd-probe.8 \
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(UNITS))) \
-		$(DESTDIR)$(DOCDIR)/PROTOCOL.md \
+		$(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/FLEET.md $(DESTDIR)$(DOCDIR)/pathd.rules.yml \
+		$(DESTDIR)$(DOCDIR)/pathd.rules.test.yml \
 		$(DESTDIR)$(BASHCOMPDIR)/pathctl $(DESTDIR)$(BASHCOMPDIR)/pathd $(DESTDIR)$(BASHCOMPDIR)/pathd-probe \
 		$(DESTDIR)$(ZSHCOMPDIR)/_pathctl $(DESTDIR)$(ZSHCOMPDIR)/_pathd $(DESTDIR)$(ZSHCOMPDIR)/_pathd-probe \
 		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/pathd-probe.fish

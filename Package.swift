@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "ConnectivityCheck", dependencies: ["PathEngine", "PathModel", "PathProtocol", "PathSocketClient",
                                                           "SystemCalls"]),
         // The command-line grammar of both executables, and pathctl's options.
-        .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
+        .target(name: "CommandLineOptions", dependencies: ["PathModel", "PathProtocol"]),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon", "PathEngine",
                                                         "PathModel", "PathProtocol", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel", "PathProtocol",
@@ -66,7 +66,7 @@ let package = Package(
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathProbe", dependencies: ["PathClient", "PathModel"], path: "Tests/PathProbe"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel"]),
-        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel", "PathProtocol"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),

@@ -24,6 +24,9 @@ packages=(
     zsh                # the completion tests parse _pathctl and _pathd
     fish               # the completion tests complete with pathctl.fish
     python3-seccomp    # scripts/test/sandbox-exec.py: the unit's system call filter
+    prometheus                 # the metrics test scrapes with it; promtool checks metrics and rules
+    prometheus-node-exporter   # the metrics test reads pathd's textfile through it
+    python3-prometheus-client  # the metrics test parses pathctl metrics as OpenMetrics
 )
 
 missing=()

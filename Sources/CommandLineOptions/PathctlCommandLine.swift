@@ -1,4 +1,5 @@
 import PathModel
+import PathProtocol
 
 /// pathctl's exit statuses, as nm-online(1) has them; pathctl(1) and `--help` list them.
 public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
@@ -14,7 +15,7 @@ public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
 
 /// pathctl's commands (one type per verb lives in the executable).
 public enum PathctlVerb: String, CaseIterable, Sendable {
-    case status, monitor, wait, interfaces, reload
+    case status, monitor, wait, interfaces, reload, metrics, history
 
     public var summary: String {
         switch self {
@@ -23,6 +24,8 @@ public enum PathctlVerb: String, CaseIterable, Sendable {
         case .wait: "wait until the path is satisfied"
         case .interfaces: "list the links pathd sees and why each is usable or not"
         case .reload: "make pathd read its configuration again"
+        case .metrics: "print pathd's metrics (OpenMetrics or Prometheus text)"
+        case .history: "list the outages of the last path changes, and totals"
         }
     }
 
@@ -32,6 +35,8 @@ public enum PathctlVerb: String, CaseIterable, Sendable {
         case .status: ["--require-type", "--prohibit-type", "--check"]
         case .monitor: ["--require-type", "--prohibit-type"]
         case .wait: ["--require-type", "--prohibit-type", "--timeout"]
+        case .metrics: ["--format"]
+        case .history: ["--since"]
         case .interfaces, .reload: []
         }
     }
@@ -53,6 +58,10 @@ public struct PathctlOptions: Equatable, Sendable {
     public var timeout = PathctlOptions.defaultTimeout
     /// `status --check`: exit 1 unless the path is satisfied.
     public var check = false
+    /// `metrics --format`: the exposition format.
+    public var metricsFormat = Exposition.Format.openMetrics
+    /// `history --since`: the oldest time asked about.
+    public var since: TimeSpecification?
 
     public init(verb: PathctlVerb) {
         self.verb = verb
@@ -85,6 +94,14 @@ public enum PathctlCommandLine {
         OptionSpec("--timeout", value: "SECONDS", help: """
             wait: give up after SECONDS (decimal, default \(PathctlOptions.defaultTimeout.components.seconds);
             0 checks once)
+            """),
+        OptionSpec("--format", value: "FORMAT", help: """
+            metrics: openmetrics (default) or prometheus (the text
+            format node_exporter and promtool read)
+            """),
+        OptionSpec("--since", value: "TIME", help: """
+            history: from TIME on: "2026-12-01 03:00", "03:00",
+            "yesterday", "-2h", "@1796150000" (see pathctl(1))
             """),
         OptionSpec("--help", short: "-h", help: "show this help and exit"),
         OptionSpec("--version", short: "-V", help: "show the versions of pathctl, of the pathd it\nreaches, and of the protocol"),
@@ -137,6 +154,13 @@ public enum PathctlCommandLine {
         options.check = line.has("--check")
         if let text = line.value("--timeout") {
             options.timeout = try OptionValue.seconds(text, for: "--timeout")
+        }
+        if let text = line.value("--format") {
+            options.metricsFormat = try OptionValue.choice(text, for: "--format",
+                                                           among: Exposition.Format.allCases.map { ($0.rawValue, $0) })
+        }
+        if let text = line.value("--since") {
+            options.since = try TimeSpecification.parse(text, for: "--since")
         }
         if let text = line.value("--require-type") {
             options.criteria.requiredInterfaceType = try interfaceType(text, for: "--require-type")

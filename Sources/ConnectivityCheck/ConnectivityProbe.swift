@@ -35,7 +35,7 @@ public final class ConnectivityProbe: @unchecked Sendable {
     private let scheduler: any Scheduler
     private let log: Logger
     private let now: @Sendable () -> Duration
-    private let wallClock: @Sendable () -> Timestamp
+    private let wallClock: @Sendable () -> UTCTime
     private let random: @Sendable () -> Double
     /// Where the subscription found pathd; reports go there. nil while disconnected.
     private var daemonSocket: String?
@@ -48,7 +48,7 @@ public final class ConnectivityProbe: @unchecked Sendable {
                 reporter: any ConnectivityReporter = PathConnectionReporter(), log: Logger,
                 scheduler: any Scheduler = DispatchScheduler(),
                 now: @escaping @Sendable () -> Duration = { ContinuousClock.now - ProbeClock.origin },
-                wallClock: @escaping @Sendable () -> Timestamp = Timestamp.now,
+                wallClock: @escaping @Sendable () -> UTCTime = UTCTime.now,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.settings = settings
         planner = ProbePlanner(timing: .init(interval: settings.interval))
@@ -161,10 +161,10 @@ public enum ProbeClock {
     public static let origin = ContinuousClock.now
 }
 
-extension Timestamp {
+extension UTCTime {
     /// The wall clock now (CLOCK_REALTIME), to the second.
-    @Sendable public static func now() -> Timestamp {
-        Timestamp(secondsSinceEpoch: Int64(Glibc.time(nil)))
+    @Sendable public static func now() -> UTCTime {
+        UTCTime(secondsSinceEpoch: Int64(Glibc.time(nil)))
     }
 }
 

@@ -83,7 +83,7 @@ public enum ConnectivityClassifier {
 
     /// The result with its evidence, as pathd publishes it.
     public static func connectivity(of result: FetchResult, expected: ConnectivitySettings.ExpectedContent, url: String,
-                                    interface: String, checkedAt: Timestamp) -> Connectivity {
+                                    interface: String, checkedAt: UTCTime) -> Connectivity {
         let error: String? = switch result.ending {
         case .complete: nil
         case .truncated: "body longer than \(FetchResult.maximumBodyBytes) bytes; not read further"

@@ -9,8 +9,8 @@ extension NetlinkMonitor {
         case caughtUp
         /// `messagesPerWakeup` messages were read and more may wait.
         case budgetExhausted
-        /// Events were lost or the socket failed; the reason, for `lost`.
-        case failed(String)
+        /// Events were lost or the socket failed; why, for `lost`.
+        case failed(SourceLoss)
     }
 
     /// The read source's event handler.
@@ -24,14 +24,14 @@ extension NetlinkMonitor {
             // Yield `queue` to whatever else waits on it, then go on reading. (The read
             // source would fire again too while data is queued; this does not rely on it.)
             queue.async { self.readable() }
-        case .failed(let reason):
-            fail(reason)
+        case .failed(let loss):
+            fail(loss)
         }
     }
 
     /// Receives until EAGAIN or `messagesPerWakeup` messages, decoding into `pending`.
     func drainEvents() -> DrainOutcome {
-        guard let socket = eventSocket else { return .failed("event socket is closed") }
+        guard let socket = eventSocket else { return .failed(.failure("event socket is closed")) }
         var handled = 0
         while handled < Self.messagesPerWakeup {
             switch socket.receive(into: buffer) {
@@ -44,11 +44,11 @@ extension NetlinkMonitor {
             case .wouldBlock:
                 return .caughtUp
             case .overrun:
-                return .failed("kernel receive buffer overrun (ENOBUFS): events lost")
+                return .failed(.overrun)
             case .interrupted:
                 continue  // receive(into:) retries EINTR itself; kept for exhaustiveness
             case .failed(let code):
-                return .failed(NetlinkError(operation: "receive events", code: code).description)
+                return .failed(.failure(NetlinkError(operation: "receive events", code: code).description))
             }
         }
         return .budgetExhausted
@@ -124,7 +124,7 @@ extension NetlinkMonitor {
         do {
             try deliverPending(isFullState: false)
         } catch {
-            fail(error.description)
+            fail(.failure(error.description))
         }
     }
 

@@ -37,7 +37,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     let queue: DispatchQueue
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
-    let lost: @Sendable (Generation, String) -> Void
+    let lost: @Sendable (Generation, SourceLoss) -> Void
     private let log: @Sendable (LogLevel, String) -> Void
     let classifier: SysfsClassifier
     /// Reused for every receive on both sockets (they are only read on `queue`).
@@ -65,7 +65,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     public init(generation: Generation, queue: DispatchQueue = DispatchQueue(label: "pathd.netlink"),
                 configuration: NetlinkConfiguration,
                 deliver: @escaping @Sendable (EventBatch) -> Void,
-                lost: @escaping @Sendable (Generation, String) -> Void,
+                lost: @escaping @Sendable (Generation, SourceLoss) -> Void,
                 log: @escaping @Sendable (LogLevel, String) -> Void) {
         self.generation = generation
         self.queue = queue
@@ -98,7 +98,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             }
         }
         if let opened {
-            queue.async { self.lost(self.generation, "cannot start the network monitor: \(opened)") }
+            queue.async { self.lost(self.generation, .failure("cannot start the network monitor: \(opened)")) }
             return
         }
         queue.async { self.dumpAndWatch() }
@@ -128,15 +128,15 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
                 break  // a flood still queued is read by the source as ordinary batches
-            case .failed(let reason):
-                throw NetlinkError(operation: "drain events queued during the dump", code: .protocolViolation(reason))
+            case .failed(let loss):
+                throw NetlinkError(operation: "drain events queued during the dump", code: .protocolViolation(loss.description))
             }
             try deliverPending(isFullState: true)
             resumeSource()
         } catch {
             state = .finished
             closeSockets()
-            lost(generation, "cannot read the kernel's state: \(error)")
+            lost(generation, .failure("cannot read the kernel's state: \(error)"))
         }
     }
 
@@ -229,8 +229,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     }
 
     /// Events were lost or the socket broke: stop, and let the daemon replace us.
-    func fail(_ reason: String) {
+    func fail(_ loss: SourceLoss) {
         finish()
-        lost(generation, reason)
+        lost(generation, loss)
     }
 }

@@ -12,6 +12,6 @@
 @_exported import enum PathModel.InterfaceType
 @_exported import struct PathModel.Path
 @_exported import enum PathModel.PathStatus
-@_exported import struct PathModel.Timestamp
+@_exported import struct PathModel.UTCTime
 @_exported import enum PathModel.UnsatisfiedReason
 @_exported import PathSocketClient

@@ -36,19 +36,26 @@ extension PathService {
         guard let configurationReloader else {
             let outcome = ConfigurationReload.invalid(errors: ["this pathd has no configuration files to reload"], warnings: [])
             log.warning("reload requested by \(requester), but no configuration reloader is installed")
+            counters.recordReload(.failed)
+            metricsChanged()
             return outcome
         }
         onReload?(.began)
-        defer { onReload?(.ended) }
+        defer {
+            onReload?(.ended)
+            metricsChanged()
+        }
         let outcome = configurationReloader()
         switch outcome {
         case .valid(let configuration, let warnings):
             for warning in warnings { log.warning(warning) }
             reconfigure(configuration)
+            counters.recordReload(.ok)
             log.info("configuration reloaded (requested by \(requester))")
         case .invalid(let errors, let warnings):
             for warning in warnings { log.warning(warning) }
             for error in errors { log.error(error) }
+            counters.recordReload(.failed)
             log.error("configuration not reloaded (requested by \(requester)): \(errors.count) error(s); the running configuration stays")
         }
         return outcome

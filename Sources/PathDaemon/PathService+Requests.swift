@@ -24,6 +24,7 @@ extension PathService {
             let line = group(for: request.criteria).line
             let key = subscriptions.add(client: connection.id, id: request.id, criteria: request.criteria)
             connection.send(line.line(idMember: subscriptions[key]?.idMember ?? []), kind: .path(subscription: key.number))
+            metricsChanged()
         case .unsubscribe:
             guard request.id != nil else {
                 connection.send(ServerMessage.error(code: .badArgument,
@@ -38,6 +39,7 @@ extension PathService {
                 return
             }
             connection.send(ServerMessage.unsubscribed(id: request.id).encoded())
+            metricsChanged()
         case .ping:
             connection.send(ServerMessage.pong(id: request.id).encoded())
         case .reload:
@@ -52,6 +54,15 @@ extension PathService {
                 reports[index].connectivity = connectivityReports[reports[index].name] ?? .unknown
             }
             connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports, id: request.id).encoded())
+        case .metrics:
+            let format = request.format ?? .openMetrics
+            connection.send(ServerMessage.metrics(format: format, text: renderedMetrics(format), id: request.id).encoded())
+        case .history:
+            // Bounded by HistorySize=: O(the reply).
+            let entries = history?.entries(since: request.since, limit: request.limit) ?? []
+            connection.send(ServerMessage.history(capacity: configuration.daemon.historySize,
+                                                  persistent: history?.isPersistent ?? false,
+                                                  entries: entries, id: request.id).encoded())
         }
     }
 }

@@ -21,6 +21,19 @@ public final class PathService: @unchecked Sendable {
     let log: Logger
     /// Reads the configuration files again for SIGHUP and the reload request.
     var configurationReloader: ConfigurationReloader?
+    /// The clock of the history and the metrics.
+    let clock: any TimeSource
+    let scheduler: any Scheduler
+    /// When the service was made, for `pathd_start_time_seconds`.
+    let startTime: Timestamp
+    /// Where the history file goes (`$STATE_DIRECTORY`); nil keeps it in memory.
+    private let stateDirectory: String?
+    /// What happened since the start, for the metrics: the one owner of every counter.
+    var counters = DaemonCounters()
+    /// The default path's changes; opened by `start`.
+    private(set) var history: PathHistory?
+    /// `MetricsFile=`, when set; opened by `start`.
+    private(set) var metricsFile: MetricsFile?
 
     private enum Lifecycle { case idle, running, stopped }
     private var lifecycle = Lifecycle.idle
@@ -41,7 +54,7 @@ public final class PathService: @unchecked Sendable {
     private var firstPathHandlers: [@Sendable () -> Void] = []
     private var fatalHandler: ((String) -> Void)?
     /// Whether the first path was published (clients are accepted from then on).
-    private var hasPublished = false
+    private(set) var hasPublished = false
     private let scheduler: any Scheduler
     /// A return of free memory to the kernel is due (`scheduleMemoryReturn`).
     private var isMemoryReturnScheduled = false
@@ -55,11 +68,18 @@ public final class PathService: @unchecked Sendable {
     /// Called on `queue` after a client was admitted or left (tests wait on it).
     var onClientsChanged: (() -> Void)?
 
+    /// `stateDirectory` is where the history is kept across restarts (systemd's
+    /// `$STATE_DIRECTORY`); without one it is kept in memory only.
     public init(queue: DispatchQueue, configuration: Configuration = .builtIn, log: Logger,
-                scheduler: any Scheduler = DispatchScheduler(), makeSource: @escaping PathEventSourceFactory) {
+                scheduler: any Scheduler = DispatchScheduler(), clock: any TimeSource = SystemTimeSource(),
+                stateDirectory: String? = nil, makeSource: @escaping PathEventSourceFactory) {
         self.queue = queue
         self.configuration = configuration
         self.log = log
+        self.scheduler = scheduler
+        self.clock = clock
+        self.stateDirectory = stateDirectory
+        startTime = clock.now()
         budget = ConnectionBudget(maximumClients: configuration.daemon.maximumClients,
                                   maximumPerUser: configuration.daemon.maximumClientsPerUser,
                                   daemonUserID: geteuid())
@@ -77,7 +97,20 @@ public final class PathService: @unchecked Sendable {
         precondition(lifecycle == .idle, "a PathService is started once")
         lifecycle = .running
         fatalHandler = onFatal
+        let history = PathHistory(capacity: configuration.daemon.historySize, directory: stateDirectory, queue: queue,
+                                  scheduler: scheduler, log: log)
+        history.record(HistoryEntry(time: clock.now(), event: .started))
+        self.history = history
+        if let path = configuration.daemon.metricsFilePath {
+            metricsFile = MetricsFile(path: path, queue: queue, scheduler: scheduler, log: log) { [unowned self] in
+                Array(renderedMetrics(.prometheus).utf8)
+            }
+        }
         engine.onChange = { [unowned self] resync in stateChanged(resync: resync) }
+        engine.onSourceLost = { [unowned self] loss in
+            counters.recordSourceLost(loss)
+            metricsChanged()
+        }
         engine.onFatal = { [unowned self] why in fatalHandler?(why) }
         engine.start()
     }
@@ -114,6 +147,9 @@ public final class PathService: @unchecked Sendable {
             client.close(.shuttingDown)
         }
         engine.stop()
+        history?.record(HistoryEntry(time: clock.now(), event: .stopped))
+        history?.close()
+        metricsFile?.stop()
     }
 
     /// The current generation (for tests and the log).
@@ -147,6 +183,7 @@ public final class PathService: @unchecked Sendable {
         guard lifecycle == .running else { return }
         let firstPath = !hasPublished
         hasPublished = true
+        if resync != nil { counters.recordResync() }
         publishChanges(resync: resync)
         if firstPath {
             let handlers = firstPathHandlers
@@ -165,8 +202,20 @@ public final class PathService: @unchecked Sendable {
         let created = CriteriaGroup(criteria: criteria, path: path, connectivity: connectivity(of: path),
                                     generation: engine.generation)
         groups[criteria] = created
-        if criteria == .any { onDefaultPathChange?(path) }
+        if criteria == .any { defaultPathPublished(created, generation: engine.generation, previous: nil) }
         return created
+    }
+
+    /// The default path was published: the log line and the service manager's status
+    /// (`onDefaultPathChange`) each time; the counters and the history only when it
+    /// differs from `previous` (nil for the first path: a resync re-publishes the same).
+    private func defaultPathPublished(_ group: CriteriaGroup, generation: Generation, previous: Path?) {
+        onDefaultPathChange?(group.path)
+        guard previous != group.path else { return }
+        let now = clock.now()
+        counters.recordDefaultPath(group.path, isFirst: previous == nil, at: now)
+        history?.record(HistoryEntry(time: now, event: .change(PathChange(group.path, generation: generation,
+                                                                          sequence: group.sequence))))
     }
 
     /// Re-evaluates every criteria group and sends a line to the subscribers of each
@@ -179,11 +228,12 @@ public final class PathService: @unchecked Sendable {
             guard var group = groups[criteria] else { continue }
             let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy,
                                           destinations: configuration.daemon.lookupDestinations, criteria: criteria)
+            let previous = group.path
             let changed = group.update(path: path, connectivity: connectivity(of: path), generation: generation,
                                        force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
-            if criteria == .any { onDefaultPathChange?(path) }
+            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
             for key in subscriptions.subscribers(of: criteria) {
                 guard let client = clients[key.client], let subscription = subscriptions[key] else { continue }
                 if let resync {
@@ -193,6 +243,7 @@ public final class PathService: @unchecked Sendable {
                 client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
             }
         }
+        metricsChanged()
     }
 
     // MARK: Clients
@@ -226,6 +277,8 @@ public final class PathService: @unchecked Sendable {
             log.warning("client \(id) (uid \(connection.userID)) refused: \(refusal)")
             connection.send(ServerMessage.error(code: .tooManyClients, message: refusal, id: nil).encoded())
             connection.closeAfterFlush(.refused)
+            counters.recordDisconnect(.refused)
+            metricsChanged()
             return
         }
         budget.admit(connection.userID)
@@ -235,6 +288,7 @@ public final class PathService: @unchecked Sendable {
         connection.send(ServerMessage.hello(protocolVersion: ProtocolVersion.current,
                                             daemonVersion: DaemonVersion.current, generation: engine.generation).encoded())
         onClientsChanged?()
+        metricsChanged()
     }
 
     private func received(_ line: [UInt8], from connection: ClientConnection) {
@@ -254,7 +308,9 @@ public final class PathService: @unchecked Sendable {
         subscriptions.removeAll(of: connection.id)
         if clients.removeValue(forKey: connection.id) != nil { budget.release(connection.userID) }
         acceptor?.connectionClosed()
+        counters.recordDisconnect(reason)
         onClientsChanged?()
+        metricsChanged()
         scheduleMemoryReturn()
     }
 

@@ -41,12 +41,13 @@ public final class PathEngine: @unchecked Sendable {
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
     private var pendingResync: String?
-    /// How many sources were replaced after losing events (for metrics and logs).
-    public private(set) var resyncCount = 0
 
     /// Called on `queue` after the snapshot changed. `resync` is the reason a new
     /// generation was started, on the first batch of that generation, nil otherwise.
     public var onChange: ((_ resync: String?) -> Void)?
+    /// Called on `queue` each time the current source is lost, before it is replaced
+    /// (the daemon counts overruns).
+    public var onSourceLost: ((SourceLoss) -> Void)?
     /// Called on `queue`, once, when `startAttempts` sources failed before the engine
     /// had any state: the kernel cannot be watched at all.
     public var onFatal: ((String) -> Void)?
@@ -92,9 +93,9 @@ public final class PathEngine: @unchecked Sendable {
                 guard let self else { return }
                 queue.async { self.receive(batch) }
             },
-            lost: { [weak self] lostGeneration, why in
+            lost: { [weak self] lostGeneration, loss in
                 guard let self else { return }
-                queue.async { self.sourceLost(lostGeneration, why: why) }
+                queue.async { self.sourceLost(lostGeneration, loss: loss) }
             })
         sourceHasState = false
         let source = makeSource(generation, callbacks)
@@ -127,9 +128,11 @@ public final class PathEngine: @unchecked Sendable {
         onChange?(resync)
     }
 
-    private func sourceLost(_ lostGeneration: Generation, why: String) {
+    private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running, lostGeneration == generation else { return }
+        onSourceLost?(loss)
+        let why = loss.description
         source?.cancel()
         source = nil
         let failedToStart = !sourceHasState
@@ -146,7 +149,6 @@ public final class PathEngine: @unchecked Sendable {
         if hasState {
             // Subscribers hear why once the new generation's state is in.
             if pendingResync == nil || !failedToStart { pendingResync = why }
-            if !failedToStart { resyncCount += 1 }
         }
         if failedToStart && hasState {
             log.error("the network monitor failed to start again (\(why)); retrying as generation \(generation) in 1 s")

@@ -44,13 +44,13 @@ public struct ConnectivityEvidence: Hashable, Sendable {
     /// From the start of the fetch to its end.
     public var elapsedMilliseconds: Int64
     /// When the fetch started.
-    public var checkedAt: Timestamp
+    public var checkedAt: UTCTime
     /// What went wrong, in libcurl's words; nil when a response arrived whole.
     public var error: String?
 
     public init(url: String, interface: String, httpStatus: Int? = nil, redirectTarget: String? = nil,
                 bytesReceived: Int64 = 0, bodySHA256: String? = nil, elapsedMilliseconds: Int64 = 0,
-                checkedAt: Timestamp, error: String? = nil) {
+                checkedAt: UTCTime, error: String? = nil) {
         self.url = url
         self.interface = interface
         self.httpStatus = httpStatus

@@ -29,6 +29,11 @@ public struct DaemonSettings: Hashable, Sendable {
     public var upstreamResolvConfPath = "/run/systemd/resolve/resolv.conf"
     /// `LogLevel=`.
     public var logLevel = LogLevel.info
+    /// `MetricsFile=`: where to write the metrics for node_exporter's textfile
+    /// collector; nil (the default) writes none.
+    public var metricsFilePath: String?
+    /// `HistorySize=`: how many entries (path changes, start and stop marks) the history keeps.
+    public var historySize = 1000
 
     public init() {}
 
@@ -48,6 +53,10 @@ public struct DaemonSettings: Hashable, Sendable {
 
     public static let maximumClientsRange = 1...1_000_000
     public static let maximumSubscriptionsRange = 1...65536
+    /// The history file holds at most twice this many lines of about 300 bytes.
+    public static let historySizeRange = 1...100_000
+    /// PATH_MAX, terminating NUL excluded.
+    public static let maximumFilePathBytes = 4095
     public static let receiveBufferRange = 4096...(1 << 30)
     /// A path line is about 300 bytes; below 4K even one resync could not wait.
     public static let clientQueueLimitRange = 4096...(1 << 30)
@@ -148,6 +157,13 @@ extension DaemonSettings {
                   },
                   reset: { $0.logLevel = DaemonSettings().logLevel },
                   render: { $0.logLevel.rawValue }),
+        path("MetricsFile", flag: "--metrics-file", \.metricsFilePath, maximumBytes: maximumFilePathBytes, help: """
+            write the metrics to PATH for node_exporter's textfile
+            collector, e.g. /run/pathd-metrics/pathd.prom
+            (default: none)
+            """),
+        count("HistorySize", flag: "--history-size", \.historySize, in: historySizeRange, isReloadable: false,
+              help: "path changes the history keeps (default 1000)"),
     ]
 
     private static func path(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, String?> & Sendable,
@@ -194,8 +210,8 @@ extension DaemonSettings {
     /// A decimal count in `range` (connection and subscription limits apply to what is
     /// accepted or subscribed after a reload).
     private static func count(_ name: String, flag: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
-                              in range: ClosedRange<Int>, help: String) -> DaemonKey {
-        DaemonKey(name: name, flag: flag, valueName: "N", help: help, isReloadable: true,
+                              in range: ClosedRange<Int>, isReloadable: Bool = true, help: String) -> DaemonKey {
+        DaemonKey(name: name, flag: flag, valueName: "N", help: help, isReloadable: isReloadable,
                   parse: { settings, value in
                       guard value.allSatisfy(\.isASCII), value.allSatisfy(\.isNumber),
                             let number = Int(value), range.contains(number) else {

@@ -21,14 +21,42 @@ public struct SourceCallbacks: Sendable {
     /// A drained batch of events.
     public let deliver: @Sendable (EventBatch) -> Void
     /// The instance of this generation can no longer be trusted or never started (a
-    /// receive-buffer overrun, a failed dump): the receiver replaces it. The text says
-    /// why, for the log and for subscribers' resync lines.
-    public let lost: @Sendable (Generation, String) -> Void
+    /// receive-buffer overrun, a failed dump): the receiver replaces it. The loss says
+    /// why, for the log, for subscribers' resync lines and for the overrun counter.
+    public let lost: @Sendable (Generation, SourceLoss) -> Void
 
     public init(deliver: @escaping @Sendable (EventBatch) -> Void,
-                lost: @escaping @Sendable (Generation, String) -> Void) {
+                lost: @escaping @Sendable (Generation, SourceLoss) -> Void) {
         self.deliver = deliver
         self.lost = lost
+    }
+}
+
+/// Why an event source can no longer be trusted: a receive-buffer overrun (events were
+/// lost, the kernel said ENOBUFS) or any other failure. Typed, so that overruns are
+/// counted as such (pathd's metrics) without reading the words.
+public struct SourceLoss: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Hashable, Sendable {
+        /// The kernel's receive buffer overran: events were lost.
+        case overrun
+        /// The socket, a dump or a lookup failed, or the source could not start.
+        case failure
+    }
+
+    public let kind: Kind
+    /// In words, for the log and for subscribers' `resync` lines.
+    public let description: String
+
+    /// ENOBUFS from recvmsg (libnl's -NLE_NOMEM): events were lost.
+    public static let overrun = SourceLoss(kind: .overrun, description: "kernel receive buffer overrun (ENOBUFS): events lost")
+
+    public static func failure(_ description: String) -> SourceLoss {
+        SourceLoss(kind: .failure, description: description)
+    }
+
+    private init(kind: Kind, description: String) {
+        self.kind = kind
+        self.description = description
     }
 }
 

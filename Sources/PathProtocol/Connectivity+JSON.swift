@@ -71,7 +71,7 @@ extension Connectivity {
             throw .init("connectivity \"sha256\" must be 64 lowercase hexadecimal digits")
         }
         let checkedText = try text("checkedAt", optional: false)
-        let checkedAt = checkedText.flatMap(Timestamp.init)
+        let checkedAt = checkedText.flatMap(UTCTime.init)
         if strict && checkedAt == nil {
             throw .init("connectivity \"checkedAt\" must be a UTC time as 2026-12-01T08:30:00Z")
         }
@@ -81,7 +81,7 @@ extension Connectivity {
             bytesReceived: try integer("bytesReceived", in: 0...Int64.max, optional: false) ?? 0,
             bodySHA256: digest,
             elapsedMilliseconds: try integer("elapsedMilliseconds", in: 0...Int64.max, optional: false) ?? 0,
-            checkedAt: checkedAt ?? Timestamp(secondsSinceEpoch: 0),
+            checkedAt: checkedAt ?? UTCTime(secondsSinceEpoch: 0),
             error: try text("error", optional: true))
         return Connectivity(state: state, evidence: evidence)
     }

@@ -57,6 +57,17 @@ public struct JSONWriter {
         append(value)
     }
 
+    /// A duration in seconds with three decimals (`1796150000.123`): exact to the
+    /// millisecond, whatever the double nearest to it prints as.
+    public mutating func member(_ key: String, seconds duration: Duration) {
+        self.key(key)
+        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let magnitude = milliseconds.magnitude
+        let fraction = String(magnitude % 1000)
+        let sign = milliseconds < 0 ? "-" : ""
+        bytes.append(contentsOf: "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)".utf8)
+    }
+
     /// An array element that is a string.
     public mutating func element(_ value: String) {
         separate()

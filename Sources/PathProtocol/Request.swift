@@ -12,6 +12,10 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     case reload
     /// A connectivity check's result, from pathd-probe (root and the daemon's user only).
     case reportConnectivity
+    /// The daemon's metrics as exposition text (OpenMetrics or Prometheus 0.0.4).
+    case metrics
+    /// The last changes of the default path, with the daemon's start and stop marks.
+    case history
 }
 
 public struct Request: Hashable, Sendable {
@@ -21,12 +25,22 @@ public struct Request: Hashable, Sendable {
     public var criteria: Criteria
     /// What `reportConnectivity` reports (required there, refused elsewhere).
     public var connectivity: Connectivity?
+    /// `metrics`: the exposition format; nil for OpenMetrics.
+    public var format: Exposition.Format?
+    /// `history`: only entries whose wall-clock time is at or after this (since the epoch).
+    public var since: Duration?
+    /// `history`: at most this many entries, the newest.
+    public var limit: Int?
 
-    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any, connectivity: Connectivity? = nil) {
+    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any, connectivity: Connectivity? = nil,
+                format: Exposition.Format? = nil, since: Duration? = nil, limit: Int? = nil) {
         self.op = op
         self.id = id
         self.criteria = criteria
         self.connectivity = connectivity
+        self.format = format
+        self.since = since
+        self.limit = limit
     }
 }
 
@@ -103,7 +117,43 @@ extension Request {
         } else if op == .reportConnectivity {
             throw RequestError(code: .badArgument, message: "reportConnectivity needs a \"connectivity\" object", id: id)
         }
-        return Request(op: op, id: id, criteria: criteria, connectivity: connectivity)
+        var request = Request(op: op, id: id, criteria: criteria, connectivity: connectivity)
+        try request.parseOptions(members, id: id)
+        return request
+    }
+
+    /// `format` (metrics), `since` and `limit` (history): each only for its request.
+    private mutating func parseOptions(_ members: [String: JSONValue], id: JSONValue?) throws(RequestError) {
+        func only(_ field: String, for wanted: RequestOp) throws(RequestError) {
+            guard op == wanted else {
+                throw RequestError(code: .badArgument, message: "\"\(field)\" applies to \(wanted.rawValue) only", id: id)
+            }
+        }
+        if let value = members["format"], !value.isNull {
+            try only("format", for: .metrics)
+            guard let name = value.stringValue, let known = Exposition.Format(rawValue: name) else {
+                let names = Exposition.Format.allCases.map(\.rawValue).joined(separator: " or ")
+                throw RequestError(code: .badArgument, message: "\"format\" must be \(names)", id: id)
+            }
+            format = known
+        }
+        if let value = members["since"], !value.isNull {
+            try only("since", for: .history)
+            switch value {
+            case .integer(let whole): since = .seconds(whole)
+            case .double(let number) where number.isFinite && abs(number) < 1e15: since = .seconds(fractional: number)
+            default:
+                throw RequestError(code: .badArgument,
+                                   message: "\"since\" must be a time in seconds since the epoch (a number)", id: id)
+            }
+        }
+        if let value = members["limit"], !value.isNull {
+            try only("limit", for: .history)
+            guard let number = value.integerValue, number >= 0 else {
+                throw RequestError(code: .badArgument, message: "\"limit\" must be an integer of 0 or more", id: id)
+            }
+            limit = Int(clamping: number)
+        }
     }
 
     private static func parseCriteria(_ value: JSONValue, id: JSONValue?) throws(RequestError) -> Criteria {
@@ -151,6 +201,9 @@ extension Request {
             writer.endObject()
         }
         if let connectivity { connectivity.write(to: &writer, key: "connectivity") }
+        if let format { writer.member("format", format.rawValue) }
+        if let since { writer.member("since", seconds: since) }
+        if let limit { writer.member("limit", limit) }
         writer.endObject()
         return writer.finishLine()
     }

@@ -19,6 +19,11 @@ public enum ServerMessage: Hashable, Sendable {
     /// The reply to `reportConnectivity`: the result is recorded (and published where it
     /// changes a verdict).
     case reported(id: JSONValue?)
+    /// The reply to `metrics`: the exposition text in `format`.
+    case metrics(format: Exposition.Format, text: String, id: JSONValue?)
+    /// The reply to `history`: entries oldest first; `capacity` is how many the daemon
+    /// keeps, `persistent` whether they survive a restart (a state directory).
+    case history(capacity: Int, persistent: Bool, entries: [HistoryEntry], id: JSONValue?)
 
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
@@ -69,6 +74,22 @@ public enum ServerMessage: Hashable, Sendable {
             writer.member("type", "reloaded")
             writer.beginArray("warnings")
             for warning in warnings { writer.element(warning) }
+            writer.endArray()
+            if let id { writer.member("id", id) }
+        case .metrics(let format, let text, let id):
+            writer.beginObject()
+            writer.member("type", "metrics")
+            writer.member("format", format.rawValue)
+            writer.member("contentType", format.contentType)
+            writer.member("text", text)
+            if let id { writer.member("id", id) }
+        case .history(let capacity, let persistent, let entries, let id):
+            writer.beginObject()
+            writer.member("type", "history")
+            writer.member("capacity", capacity)
+            writer.member("persistent", persistent)
+            writer.beginArray("entries")
+            for entry in entries { entry.write(to: &writer) }
             writer.endArray()
             if let id { writer.member("id", id) }
         }
@@ -147,6 +168,18 @@ extension ServerMessage {
                 warnings.append(text)
             }
             return .reloaded(warnings: warnings, id: id)
+        case "metrics":
+            guard let format = Exposition.Format(rawValue: try string("format")) else {
+                throw MessageDecodingError(description: "metrics line with an unknown format")
+            }
+            return .metrics(format: format, text: try string("text"), id: id)
+        case "history":
+            guard let list = value["entries"]?.arrayValue, let persistent = value["persistent"]?.boolValue else {
+                throw MessageDecodingError(description: "history line lacks \"entries\" or \"persistent\"")
+            }
+            var entries: [HistoryEntry] = []
+            for element in list { entries.append(try HistoryEntry.decode(element)) }
+            return .history(capacity: Int(clamping: try integer("capacity")), persistent: persistent, entries: entries, id: id)
         default:
             throw MessageDecodingError(description: "unknown message type \"\(type)\"", isUnknownType: true)
         }

@@ -11,6 +11,8 @@ func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
     case .wait: try WaitVerb.run(options)
     case .interfaces: try InterfacesVerb.run(options)
     case .reload: try ReloadVerb.run(options)
+    case .metrics: try MetricsVerb.run(options)
+    case .history: try HistoryVerb.run(options)
     }
 }
 

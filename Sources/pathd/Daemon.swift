@@ -34,6 +34,7 @@ final class Daemon: @unchecked Sendable {
             queue: queue,
             configuration: configuration.service,
             log: log,
+            stateDirectory: ProcessEnvironment.stateDirectory,
             makeSource: { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { level, text in log.log(level, text) })

@@ -12,6 +12,15 @@ enum ProcessEnvironment {
         SocketLocation.defaultPath(userID: getuid(), environment: Environment.values(SocketLocation.environmentVariables))
     }
 
+    /// Where the history file goes: the first directory of `$STATE_DIRECTORY`, which
+    /// systemd sets for `StateDirectory=` (colon-separated when there are several); nil
+    /// without it, and the history then stays in memory.
+    static var stateDirectory: String? {
+        guard let value = Environment.value("STATE_DIRECTORY"),
+              let first = value.split(separator: ":").first, !first.isEmpty else { return nil }
+        return String(first)
+    }
+
     static func prepare(log: Logger) {
         // A client that hangs up mid-write must not kill the daemon; sends also use
         // MSG_NOSIGNAL, this covers every other write.

@@ -24,7 +24,7 @@ struct ClassifierTests {
         let fetched = Self.response(302, Self.body, redirect: "http://login.example/")
         #expect(ConnectivityClassifier.classify(fetched, expected: Self.exact) == .portal)
         let result = ConnectivityClassifier.connectivity(of: fetched, expected: Self.exact, url: "http://c.example/",
-                                                         interface: "wlan0", checkedAt: Timestamp(secondsSinceEpoch: 0))
+                                                         interface: "wlan0", checkedAt: UTCTime(secondsSinceEpoch: 0))
         #expect(result.evidence?.redirectTarget == "http://login.example/")
         #expect(result.summary == "captive portal: http://login.example/")
     }
@@ -54,11 +54,11 @@ struct ClassifierTests {
         #expect(ConnectivityClassifier.classify(timedOut, expected: Self.exact) == .limited)
         #expect(ConnectivityClassifier.classify(refused, expected: Self.exact) == .none)
         let limited = ConnectivityClassifier.connectivity(of: timedOut, expected: Self.exact, url: "u", interface: "vA",
-                                                          checkedAt: Timestamp(secondsSinceEpoch: 1))
+                                                          checkedAt: UTCTime(secondsSinceEpoch: 1))
         #expect(limited.evidence?.error?.hasPrefix("Operation timed out") == true)
         #expect(limited.evidence?.bodySHA256 == ConnectivitySettings.hex(SHA256.digest([0x70, 0x61])))
         let none = ConnectivityClassifier.connectivity(of: refused, expected: Self.exact, url: "u", interface: "vA",
-                                                       checkedAt: Timestamp(secondsSinceEpoch: 1))
+                                                       checkedAt: UTCTime(secondsSinceEpoch: 1))
         #expect(none.evidence?.httpStatus == nil && none.evidence?.bodySHA256 == nil)
     }
 

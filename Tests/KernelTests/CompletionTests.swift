@@ -42,7 +42,7 @@ struct CompletionTests {
         let typesLine = try #require(lines.first { $0.hasPrefix("Interface types, in any case: ") })
         let types = typesLine.dropFirst("Interface types, in any case: ".count).split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(commands.count == 5 && options.count >= 9 && types.count == 5, "\(commands) \(options) \(types)")
+        #expect(commands.count == 7 && options.count >= 11 && types.count == 5, "\(commands) \(options) \(types)")
         for file in ["pathctl.bash", "_pathctl", "pathctl.fish"] {
             let text = try Repository.read("packaging/completions/\(file)")
             for word in commands.map(String.init) + types {

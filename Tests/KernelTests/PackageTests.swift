@@ -107,6 +107,10 @@ struct PackageTests {
                 .contains("\nExecStart=/usr/bin/pathd-probe --socket /run/pathd/pathd.sock\n"))
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("usr/share/man/man8/pathd-probe.8.gz").path))
             #expect(try text("usr/share/doc/pathd/PROTOCOL.md") == (try Repository.read("docs/PROTOCOL.md")))
+            #expect(try text("usr/share/doc/pathd/FLEET.md") == (try Repository.read("docs/FLEET.md")))
+            #expect(try text("usr/share/doc/pathd/pathd.rules.yml") == (try Repository.read("packaging/prometheus/pathd.rules.yml")))
+            #expect(service.contains("\nStateDirectory=pathd\n") && service.contains("\nRuntimeDirectory=pathd-metrics\n"))
+            #expect(pathd8.contains("/usr/share/doc/pathd/FLEET.md"))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
             for completion in ["usr/share/bash-completion/completions/pathctl", "usr/share/zsh/vendor-completions/_pathctl",
                                "usr/share/fish/vendor_completions.d/pathctl.fish"] {

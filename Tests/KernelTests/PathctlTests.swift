@@ -140,7 +140,7 @@ extension KernelTests {
 @Suite("pathctl without a daemon")
 struct PathctlWithoutDaemon {
     @Test("every verb against a socket nobody listens on exits 3 with a one-line message",
-          arguments: ["status", "monitor", "wait", "interfaces", "reload"])
+          arguments: ["status", "monitor", "wait", "interfaces", "reload", "metrics", "history"])
     func unreachable(verb: String) throws {
         try withTemporaryDirectory { directory in
             let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), verb])

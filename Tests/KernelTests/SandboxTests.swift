@@ -20,8 +20,17 @@ extension KernelTests {
         func packagedBinariesUnderTheFilter() throws {
             try withVethTopology { topology in
                 let (root, socket) = try Self.unpackPackage(in: topology)
-                let daemon = try topology.startDaemon(socketPath: socket, launcher: Self.launcher,
-                                                      pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))
+                // Its two writable directories, as StateDirectory= and RuntimeDirectory= make them.
+                let state = topology.directory.path("state")
+                let metrics = topology.directory.path("metrics")
+                for directory in [state, metrics] {
+                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
+                                                            attributes: [.ownerAccountID: 65534, .groupOwnerAccountID: 65534])
+                }
+                let daemon = try topology.startDaemon(socketPath: socket, arguments: ["--metrics-file", metrics + "/pathd.prom"],
+                                                      launcher: Self.launcher,
+                                                      pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"),
+                                                      environment: ["STATE_DIRECTORY": state])
                 let subscriber = try topology.subscribe(socketPath: socket)
                 try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
 
@@ -38,10 +47,21 @@ extension KernelTests {
 
                 try topology.deleteDefaultRoute()
                 try subscriber.waitFor("unsatisfied after the route went", PathLine.unsatisfied())
+                // The metrics file (AtomicFile: open, write, fchmod, fsync, rename) under the filter.
+                try waitUntil("the metrics file says unsatisfied") {
+                    // Written at the first path already, and replaced atomically since: always readable.
+                    try String(contentsOfFile: metrics + "/pathd.prom", encoding: .utf8)
+                        .contains(#"pathd_path_status{pathd_path_status="unsatisfied"} 1"#)
+                }
                 let end = try daemon.terminate()
                 let said = try daemon.stderr
                 #expect(end == .exit(0), "a denied call kills with SIGSYS (31); stderr: \(said)")
                 #expect(said.contains("configuration reloaded (requested by client"), "stderr: \(said)")
+                // The history (appends, fdatasync) under the filter, closed with its stop mark.
+                let history = try String(contentsOfFile: state + "/history.jsonl", encoding: .utf8)
+                #expect(history.hasPrefix(#"{"event":"started""#) && history.hasSuffix("\n"), "\(history)")
+                #expect(history.contains(#""status":"unsatisfied""#) && history.contains(#"{"event":"stopped""#), "\(history)")
+                #expect(try String(contentsOfFile: metrics + "/pathd.prom", encoding: .utf8).isEmpty)
             }
         }
 

@@ -32,6 +32,17 @@ enum UnitFile {
 
 @Suite("systemd units")
 struct UnitFileTests {
+    @Test("pathd.service keeps its exposure at 0.7 with its state and metrics directories",
+          .enabled(if: PrometheusTools.find("systemd-analyze") != nil, "systemd-analyze is not installed"))
+    func exposure() throws {
+        let result = try Command.run(Command.find("systemd-analyze"),
+                                     ["security", "--offline=true", Repository.path("packaging/systemd/pathd.service")])
+        #expect(result.stdout.contains("Overall exposure level for pathd.service: 0.7 "), "\(result.stdout.suffix(300))")
+        #expect(try UnitFile.value("StateDirectory", in: "pathd.service") == "pathd")
+        #expect(try UnitFile.value("IPAddressDeny", in: "pathd.service") == "any")
+        #expect(try UnitFile.value("RestrictAddressFamilies", in: "pathd.service") == "AF_UNIX AF_NETLINK")
+    }
+
     @Test("pathctl in the units talks to the socket of pathd.socket")
     func unitsNameTheSystemSocket() throws {
         _ = try UnitFile.command("ExecReload", in: "pathd.service", socketPath: "/x")

@@ -17,8 +17,8 @@ final class BatchInbox: @unchecked Sendable {
         arrived.signal()
     }
 
-    func lost(_ generation: Generation, _ reason: String) {
-        lock.withLock { losses.append("\(generation): \(reason)") }
+    func lost(_ generation: Generation, _ loss: SourceLoss) {
+        lock.withLock { losses.append("\(generation): \(loss)") }
         arrived.signal()
     }
 

@@ -27,7 +27,7 @@ struct ConnectivityReportTests {
             url: url, interface: interface, httpStatus: state == .none ? nil : (redirect == nil ? 200 : 302),
             redirectTarget: redirect, bytesReceived: 9,
             bodySHA256: state == .none ? nil : "5200f31394e983861b573ecf424853b57ad2abc2218a0d2cc390877a6bcc2197",
-            elapsedMilliseconds: elapsed, checkedAt: Timestamp(secondsSinceEpoch: 1_796_113_800)))
+            elapsedMilliseconds: elapsed, checkedAt: UTCTime(secondsSinceEpoch: 1_796_113_800)))
     }
 
     static func send(_ report: Connectivity, from client: PathConnection, id: Int64 = 1) throws -> ServerMessage {
@@ -157,11 +157,11 @@ struct MonitorConnectivityTests {
         let harness = try DaemonHarness(configuration: ConnectivityReportTests.configuration())
         defer { harness.stop() }
         let queue = DispatchQueue(label: "pathd.test.connectivity")
-        let paths = PathMonitorTests.Seen()
+        let paths = Received<Path>()
         let verdicts = Mutex<[Connectivity]>([])
         let arrived = DispatchSemaphore(value: 0)
         let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { paths.record($0) }
+        monitor.pathUpdateHandler = { paths.append($0) }
         monitor.connectivityUpdateHandler = { connectivity in
             verdicts.withLock { $0.append(connectivity) }
             arrived.signal()
@@ -177,7 +177,7 @@ struct MonitorConnectivityTests {
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try paths.next("the carrier loss").status == .unsatisfied)
         #expect(arrived.wait(timeout: .now() + 10) == .success, "no unknown verdict after the carrier loss")
-        #expect(paths.count == 2, "the report called the path handler")
+        #expect(paths.all.count == 2, "the report called the path handler")
         #expect(verdicts.withLock { $0 } == [portal, .unknown])
         #expect(queue.sync { monitor.currentConnectivity } == .unknown)
     }

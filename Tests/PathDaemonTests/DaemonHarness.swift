@@ -26,7 +26,8 @@ final class DaemonHarness {
     /// directory the test owns; by default in a directory of the harness's own.
     init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
-         scheduler: any Scheduler = DispatchScheduler(), socketPath: String? = nil) throws {
+         scheduler: any Scheduler = DispatchScheduler(), clock: any TimeSource = SystemTimeSource(),
+         stateDirectory: String? = nil, socketPath: String? = nil) throws {
         if let socketPath {
             self.socketPath = socketPath
             directory = (socketPath as NSString).deletingLastPathComponent
@@ -41,7 +42,7 @@ final class DaemonHarness {
         network = FakeNetwork(state)
         network.failNextStarts(failingStarts)
         service = PathService(queue: queue, configuration: configuration,
-                              log: log, scheduler: scheduler,
+                              log: log, scheduler: scheduler, clock: clock, stateDirectory: stateDirectory,
                               makeSource: network.factory())
         let listener = try UnixListener.bind(path: self.socketPath)
         let outcome = StartOutcome()

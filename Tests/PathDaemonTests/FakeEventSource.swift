@@ -32,7 +32,7 @@ final class FakeEventSource: PathEventSource, Sendable {
         queue.async { [self] in
             startGate?.wait()
             if failsToStart {
-                callbacks.lost(generation, "test start failure")
+                callbacks.lost(generation, .failure("test start failure"))
             } else {
                 callbacks.deliver(EventBatch(generation: generation, isFullState: true, events: initialState))
             }
@@ -52,7 +52,7 @@ final class FakeEventSource: PathEventSource, Sendable {
 
     /// Reports lost events (a kernel overrun).
     func overrun() {
-        queue.async { [callbacks, generation] in callbacks.lost(generation, "test overrun") }
+        queue.async { [callbacks, generation] in callbacks.lost(generation, .overrun) }
     }
 }
 

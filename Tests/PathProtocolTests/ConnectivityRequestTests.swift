@@ -42,13 +42,13 @@ struct ConnectivityRequestTests {
 
     @Test("timestamps: RFC 3339 UTC both ways, and nothing else")
     func timestamps() {
-        #expect(Timestamp(secondsSinceEpoch: 0).description == "1970-01-01T00:00:00Z")
-        #expect(Timestamp(secondsSinceEpoch: 951_782_400).description == "2000-02-29T00:00:00Z")
-        #expect(Timestamp("2026-12-01T08:30:00Z")?.description == "2026-12-01T08:30:00Z")
-        #expect(Timestamp("2024-02-29T23:59:59Z").map { Timestamp(secondsSinceEpoch: $0.secondsSinceEpoch + 1).description }
+        #expect(UTCTime(secondsSinceEpoch: 0).description == "1970-01-01T00:00:00Z")
+        #expect(UTCTime(secondsSinceEpoch: 951_782_400).description == "2000-02-29T00:00:00Z")
+        #expect(UTCTime("2026-12-01T08:30:00Z")?.description == "2026-12-01T08:30:00Z")
+        #expect(UTCTime("2024-02-29T23:59:59Z").map { UTCTime(secondsSinceEpoch: $0.secondsSinceEpoch + 1).description }
             == "2024-03-01T00:00:00Z")
         for bad in ["2026-02-29T00:00:00Z", "2026-12-01 08:30:00Z", "2026-12-01T08:30:00+01:00", "2026-13-01T00:00:00Z", ""] {
-            #expect(Timestamp(bad) == nil, "\(bad)")
+            #expect(UTCTime(bad) == nil, "\(bad)")
         }
     }
 }

@@ -33,8 +33,8 @@ enum Fixture {
         bodySHA256: "5200f31394e983861b573ecf424853b57ad2abc2218a0d2cc390877a6bcc2197",
         elapsedMilliseconds: 31, checkedAt: timestamp("2026-12-01T08:29:58Z")))
 
-    static func timestamp(_ text: String) -> Timestamp {
-        guard let time = Timestamp(text) else { preconditionFailure("fixture time \(text) does not parse") }
+    static func timestamp(_ text: String) -> UTCTime {
+        guard let time = UTCTime(text) else { preconditionFailure("fixture time \(text) does not parse") }
         return time
     }
 

@@ -25,6 +25,25 @@ private let goldenReports: [InterfaceReport] = [
                     flags: [.up, .dormant], isExpensive: true, isConstrained: true, unusableReason: .dormant),
 ]
 
+/// The history pinned by Golden/history.jsonl: a start, an outage and its end, a stop.
+private let goldenHistory: [HistoryEntry] = [
+    HistoryEntry(time: Timestamp(wall: .seconds(1_796_150_000), monotonic: .seconds(100)), event: .started),
+    HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_467_250), monotonic: .milliseconds(567_250)),
+                 event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noCarrier, reasonInterface: "eth0",
+                                           generation: .first, sequence: 2))),
+    HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_659_500), monotonic: .milliseconds(759_500)),
+                 event: .change(PathChange(status: .satisfied, interfaces: ["eth0", "wlan0"], generation: .first, sequence: 3))),
+    HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_700_001), monotonic: .milliseconds(800_001)), event: .stopped),
+]
+
+/// The exposition pinned by Golden/metrics.jsonl, in each format.
+private let goldenMetrics: [MetricFamily] = [
+    .stateSet("pathd_path_status", help: "Status of the default path.", states: ["satisfied", "unsatisfied"],
+              active: ["satisfied"]),
+    .counter("pathd_path_unsatisfied_seconds", unit: "seconds", help: "Time unsatisfied.", value: 12.5),
+    .info("pathd_build", help: "pathd's version.", labels: [MetricLabel("version", "0.1.0")]),
+]
+
 /// Every message type, and the golden file whose lines are their exact encodings.
 /// path-satisfied.jsonl and path-unsatisfied.jsonl are checked by EncodedPathLineTests.
 private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
@@ -64,6 +83,14 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
         .interfaces(generation: Generation(rawValue: 4), interfaces: goldenReports, id: .string("ifs")),
         .interfaces(generation: .first, interfaces: [], id: nil),
     ]),
+    ("metrics.jsonl", [
+        .metrics(format: .openMetrics, text: Exposition.render(goldenMetrics, as: .openMetrics), id: .string("m")),
+        .metrics(format: .prometheus, text: Exposition.render(goldenMetrics, as: .prometheus), id: nil),
+    ]),
+    ("history.jsonl", [
+        .history(capacity: 1000, persistent: true, entries: goldenHistory, id: .string("h")),
+        .history(capacity: 10, persistent: false, entries: [], id: nil),
+    ]),
 ]
 
 /// The golden file that pins a message's type. No `default`: a new message type does not
@@ -81,6 +108,8 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     case .reloaded: "reloaded.jsonl"
     case .interfaces: "interfaces.jsonl"
     case .reported: "reported.jsonl"
+    case .metrics: "metrics.jsonl"
+    case .history: "history.jsonl"
     }
 }
 
@@ -119,6 +148,8 @@ struct GoldenMessageTests {
             .path(Fixture.satisfied, id: .null), .resync(reason: "", generation: .first, id: nil), .pong(id: nil),
             .unsubscribed(id: nil), .error(code: .badJSON, message: "", id: nil), .reloaded(warnings: [], id: nil),
             .interfaces(generation: .first, interfaces: [], id: nil), .reported(id: nil),
+            .metrics(format: .openMetrics, text: "", id: nil),
+            .history(capacity: 1, persistent: false, entries: [], id: nil),
         ]
         for probe in probes {
             let type = try Fixture.object(probe.encoded().dropLast())["type"]?.stringValue

@@ -3,7 +3,7 @@
 
 _pathctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local commands="status monitor wait interfaces reload"
+    local commands="status monitor wait interfaces reload metrics history"
     local types="wifi cellular wiredEthernet wired ethernet loopback other"
     # "--socket=PATH" arrives as "--socket" "=" "PATH" (= is in COMP_WORDBREAKS).
     if [[ $cur == = ]]; then
@@ -19,7 +19,10 @@ _pathctl() {
         --require-type|--prohibit-type)
             COMPREPLY=($(compgen -W "$types" -- "$cur"))
             return ;;
-        --timeout)
+        --format)
+            COMPREPLY=($(compgen -W "openmetrics prometheus" -- "$cur"))
+            return ;;
+        --timeout|--since)
             COMPREPLY=()
             return ;;
     esac
@@ -29,7 +32,7 @@ _pathctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket|--require-type|--prohibit-type|--timeout)
+            --socket|--require-type|--prohibit-type|--timeout|--format|--since)
                 [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
                 ((i++)) ;;
             -*) ;;
@@ -42,6 +45,8 @@ _pathctl() {
         status) options+=" --require-type --prohibit-type --check" ;;
         monitor) options+=" --require-type --prohibit-type" ;;
         wait) options+=" --require-type --prohibit-type --timeout" ;;
+        metrics) options+=" --format" ;;
+        history) options+=" --since" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))

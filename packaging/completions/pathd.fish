@@ -14,5 +14,7 @@ complete -c pathd -l max-clients-per-user -x -d 'connections one other user may 
 complete -c pathd -l max-subscriptions-per-client -x -d 'subscriptions one connection may hold'
 complete -c pathd -l client-queue-limit -x -d 'unread path and resync bytes before a disconnect'
 complete -c pathd -l log-level -x -a 'error warning notice info debug' -d 'log threshold'
+complete -c pathd -l metrics-file -r -F -d 'write the metrics for node_exporter here'
+complete -c pathd -l history-size -x -d 'path changes the history keeps'
 complete -c pathd -s h -l help -d 'show the help and exit'
 complete -c pathd -s V -l version -d 'show the version and exit'

@@ -1,0 +1,204 @@
+/// A date and time on the local calendar (or UTC), as a person writes it.
+public struct LocalDateTime: Hashable, Sendable {
+    public var year, month, day, hour, minute, second: Int
+
+    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+    }
+}
+
+/// Converting between Unix time and a calendar's dates. pathctl uses the local time zone
+/// (localtime_r(3) and mktime(3)); `fixedOffset` is pure, for UTC (`…Z`) and tests.
+public struct LocalCalendar: Sendable {
+    /// Unix time (whole seconds) to the date and time on this calendar.
+    public var dateTime: @Sendable (Int64) -> LocalDateTime
+    /// A date and time on this calendar to Unix time; nil when it does not exist.
+    public var unixTime: @Sendable (LocalDateTime) -> Int64?
+
+    public init(dateTime: @escaping @Sendable (Int64) -> LocalDateTime,
+                unixTime: @escaping @Sendable (LocalDateTime) -> Int64?) {
+        self.dateTime = dateTime
+        self.unixTime = unixTime
+    }
+
+    /// A zone `offset` seconds east of UTC without daylight saving time.
+    public static func fixedOffset(_ offset: Int64) -> LocalCalendar {
+        LocalCalendar(
+            dateTime: { time in
+                let local = time + offset
+                let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+                let seconds = Int(local - days * 86_400)
+                let (year, month, day) = civil(fromDays: days)
+                return LocalDateTime(year: year, month: month, day: day, hour: seconds / 3600,
+                                     minute: seconds % 3600 / 60, second: seconds % 60)
+            },
+            unixTime: { date in
+                guard (1...12).contains(date.month), (1...31).contains(date.day), (0...23).contains(date.hour),
+                      (0...59).contains(date.minute), (0...60).contains(date.second) else { return nil }
+                let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
+                guard civil(fromDays: days) == (date.year, date.month, date.day) else { return nil }  // 31 April
+                return days * 86_400 + Int64(date.hour * 3600 + date.minute * 60 + date.second) - offset
+            })
+    }
+
+    public static let utc = fixedOffset(0)
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
+        let y = Int64(month <= 2 ? year - 1 : year)
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let monthIndex = Int64(month > 2 ? month - 3 : month + 9)
+        let dayOfYear = (153 * monthIndex + 2) / 5 + Int64(day) - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The inverse of `daysFromCivil` (`civil_from_days`).
+    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
+        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
+        return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// A point in time as `pathctl history --since` takes it (pathctl(1), TIME):
+///
+/// | form | meaning |
+/// |---|---|
+/// | `2026-12-01 03:00:00`, `2026-12-01T03:00`, `2026-12-01` | local time (a date alone: its midnight) |
+/// | `2026-12-01T03:00:00Z`, `2026-12-01 03:00Z` | UTC |
+/// | `03:00`, `03:00:00` | today, local time |
+/// | `today`, `yesterday`, `now` | local midnight of today or yesterday; now |
+/// | `-2h`, `90min ago`, `-1d` | so long before now (`s`, `min`, `h`, `d`, `w` and their long names) |
+/// | `@1796150000` | Unix time in seconds (a fraction allowed) |
+public enum TimeSpecification: Hashable, Sendable {
+    case unix(Duration)
+    case ago(Duration)
+    case local(LocalDateTime)
+    case utc(LocalDateTime)
+    /// A time of day, today.
+    case timeToday(hour: Int, minute: Int, second: Int)
+    case today, yesterday, now
+
+    public static func parse(_ text: String, for option: String) throws(UsageError) -> TimeSpecification {
+        let trimmed = text.trimmingSpaces
+        func invalid() -> UsageError {
+            UsageError("\(option) expects a time such as \"2026-12-01 03:00\", \"03:00\", \"yesterday\", \"-2h\" "
+                + "or \"@1796150000\" (see pathctl(1)), got \"\(text)\"")
+        }
+        switch trimmed.lowercased() {
+        case "today": return .today
+        case "yesterday": return .yesterday
+        case "now": return .now
+        default: break
+        }
+        if trimmed.hasPrefix("@") {
+            do {
+                return .unix(try OptionValue.seconds(String(trimmed.dropFirst()), for: option))
+            } catch {
+                throw invalid()
+            }
+        }
+        if trimmed.hasPrefix("-") {
+            guard let span = relative(String(trimmed.dropFirst())) else { throw invalid() }
+            return .ago(span)
+        }
+        if trimmed.lowercased().hasSuffix(" ago") {
+            guard let span = relative(String(trimmed.dropLast(4))) else { throw invalid() }
+            return .ago(span)
+        }
+        if let (hour, minute, second) = timeOfDay(Substring(trimmed)) {
+            return .timeToday(hour: hour, minute: minute, second: second)
+        }
+        var body = Substring(trimmed)
+        let isUTC = body.hasSuffix("Z") || body.hasSuffix("z")
+        if isUTC { body = body.dropLast() }
+        let parts = body.split(omittingEmptySubsequences: true) { $0 == " " || $0 == "T" || $0 == "t" }
+        guard (1...2).contains(parts.count), let date = calendarDate(parts[0]) else { throw invalid() }
+        var dateTime = date
+        if parts.count == 2 {
+            guard let (hour, minute, second) = timeOfDay(parts[1]) else { throw invalid() }
+            (dateTime.hour, dateTime.minute, dateTime.second) = (hour, minute, second)
+        } else if isUTC {
+            throw invalid()
+        }
+        return isUTC ? .utc(dateTime) : .local(dateTime)
+    }
+
+    /// The Unix time it names, read at `now` on `calendar`; nil for a local time that
+    /// does not exist (a date like 31 April, or in a daylight saving gap).
+    public func resolve(now: Duration, calendar: LocalCalendar) -> Duration? {
+        let nowSeconds = now.components.seconds
+        func midnight(daysBack: Int64) -> Duration? {
+            var date = calendar.dateTime(nowSeconds - daysBack * 86_400)
+            (date.hour, date.minute, date.second) = (0, 0, 0)
+            return calendar.unixTime(date).map { .seconds($0) }
+        }
+        switch self {
+        case .unix(let time): return time
+        case .ago(let span): return now - span
+        case .local(let date): return calendar.unixTime(date).map { .seconds($0) }
+        case .utc(let date): return LocalCalendar.utc.unixTime(date).map { .seconds($0) }
+        case .timeToday(let hour, let minute, let second):
+            var date = calendar.dateTime(nowSeconds)
+            (date.hour, date.minute, date.second) = (hour, minute, second)
+            return calendar.unixTime(date).map { .seconds($0) }
+        case .today: return midnight(daysBack: 0)
+        case .yesterday: return midnight(daysBack: 1)
+        case .now: return now
+        }
+    }
+
+    /// `2h`, `90 min`, `1d`: a number and a unit.
+    private static func relative(_ text: String) -> Duration? {
+        let trimmed = text.trimmingSpaces
+        let digits = trimmed.prefix { ("0"..."9").contains($0) }
+        let unit = trimmed.dropFirst(digits.count).trimmingSpaces.lowercased()
+        guard !digits.isEmpty, digits.count <= 9, let number = Int64(digits) else { return nil }
+        let units: [(names: [String], seconds: Int64)] = [
+            (["s", "sec", "second", "seconds"], 1), (["m", "min", "minute", "minutes"], 60),
+            (["h", "hour", "hours"], 3600), (["d", "day", "days"], 86_400), (["w", "week", "weeks"], 604_800),
+        ]
+        guard let scale = units.first(where: { $0.names.contains(unit) })?.seconds else { return nil }
+        return .seconds(number * scale)
+    }
+
+    /// `YYYY-MM-DD`.
+    private static func calendarDate(_ text: Substring) -> LocalDateTime? {
+        let fields = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard fields.count == 3, fields[0].count == 4, fields[1].count == 2, fields[2].count == 2,
+              let year = number(fields[0]), let month = number(fields[1]), let day = number(fields[2]),
+              (1...12).contains(month), (1...31).contains(day) else { return nil }
+        return LocalDateTime(year: year, month: month, day: day)
+    }
+
+    /// `HH:MM` or `HH:MM:SS`.
+    private static func timeOfDay(_ text: Substring) -> (Int, Int, Int)? {
+        let fields = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(fields.count), fields.allSatisfy({ $0.count == 2 }),
+              let hour = number(fields[0]), let minute = number(fields[1]),
+              (0...23).contains(hour), (0...59).contains(minute) else { return nil }
+        let second = fields.count == 3 ? number(fields[2]) : 0
+        guard let second, (0...60).contains(second) else { return nil }
+        return (hour, minute, second)
+    }
+
+    private static func number(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
+        return Int(text)
+    }
+}
+
+extension StringProtocol {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -1,0 +1,56 @@
+import PathModel
+
+/// Every counter pathd's metrics report: what happened since the daemon started. The
+/// service holds the one instance and records each event where it happens; the metrics
+/// (`DaemonMetrics`) read it with the current state, so nothing is counted twice.
+/// A value type: tests drive it directly.
+struct DaemonCounters: Sendable {
+    enum ReloadResult: String, Sendable, CaseIterable {
+        case ok, failed
+    }
+
+    /// Changes of the default path after its first one.
+    private(set) var pathChanges: UInt64 = 0
+    /// When the default path last changed (its first path counts as a change here).
+    private(set) var lastPathChange: Timestamp?
+    /// Unsatisfied time of the periods that ended.
+    private var unsatisfiedBefore = Duration.zero
+    /// When the current unsatisfied period began (monotonic), nil while not unsatisfied.
+    private var unsatisfiedSince: Duration?
+
+    /// Receive-buffer overruns reported by the netlink monitor (events were lost).
+    private(set) var overruns: UInt64 = 0
+    /// New generations whose full state arrived after the previous one lost events.
+    private(set) var resyncs: UInt64 = 0
+    /// Connections closed, by why (refused ones included).
+    private(set) var disconnects: [ClientConnection.CloseReason: UInt64] = [:]
+    private(set) var reloads: [ReloadResult: UInt64] = [:]
+
+    /// Records that the default path became `path` at `time` (`isFirst` for the first
+    /// path of the run, which is not counted as a change).
+    mutating func recordDefaultPath(_ path: Path, isFirst: Bool, at time: Timestamp) {
+        if !isFirst { pathChanges += 1 }
+        lastPathChange = time
+        if path.status == .unsatisfied {
+            if unsatisfiedSince == nil { unsatisfiedSince = time.monotonic }
+        } else if let since = unsatisfiedSince {
+            unsatisfiedBefore += max(time.monotonic - since, .zero)
+            unsatisfiedSince = nil
+        }
+    }
+
+    /// Time the default path spent unsatisfied since the daemon started, up to `now`.
+    func unsatisfiedTime(at now: Timestamp) -> Duration {
+        unsatisfiedBefore + (unsatisfiedSince.map { max(now.monotonic - $0, .zero) } ?? .zero)
+    }
+
+    mutating func recordSourceLost(_ loss: SourceLoss) {
+        if loss.kind == .overrun { overruns += 1 }
+    }
+
+    mutating func recordResync() { resyncs += 1 }
+
+    mutating func recordDisconnect(_ reason: ClientConnection.CloseReason) { disconnects[reason, default: 0] += 1 }
+
+    mutating func recordReload(_ result: ReloadResult) { reloads[result, default: 0] += 1 }
+}

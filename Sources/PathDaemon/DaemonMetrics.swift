@@ -1,0 +1,138 @@
+import PathModel
+import PathProtocol
+
+/// What pathd's metrics say at one moment, as plain values, and the metric families
+/// they make (`families`, a pure function: tests build one by hand). The service fills
+/// it from its state and `DaemonCounters` (PathService+Metrics.swift).
+///
+/// To add metrics (a connectivity check, say), add a section: a value with a
+/// `families` list of its own, a stored property here, and its families in `families`.
+struct DaemonMetrics: Sendable {
+    var path: PathSection
+    var interfaces: InterfaceSection
+    var daemon: DaemonSection
+
+    var families: [MetricFamily] {
+        path.families + interfaces.families + daemon.families
+    }
+
+    /// Reads `pathd_path_*`: the default criteria's path.
+    struct PathSection: Sendable {
+        var path: Path
+        var changes: UInt64
+        var unsatisfiedTime: Duration
+        /// Wall-clock time of the last change (the first path counts), nil before any.
+        var lastChange: Duration?
+
+        var families: [MetricFamily] {
+            [
+                .stateSet("pathd_path_status", help: "Status of the default path (any interface type).",
+                          states: PathStatus.allCases.map(\.rawValue), active: [path.status.rawValue]),
+                .stateSet("pathd_path_unsatisfied_reason",
+                          help: "Why the default path is unsatisfied; every state is 0 while it is not.",
+                          states: UnsatisfiedReason.allCases.map(\.rawValue),
+                          active: path.status == .unsatisfied ? Set(path.unsatisfiedReason.map { [$0.rawValue] } ?? []) : []),
+                .flag("pathd_path_expensive", help: "1 when the default path uses an interface the policy marks expensive.",
+                      path.isExpensive),
+                .flag("pathd_path_constrained",
+                      help: "1 when the default path uses an interface the policy marks constrained.", path.isConstrained),
+                .flag("pathd_path_supports_ipv4", help: "1 when IPv4 traffic has a usable route, interface and source.",
+                      path.supportsIPv4),
+                .flag("pathd_path_supports_ipv6", help: "1 when IPv6 traffic has a usable route, interface and source.",
+                      path.supportsIPv6),
+                .flag("pathd_path_supports_dns", help: "1 when the resolver configuration names a usable nameserver.",
+                      path.supportsDNS),
+                .counter("pathd_path_changes", help: "Changes of the default path since pathd started.",
+                         value: Double(changes)),
+                .counter("pathd_path_unsatisfied_seconds", unit: "seconds",
+                         help: "Time the default path was unsatisfied since pathd started.",
+                         value: unsatisfiedTime.seconds),
+                .gauge("pathd_path_last_change_timestamp_seconds", unit: "seconds",
+                       help: "When the default path last changed (its first path after start counts), Unix time.",
+                       lastChange.map { [MetricSample(value: $0.seconds)] } ?? []),
+            ]
+        }
+    }
+
+    /// Reads `pathd_interface*`: one series per usable link, bounded (see `limit`).
+    struct InterfaceSection: Sendable {
+        /// Series kept at most: a host with thousands of usable links (a router, a
+        /// hypervisor) still exports a bounded number; `usableCount` counts them all.
+        static let limit = 32
+
+        /// The usable links exported, the default path's interfaces first.
+        var usable: [InterfaceReport]
+        /// The names of the interfaces the default path uses.
+        var inPath: Set<String>
+        /// Every usable link, exported or not.
+        var usableCount: Int
+
+        /// The usable links of `reports` (the `interfaces` request's view): those in
+        /// `path` first, in the path's order, then by index, at most `limit` of them.
+        init(reports: [InterfaceReport], path: Path) {
+            let usableReports = reports.filter(\.isUsable)
+            let pathNames = path.availableInterfaces.map(\.name)
+            let first = pathNames.compactMap { name in usableReports.first { $0.name == name } }
+            let rest = usableReports.filter { !pathNames.contains($0.name) }
+            usable = Array((first + rest).prefix(Self.limit))
+            inPath = Set(pathNames)
+            usableCount = usableReports.count
+        }
+
+        var families: [MetricFamily] {
+            [
+                .gauge("pathd_interface_usable", help: """
+                    1 for each link that could carry a path (up, carrier, an address it would send from; \
+                    not loopback, not ignored), at most \(Self.limit), the path's first.
+                    """, usable.map { report in
+                        MetricSample([
+                            MetricLabel("interface", report.name),
+                            MetricLabel("type", report.type.rawValue),
+                            MetricLabel("kind", report.kind ?? ""),
+                            MetricLabel("expensive", report.isExpensive ? "true" : "false"),
+                            MetricLabel("constrained", report.isConstrained ? "true" : "false"),
+                            MetricLabel("in_path", inPath.contains(report.name) ? "true" : "false"),
+                        ], value: 1)
+                    }),
+                .gauge("pathd_interfaces_usable", help: "Links that could carry a path, all of them.",
+                       value: Double(usableCount)),
+            ]
+        }
+    }
+
+    /// Reads `pathd_*` about the daemon itself.
+    struct DaemonSection: Sendable {
+        var counters: DaemonCounters
+        var generation: Generation
+        var clients: Int
+        var subscriptions: Int
+        var startTime: Duration
+
+        var families: [MetricFamily] {
+            [
+                .counter("pathd_netlink_overruns", help: "Kernel receive-buffer overruns (ENOBUFS): events were lost.",
+                         value: Double(counters.overruns)),
+                .counter("pathd_resyncs", help: "Times the kernel's state was read again after events were lost.",
+                         value: Double(counters.resyncs)),
+                .gauge("pathd_generation", help: "The current monitor generation; it grows with every resync.",
+                       value: Double(generation.rawValue)),
+                .gauge("pathd_clients", help: "Clients connected to the socket.", value: Double(clients)),
+                .gauge("pathd_subscriptions", help: "Subscriptions of all clients.", value: Double(subscriptions)),
+                .counter("pathd_client_disconnects", help: "Client connections closed, by reason.",
+                         ClientConnection.CloseReason.allCases.map { reason in
+                             MetricSample([MetricLabel("reason", reason.rawValue)],
+                                          value: Double(counters.disconnects[reason] ?? 0))
+                         }),
+                .counter("pathd_config_reloads", help: "Configuration reloads (SIGHUP or the reload request), by result.",
+                         DaemonCounters.ReloadResult.allCases.map { result in
+                             MetricSample([MetricLabel("result", result.rawValue)], value: Double(counters.reloads[result] ?? 0))
+                         }),
+                .gauge("pathd_start_time_seconds", unit: "seconds", help: "When pathd started, Unix time.",
+                       value: startTime.seconds),
+                .info("pathd_build", help: "pathd's version and the socket protocol's version.",
+                      labels: [MetricLabel("version", DaemonVersion.current),
+                               MetricLabel("protocol", String(ProtocolVersion.current))]),
+            ]
+        }
+    }
+}

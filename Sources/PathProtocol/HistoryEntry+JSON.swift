@@ -1,0 +1,87 @@
+import PathModel
+
+/// One history entry as a JSON object: an element of the `history` reply's `entries`
+/// and, the same bytes, one line of pathd's history file (docs/PROTOCOL.md, `history`).
+extension HistoryEntry {
+    /// Writes the entry as an object (an array element, or the top level of a file line).
+    public func write(to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.member("event", eventName)
+        writer.member("wallTime", seconds: time.wall)
+        writer.member("monotonicTime", seconds: time.monotonic)
+        if case .change(let change) = event {
+            writer.member("status", change.status.rawValue)
+            writer.member("unsatisfiedReason", change.unsatisfiedReason?.rawValue)
+            writer.member("reasonInterface", change.reasonInterface)
+            writer.member("reason", change.explanation)
+            writer.beginArray("interfaces")
+            for name in change.interfaces { writer.element(name) }
+            writer.endArray()
+            writer.member("generation", change.generation.rawValue)
+            writer.member("sequence", change.sequence)
+        }
+        writer.endObject()
+    }
+
+    /// The entry as one line of the history file.
+    public func encodedLine() -> [UInt8] {
+        var writer = JSONWriter()
+        write(to: &writer)
+        return writer.finishLine()
+    }
+
+    /// Reads one entry. Unknown members are ignored; an unknown event, status or reason
+    /// (written by a newer pathd) is an error the caller reports and skips.
+    public static func decode(_ value: JSONValue) throws(MessageDecodingError) -> HistoryEntry {
+        func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "history entry: \(what)") }
+        func seconds(_ key: String) throws(MessageDecodingError) -> Duration {
+            switch value[key] {
+            case .integer(let whole): return .seconds(whole)
+            case .double(let number) where number.isFinite: return .seconds(fractional: number)
+            default: throw fail("no number \"\(key)\"")
+            }
+        }
+        let time = Timestamp(wall: try seconds("wallTime"), monotonic: try seconds("monotonicTime"))
+        switch value["event"]?.stringValue {
+        case "started":
+            return HistoryEntry(time: time, event: .started)
+        case "stopped":
+            return HistoryEntry(time: time, event: .stopped)
+        case "change":
+            guard let name = value["status"]?.stringValue, let status = PathStatus(rawValue: name) else {
+                throw fail("missing or unknown status")
+            }
+            var reason: UnsatisfiedReason?
+            if let reasonName = value["unsatisfiedReason"]?.stringValue {
+                guard let known = UnsatisfiedReason(rawValue: reasonName) else { throw fail("unknown reason \"\(reasonName)\"") }
+                reason = known
+            }
+            var interfaces: [String] = []
+            for element in value["interfaces"]?.arrayValue ?? [] {
+                guard let name = element.stringValue else { throw fail("interfaces must be names") }
+                interfaces.append(name)
+            }
+            guard let generation = value["generation"]?.integerValue, generation >= 0,
+                  let sequence = value["sequence"]?.integerValue, sequence >= 0 else {
+                throw fail("missing generation or sequence")
+            }
+            return HistoryEntry(time: time, event: .change(PathChange(
+                status: status, unsatisfiedReason: reason, reasonInterface: value["reasonInterface"]?.stringValue,
+                interfaces: interfaces, generation: Generation(rawValue: UInt64(generation)), sequence: UInt64(sequence))))
+        case let other:
+            throw fail("unknown event \(other.map { "\"\($0)\"" } ?? "(none)")")
+        }
+    }
+
+    /// Parses one line of the history file (without its newline).
+    public static func decode<Bytes: Collection>(line: Bytes) throws(MessageDecodingError) -> HistoryEntry
+        where Bytes.Element == UInt8 {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(line)
+        } catch {
+            throw MessageDecodingError(description: "history entry: not JSON: \(error)")
+        }
+        return try decode(value)
+    }
+}

@@ -1,0 +1,64 @@
+import CommandLineOptions
+import Glibc
+import PathModel
+import PathSocketClient
+import PathProtocol
+import SystemCalls
+
+/// `pathctl history`: when the host had no path, for how long and why, and when pathd
+/// did not run (unknown), with totals. The text is read from every entry pathd keeps,
+/// so an outage that began before `--since` still shows its start; `--json` prints the
+/// daemon's `history` line for a request with `since` as given.
+enum HistoryVerb {
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+        let now = Timestamp(wall: .nanoseconds(SystemClock.realtimeNanoseconds),
+                            monotonic: .nanoseconds(SystemClock.boottimeNanoseconds))
+        let calendar = LocalCalendar.system
+        var since: Duration?
+        if let specification = options.since {
+            guard let resolved = specification.resolve(now: now.wall, calendar: calendar) else {
+                throw .usage("--since names a local time that does not exist")
+            }
+            since = resolved
+        }
+        let request = Request(op: .history, since: options.json ? since : nil)
+        return try converse(options, request) { message, line in
+            guard case .history(_, let persistent, let entries, _) = message else { return nil }
+            if options.json {
+                echo(line)
+            } else {
+                let summary = HistorySummary.summarize(entries, now: now)
+                writeOut(HistoryReport.render(summary, since: since, firstEntry: entries.first?.time, calendar: calendar,
+                                              persistent: persistent))
+            }
+            return .success
+        }
+    }
+}
+
+extension LocalCalendar {
+    /// The local time zone, as localtime_r(3) and mktime(3) read it (TZ, /etc/localtime).
+    static let system = LocalCalendar(
+        dateTime: { time in
+            var seconds = time_t(time)
+            var parts = tm()
+            localtime_r(&seconds, &parts)
+            return LocalDateTime(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+                                 hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+        },
+        unixTime: { date in
+            var parts = tm()
+            parts.tm_year = Int32(date.year - 1900)
+            parts.tm_mon = Int32(date.month - 1)
+            parts.tm_mday = Int32(date.day)
+            parts.tm_hour = Int32(date.hour)
+            parts.tm_min = Int32(date.minute)
+            parts.tm_sec = Int32(date.second)
+            parts.tm_isdst = -1
+            let time = mktime(&parts)
+            // mktime normalises 31 April to 1 May: a date that comes back different did not exist.
+            guard time != -1 || parts.tm_year == 69,
+                  parts.tm_mday == Int32(date.day), parts.tm_mon == Int32(date.month - 1) else { return nil }
+            return Int64(time)
+        })
+}

@@ -1,0 +1,124 @@
+import CommandLineOptions
+import PathModel
+import PathProtocol
+import Testing
+
+@Suite("pathctl history and metrics options")
+struct HistoryOptionsTests {
+    /// 2026-12-01 12:34:56 UTC.
+    static let now = Duration.seconds(1_796_128_496)
+    /// A zone two hours east of UTC.
+    static let plusTwo = LocalCalendar.fixedOffset(7200)
+
+    static let forms: [(String, Int64)] = [
+        ("@1796150000", 1_796_150_000), ("@1796150000.5", 1_796_150_000),
+        ("2026-12-01 03:00", 1_796_094_000 - 7200), ("2026-12-01T03:00:30", 1_796_094_030 - 7200),
+        ("2026-12-01", 1_796_083_200 - 7200), ("2026-12-01T03:00:00Z", 1_796_094_000), ("2026-12-01 03:00Z", 1_796_094_000),
+        ("03:00", 1_796_094_000 - 7200), ("today", 1_796_083_200 - 7200), ("yesterday", 1_796_083_200 - 7200 - 86_400),
+        ("now", 1_796_128_496), ("-2h", 1_796_128_496 - 7200), ("90min ago", 1_796_128_496 - 5400),
+        ("-1d", 1_796_128_496 - 86_400), ("-30 s", 1_796_128_496 - 30), ("1 week ago", 1_796_128_496 - 604_800),
+    ]
+
+    @Test("TIME forms resolve on the local calendar", arguments: forms)
+    func resolves(text: String, expected: Int64) throws {
+        let specification = try TimeSpecification.parse(text, for: "--since")
+        let resolved = try #require(specification.resolve(now: Self.now, calendar: Self.plusTwo))
+        #expect(resolved.components.seconds == expected, "\(text): \(resolved)")
+    }
+
+    @Test("anything else is a usage error naming the forms", arguments: [
+        "", "tomorrow", "2026-13-01", "2026-12-01 25:00", "12/01/2026", "-2 fortnights", "@-", "@1e9", "03:00Z",
+        "2026-12-1", "03:00:00:00", "2 h later",
+    ])
+    func rejects(text: String) {
+        #expect {
+            try TimeSpecification.parse(text, for: "--since")
+        } throws: { error in
+            (error as? UsageError)?.description.hasPrefix("--since expects a time such as") == true
+        }
+    }
+
+    @Test("a date that does not exist resolves to nothing")
+    func impossibleDate() throws {
+        #expect(try TimeSpecification.parse("2026-04-31", for: "--since").resolve(now: Self.now, calendar: .utc) == nil)
+    }
+
+    @Test("the calendar arithmetic agrees with itself across leap years and before 1970")
+    func civilRoundTrip() {
+        for time in stride(from: Int64(-3_000_000_000), through: 4_000_000_000, by: 86_399 * 37) {
+            let date = LocalCalendar.utc.dateTime(time)
+            #expect(LocalCalendar.utc.unixTime(date) == time, "\(date)")
+        }
+        #expect(LocalCalendar.utc.dateTime(951_782_400) == LocalDateTime(year: 2000, month: 2, day: 29))
+    }
+
+    @Test("metrics --format and history --since are each their verb's, and checked when parsed")
+    func commandLine() throws {
+        guard case .run(let metrics) = try PathctlCommandLine.parse(["metrics", "--format", "Prometheus"]) else {
+            Issue.record("metrics did not parse")
+            return
+        }
+        #expect(metrics.metricsFormat == .prometheus)
+        guard case .run(let history) = try PathctlCommandLine.parse(["history", "--since=-2h", "--json"]) else {
+            Issue.record("history did not parse")
+            return
+        }
+        #expect(history.since == .ago(.seconds(7200)) && history.json)
+        #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["status", "--since", "-2h"]) }
+        #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["history", "--format", "prometheus"]) }
+        #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["metrics", "--format", "json"]) }
+        #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["history", "--since", "soon"]) }
+    }
+
+    @Test("durations read as a person says them", arguments: [
+        (Duration.milliseconds(400), "0.4 s"), (.seconds(2), "2 s"), (.milliseconds(9_960), "10 s"), (.seconds(45), "45 s"),
+        (.seconds(192), "3 min 12 s"), (.seconds(600), "10 min"), (.seconds(3720), "1 h 2 min"), (.seconds(97_200), "1 d 3 h"),
+    ])
+    func durations(duration: Duration, text: String) {
+        #expect(HistoryReport.duration(duration) == text)
+    }
+
+    @Test("the report: outages and gaps under their date, with reasons in words, then totals")
+    func report() {
+        // 2026-12-01 03:01:07 on a UTC calendar.
+        func at(_ seconds: Int64) -> Timestamp {
+            Timestamp(wall: .seconds(1_796_094_067 + seconds), monotonic: .seconds(5000 + seconds))
+        }
+        func change(_ status: PathStatus, _ reason: UnsatisfiedReason? = nil, _ interface: String? = nil,
+                    at seconds: Int64) -> HistoryEntry {
+            HistoryEntry(time: at(seconds), event: .change(PathChange(status: status, unsatisfiedReason: reason,
+                                                                      reasonInterface: interface, generation: .first,
+                                                                      sequence: 1)))
+        }
+        let entries = [
+            HistoryEntry(time: at(-67), event: .started), change(.satisfied, at: -67),
+            change(.unsatisfied, .noCarrier, "eth0", at: 0), change(.satisfied, at: 192),
+            HistoryEntry(time: at(473), event: .stopped), HistoryEntry(time: at(1073), event: .started),
+            change(.unsatisfied, .noRoute, at: 1100),
+        ]
+        let summary = HistorySummary.summarize(entries, now: at(1223))
+        let text = HistoryReport.render(summary, since: nil, firstEntry: entries.first?.time, calendar: .utc,
+                                        persistent: true)
+        #expect(text == """
+            2026-12-01
+              offline 3 min 12 s, 03:01:07–03:04:19: no carrier on eth0 (cable unplugged or peer down)
+              unknown 10 min, 03:09:00–03:19:00: pathd was not running
+              offline since 03:19:27 (2 min 3 s so far): no route to the Internet (no default route)
+
+            2 outages, offline 3 min 12 s in all (and 2 min 3 s so far); pathd not running for 10 min (unknown).
+            History kept since 2026-12-01 03:00:00.
+
+            """)
+        let later = HistoryReport.render(summary, since: at(1000).wall, firstEntry: entries.first?.time, calendar: .utc,
+                                         persistent: false)
+        #expect(later == """
+            2026-12-01
+              unknown 10 min, 03:09:00–03:19:00: pathd was not running
+              offline since 03:19:27 (2 min 3 s so far): no route to the Internet (no default route)
+
+            1 outage, offline 0 s in all (and 2 min 3 s so far); pathd not running for 10 min (unknown).
+            History kept since 2026-12-01 03:00:00, listed from 2026-12-01 03:17:47 (in memory only: pathd has no state directory).
+
+            """)
+    }
+}

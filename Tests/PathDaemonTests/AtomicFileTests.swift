@@ -1,0 +1,93 @@
+import Foundation
+import Glibc
+import Synchronization
+import SystemCalls
+import Testing
+
+@Suite("atomic file replacement")
+struct AtomicFileTests {
+    /// Version `number` of the file: a header, a body whose length varies with the
+    /// number (so a torn read cannot look whole), and a trailer naming the same number.
+    static func version(_ number: Int) -> [UInt8] {
+        let body = String(repeating: "x", count: (number * 7919) % 20_000)
+        return Array("begin \(number)\n\(body)\nend \(number)\n".utf8)
+    }
+
+    /// Whether `bytes` is exactly one version.
+    static func isWhole(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard text.hasPrefix("begin "), let newline = text.firstIndex(of: "\n"),
+              let number = Int(text[text.index(text.startIndex, offsetBy: 6)..<newline]) else { return false }
+        return bytes == version(number)
+    }
+
+    @Test("a reader running meanwhile sees the old file or the new one, never a part, and no temporary file stays")
+    func readerNeverSeesAPartialFile() throws {
+        try withScratchDirectory { directory in try readerNeverSeesAPartialFile(in: directory) }
+    }
+
+    private func readerNeverSeesAPartialFile(in directory: String) throws {
+        let path = directory + "/pathd.prom"
+        try AtomicFile.replace(path, with: Self.version(0))
+
+        let done = Atomic<Bool>(false)
+        let reads = Atomic<Int>(0)
+        let torn = Mutex<[String]>([])
+        let reader = Thread {
+            while !done.load(ordering: .acquiring) {
+                // Opened anew each time, as node_exporter does for every scrape.
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    torn.withLock { $0.append("the file was missing") }
+                    continue
+                }
+                reads.add(1, ordering: .relaxed)
+                if !Self.isWhole(Array(data)) {
+                    torn.withLock { $0.append(String(decoding: data.prefix(40), as: UTF8.self) + "… (\(data.count) bytes)") }
+                }
+            }
+        }
+        reader.start()
+        for number in 1...400 { try AtomicFile.replace(path, with: Self.version(number)) }
+        // Let the reader read the last version at least once more before it stops.
+        let before = reads.load(ordering: .relaxed)
+        let deadline = Date().addingTimeInterval(10)
+        while reads.load(ordering: .relaxed) < before + 2 && Date() < deadline { sched_yield() }
+        done.store(true, ordering: .releasing)
+
+        #expect(torn.withLock { $0 }.isEmpty, "partial reads: \(torn.withLock { $0.prefix(5) })")
+        #expect(reads.load(ordering: .relaxed) > before, "the reader never read after the last replacement")
+        #expect(FileManager.default.contents(atPath: path).map(Array.init) == Self.version(400))
+        let left = try FileManager.default.contentsOfDirectory(atPath: directory)
+        #expect(left == ["pathd.prom"], "temporary files left: \(left)")
+        var status = stat()
+        #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o644)
+    }
+
+    @Test("a failed replacement leaves the old file and no temporary file")
+    func failureLeavesTheOldFile() throws {
+        try withScratchDirectory { directory in try failureLeavesTheOldFile(in: directory) }
+    }
+
+    private func failureLeavesTheOldFile(in directory: String) throws {
+        // The target is a directory: rename(2) over it fails with EISDIR.
+        let target = directory + "/taken"
+        try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: false)
+        #expect(throws: Errno.self) { try AtomicFile.replace(target, with: Self.version(1)) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["taken"])
+        #expect(throws: Errno.self) { try AtomicFile.replace(directory + "/absent/pathd.prom", with: []) }
+    }
+}
+
+/// Runs `body` with a directory of its own, removed with what it holds afterwards.
+func withScratchDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    defer {
+        do {
+            try FileManager.default.removeItem(atPath: path)
+        } catch {
+            Issue.record("cannot remove \(path): \(error)")
+        }
+    }
+    return try body(path)
+}

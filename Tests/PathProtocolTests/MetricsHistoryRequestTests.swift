@@ -1,0 +1,53 @@
+import PathModel
+import PathProtocol
+import Testing
+
+@Suite("metrics and history requests")
+struct MetricsHistoryRequestTests {
+    private static func parse(_ text: String) throws(RequestError) -> Request {
+        try Request.parse(line: Array(text.utf8))
+    }
+
+    @Test("format, since and limit are read, and written back the same")
+    func options() throws {
+        let metrics = try Self.parse(#"{"op":"metrics","format":"prometheus"}"#)
+        #expect(metrics == Request(op: .metrics, format: .prometheus))
+        let history = try Self.parse(#"{"op":"history","since":1796150000.25,"limit":5,"id":"h"}"#)
+        #expect(history == Request(op: .history, id: .string("h"), since: .milliseconds(1_796_150_000_250), limit: 5))
+        #expect(try Self.parse(#"{"op":"history","since":1796150000}"#).since == .seconds(1_796_150_000))
+        for request in [metrics, history] {
+            #expect(try Request.parse(line: request.encoded().dropLast()) == request)
+        }
+        #expect(try Self.parse(#"{"op":"metrics","format":null}"#).format == nil)
+    }
+
+    @Test("each option only with its request, and only with a value of its type", arguments: [
+        #"{"op":"status","format":"prometheus"}"#, #"{"op":"metrics","format":"json"}"#, #"{"op":"metrics","format":1}"#,
+        #"{"op":"metrics","since":1}"#, #"{"op":"history","since":"yesterday"}"#, #"{"op":"history","limit":-1}"#,
+        #"{"op":"history","limit":1.5}"#, #"{"op":"ping","limit":1}"#, #"{"op":"history","since":1e300}"#,
+    ])
+    func badOptions(line: String) {
+        #expect {
+            try Self.parse(line)
+        } throws: { error in
+            (error as? RequestError)?.code == .badArgument
+        }
+    }
+
+    @Test("a history file line round-trips, and a torn or foreign one is an error")
+    func historyLines() throws {
+        let entry = HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_000_123), monotonic: .milliseconds(42_500)),
+                                 event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noRoute,
+                                                           generation: Generation(rawValue: 2), sequence: 9)))
+        let line = entry.encodedLine()
+        #expect(line.last == UInt8(ascii: "\n"))
+        #expect(try HistoryEntry.decode(line: line.dropLast()) == entry)
+        #expect(throws: MessageDecodingError.self) { try HistoryEntry.decode(line: line.dropLast(20)) }
+        #expect(throws: MessageDecodingError.self) {
+            try HistoryEntry.decode(line: Array(#"{"event":"rebooted","wallTime":1,"monotonicTime":1}"#.utf8))
+        }
+        #expect(throws: MessageDecodingError.self) {
+            try HistoryEntry.decode(line: Array(#"{"event":"change","wallTime":1,"monotonicTime":1,"status":"online"}"#.utf8))
+        }
+    }
+}
