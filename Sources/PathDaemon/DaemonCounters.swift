@@ -53,4 +53,9 @@ struct DaemonCounters: Sendable {
     mutating func recordDisconnect(_ reason: ClientConnection.CloseReason) { disconnects[reason, default: 0] += 1 }
 
     mutating func recordReload(_ result: ReloadResult) { reloads[result, default: 0] += 1 }
+
+    /// Connectivity reports taken, by the state they reported.
+    private(set) var connectivityReports: [ConnectivityState: UInt64] = [:]
+
+    mutating func recordConnectivityReport(_ state: ConnectivityState) { connectivityReports[state, default: 0] += 1 }
 }

@@ -5,15 +5,53 @@ import PathProtocol
 /// they make (`families`, a pure function: tests build one by hand). The service fills
 /// it from its state and `DaemonCounters` (PathService+Metrics.swift).
 ///
-/// To add metrics (a connectivity check, say), add a section: a value with a
-/// `families` list of its own, a stored property here, and its families in `families`.
+/// To add metrics, add a section: a value with a `families` list of its own, a stored
+/// property here, and its families in `families`.
 struct DaemonMetrics: Sendable {
     var path: PathSection
     var interfaces: InterfaceSection
+    var connectivity: ConnectivitySection
     var daemon: DaemonSection
 
     var families: [MetricFamily] {
-        path.families + interfaces.families + daemon.families
+        path.families + interfaces.families + connectivity.families + daemon.families
+    }
+
+    /// Reads `pathd_connectivity_*`: what pathd-probe found, beside the path (never in it).
+    /// One series per link with a report; reports exist only for usable links, so this is
+    /// bounded as the interface section is.
+    struct ConnectivitySection: Sendable {
+        /// The verdict published with the default path.
+        var path: Connectivity
+        /// The latest report of each link, by link name.
+        var reports: [String: Connectivity]
+        /// Reports taken since pathd started, by state.
+        var reportCounts: [ConnectivityState: UInt64]
+
+        var families: [MetricFamily] {
+            let byLink = reports.sorted { $0.key < $1.key }
+            return [
+                .stateSet("pathd_path_connectivity", help: """
+                    The connectivity check's verdict for the default path's first interface (unknown when \
+                    not checked or not configured); it never changes pathd_path_status.
+                    """, states: ConnectivityState.allCases.map(\.rawValue), active: [path.state.rawValue]),
+                .gauge("pathd_connectivity_state", help: "1 for each link's latest connectivity verdict, by state.",
+                       byLink.map { link, report in
+                           MetricSample([MetricLabel("interface", link), MetricLabel("state", report.state.rawValue)], value: 1)
+                       }),
+                .gauge("pathd_connectivity_check_timestamp_seconds", unit: "seconds",
+                       help: "When each link was last checked, Unix time.",
+                       byLink.compactMap { link, report in
+                           report.evidence.map { evidence in
+                               MetricSample([MetricLabel("interface", link)], value: Double(evidence.checkedAt.secondsSinceEpoch))
+                           }
+                       }),
+                .counter("pathd_connectivity_reports", help: "Connectivity reports taken from pathd-probe, by state.",
+                         ConnectivityState.allCases.map { state in
+                             MetricSample([MetricLabel("state", state.rawValue)], value: Double(reportCounts[state] ?? 0))
+                         }),
+            ]
+        }
     }
 
     /// Reads `pathd_path_*`: the default criteria's path.

@@ -39,6 +39,7 @@ extension PathService {
         }
         let previous = connectivityReports[evidence.interface]
         connectivityReports[evidence.interface] = report
+        counters.recordConnectivityReport(report.state)
         if previous?.verdict != report.verdict {
             log.info("connectivity through \(evidence.interface): \(report.summary)")
         }

@@ -15,6 +15,8 @@ extension PathService {
             path: .init(path: path, changes: counters.pathChanges, unsatisfiedTime: counters.unsatisfiedTime(at: now),
                         lastChange: counters.lastPathChange?.wall),
             interfaces: .init(reports: reports, path: path),
+            connectivity: .init(path: connectivity(of: path), reports: connectivityReports,
+                                reportCounts: counters.connectivityReports),
             daemon: .init(counters: counters, generation: engine.generation, clients: clients.count,
                           subscriptions: subscriptions.count, startTime: startTime.wall))
     }

@@ -55,7 +55,6 @@ public final class PathService: @unchecked Sendable {
     private var fatalHandler: ((String) -> Void)?
     /// Whether the first path was published (clients are accepted from then on).
     private(set) var hasPublished = false
-    private let scheduler: any Scheduler
     /// A return of free memory to the kernel is due (`scheduleMemoryReturn`).
     private var isMemoryReturnScheduled = false
     /// Called on `queue` with the default path each time it changes (the log line,
@@ -83,7 +82,6 @@ public final class PathService: @unchecked Sendable {
         budget = ConnectionBudget(maximumClients: configuration.daemon.maximumClients,
                                   maximumPerUser: configuration.daemon.maximumClientsPerUser,
                                   daemonUserID: geteuid())
-        self.scheduler = scheduler
         engine = PathEngine(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
     }
 

@@ -79,6 +79,26 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
         return delays
     }
 
+    /// The delays of the works scheduled and not yet run, oldest first.
+    var pendingDelays: [Duration] {
+        condition.lock()
+        defer { condition.unlock() }
+        return Array(delays.suffix(pending.count))
+    }
+
+    /// Waits until some work is scheduled and not yet run, and returns its delay.
+    func waitForPending(timeout: Duration = .seconds(10)) throws -> Duration {
+        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
+        condition.lock()
+        defer { condition.unlock() }
+        while pending.isEmpty {
+            if !condition.wait(until: deadline) && pending.isEmpty {
+                throw PathClientError("nothing scheduled within \(timeout)")
+            }
+        }
+        return delays[delays.count - pending.count]
+    }
+
     /// Runs the oldest work not yet run.
     func runNext() throws {
         condition.lock()

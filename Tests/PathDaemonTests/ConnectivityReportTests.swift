@@ -182,3 +182,33 @@ struct MonitorConnectivityTests {
         #expect(queue.sync { monitor.currentConnectivity } == .unknown)
     }
 }
+
+@Suite("connectivity in the metrics")
+struct ConnectivityMetricsTests {
+    @Test("the default path's verdict, each link's state and check time, and reports by state")
+    func metricsShowTheVerdict() throws {
+        let harness = try DaemonHarness(configuration: ConnectivityReportTests.configuration())
+        defer { harness.stop() }
+        let client = try harness.connect()
+        func metrics() throws -> String {
+            try client.send(Request(op: .metrics, format: .prometheus))
+            guard case .metrics(_, let text, _) = try client.next() else { throw PathClientError("no metrics line") }
+            return text
+        }
+        let before = try metrics()
+        #expect(before.contains(#"pathd_path_connectivity{pathd_path_connectivity="unknown"} 1"#), "\(before)")
+        #expect(before.contains(#"pathd_connectivity_reports_total{state="portal"} 0"#), "\(before)")
+        #expect(!before.contains("pathd_connectivity_state{"))
+
+        let portal = ConnectivityReportTests.report(.portal, redirect: "http://login.example/")
+        #expect(try ConnectivityReportTests.send(portal, from: client) == .reported(id: .integer(1)))
+        let after = try metrics()
+        #expect(after.contains(#"pathd_path_connectivity{pathd_path_connectivity="portal"} 1"#), "\(after)")
+        #expect(after.contains(#"pathd_path_connectivity{pathd_path_connectivity="full"} 0"#))
+        #expect(after.contains(#"pathd_connectivity_state{interface="eth0",state="portal"} 1"#))
+        #expect(after.contains(#"pathd_connectivity_check_timestamp_seconds{interface="eth0"} 1796113800"#))
+        #expect(after.contains(#"pathd_connectivity_reports_total{state="portal"} 1"#))
+        // Beside the path, never in it.
+        #expect(after.contains(#"pathd_path_status{pathd_path_status="satisfied"} 1"#))
+    }
+}

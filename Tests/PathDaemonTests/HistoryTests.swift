@@ -136,7 +136,7 @@ struct HistoryTests {
             guard case .change(let last) = entries.last?.event else { throw PathClientError("no change last") }
             #expect(last.sequence == UInt64(changes + 1))
             // Flushes are coalesced: one pending, however many lines were appended.
-            #expect(scheduler.delays.filter { $0 == PathHistory.syncDelay }.count == 1)
+            #expect(scheduler.pendingDelays.filter { $0 == PathHistory.syncDelay }.count == 1)
         }
     }
 }

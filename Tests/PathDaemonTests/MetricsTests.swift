@@ -156,7 +156,7 @@ struct MetricsFileTests {
 
             #expect(writes() == 1)
             #expect(try file().contains(#"pathd_path_status{pathd_path_status="satisfied"} 1"#))
-            #expect(try scheduler.waitForScheduled() == MetricsFile.minimumInterval)
+            #expect(try scheduler.waitForPending() == MetricsFile.minimumInterval)
             // The client's connection is a change too; so is the lost carrier. Both wait.
             let client = try harness.connect()
             try client.send(Request(op: .subscribe))
@@ -166,17 +166,17 @@ struct MetricsFileTests {
             #expect(writes() == 1)
             #expect(try file().contains(#"pathd_path_status{pathd_path_status="satisfied"} 1"#))
 
-            scheduler.runNext()  // the second is over
+            try scheduler.runNext()  // the second is over
             harness.queue.sync {}
             #expect(writes() == 2)
             #expect(try file().contains(#"pathd_path_status{pathd_path_status="unsatisfied"} 1"#))
             #expect(try file().contains("pathd_clients 1\n"))
             // A second without a change writes nothing.
-            #expect(scheduler.delays == [MetricsFile.minimumInterval])
-            scheduler.runNext()
+            #expect(scheduler.pendingDelays == [MetricsFile.minimumInterval])
+            try scheduler.runNext()
             harness.queue.sync {}
             #expect(writes() == 2)
-            #expect(scheduler.delays.isEmpty)
+            #expect(scheduler.pendingDelays.isEmpty)
 
             var status = stat()
             #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o644)
@@ -197,7 +197,7 @@ struct MetricsFileTests {
         _ = try client.nextPath()
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         _ = try client.nextPath()
-        scheduler.runNext()
+        try scheduler.runNext()
         harness.queue.sync {}
         let logged = log.text().components(separatedBy: "metrics: cannot write /nonexistent-pathd-dir/pathd.prom").count - 1
         #expect(logged == 1, "\(log.text())")
