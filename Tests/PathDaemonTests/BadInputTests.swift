@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Glibc
 import PathClient
 import PathSocketClient
@@ -124,7 +125,7 @@ struct BadInputTests {
         // stuck client's socket buffer fills after a few hundred lines.
         var last = first
         for index in 0..<3000 {
-            harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+            harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0())])
             let update = try reader.nextPath().update
             try #require(update.sequence == last.sequence + 1)
             last = update

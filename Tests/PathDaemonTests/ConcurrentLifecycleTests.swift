@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Dispatch
 import PathClient
 import PathModel
@@ -95,7 +96,7 @@ struct ConcurrentLifecycleTests {
         let network = harness.network
         flapping.async {
             for round in 0..<20 {
-                network.latest.emit([.linkChanged(round.isMultiple(of: 2) ? Fixture.eth0NoCarrier : Fixture.eth0)])
+                network.latest.emit([.linkChanged(round.isMultiple(of: 2) ? Fixture.eth0NoCarrier : Fixture.eth0())])
             }
         }
         DispatchQueue.concurrentPerform(iterations: count, execute: cancel)

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Glibc
 import PathDaemon
 import PathModel
@@ -98,7 +99,7 @@ struct ConnectivityReportTests {
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         let down = try subscriber.nextPath().update
         #expect(down.path.status == .unsatisfied && down.connectivity == .unknown)
-        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         let up = try subscriber.nextPath().update
         #expect(up.path.status == .satisfied && up.connectivity == .unknown, "an old result outlived the carrier")
     }

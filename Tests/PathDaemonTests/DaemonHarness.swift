@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Testing
 import Dispatch
 import Foundation

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Dispatch
 import PathClient
 import PathModel

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Dispatch
 import PathClient
 import PathSocketClient
@@ -31,7 +32,7 @@ extension LoadAndAbuse {
             // is made, and 25 lines fit every socket buffer, so nothing collapses.
             var expected: [PathUpdate] = []
             for index in 0..<changeCount {
-                harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+                harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0())])
                 let update = try canary.nextPath().update
                 try #require(update.sequence == first.sequence + UInt64(index) + 1)
                 expected.append(update)
@@ -82,7 +83,7 @@ extension LoadAndAbuse {
             // newest path, so it stays connected).
             func change(_ count: Int) throws {
                 for index in 0..<count {
-                    harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+                    harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0())])
                     let update = try canary.nextPath().update
                     try #require(update.sequence == last.sequence + 1)
                     last = update

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import PathClient
 import PathSocketClient
 import PathDaemon
@@ -65,7 +66,7 @@ struct GenerationTests {
         try client.send(Request(op: .subscribe))
         #expect(try client.nextPath().update.path.status == .satisfied)
         // While events were lost, eth0 disappeared; only the re-dump knows.
-        harness.network.setState([.linkChanged(Fixture.loopback), .routeLookup(.ipv4, .noRoute),
+        harness.network.setState([.linkChanged(Fixture.lo), .routeLookup(.ipv4, .noRoute),
                                   .routeLookup(.ipv6, .noRoute)])
         harness.network.latest.overrun()
         guard case .resync = try client.next() else {

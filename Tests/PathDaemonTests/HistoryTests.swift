@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Dispatch
 import Foundation
 import PathClient
@@ -43,7 +44,7 @@ struct HistoryTests {
                 harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
                 _ = try client.nextPath()
                 // A resync re-publishes the same path: no history entry.
-                harness.network.setState(Fixture.online.map { $0 == .linkChanged(Fixture.eth0) ? .linkChanged(Fixture.eth0NoCarrier) : $0 })
+                harness.network.setState(Fixture.online.map { $0 == .linkChanged(Fixture.eth0()) ? .linkChanged(Fixture.eth0NoCarrier) : $0 })
                 harness.network.latest.overrun()
                 guard case .resync = try client.next() else { throw PathClientError("no resync") }
                 _ = try client.nextPath()
@@ -119,7 +120,7 @@ struct HistoryTests {
                 }
             }
             for number in 0..<changes {
-                harness.network.latest.emit([.linkChanged(number % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0)])
+                harness.network.latest.emit([.linkChanged(number % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0())])
             }
             #expect(reached.wait(timeout: .now() + 60) == .success, "only \(seen.value) of \(changes) changes arrived")
             let (capacity, memoryCount, fileLines, fileBytes) = harness.queue.sync { () -> (Int, Int, Int, Int) in

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import PathClient
 import PathSocketClient
 import PathDaemon
@@ -27,7 +28,7 @@ struct InterfacesRequestTests {
         #expect(generation == .first)
         #expect(reports.map(\.name) == ["lo", "eth0"])
         #expect(reports.map(\.unusableReason) == [.loopback, nil])
-        #expect(reports.last?.addresses == [Fixture.eth0Address])
+        #expect(reports.last?.addresses == [Fixture.onlineAddress])
         #expect(reports.last?.type == .wiredEthernet)
 
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])

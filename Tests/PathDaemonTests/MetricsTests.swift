@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Dispatch
 import Foundation
 import PathClient
@@ -51,7 +52,7 @@ struct MetricsTests {
         #expect(Self.value("pathd_interfaces_usable", in: text) == "0")
 
         clock.advance(by: .seconds(5))
-        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         #expect(try client.nextPath().update.path.status == .satisfied)
         clock.advance(by: .seconds(100))
         text = try Self.metrics(client)

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Dispatch
 import Foundation
 import Glibc
@@ -59,7 +60,7 @@ final class WatchedAppleMonitor: Sendable {
 @Suite("PathMonitor (client library)")
 struct PathMonitorTests {
     static let offline: [NetworkEvent] = Fixture.online.map {
-        if case .linkChanged(let link) = $0, link.index == Fixture.eth0.index { return .linkChanged(Fixture.eth0NoCarrier) }
+        if case .linkChanged(let link) = $0, link.index == Fixture.eth0().index { return .linkChanged(Fixture.eth0NoCarrier) }
         return $0
     }
 
@@ -94,7 +95,7 @@ struct PathMonitorTests {
         let other = try harness.connect()
         try other.send(Request(op: .subscribe))
         _ = try other.nextPath()
-        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         #expect(try other.nextPath().update.path.status == .satisfied)
         watched.queue.sync {}
         #expect(watched.paths.all.count == 2)
@@ -183,7 +184,7 @@ struct PathMonitorTests {
         watched.start()
         defer { watched.monitor.cancel() }
         #expect(try watched.paths.next("offline").unsatisfiedReason == .noCarrier)
-        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         let online = try watched.paths.next("online")
         #expect(online.status == .satisfied)
         harness.network.latest.emit([.routeLookup(.ipv4, .rejected(.unreachable))])

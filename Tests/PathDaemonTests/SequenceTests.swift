@@ -1,3 +1,4 @@
+import PathTestFixtures
 import PathClient
 import PathSocketClient
 import PathDaemon
@@ -38,11 +39,11 @@ struct SequenceTests {
             [.linkChanged(Fixture.eth0NoCarrier)],
             [.linkChanged(Self.wlan0), .addressChanged(wlan0Address), .routeChanged(wifiDefault, replaces: false),
              .routeLookup(.ipv4, wifiRoute)],
-            [.linkChanged(Fixture.eth0)],
-            [.routeLookup(.ipv4, Fixture.defaultRoute)],
+            [.linkChanged(Fixture.eth0())],
+            [.routeLookup(.ipv4, Fixture.onlineDefaultRoute)],
             [.linkRemoved(Self.wlan0.index)],
             [.routeLookup(.ipv4, .noRoute)],
-            [.routeLookup(.ipv4, Fixture.defaultRoute)],
+            [.routeLookup(.ipv4, Fixture.onlineDefaultRoute)],
         ]
         for (number, change) in changes.enumerated() {
             harness.network.latest.emit(change)

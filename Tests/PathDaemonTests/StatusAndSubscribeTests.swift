@@ -1,3 +1,4 @@
+import PathTestFixtures
 import PathClient
 import PathSocketClient
 import PathDaemon
@@ -42,7 +43,7 @@ struct StatusAndSubscribeTests {
         #expect(second.path.reasonInterface == "eth0")
         #expect(second.sequence == first.sequence + 1)
 
-        harness.network.latest.emit([.linkChanged(Fixture.eth0)])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         let third = try client.nextPath().update
         #expect(third.path.status == .satisfied)
         #expect(third.sequence == second.sequence + 1)
@@ -56,8 +57,8 @@ struct StatusAndSubscribeTests {
         try client.send(Request(op: .subscribe))
         let first = try client.nextPath().update
         // The same link again, an address on loopback, a repeated lookup: no change.
-        harness.network.latest.emit([.linkChanged(Fixture.eth0), .routeLookup(.ipv4, Fixture.defaultRoute)])
-        harness.network.latest.emit([.addressChanged(InterfaceAddress(interface: Fixture.loopback.index,
+        harness.network.latest.emit([.linkChanged(Fixture.eth0()), .routeLookup(.ipv4, Fixture.onlineDefaultRoute)])
+        harness.network.latest.emit([.addressChanged(InterfaceAddress(interface: Fixture.lo.index,
                                                                       address: IPAddress("127.0.0.1")!,
                                                                       prefixLength: 8, scope: .host))])
         // A real change after them: the next line must be this one, nothing before it.
@@ -96,7 +97,7 @@ struct StatusAndSubscribeTests {
             return
         }
         // No more lines for "any": the next reply on the connection is the pong.
-        harness.network.latest.emit([.routeLookup(.ipv4, Fixture.defaultRoute)])
+        harness.network.latest.emit([.routeLookup(.ipv4, Fixture.onlineDefaultRoute)])
         try client.send(Request(op: .ping, id: .integer(1)))
         #expect(try client.next() == .pong(id: .integer(1)))
     }

@@ -1,3 +1,4 @@
+import PathTestFixtures
 import PathModel
 import Testing
 
