@@ -3,6 +3,7 @@
 import Foundation
 import PathClient
 
+// @unchecked Sendable: its mutable state is touched on `queue` only.
 final class InterfaceAvailability: @unchecked Sendable {
     private let queue = DispatchQueue(label: "InterfaceAvailability")
     private var monitors: [NWInterface.InterfaceType: NWPathMonitor] = [:]

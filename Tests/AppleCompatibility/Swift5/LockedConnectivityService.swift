@@ -3,6 +3,7 @@
 import Foundation
 import PathClient
 
+// @unchecked Sendable: every mutable property is touched with `lock` held.
 final class ConnectivityService: @unchecked Sendable {
     static let shared = ConnectivityService()
 

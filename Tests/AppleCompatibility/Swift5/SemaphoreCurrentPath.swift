@@ -3,6 +3,7 @@
 import Foundation
 import PathClient
 
+// @unchecked Sendable: `stored` is only touched with `lock` held.
 private final class PathBox: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: NWPath?

@@ -4,6 +4,7 @@
 import Foundation
 import PathClient
 
+// @unchecked Sendable: its mutable state is touched on `queue` only.
 final class UnderlyingNetworkObserver: @unchecked Sendable {
     struct UnderlyingNetwork: Equatable, Sendable {
         let interfaceName: String

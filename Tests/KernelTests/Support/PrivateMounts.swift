@@ -28,6 +28,7 @@ final class PrivateMounts {
         let hostMounts = try Self.link("/proc/self/ns/mnt")
         try waitUntil("the holder (pid \(holderID)) has a mount namespace of its own") {
             guard holder.isRunning else { throw HarnessError("the mount namespace holder exited") }
+            // Unreadable links mean "not yet": the holder is still being exec'd.
             let executable = try? Self.link("/proc/\(holderID)/exe")
             let mounts = try? Self.link("/proc/\(holderID)/ns/mnt")
             return executable == sleepBinary && mounts != nil && mounts != hostMounts
@@ -72,6 +73,7 @@ final class PrivateMounts {
         let (executable, nsenterArguments) = execArguments(["/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\"", pathd]
                                                            + arguments)
         let daemon = try ChildProcess(executable, nsenterArguments, stderrPath: stderrPath)
+        // Before pathd writes anything the file may not exist yet: nothing logged so far.
         let log = { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
         try waitUntil("pathd \(arguments.joined(separator: " ")) listens", detail: { "; stderr:\n\(log())" }) {
             if let end = daemon.wait(until: Date()) {
