@@ -22,8 +22,9 @@ struct ConnectionBudget {
     /// (32 of the default 1024; none below 32).
     var reservedForPrivileged: Int { maximumClients / 32 }
 
-    /// Whether `userID` counts as privileged (`uid_t.max`, "unknown", never does).
-    func isPrivileged(_ userID: UInt32) -> Bool { userID == 0 || userID == daemonUserID && userID != UInt32.max }
+    /// Whether `userID` counts as privileged: `PathService.isTrusted`, the one rule
+    /// (`uid_t.max`, "unknown", never does).
+    func isPrivileged(_ userID: UInt32) -> Bool { PathService.isTrusted(peerUserID: userID, daemonUserID: daemonUserID) }
 
     /// The connections `userID` holds now.
     func connections(of userID: UInt32) -> Int { perUser[userID] ?? 0 }

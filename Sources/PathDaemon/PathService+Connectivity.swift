@@ -11,14 +11,9 @@ import PathProtocol
 extension PathService {
     func handleConnectivityReport(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard Self.isTrusted(peerUserID: connection.userID, daemonUserID: geteuid()) else {
-            log.notice("client \(connection.id) (uid \(connection.userID)) sent a connectivity report; denied")
-            connection.send(ServerMessage.error(
-                code: .permissionDenied,
-                message: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only",
-                id: request.id).encoded())
-            return
-        }
+        guard requireTrusted(request, from: connection, doing: "sent a connectivity report",
+                             allowed: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only")
+        else { return }
         guard let report = request.connectivity, let evidence = report.evidence else {
             // Request.parse guarantees both for this op.
             preconditionFailure("reportConnectivity without evidence passed Request.parse")
@@ -60,10 +55,13 @@ extension PathService {
     func pruneConnectivityReports() {
         guard !connectivityReports.isEmpty else { return }
         let url = configuration.connectivity.url
-        let usable = Set(InterfaceReport.reports(for: engine.snapshot, policy: configuration.policy)
-            .filter(\.isUsable).map(\.name))
+        let snapshot = engine.snapshot
+        // Only the few links with a report are looked at: this runs after every batch.
         connectivityReports = connectivityReports.filter { name, report in
-            usable.contains(name) && report.evidence?.url == url
+            guard report.evidence?.url == url, let link = snapshot.links.values.first(where: { $0.name == name }) else {
+                return false
+            }
+            return InterfaceReport.report(for: link, in: snapshot, policy: configuration.policy).isUsable
         }
     }
 }

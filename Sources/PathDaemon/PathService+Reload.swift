@@ -81,15 +81,19 @@ extension PathService {
         peerUserID != uid_t.max && (peerUserID == 0 || peerUserID == daemonUserID)
     }
 
+    /// Whether the peer may make a privileged request (`isTrusted`); if not, logs that
+    /// it tried (`doing`) and answers `permissionDenied` with `allowed`.
+    func requireTrusted(_ request: Request, from connection: ClientConnection, doing: String, allowed: String) -> Bool {
+        guard !budget.isPrivileged(connection.userID) else { return true }
+        log.notice("client \(connection.id) (uid \(connection.userID)) \(doing); denied")
+        connection.send(ServerMessage.error(code: .permissionDenied, message: allowed, id: request.id).encoded())
+        return false
+    }
+
     func handleReload(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard Self.isTrusted(peerUserID: connection.userID, daemonUserID: geteuid()) else {
-            log.notice("client \(connection.id) (uid \(connection.userID)) asked to reload; denied")
-            connection.send(ServerMessage.error(code: .permissionDenied,
-                                                message: "reload is allowed for root and the daemon's own user only",
-                                                id: request.id).encoded())
-            return
-        }
+        guard requireTrusted(request, from: connection, doing: "asked to reload",
+                             allowed: "reload is allowed for root and the daemon's own user only") else { return }
         switch reloadConfiguration(requestedBy: "client \(connection.id) (uid \(connection.userID))") {
         case .valid(_, let warnings):
             connection.send(ServerMessage.reloaded(warnings: warnings, id: request.id).encoded())

@@ -35,8 +35,8 @@ public final class PathService: @unchecked Sendable {
     /// `MetricsFile=`, when set; opened by `start`.
     private(set) var metricsFile: MetricsFile?
 
-    private enum Lifecycle { case idle, running, stopped }
-    private var lifecycle = Lifecycle.idle
+    enum Lifecycle { case idle, running, stopped }
+    private(set) var lifecycle = Lifecycle.idle
 
     /// The path, sequence and encoded line of every criteria anyone asked about.
     /// Read and written by request handling too (PathService+Requests.swift).
@@ -47,7 +47,7 @@ public final class PathService: @unchecked Sendable {
     /// only for links that are usable now, and only about the configured URL.
     var connectivityReports: [String: Connectivity] = [:]
     private(set) var clients: [ClientID: ClientConnection] = [:]
-    private var budget: ConnectionBudget
+    private(set) var budget: ConnectionBudget
     private var nextClientID: UInt64 = 1
     private var listener: UnixListener?
     private var acceptor: ConnectionAcceptor?
@@ -95,6 +95,15 @@ public final class PathService: @unchecked Sendable {
         precondition(lifecycle == .idle, "a PathService is started once")
         lifecycle = .running
         fatalHandler = onFatal
+        engine.onChange = { [unowned self] resync in stateChanged(resync: resync) }
+        engine.onSourceLost = { [unowned self] loss in
+            counters.recordSourceLost(loss)
+            metricsChanged()
+        }
+        engine.onFatal = { [unowned self] why in fatalHandler?(why) }
+        // The kernel's dump starts first; the history's file is read meanwhile. Batches
+        // hop onto this queue, so the start mark is still recorded before the first path.
+        engine.start()
         let history = PathHistory(capacity: configuration.daemon.historySize, directory: stateDirectory, queue: queue,
                                   scheduler: scheduler, log: log)
         history.record(HistoryEntry(time: clock.now(), event: .started))
@@ -104,13 +113,6 @@ public final class PathService: @unchecked Sendable {
                 Array(renderedMetrics(.prometheus).utf8)
             }
         }
-        engine.onChange = { [unowned self] resync in stateChanged(resync: resync) }
-        engine.onSourceLost = { [unowned self] loss in
-            counters.recordSourceLost(loss)
-            metricsChanged()
-        }
-        engine.onFatal = { [unowned self] why in fatalHandler?(why) }
-        engine.start()
     }
 
     /// Serves clients on `listener` once the first path exists.
@@ -148,12 +150,6 @@ public final class PathService: @unchecked Sendable {
         history?.record(HistoryEntry(time: clock.now(), event: .stopped))
         history?.close()
         metricsFile?.stop()
-    }
-
-    /// The current generation (for tests and the log).
-    public var generation: Generation {
-        dispatchPrecondition(condition: .onQueue(queue))
-        return engine.generation
     }
 
     /// The current path for `criteria`, for tests and the log.
@@ -197,7 +193,7 @@ public final class PathService: @unchecked Sendable {
         if let existing = groups[criteria] { return existing }
         let path = PathEvaluator.evaluate(engine.snapshot, policy: configuration.policy,
                                           destinations: configuration.daemon.lookupDestinations, criteria: criteria)
-        let created = CriteriaGroup(criteria: criteria, path: path, connectivity: connectivity(of: path),
+        let created = CriteriaGroup(path: path, connectivity: connectivity(of: path),
                                     generation: engine.generation)
         groups[criteria] = created
         if criteria == .any { defaultPathPublished(created, generation: engine.generation, previous: nil) }
