@@ -7,15 +7,13 @@ import PathProtocol
 /// distinct criteria (one required type × a set of prohibited types), so the map is
 /// bounded and sequences stay monotonic for as long as the daemon runs.
 struct CriteriaGroup {
-    let criteria: Criteria
     private(set) var path: Path
     /// As published: the evidence of the check that reached the current verdict.
     private(set) var connectivity: Connectivity
     private(set) var sequence: UInt64 = 1
     private(set) var line: EncodedPathLine
 
-    init(criteria: Criteria, path: Path, connectivity: Connectivity, generation: Generation) {
-        self.criteria = criteria
+    init(path: Path, connectivity: Connectivity, generation: Generation) {
         self.path = path
         self.connectivity = connectivity
         line = EncodedPathLine(PathUpdate(generation: generation, sequence: 1, path: path, connectivity: connectivity))

@@ -29,7 +29,8 @@ extension PathService {
     /// Something the metrics show changed: the metrics file is rewritten (at most once a
     /// second). Nothing before the first path: until then the path is unknown.
     func metricsChanged() {
-        guard hasPublished else { return }
+        // Not while stopping: the file is emptied then, and a write would be wasted.
+        guard hasPublished, lifecycle == .running else { return }
         metricsFile?.changed()
     }
 }
