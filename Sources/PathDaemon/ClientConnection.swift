@@ -27,18 +27,25 @@ import SystemCalls
 /// Threading: every method and field is used on `queue` only; the sources target it.
 /// `@unchecked Sendable`: the sources' handlers capture `self` and run on `queue`.
 final class ClientConnection: @unchecked Sendable {
+    /// How much a client may have queued; both follow from `ClientQueueLimit=`.
     struct Limits {
         /// Replies queued past which no further request is handled until they drain.
-        var pauseReplyBytes: Int
+        let pauseReplyBytes: Int
         /// Unrequested lines queued past which the client is disconnected.
-        var maximumPushedBytes: Int
-        /// Request lines handled per turn of the queue.
-        var linesPerTurn = 16
-        /// Bytes of request lines and of the replies they made per turn of the queue.
-        var bytesPerTurn = 16 * 1024
-        /// Bytes read from the socket per wakeup.
-        var readSize = 16 * 1024
+        let maximumPushedBytes: Int
+
+        init(queueLimitBytes: Int) {
+            pauseReplyBytes = queueLimitBytes / 2
+            maximumPushedBytes = queueLimitBytes
+        }
     }
+
+    /// Request lines handled per turn of the queue.
+    private static let linesPerTurn = 16
+    /// Bytes of request lines and of the replies they made per turn of the queue.
+    private static let bytesPerTurn = 16 * 1024
+    /// Bytes read from the socket per wakeup.
+    private static let readSize = 16 * 1024
 
     /// Why a connection ended, for the log and the metrics.
     enum CloseReason: String, Sendable, CaseIterable {
@@ -57,8 +64,9 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     let id: ClientID
-    /// SO_PEERCRED at accept; nil when the kernel could not say.
-    let credentials: PeerCredentials?
+    /// The peer's uid from SO_PEERCRED at accept, or `uid_t.max` when the kernel could
+    /// not say (never taken for root).
+    let userID: UInt32
     private let descriptor: FileDescriptor
     private let queue: DispatchQueue
     private let limits: Limits
@@ -93,14 +101,11 @@ final class ClientConnection: @unchecked Sendable {
     /// Called once, when the connection closed (by either side).
     var onClose: ((ClientConnection, CloseReason) -> Void)?
 
-    /// The peer's uid, or `uid_t.max` when unknown (never taken for root).
-    var userID: UInt32 { credentials?.userID ?? UInt32.max }
-
-    init(id: ClientID, descriptor: FileDescriptor, credentials: PeerCredentials?, queue: DispatchQueue,
+    init(id: ClientID, descriptor: FileDescriptor, userID: UInt32, queue: DispatchQueue,
          limits: Limits, log: Logger) {
         self.id = id
         self.descriptor = descriptor
-        self.credentials = credentials
+        self.userID = userID
         self.queue = queue
         self.limits = limits
         self.log = log
@@ -117,9 +122,6 @@ final class ClientConnection: @unchecked Sendable {
         readSource.setCancelHandler { [self] in sourceCancelled() }
         reader.resume()
     }
-
-    /// Bytes of replies and pushes not yet written.
-    var pendingBytes: Int { outgoing.pendingBytes }
 
     /// Queues a line and writes what the socket takes now. A push that takes the
     /// client's unread pushes past the limit disconnects it.
@@ -166,7 +168,7 @@ final class ClientConnection: @unchecked Sendable {
     private func readAvailable() {
         guard !isClosed, !isInputFinished else { return }
         // On the stack: a wakeup costs no heap allocation and no zero-filling.
-        withUnsafeTemporaryAllocation(byteCount: limits.readSize, alignment: 1) { readOnce(into: $0) }
+        withUnsafeTemporaryAllocation(byteCount: Self.readSize, alignment: 1) { readOnce(into: $0) }
     }
 
     private func readOnce(into buffer: UnsafeMutableRawBufferPointer) {
@@ -213,7 +215,7 @@ final class ClientConnection: @unchecked Sendable {
                 isWaitingForDrain = true  // flush() goes on once the client read enough
                 return
             }
-            if lines >= limits.linesPerTurn || bytes + queuedBytes - queuedBefore >= limits.bytesPerTurn {
+            if lines >= Self.linesPerTurn || bytes + queuedBytes - queuedBefore >= Self.bytesPerTurn {
                 scheduleHandling()  // yield: others' turns first
                 return
             }

@@ -24,9 +24,8 @@ struct OutgoingQueue {
 
     private struct Item {
         var kind: Kind
+        /// Emptied when superseded before it was written: skipped, and counted nowhere.
         var bytes: [UInt8]
-        /// Superseded before it was written: skipped, and counted nowhere.
-        var isDropped = false
     }
 
     private var items: [Item] = []
@@ -53,7 +52,6 @@ struct OutgoingQueue {
             let index = position - removed
             // The item at head may be half written: never drop that one.
             if index > head || (index == head && written == 0) {
-                items[index].isDropped = true
                 pendingBytes -= items[index].bytes.count
                 pushedBytes -= items[index].bytes.count
                 items[index].bytes = []
@@ -72,7 +70,7 @@ struct OutgoingQueue {
     mutating func drain(_ write: (UnsafeRawBufferPointer) -> Result<Int, Errno>) throws(Errno) {
         while head < items.count {
             let item = items[head]
-            if !item.isDropped && !item.bytes.isEmpty {
+            if !item.bytes.isEmpty {
                 let taken = try item.bytes.withUnsafeBytes { raw in
                     write(UnsafeRawBufferPointer(rebasing: raw[written...]))
                 }.get()

@@ -254,17 +254,15 @@ public final class PathService: @unchecked Sendable {
     private func admit(_ descriptor: FileDescriptor) {
         let id = ClientID(rawValue: nextClientID)
         nextClientID += 1
-        let credentials: PeerCredentials?
+        let userID: UInt32
         do {
-            credentials = try descriptor.peerCredentials()
+            userID = try descriptor.peerCredentials().userID
         } catch {
             log.debug("client \(id): SO_PEERCRED failed: \(error)")
-            credentials = nil
+            userID = UInt32.max
         }
-        let settings = configuration.daemon
-        let limits = ClientConnection.Limits(pauseReplyBytes: settings.clientQueueLimitBytes / 2,
-                                             maximumPushedBytes: settings.clientQueueLimitBytes)
-        let connection = ClientConnection(id: id, descriptor: descriptor, credentials: credentials, queue: queue,
+        let limits = ClientConnection.Limits(queueLimitBytes: configuration.daemon.clientQueueLimitBytes)
+        let connection = ClientConnection(id: id, descriptor: descriptor, userID: userID, queue: queue,
                                           limits: limits, log: log)
         connection.start()
         if let refusal = budget.refusal(for: connection.userID) {
