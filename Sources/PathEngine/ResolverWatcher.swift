@@ -85,19 +85,14 @@ public final class ResolverWatcher: @unchecked Sendable {
 
     /// The directory of the path and, when it is a symlink, of its target.
     private static func directories(of path: String) -> [String] {
-        var directories = [Self.directory(of: path)]
+        var directories = [splitPath(path).directory]
         if let resolved = realpath(path, nil) {
             let target = String(cString: resolved)
             free(resolved)
-            let directory = Self.directory(of: target)
+            let directory = splitPath(target).directory
             if !directories.contains(directory) { directories.append(directory) }
         }
         return directories
-    }
-
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
     private func drainAndReread() {

@@ -14,7 +14,7 @@ public enum AtomicFile {
     /// `*.prom`. On failure the temporary file is removed and `path` is untouched.
     public static func replace(_ path: String, with bytes: [UInt8], mode: mode_t = 0o644,
                                syncDirectory: Bool = false) throws(Errno) {
-        let (directory, name) = split(path)
+        let (directory, name) = splitPath(path)
         var temporary = ""
         var descriptor = FileDescriptor(rawValue: -1)
         for _ in 0..<16 {
@@ -30,13 +30,17 @@ public enum AtomicFile {
         }
         guard descriptor.rawValue >= 0 else { throw Errno(rawValue: EEXIST) }
         do {
+            defer { descriptor.close() }
             try descriptor.writeAll(bytes)
             try syscall { fchmod(descriptor.rawValue, mode) }
             try syscall { fsync(descriptor.rawValue) }
-            descriptor.close()
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        do {
             try syscall { rename(temporary, path) }
         } catch {
-            descriptor.close()
             unlink(temporary)
             throw error
         }
@@ -50,12 +54,6 @@ public enum AtomicFile {
         try syscall { fsync(descriptor.rawValue) }
     }
 
-    /// The directory (`.` for a bare name) and the last component.
-    static func split(_ path: String) -> (directory: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let directory = String(path[..<slash])
-        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
-    }
 }
 
 /// A file opened for appending whole lines (O_APPEND): each line goes out in one

@@ -20,9 +20,7 @@ enum ServiceManager {
     /// Before a reload: RELOADING=1 with the time it began (systemd 253's
     /// `Type=notify-reload` wants MONOTONIC_USEC; older ones ignore it). READY=1 follows.
     static func reloading() {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        let microseconds = UInt64(now.tv_sec) * 1_000_000 + UInt64(now.tv_nsec) / 1000
+        let microseconds = SystemClock.monotonicNanoseconds / 1000
         notify("RELOADING=1\nMONOTONIC_USEC=\(microseconds)")
     }
 
