@@ -127,6 +127,14 @@ public final class PathMonitor: Sendable {
         /// Bumped each time the in-process engine is started or stopped; its answers
         /// carry the epoch they were made in.
         var inProcessEpoch: UInt64 = 0
+
+        /// Forgets the engine here, so that what it still sends is dropped; the caller
+        /// cancels the one returned, outside the lock.
+        mutating func detachInProcess() -> InProcessPathSource? {
+            inProcessEpoch &+= 1
+            defer { inProcess = nil }
+            return inProcess
+        }
     }
 
     /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does:
@@ -212,12 +220,10 @@ public final class PathMonitor: Sendable {
     public func cancel() {
         let engine = state.withLock { state -> InProcessPathSource? in
             state.lifecycle = .cancelled
-            state.inProcessEpoch &+= 1
             state.pathHandler = nil
             state.stateHandler = nil
             state.connectivityHandler = nil
-            defer { state.inProcess = nil }
-            return state.inProcess
+            return state.detachInProcess()
         }
         subscription?.cancel()
         engine?.cancel()
@@ -241,11 +247,8 @@ public final class PathMonitor: Sendable {
                 state.daemonAnswers = true
                 state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation,
                                        connection: state.daemonConnections)
-                // The daemon answers: the engine here stops, and what it still sends is dropped.
-                guard let engine = state.inProcess else { return nil }
-                state.inProcess = nil
-                state.inProcessEpoch &+= 1
-                return engine
+                // The daemon answers: the engine here stops.
+                return state.detachInProcess()
             }
             stopped?.cancel()
             publish(State(update.path))
@@ -266,7 +269,6 @@ public final class PathMonitor: Sendable {
     }
 
     private func startInProcess() {
-        guard mode != .daemon else { return }
         let engine = InProcessPathSource(criteria: criteria)
         let started = state.withLock { state -> (DispatchQueue, UInt64)? in
             guard state.lifecycle == .running, state.inProcess == nil, let queue = state.queue else { return nil }
@@ -295,12 +297,12 @@ public final class PathMonitor: Sendable {
             state.withLock { $0.source = .inProcess }
             publish(State(path))
         case .failed(let why):
-            let wasKnown = state.withLock { state -> Bool in
+            let (failed, wasKnown) = state.withLock { state -> (InProcessPathSource?, Bool) in
                 state.lastError = PathClientError("the in-process engine cannot watch the kernel: \(why)")
-                state.inProcess = nil
                 state.source = .none
-                return state.current != .unknown
+                return (state.detachInProcess(), state.current != .unknown)
             }
+            failed?.cancel()
             if wasKnown { publish(State.unknown) }
         }
     }
