@@ -11,7 +11,9 @@ public final class PathConnection {
     public let socketPath: String
     private var descriptor: Int32
     private var framer = LineFramer(maximumLineLength: 1 << 20)
+    /// Lines framed and not yet returned, from `readyHead` on.
     private var ready: [[UInt8]] = []
+    private var readyHead = 0
     /// What one `recv` fills, allocated once for the connection's life: the framer copies
     /// out of it, so it is free again after each push.
     private var receiveBuffer = [UInt8](repeating: 0, count: 16 * 1024)
@@ -143,7 +145,9 @@ public final class PathConnection {
     }
 
     private func nextLine() throws(PathClientError) -> [UInt8] {
-        while ready.isEmpty {
+        while readyHead == ready.count {
+            ready.removeAll(keepingCapacity: true)
+            readyHead = 0
             let received = receiveBuffer.withUnsafeMutableBytes { raw in
                 syscallResult { recv(descriptor, raw.baseAddress, raw.count, 0) }
             }
@@ -154,14 +158,13 @@ public final class PathConnection {
             case .failure(let error): throw PathClientError("cannot read from pathd: \(error)", kind: .closed)
             }
             if count == 0 { throw PathClientError("pathd closed the connection", kind: .closed) }
-            for output in framer.push(receiveBuffer[0..<count]) {
-                switch output {
-                case .line(let line): ready.append(line)
-                case .overflow: throw PathClientError("pathd sent a line longer than 1 MiB")
-                }
+            let fits = receiveBuffer.withUnsafeBytes { raw in
+                framer.push(UnsafeRawBufferPointer(rebasing: raw[0..<count])) { ready.append($0) }
             }
+            if !fits { throw PathClientError("pathd sent a line longer than 1 MiB") }
         }
-        return ready.removeFirst()
+        defer { readyHead += 1 }
+        return ready[readyHead]
     }
 
 }
