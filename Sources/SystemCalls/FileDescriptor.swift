@@ -19,32 +19,24 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
     /// Writes every byte, retrying EINTR and short writes: for blocking descriptors
     /// (stdout, stderr, a client socket). The corresponding C function is `write`.
     public func writeAll<Bytes: Collection>(_ bytes: Bytes) throws(Errno) where Bytes.Element == UInt8 {
-        let whole = Array(bytes)
-        var offset = 0
-        while offset < whole.count {
-            let written = whole.withUnsafeBytes { raw in
-                syscallResult { Glibc.write(rawValue, raw.baseAddress! + offset, raw.count - offset) }
-            }
-            switch written {
-            case .success(let count): offset += count
-            case .failure(let error): throw error
-            }
-        }
+        try transferAll(bytes) { Glibc.write(rawValue, $0, $1) }
     }
 
     /// Sends every byte on a socket without raising SIGPIPE (MSG_NOSIGNAL), retrying
     /// EINTR and short sends. The corresponding C function is `send`.
     public func sendAll<Bytes: Collection>(_ bytes: Bytes) throws(Errno) where Bytes.Element == UInt8 {
+        try transferAll(bytes) { Glibc.send(rawValue, $0, $1, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Calls `transfer` with the rest of the bytes until it took them all.
+    private func transferAll<Bytes: Collection>(_ bytes: Bytes, _ transfer: (UnsafeRawPointer, Int) -> Int)
+        throws(Errno) where Bytes.Element == UInt8 {
         let whole = Array(bytes)
         var offset = 0
         while offset < whole.count {
-            let sent = whole.withUnsafeBytes { raw in
-                syscallResult { Glibc.send(rawValue, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL)) }
-            }
-            switch sent {
-            case .success(let count): offset += count
-            case .failure(let error): throw error
-            }
+            offset += try whole.withUnsafeBytes { raw in
+                syscallResult { transfer(raw.baseAddress! + offset, raw.count - offset) }
+            }.get()
         }
     }
 
