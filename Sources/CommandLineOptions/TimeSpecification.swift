@@ -1,3 +1,5 @@
+import PathModel
+
 /// A date and time on the local calendar (or UTC), as a person writes it.
 public struct LocalDateTime: Hashable, Sendable {
     public var year, month, day, hour, minute, second: Int
@@ -25,47 +27,21 @@ public struct LocalCalendar: Sendable {
     public static func fixedOffset(_ offset: Int64) -> LocalCalendar {
         LocalCalendar(
             dateTime: { time in
-                let local = time + offset
-                let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
-                let seconds = Int(local - days * 86_400)
-                let (year, month, day) = civil(fromDays: days)
-                return LocalDateTime(year: year, month: month, day: day, hour: seconds / 3600,
+                let (days, secondOfDay) = CivilCalendar.split(seconds: time + offset)
+                let (year, month, day) = CivilCalendar.date(days: days)
+                let seconds = Int(secondOfDay)
+                return LocalDateTime(year: Int(year), month: Int(month), day: Int(day), hour: seconds / 3600,
                                      minute: seconds % 3600 / 60, second: seconds % 60)
             },
             unixTime: { date in
-                guard (1...12).contains(date.month), (1...31).contains(date.day), (0...23).contains(date.hour),
-                      (0...59).contains(date.minute), (0...60).contains(date.second) else { return nil }
-                let days = daysFromCivil(year: date.year, month: date.month, day: date.day)
-                guard civil(fromDays: days) == (date.year, date.month, date.day) else { return nil }  // 31 April
+                guard (0...23).contains(date.hour), (0...59).contains(date.minute), (0...60).contains(date.second),
+                      let days = CivilCalendar.daysIfValid(year: Int64(date.year), month: Int64(date.month),
+                                                           day: Int64(date.day)) else { return nil }
                 return days * 86_400 + Int64(date.hour * 3600 + date.minute * 60 + date.second) - offset
             })
     }
 
     public static let utc = fixedOffset(0)
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int64 {
-        let y = Int64(month <= 2 ? year - 1 : year)
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let monthIndex = Int64(month > 2 ? month - 3 : month + 9)
-        let dayOfYear = (153 * monthIndex + 2) / 5 + Int64(day) - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The inverse of `daysFromCivil` (`civil_from_days`).
-    static func civil(fromDays days: Int64) -> (Int, Int, Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = Int(dayOfYear - (153 * monthIndex + 2) / 5 + 1)
-        let month = Int(monthIndex < 10 ? monthIndex + 3 : monthIndex - 9)
-        return (Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0), month, day)
-    }
 }
 
 /// A point in time as `pathctl history --since` takes it (pathctl(1), TIME):

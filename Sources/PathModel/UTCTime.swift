@@ -13,9 +13,8 @@ public struct UTCTime: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// `YYYY-MM-DDTHH:MM:SSZ`; years 0 to 9999.
     public var description: String {
-        let days = secondsSinceEpoch >= 0 ? secondsSinceEpoch / 86_400 : (secondsSinceEpoch - 86_399) / 86_400
-        let seconds = secondsSinceEpoch - days * 86_400
-        let (year, month, day) = Self.civil(fromDays: days)
+        let (days, seconds) = CivilCalendar.split(seconds: secondsSinceEpoch)
+        let (year, month, day) = CivilCalendar.date(days: days)
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         let yearText = String(year)
         return String(repeating: "0", count: max(0, 4 - yearText.count)) + yearText
@@ -38,40 +37,8 @@ public struct UTCTime: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...Self.daysIn(month: month, year: year)).contains(day),
+              let days = CivilCalendar.daysIfValid(year: year, month: month, day: day),
               hour < 24, minute < 60, second < 60 else { return nil }
-        secondsSinceEpoch = Self.days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
-    }
-
-    private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    // Howard Hinnant's days_from_civil and civil_from_days (proleptic Gregorian calendar).
-    private static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        secondsSinceEpoch = days * 86_400 + hour * 3600 + minute * 60 + second
     }
 }
