@@ -20,4 +20,9 @@ public struct NetlinkConfiguration: Sendable {
         self.receiveBufferBytes = receiveBufferBytes
         self.sysfsRoot = sysfsRoot
     }
+
+    /// What `[Daemon]` of pathd.conf says about the lookups and the receive buffer.
+    public init(_ settings: DaemonSettings) {
+        self.init(lookupDestinations: settings.lookupDestinations, receiveBufferBytes: settings.receiveBufferBytes)
+    }
 }

@@ -92,7 +92,7 @@ enum RouteFilter {
             program.jump(if: BPF_JEQ, UInt32(family.linuxValue), to: nil, else: next)
             // A prefix longer than the address is malformed: the decoder's to judge.
             program.load(BPF_B, at: destinationLengthOffset)
-            program.jump(if: BPF_JGT, UInt32(bitWidth(family)), to: pass, else: walk)
+            program.jump(if: BPF_JGT, UInt32(family.addressBits), to: pass, else: walk)
             program.place(next)
         }
         program.place(pass)
@@ -226,9 +226,5 @@ enum RouteFilter {
     /// comparing and masking fields without putting their bytes together.
     private static func hostUInt16<Value: BinaryInteger>(_ value: Value) -> UInt32 {
         UInt32(UInt16(truncatingIfNeeded: value).bigEndian)
-    }
-
-    private static func bitWidth(_ family: AddressFamily) -> Int {
-        family == .ipv4 ? 32 : 128
     }
 }

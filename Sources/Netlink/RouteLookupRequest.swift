@@ -16,7 +16,7 @@ struct RouteLookupRequest {
         let message = try NetlinkMessage(type: Int32(RTM_GETROUTE), flags: Int32(NLM_F_REQUEST))
         var request = rtmsg()
         request.rtm_family = destination.family.linuxValue
-        request.rtm_dst_len = destination.family == .ipv4 ? 32 : 128
+        request.rtm_dst_len = UInt8(destination.family.addressBits)
         request.rtm_flags = UInt32(RTM_F_LOOKUP_TABLE)
         try message.append(request)
         try message.putAttribute(Int32(RTA_DST.rawValue), bytes: destination.bytes)

@@ -47,9 +47,7 @@ final class InProcessPathSource: @unchecked Sendable {
             policy = configuration.policy
             destinations = configuration.daemon.lookupDestinations
             let settings = configuration.daemon
-            let netlink = NetlinkConfiguration(
-                lookupDestinations: settings.lookupDestinations,
-                receiveBufferBytes: settings.receiveBufferBytes)
+            let netlink = NetlinkConfiguration(settings)
             let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })

@@ -23,6 +23,14 @@ public enum AddressFamily: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// Bits in an address of this family: the longest prefix.
+    public var addressBits: Int {
+        switch self {
+        case .ipv4: 32
+        case .ipv6: 128
+        }
+    }
+
     public init?(linuxValue: UInt8) {
         switch linuxValue {
         case 2: self = .ipv4

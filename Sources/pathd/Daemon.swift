@@ -27,9 +27,7 @@ final class Daemon: @unchecked Sendable {
         self.configuration = configuration
         let settings = configuration.daemon
         let queue = stateQueue
-        let netlink = NetlinkConfiguration(
-            lookupDestinations: settings.lookupDestinations,
-            receiveBufferBytes: settings.receiveBufferBytes)
+        let netlink = NetlinkConfiguration(settings)
         let service = PathService(
             queue: queue,
             configuration: configuration.service,
