@@ -42,7 +42,10 @@ extension Configuration {
         }
         // Across all files: a drop-in may complete what the main file began.
         if let (key, message) = configuration.connectivity.inconsistency {
-            let origin = connectivityOrigins[key] ?? connectivityOrigins.values.first ?? (sources.last?.name ?? "", 0)
+            // The key at fault, else the one it clashes with (a default Timeout= against a
+            // written Interval=), else the URL= that turned the check on.
+            let origin = [key, "Interval", "URL"].lazy.compactMap { connectivityOrigins[$0] }.first
+                ?? (sources.last?.name ?? "", 0)
             diagnostics.append(ConfigurationDiagnostic(.error, file: origin.file, line: origin.line, message))
         }
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
