@@ -76,7 +76,7 @@ public enum HistoryReport {
 
     /// "3 min 12 s", "1 h 2 min", "2 d 3 h", "45 s", "0.4 s".
     public static func duration(_ duration: Duration) -> String {
-        let milliseconds = max(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000, 0)
+        let milliseconds = TimeSpan.milliseconds(duration)
         let seconds = milliseconds / 1000
         if seconds < 10 {
             let tenths = (milliseconds + 50) / 100

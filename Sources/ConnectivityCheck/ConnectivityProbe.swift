@@ -41,8 +41,6 @@ public final class ConnectivityProbe: @unchecked Sendable {
     private var daemonSocket: String?
     /// Bumped whenever the due time changes: a timer armed before fires into nothing.
     private var timerToken: UInt64 = 0
-    /// Called on `queue` after each round (tests and the log).
-    public var onRoundFinished: (([Connectivity]) -> Void)?
 
     public init(settings: ConnectivitySettings, socketPath: String?, fetcher: any ConnectivityFetcher,
                 reporter: any ConnectivityReporter = PathConnectionReporter(), log: Logger,
@@ -137,10 +135,9 @@ public final class ConnectivityProbe: @unchecked Sendable {
                 let line = "\(result.evidence?.interface ?? "?"): \(result.summary) (\(Self.describe(result.evidence))); \(outcome)"
                 if outcome == "reported" { log.info(line) } else { log.warning(line) }
             }
-            queue.async { [self, results] in
+            queue.async { [self] in
                 planner.finishRound(now: now(), random: random())
                 arm()
-                onRoundFinished?(results)
             }
         }
     }

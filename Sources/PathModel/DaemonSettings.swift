@@ -74,11 +74,6 @@ public struct DaemonSettings: Hashable, Sendable {
         }
         return entry.parse(&self, value)
     }
-
-    /// The text of `key`'s value, as pathd.conf(5) and `--check-config` write it.
-    public func value(of key: String) -> String? {
-        Self.keys.first { $0.name == key }.map { $0.render(self) }
-    }
 }
 
 /// What setting one `[Daemon]` key came to.

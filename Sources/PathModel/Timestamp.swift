@@ -11,11 +11,6 @@ public struct Timestamp: Hashable, Sendable {
         self.monotonic = monotonic
     }
 
-    /// `wall` in seconds, as metrics and the protocol write times.
-    public var wallSeconds: Double { wall.seconds }
-    /// `monotonic` in seconds.
-    public var monotonicSeconds: Double { monotonic.seconds }
-
     /// The wall clock's second, as the protocol writes times (RFC 3339).
     public var utc: UTCTime { UTCTime(secondsSinceEpoch: Int64(wall.components.seconds)) }
 }

@@ -31,9 +31,7 @@ enum WaitVerb {
         case .finished(let status):
             return status
         case .timedOut:
-            let (whole, fraction) = options.timeout.components
-            let seconds = Double(whole) + Double(fraction) / 1e18
-            writeError("pathctl: timed out after \(seconds) s waiting for a satisfied path\n")
+            writeError("pathctl: timed out after \(options.timeout.seconds) s waiting for a satisfied path\n")
             return .notSatisfied
         }
     }
