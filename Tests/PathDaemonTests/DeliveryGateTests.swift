@@ -22,10 +22,15 @@ struct DeliveryGateTests {
         try other.send(Request(op: .subscribe))
         _ = try other.nextPath()
         queue.suspend()
+        // queueCancelAndDrain resumes it; on a throw here it is resumed at once, since
+        // libdispatch traps when a suspended queue is released.
+        var handedOver = false
+        defer { if !handedOver { queue.resume() } }
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try other.nextPath().update.path.unsatisfiedReason == .noCarrier)
         harness.stop()
         try scheduler.waitForScheduled(1)
+        handedOver = true
     }
 
     /// `queueLineAndEnd`, then `cancel` when `cancelling` (the case under test; not for
