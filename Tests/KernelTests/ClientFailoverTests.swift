@@ -45,7 +45,7 @@ extension KernelTests {
                 try topology.deleteDefaultRoute()
                 let sentinel = try probe.waitForObject("the route deletion") { $0["event"] as? String == "state" }
                 #expect((sentinel["path"] as? [String: Any])?["unsatisfiedReason"] as? String == "noRoute")
-                let calls = probe.output.compactMap(ProgramProcess.object).compactMap { $0["event"] as? String }
+                let calls = probe.output.compactMap(OutputLines.object).compactMap { $0["event"] as? String }
                     .filter { $0 != "report" }
                 #expect(calls == ["path", "state", "path", "state"], "\(probe.output)")
             }
@@ -66,7 +66,7 @@ extension KernelTests {
                 let back = try probe.waitForObject("available again") { $0["event"] as? String == "state" }
                 #expect(back["state"] as? String == "available")
                 #expect(Self.connection(back) == 2)
-                let calls = probe.output.compactMap(ProgramProcess.object).compactMap { $0["event"] as? String }
+                let calls = probe.output.compactMap(OutputLines.object).compactMap { $0["event"] as? String }
                 #expect(calls == ["path", "state", "state", "state"], "one path call only: \(probe.output)")
             }
         }

@@ -66,13 +66,7 @@ private func read(_ path: String) throws -> String {
 
 /// The JSON objects written so far to `path`, one a line; a partly written last line is not one yet.
 private func pathLines(_ path: String) throws -> [[String: Any]] {
-    try read(path).split(separator: "\n").compactMap { line in
-        do {
-            return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        } catch {
-            return nil
-        }
-    }
+    try read(path).split(separator: "\n").map(String.init).compactMap(OutputLines.object)
 }
 
 /// Ends a pathctl that is still running; a failure is recorded, not thrown, since it runs in `defer`.
