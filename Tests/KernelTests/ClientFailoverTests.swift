@@ -21,7 +21,7 @@ extension KernelTests {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
                 let probe = try topology.runProgram("PathProbe", ["--mode", "automatic", "--socket", topology.socketPath])
-                defer { stopProgram(probe) }
+                defer { teardown("kill the probe") { try probe.kill() } }
                 let first = try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 #expect(first["state"] as? String == "available")
                 #expect(Self.connection(first) == 1, "\(first)")
@@ -56,7 +56,7 @@ extension KernelTests {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
                 let probe = try topology.runProgram("PathProbe", ["--mode", "daemon", "--socket", topology.socketPath])
-                defer { stopProgram(probe) }
+                defer { teardown("kill the probe") { try probe.kill() } }
                 try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 try daemon.terminate()
                 let unknown = try probe.waitForObject("unknown") { $0["event"] as? String == "state" }

@@ -81,7 +81,7 @@ extension KernelTests {
                 let command = topology.a.execArguments(["/usr/bin/python3", script, "tun7"])
                 let holder = try ProgramProcess(command.executable, command.arguments,
                                                 stderrPath: topology.directory.path("hold-tun.stderr"))
-                defer { stopProgram(holder) }
+                defer { teardown("kill the tunnel holder") { try holder.kill() } }
                 try holder.waitForLine("tun7 attached") { $0 == "attached" }
                 try topology.a.ip("address", "add", "10.9.0.2", "peer", "10.9.0.1", "dev", "tun7")
                 try topology.a.ip("link", "set", "tun7", "up")

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import Testing
 
 /// Reads newline-terminated lines from a connected socket on the calling thread, each
 /// wait bounded by poll(2) against a deadline. For drills that must see the daemon's end
@@ -114,13 +113,7 @@ extension VethTopology {
         let daemon = try DaemonProcess(in: a, socketPath: socketPath,
                                        stderrPath: directory.path("pathd-drill-\(UInt32.random(in: 0 ... .max)).stderr"),
                                        arguments: arguments)
-        defer {
-            do {
-                try daemon.terminate()
-            } catch {
-                Issue.record("teardown: stop pathd \(arguments): \(error)")
-            }
-        }
+        defer { teardown("stop pathd \(arguments)") { try daemon.terminate() } }
         try daemon.waitUntilListening()
         return try body(daemon)
     }

@@ -96,7 +96,7 @@ final class ProgramProcess {
         closeInput()
         guard process.isRunning else { return }
         if Glibc.kill(process.processIdentifier, SIGKILL) != 0 && errno != ESRCH {
-            throw HarnessError.posix("kill(\(process.processIdentifier), SIGKILL)", errno: errno)
+            throw HarnessError.posix("\(command.joined(separator: " ")): kill(\(process.processIdentifier), SIGKILL)", errno: errno)
         }
         process.waitUntilExit()
     }

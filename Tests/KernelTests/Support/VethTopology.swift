@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// Two namespaces joined by a veth pair, the test's daemons and subscribers, torn down together.
 ///
@@ -89,19 +88,11 @@ final class VethTopology {
     fileprivate func tearDown() {
         subscribers.forEach { $0.close() }
         for daemon in daemons {
-            record("stop pathd") { try daemon.terminate() }
+            teardown("stop pathd") { try daemon.terminate() }
         }
-        record("remove namespace \(a.name)") { try a.remove() }
-        record("remove namespace \(b.name)") { try b.remove() }
-        record("remove \(directory.url.path)") { try directory.remove() }
-    }
-
-    private func record(_ step: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch {
-            Issue.record("teardown: \(step): \(error)")
-        }
+        teardown("remove namespace \(a.name)") { try a.remove() }
+        teardown("remove namespace \(b.name)") { try b.remove() }
+        teardown("remove \(directory.url.path)") { try directory.remove() }
     }
 }
 
