@@ -2,33 +2,12 @@ import Dispatch
 import Foundation
 import PathDaemon
 import PathEngine
-import Synchronization
 import Testing
 
 /// The resolv.conf watcher against a real file in a temporary directory, replaced the
 /// way resolvconf and systemd-resolved replace it.
 @Suite("resolv.conf watcher")
 struct ResolverWatcherTests {
-    /// Collects the watcher's reports and waits for the next one with a failing deadline.
-    final class Reports: Sendable {
-        private let values = Mutex<[Bool]>([])
-        private let arrived = DispatchSemaphore(value: 0)
-
-        func record(_ value: Bool) {
-            values.withLock { $0.append(value) }
-            arrived.signal()
-        }
-
-        func next(_ description: String) throws -> Bool {
-            guard arrived.wait(timeout: .now() + 10) == .success else {
-                throw WatcherTimeout(description: "no report for \(description)")
-            }
-            return values.withLock { $0.removeFirst() }
-        }
-    }
-
-    struct WatcherTimeout: Error, CustomStringConvertible { let description: String }
-
     @Test("reports nameservers, an atomic replace without them, and an in-place edit")
     func watchesReplacements() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-resolv-\(UUID().uuidString.prefix(8))")
@@ -40,9 +19,9 @@ struct ResolverWatcherTests {
         try "nameserver 192.0.2.53\n".write(toFile: path, atomically: false, encoding: .utf8)
 
         let queue = DispatchQueue(label: "pathd.test.resolver")
-        let reports = Reports()
+        let reports = Received<Bool>()
         let watcher = ResolverWatcher(path: path, upstreamPath: directory.appendingPathComponent("upstream.conf").path, queue: queue, log: Logger(threshold: .error, journalPrefixes: false)) {
-            reports.record($0)
+            reports.append($0)
         }
         queue.sync { watcher.start() }
         defer { queue.sync { watcher.cancel() } }
@@ -79,9 +58,9 @@ struct ResolverWatcherTests {
         try "# No DNS servers known.\n".write(toFile: upstream, atomically: false, encoding: .utf8)
 
         let queue = DispatchQueue(label: "pathd.test.resolver.stub")
-        let reports = Reports()
+        let reports = Received<Bool>()
         let watcher = ResolverWatcher(path: path, upstreamPath: upstream, queue: queue,
-                                      log: Logger(threshold: .error, journalPrefixes: false)) { reports.record($0) }
+                                      log: Logger(threshold: .error, journalPrefixes: false)) { reports.append($0) }
         queue.sync { watcher.start() }
         defer { queue.sync { watcher.cancel() } }
         #expect(try reports.next("the stub without upstream servers") == false)
