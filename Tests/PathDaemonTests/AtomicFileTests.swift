@@ -77,17 +77,3 @@ struct AtomicFileTests {
         #expect(throws: Errno.self) { try AtomicFile.replace(directory + "/absent/pathd.prom", with: []) }
     }
 }
-
-/// Runs `body` with a directory of its own, removed with what it holds afterwards.
-func withScratchDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    defer {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            Issue.record("cannot remove \(path): \(error)")
-        }
-    }
-    return try body(path)
-}

@@ -34,9 +34,7 @@ final class DaemonHarness {
             directory = (socketPath as NSString).deletingLastPathComponent
             ownsDirectory = false
         } else {
-            directory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            directory = try makeScratchDirectory()
             self.socketPath = directory + "/pathd.sock"
             ownsDirectory = true
         }
@@ -122,11 +120,7 @@ final class DaemonHarness {
 
     private func removeDirectory() {
         guard ownsDirectory else { return }
-        do {
-            try FileManager.default.removeItem(atPath: directory)
-        } catch {
-            Issue.record("cannot remove \(directory): \(error)")
-        }
+        removeScratchDirectory(directory)
     }
 }
 
