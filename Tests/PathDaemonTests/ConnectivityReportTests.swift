@@ -140,14 +140,6 @@ struct ConnectivityReportTests {
         harness.queue.sync { harness.service.reconfigure(Self.configuration(url: "http://198.51.100.1:8080/other")) }
         #expect(try subscriber.nextPath().update.connectivity == .unknown)
     }
-
-    @Test("who may report: root and pathd's own user; nobody else, and not an unknown peer")
-    func trust() {
-        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 990))
-        #expect(PathService.isTrusted(peerUserID: 990, daemonUserID: 990))
-        #expect(!PathService.isTrusted(peerUserID: 65534, daemonUserID: 990))
-        #expect(!PathService.isTrusted(peerUserID: uid_t.max, daemonUserID: uid_t.max))
-    }
 }
 
 @Suite("PathMonitor's connectivity, apart from the path")

@@ -118,14 +118,20 @@ struct ReloadTests {
         #expect(code == .configInvalid)
     }
 
-    @Test("reload is for root and the daemon's own user only")
-    func authorization() {
-        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 0))
-        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 990))
-        #expect(PathService.isTrusted(peerUserID: 990, daemonUserID: 990))
-        #expect(!PathService.isTrusted(peerUserID: 1000, daemonUserID: 990))
-        #expect(!PathService.isTrusted(peerUserID: 1000, daemonUserID: 0))
-        #expect(!PathService.isTrusted(peerUserID: uid_t.max, daemonUserID: uid_t.max))
+    /// The one rule behind reload, connectivity reports and the connection budget's headroom.
+    @Test("reload and connectivity reports: root and the daemon's own user; nobody else, and not an unknown peer",
+          arguments: [
+              (peer: uid_t(0), daemon: uid_t(0), trusted: true),
+              (peer: 0, daemon: 990, trusted: true),
+              (peer: 990, daemon: 990, trusted: true),
+              (peer: 1000, daemon: 990, trusted: false),
+              (peer: 65534, daemon: 990, trusted: false),
+              (peer: 1000, daemon: 0, trusted: false),
+              // An unknown peer (uid_t.max: SO_PEERCRED failed), even one equal to the daemon's uid.
+              (peer: uid_t.max, daemon: uid_t.max, trusted: false),
+          ])
+    func trust(peer: uid_t, daemon: uid_t, trusted: Bool) {
+        #expect(PathService.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
     }
 
     @Test("reconfigure before the first path publishes nothing and is used for it")
