@@ -39,9 +39,7 @@ struct ConnectivityReportTests {
     func publishedBesideThePath() throws {
         let harness = try DaemonHarness(configuration: Self.configuration())
         defer { harness.stop() }
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        let first = try subscriber.nextPath().update
+        let (subscriber, first) = try harness.connectAndSubscribe()
         #expect(first.connectivity == .unknown)
         #expect(first.path.status == .satisfied)
 
@@ -56,7 +54,7 @@ struct ConnectivityReportTests {
         // The same verdict with other timings: recorded (interfaces shows it), no line.
         let confirmed = Self.report(.portal, redirect: "http://login.example/", elapsed: 99)
         #expect(try Self.send(confirmed, from: probe, id: 2) == .reported(id: .integer(2)))
-        try ReloadTests.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
         try probe.send(Request(op: .interfaces))
         guard case .interfaces(_, let reports, _) = try probe.next() else {
             Issue.record("no interfaces reply")
@@ -89,9 +87,7 @@ struct ConnectivityReportTests {
     func forgottenWithTheLink() throws {
         let harness = try DaemonHarness(configuration: Self.configuration())
         defer { harness.stop() }
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        _ = try subscriber.nextPath()
+        let (subscriber, _) = try harness.connectAndSubscribe()
         let probe = try harness.connect()
         _ = try Self.send(Self.report(.limited), from: probe)
         #expect(try subscriber.nextPath().update.connectivity.state == .limited)
@@ -131,9 +127,7 @@ struct ConnectivityReportTests {
     func reloadForgets() throws {
         let harness = try DaemonHarness(configuration: Self.configuration())
         defer { harness.stop() }
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        _ = try subscriber.nextPath()
+        let (subscriber, _) = try harness.connectAndSubscribe()
         let probe = try harness.connect()
         _ = try Self.send(Self.report(.full), from: probe)
         #expect(try subscriber.nextPath().update.connectivity.state == .full)

@@ -124,17 +124,6 @@ final class DaemonHarness {
     }
 }
 
-extension PathConnection {
-    /// The next path line, failing on anything else.
-    func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
-        let message = try next()
-        guard case .path(let update, let id) = message else {
-            throw PathClientError("expected a path line, got \(message)")
-        }
-        return (update, id)
-    }
-}
-
 extension Configuration {
     /// The built-in configuration with some `[Daemon]` settings changed.
     static func daemon(_ change: (inout DaemonSettings) -> Void) -> Configuration {

@@ -18,9 +18,7 @@ struct DeliveryGateTests {
     /// the daemon's end. The retry is scheduled only after both were handed over, so
     /// once the scheduler has it, both wait on the queue.
     static func queueLineAndEnd(_ harness: DaemonHarness, _ scheduler: ManualScheduler, on queue: DispatchQueue) throws {
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         queue.suspend()
         // queueCancelAndDrain resumes it; on a throw here it is resumed at once, since
         // libdispatch traps when a suspended queue is released.

@@ -92,9 +92,7 @@ struct PathMonitorTests {
         watched.monitor.cancel()
         // A change after cancel, seen by another subscriber so it was surely sent; then
         // one barrier on the start queue, after which nothing for this monitor is pending.
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         #expect(try other.nextPath().update.path.status == .satisfied)
         watched.queue.sync {}
@@ -204,9 +202,7 @@ struct PathMonitorTests {
         _ = try watched.paths.next("the first path")
         #expect(watched.monitor.source == .daemon(socketPath: harness.socketPath, generation: .first, connection: 1))
 
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         harness.network.latest.overrun()
         guard case .resync(_, let generation, _) = try other.next() else {
             Issue.record("expected a resync line")

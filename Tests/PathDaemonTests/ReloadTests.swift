@@ -33,22 +33,13 @@ struct ReloadTests {
         return Configuration(policy: Policy(rules: [rule]))
     }
 
-    /// Nothing but `expected` is waiting on `client`: a ping's pong comes next.
-    static func expectNothingPending(_ client: PathConnection, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try client.send(Request(op: .ping, id: .string("probe")))
-        let message = try client.next()
-        #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)
-    }
-
     @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
     func reloadPublishesOnce() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let script = ReloadScript()
         script.install(on: harness)
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        let first = try subscriber.nextPath().update
+        let (subscriber, first) = try harness.connectAndSubscribe()
         #expect(!first.path.isExpensive)
 
         let admin = try harness.connect()
@@ -60,12 +51,12 @@ struct ReloadTests {
         #expect(second.path.isExpensive)
         #expect(second.sequence == first.sequence + 1)
         #expect(second.generation == first.generation)
-        try Self.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
 
         try admin.send(Request(op: .reload, id: .integer(2)))
         #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
                                               id: .integer(2)))
-        try Self.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
         #expect(script.callCount == 2)
         #expect(harness.queue.sync { harness.service.clientCount } == 2)
     }
@@ -76,9 +67,7 @@ struct ReloadTests {
         defer { harness.stop() }
         let script = ReloadScript()
         script.install(on: harness)
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        let first = try subscriber.nextPath().update
+        let (subscriber, first) = try harness.connectAndSubscribe()
 
         let admin = try harness.connect()
         script.answer(.invalid(errors: ["/etc/pathd/pathd.conf:12: Expensive= expects a boolean, got \"maybe\""],
@@ -91,7 +80,7 @@ struct ReloadTests {
         #expect(code == .configInvalid)
         #expect(id == .string("r"))
         #expect(message.contains("/etc/pathd/pathd.conf:12: Expensive= expects a boolean"))
-        try Self.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
         try admin.send(Request(op: .status))
         let status = try admin.nextPath().update
         #expect(status.path == first.path)
