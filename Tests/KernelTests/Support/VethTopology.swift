@@ -77,6 +77,13 @@ final class VethTopology {
         return daemon
     }
 
+    /// Lets every user reach the sockets in the test's directory (mkdtemp makes it 0700).
+    func openDirectoryToOthers() throws {
+        guard chmod(directory.url.path, 0o755) == 0 else {
+            throw HarnessError.posix("chmod 0755 \(directory.url.path)", errno: errno)
+        }
+    }
+
     func subscribe(socketPath: String? = nil, request: String = "{\"op\":\"subscribe\"}") throws -> Subscriber {
         let subscriber = try Subscriber(socketPath: socketPath ?? self.socketPath, request: request)
         subscribers.append(subscriber)
