@@ -57,16 +57,16 @@ build:
 run: deps build
 	$(RELEASE_DIR)/pathd $(PATHD_ARGS)
 
-# Compiler warnings are bugs: `make test` fails on any. Both commands take the same
-# flags, so `swift test` reuses the build (a plain `swift build` afterwards rebuilds).
+# Compiler warnings are bugs: `make test` fails on any. (A plain `swift build` after
+# `make test` rebuilds: the flags differ.)
 WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 
 # Lint first so that the Swift test runners' summaries are the last lines printed.
 # The package is built before the tests, which install it into a scratch root.
-# The debug build puts pathd, pathctl and the examples next to the test bundle, where
-# KernelTests looks; it also compiles Tests/AppleCompatibility in both language modes.
+# `swift test` builds every target, not only the test targets' dependencies: pathd,
+# pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests
+# looks, and Tests/AppleCompatibility is compiled in both language modes.
 test: deps lint deb
-	$(SWIFT) build $(WARNINGS_AS_ERRORS)
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) $(SWIFT) test $(WARNINGS_AS_ERRORS)
 
 lint:

@@ -75,7 +75,7 @@ let package = Package(
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathProbe", "NWPathMonitorCallback",
                                                        "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
-                                                       "PathSocketClient", "PathProtocol", "PathModel"]),
+                                                       "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
     ],
     swiftLanguageModes: [.v6]
 )

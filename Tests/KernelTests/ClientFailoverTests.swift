@@ -21,7 +21,7 @@ extension KernelTests {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
                 let probe = try topology.runProgram("PathProbe", ["--mode", "automatic", "--socket", topology.socketPath])
-                defer { stopProgram(probe) }
+                defer { teardown("kill the probe") { try probe.kill() } }
                 let first = try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 #expect(first["state"] as? String == "available")
                 #expect(Self.connection(first) == 1, "\(first)")
@@ -45,7 +45,7 @@ extension KernelTests {
                 try topology.deleteDefaultRoute()
                 let sentinel = try probe.waitForObject("the route deletion") { $0["event"] as? String == "state" }
                 #expect((sentinel["path"] as? [String: Any])?["unsatisfiedReason"] as? String == "noRoute")
-                let calls = probe.output.compactMap(ProgramProcess.object).compactMap { $0["event"] as? String }
+                let calls = probe.output.compactMap(OutputLines.object).compactMap { $0["event"] as? String }
                     .filter { $0 != "report" }
                 #expect(calls == ["path", "state", "path", "state"], "\(probe.output)")
             }
@@ -56,7 +56,7 @@ extension KernelTests {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
                 let probe = try topology.runProgram("PathProbe", ["--mode", "daemon", "--socket", topology.socketPath])
-                defer { stopProgram(probe) }
+                defer { teardown("kill the probe") { try probe.kill() } }
                 try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 try daemon.terminate()
                 let unknown = try probe.waitForObject("unknown") { $0["event"] as? String == "state" }
@@ -66,7 +66,7 @@ extension KernelTests {
                 let back = try probe.waitForObject("available again") { $0["event"] as? String == "state" }
                 #expect(back["state"] as? String == "available")
                 #expect(Self.connection(back) == 2)
-                let calls = probe.output.compactMap(ProgramProcess.object).compactMap { $0["event"] as? String }
+                let calls = probe.output.compactMap(OutputLines.object).compactMap { $0["event"] as? String }
                 #expect(calls == ["path", "state", "state", "state"], "one path call only: \(probe.output)")
             }
         }

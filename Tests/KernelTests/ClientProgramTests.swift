@@ -33,7 +33,7 @@ extension KernelTests {
                 try topology.startDaemon(arguments: ["--config", config])
                 let program = try topology.runProgram("NWPathMonitorCallback",
                                                       environment: ["PATHD_SOCKET": topology.socketPath])
-                defer { stopProgram(program) }
+                defer { teardown("kill the program") { try program.kill() } }
                 let status = try program.waitForLine("the status line") { $0.hasPrefix("online") || $0.hasPrefix("offline") }
                 #expect(status == "online true false", "from pathd, with vA expensive")
                 let interface = try program.waitForLine("vA's line") { _ in true }
@@ -50,7 +50,7 @@ extension KernelTests {
                 // A socket nobody listens on, so that no pathd of the host can answer.
                 let program = try topology.runProgram("NWPathMonitorAsync",
                                                       environment: ["PATHD_SOCKET": topology.directory.path("absent.sock")])
-                defer { stopProgram(program) }
+                defer { teardown("kill the program") { try program.kill() } }
                 let line = try program.waitForLine("the first path") { _ in true }
                 #expect(line == "online false", "satisfied through vA, a veth (type other)")
                 #expect(try program.waitForExit() == .exit(0), "stderr: \(program.stderr)")
@@ -63,7 +63,7 @@ extension KernelTests {
                 try topology.startDaemon()
                 let program = try topology.runProgram("SocketOnlyMonitor", ["--once"],
                                                       environment: ["PATHD_SOCKET": topology.socketPath])
-                defer { stopProgram(program) }
+                defer { teardown("kill the program") { try program.kill() } }
                 try program.waitForLine("connected") { $0.hasPrefix("connected to pathd ") && $0.hasSuffix(topology.socketPath) }
                 let path = try program.waitForLine("the path") { _ in true }
                 #expect(path.hasPrefix("satisfied via vA (IPv4"), "line: \(path)")
@@ -76,22 +76,13 @@ extension KernelTests {
             try withVethTopology { topology in
                 try topology.startDaemon()
                 let program = try topology.runProgram("OfflineBanner", environment: ["PATHD_SOCKET": topology.socketPath])
-                defer { stopProgram(program) }
+                defer { teardown("kill the program") { try program.kill() } }
                 #expect(try program.waitForLine("online") { _ in true } == "online via vA")
                 try topology.deleteDefaultRoute()
                 let offline = try program.waitForLine("offline") { _ in true }
                 #expect(offline == "offline: no route to the Internet (no default route); will retry when the network changes")
             }
         }
-    }
-}
-
-/// Ends a program a test started, recording (not throwing) a failure to.
-func stopProgram(_ program: ProgramProcess) {
-    do {
-        try program.kill()
-    } catch {
-        Issue.record("teardown: \(program.command.joined(separator: " ")): \(error)")
     }
 }
 

@@ -50,7 +50,7 @@ extension KernelTests {
                 #expect(Self.state(first) == "unknown")
                 let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
                                              stderrPath: topology.directory.path("probe.stderr"))
-                defer { stop(probe) }
+                defer { teardown("stop pathd-probe") { try probe.terminate() } }
                 var sequence = first["sequence"] as? Int ?? 0
 
                 /// The next line: the verdict `state`, the path's fields as they were, the next sequence.
@@ -165,7 +165,7 @@ extension KernelTests {
                 let first = try topology.startDaemon(arguments: ["--config", config])
                 let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
                                              stderrPath: topology.directory.path("probe.stderr"))
-                defer { stop(probe) }
+                defer { teardown("stop pathd-probe") { try probe.terminate() } }
                 try probe.waitForLog("vA: Internet reachable")
                 try first.terminate()
                 try probe.waitForLog("lost pathd")
@@ -190,7 +190,7 @@ extension KernelTests {
                 try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
                 let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
                                              stderrPath: topology.directory.path("probe.stderr"))
-                defer { stop(probe) }
+                defer { teardown("stop pathd-probe") { try probe.terminate() } }
                 try probe.waitForLog("connected to pathd")
                 try probe.waitForLog("checking is not configured")
                 // A path change and an explicit request to check: still nothing.
@@ -207,15 +207,6 @@ extension KernelTests {
                 #expect(!said.contains("vA:"), "the probe checked: \(said)")
             }
         }
-    }
-}
-
-/// Ends a probe in `defer`: a failure is recorded, not thrown.
-private func stop(_ probe: ProbeProcess) {
-    do {
-        try probe.terminate()
-    } catch {
-        Issue.record("teardown: \(error)")
     }
 }
 
@@ -241,9 +232,9 @@ extension KernelTests.Connectivity {
             let subscriber = try topology.subscribe(socketPath: socket)
             let line = try subscriber.waitFor("full, from the sandboxed probe") { Self.state($0) == "full" }
             #expect(PathLine.status(line) == "satisfied")
-            try probe.send(SIGTERM)
-            let end = probe.wait(until: Date().addingTimeInterval(10))
-            let said = try String(contentsOfFile: stderr, encoding: .utf8)
+            let log = { try String(contentsOfFile: stderr, encoding: .utf8) }
+            let end = try probe.terminate("the sandboxed pathd-probe", detail: { "; log:\n\(try log())" })
+            let said = try log()
             #expect(end == .exit(0), "a denied call kills with SIGSYS (31); log: \(said)")
         }
     }

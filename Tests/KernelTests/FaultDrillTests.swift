@@ -9,16 +9,15 @@ extension KernelTests {
         @Test("an overrun of a 4 KiB receive buffer ends in a resync line and the kernel's current path")
         func forcedOverrun() throws {
             try withVethTopology { topology in
-                try topology.withDaemon(arguments: ["--receive-buffer", "4K"]) { _ in
+                try topology.withDaemon(arguments: ["--receive-buffer", "4K"]) { daemon in
                     let subscriber = try topology.subscribe()
                     try subscriber.waitFor("initial satisfied", PathLine.satisfied(through: "vA"))
 
                     // Stopping pathd while the flood runs makes the overrun certain rather
                     // than a matter of scheduling: nothing drains the 4 KiB buffer. The
                     // default route goes last, so only a re-read of the kernel can see it.
-                    let probe = try UnixSocket(connectingTo: topology.socketPath)
-                    let pid = try peerProcessID(of: probe)
-                    probe.close()
+                    // No launcher: the child is pathd itself.
+                    let pid = daemon.pid
                     // Routes covering the lookup destination, one per table: the route
                     // filter passes them (it would drop other /24s in the kernel).
                     let routes = (0..<3000).map { "route add 203.0.113.0/24 dev vA table \(1000 + $0)" }

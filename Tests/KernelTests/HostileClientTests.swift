@@ -156,9 +156,7 @@ extension KernelTests {
         func emptyLineStreams() throws {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("satisfied", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
                 let streams = try (0..<8).map { _ in
                     try HostileClient(topology, mode: "empty-lines", ["--cap", String(1 << 40)])
                 }
@@ -292,13 +290,6 @@ extension KernelTests {
 }
 
 extension VethTopology {
-    /// Lets every user reach the sockets in the test's directory (mkdtemp makes it 0700).
-    func openDirectoryToOthers() throws {
-        guard chmod(directory.url.path, 0o755) == 0 else {
-            throw HarnessError.posix("chmod 0755 \(directory.url.path)", errno: errno)
-        }
-    }
-
     /// `pairs` veth pairs (down, no addresses) in namespace A: links that make the
     /// `interfaces` reply large (about 175 bytes each). Made before the daemon starts,
     /// they arrive in its first dump. Not bridges: removing a namespace with a thousand

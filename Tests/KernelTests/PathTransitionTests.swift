@@ -18,9 +18,7 @@ extension KernelTests {
         @Test("deleting the default route is unsatisfied, adding it back is satisfied")
         func defaultRouteRemovedAndRestored() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial satisfied", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
 
                 try topology.deleteDefaultRoute()
                 let line = try subscriber.waitFor("unsatisfied without a default route", PathLine.unsatisfied())
@@ -34,9 +32,7 @@ extension KernelTests {
         @Test("the peer going down is unsatisfied with noCarrier, coming back is satisfied")
         func peerDownIsNoCarrier() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial satisfied", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
 
                 try topology.b.ip("link", "set", "vB", "down")
                 try subscriber.waitFor("unsatisfied, noCarrier", PathLine.unsatisfied(reason: "noCarrier"))
@@ -53,9 +49,7 @@ extension KernelTests {
         @Test("admin down of vA is unsatisfied, admin up plus a default route is satisfied")
         func adminDownThenUp() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initial satisfied", PathLine.satisfied(through: "vA"))
+                let subscriber = try topology.startSatisfied()
 
                 // The kernel flushes vA's IPv4 routes without RTM_DELROUTE: pathd must not rely on one.
                 try topology.a.ip("link", "set", "vA", "down")

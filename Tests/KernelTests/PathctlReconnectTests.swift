@@ -16,7 +16,7 @@ extension KernelTests {
                 let monitor = try ChildProcess(BuiltProduct.url("pathctl"),
                                                ["--socket", topology.socketPath, "monitor", "--json"],
                                                stderrPath: errors, stdoutPath: output)
-                defer { stop(monitor) }
+                defer { teardown("stop pathctl monitor") { try monitor.terminate("pathctl monitor") } }
                 try waitUntil("monitor printed the first daemon's path", detail: { "; stderr:\n" + (try read(errors)) }) {
                     try pathLines(output).contains(where: PathLine.satisfied(through: "vA"))
                 }
@@ -43,7 +43,7 @@ extension KernelTests {
                 let waiter = try ChildProcess(BuiltProduct.url("pathctl"),
                                               ["--socket", topology.socketPath, "wait", "--timeout", "60"],
                                               stderrPath: errors)
-                defer { stop(waiter) }
+                defer { teardown("stop pathctl wait") { try waiter.terminate("pathctl wait") } }
                 // Stopped only once it has pathd's hello: an unreachable pathd at the start is exit 3.
                 try waitUntil("the first daemon accepted pathctl wait") {
                     try hasAccepted(server: first.pid, client: waiter.pid)
@@ -66,24 +66,5 @@ private func read(_ path: String) throws -> String {
 
 /// The JSON objects written so far to `path`, one a line; a partly written last line is not one yet.
 private func pathLines(_ path: String) throws -> [[String: Any]] {
-    try read(path).split(separator: "\n").compactMap { line in
-        do {
-            return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        } catch {
-            return nil
-        }
-    }
-}
-
-/// Ends a pathctl that is still running; a failure is recorded, not thrown, since it runs in `defer`.
-private func stop(_ child: ChildProcess) {
-    do {
-        try child.send(SIGTERM)
-        if child.wait(until: Date().addingTimeInterval(10)) == nil {
-            Issue.record("pathctl ignored SIGTERM for 10 s")
-            try child.send(SIGKILL)
-        }
-    } catch {
-        Issue.record("teardown: \(error)")
-    }
+    try read(path).split(separator: "\n").map(String.init).compactMap(OutputLines.object)
 }

@@ -9,9 +9,8 @@ extension KernelTests {
         @Test("status --json prints exactly one path object")
         func statusJSON() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
                 // Wait for the daemon's answer to settle so that status has something definite to say.
-                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                try topology.startSatisfied()
 
                 let result = try Command.run(
                     BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status", "--json"]
@@ -29,8 +28,7 @@ extension KernelTests {
         @Test("status prints a readable summary")
         func statusReadable() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                try topology.startSatisfied()
 
                 let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
                 #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
@@ -43,8 +41,7 @@ extension KernelTests {
         @Test("status colours the status word on a terminal, unless NO_COLOR or --no-color")
         func statusColour() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                try topology.startSatisfied()
                 let pathctl = try BuiltProduct.url("pathctl").path
                 /// pathctl on a pseudo-terminal (script(1)), with NO_COLOR removed or set.
                 func onTerminal(_ arguments: String, noColor: Bool = false) throws -> CommandResult {
@@ -86,8 +83,8 @@ extension KernelTests {
         @Test("a daemon at its client limit: exit 4 with tooManyClients, never a missing hello")
         func refusedAtConnect() throws {
             try withVethTopology { topology in
-                try topology.startDaemon(arguments: ["--max-clients", "1"])
-                try topology.subscribe().waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                try topology.startSubscribed(arguments: ["--max-clients", "1"], waitingFor: "satisfied through vA",
+                                             PathLine.satisfied(through: "vA"))
                 let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
                 #expect(result.termination == .exit(4), "stderr: \(result.stderr)")
                 #expect(result.stderr.hasPrefix("pathctl: pathd refused: "), "stderr: \(result.stderr)")

@@ -55,8 +55,7 @@ extension KernelTests {
         @Test("status --require-type asks about that type only")
         func requireType() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
-                try topology.subscribe().waitFor("initial", PathLine.satisfied(through: "vA"))
+                try topology.startSatisfied()
                 let wifi = try Command.run(BuiltProduct.url("pathctl"),
                                            ["--socket", topology.socketPath, "status", "--json", "--require-type", "wifi"])
                 #expect(wifi.termination == .exit(0), "stderr: \(wifi.stderr)")

@@ -99,7 +99,7 @@ extension KernelTests {
                     try #require(PrometheusTools.nodeExporter).path, "--web.listen-address=127.0.0.1:9100",
                     "--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory=\(textfiles)",
                 ], stderrPath: directory.path("node-exporter.stderr"))
-                defer { Self.stop(exporter, "node_exporter") }
+                defer { teardown("stop node_exporter") { try exporter.terminate("node_exporter") } }
                 let configuration = directory.path("prometheus.yml")
                 try """
                     global:
@@ -114,7 +114,7 @@ extension KernelTests {
                     try #require(PrometheusTools.prometheus).path, "--config.file=\(configuration)",
                     "--storage.tsdb.path=\(directory.path("tsdb"))", "--web.listen-address=127.0.0.1:9090",
                 ], stderrPath: directory.path("prometheus.stderr"))
-                defer { Self.stop(prometheus, "prometheus") }
+                defer { teardown("stop prometheus") { try prometheus.terminate("prometheus") } }
 
                 let promtool = try #require(PrometheusTools.promtool).path
                 /// The values an instant query returns now, through Prometheus's HTTP API.
@@ -153,16 +153,6 @@ extension KernelTests {
         static func launch(in topology: VethTopology, _ command: [String], stderrPath: String) throws -> ChildProcess {
             let exec = topology.a.execArguments(command)
             return try ChildProcess(exec.executable, exec.arguments, stderrPath: stderrPath)
-        }
-
-        /// SIGTERM and a wait; a failure is recorded (the namespace's removal kills it anyway).
-        static func stop(_ child: ChildProcess, _ name: String) {
-            do {
-                try child.send(SIGTERM)
-                if child.wait(until: Date().addingTimeInterval(10)) == nil { Issue.record("\(name) ignored SIGTERM") }
-            } catch {
-                Issue.record("cannot stop \(name): \(error)")
-            }
         }
     }
 }

@@ -68,7 +68,7 @@ extension KernelTests {
         /// The package unpacked into the topology's directory, and a socket path in a
         /// directory the unprivileged uid owns; the directory made readable to it.
         static func unpackPackage(in topology: VethTopology) throws -> (root: String, socket: String) {
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: topology.directory.url.path)
+            try topology.openDirectoryToOthers()
             let root = topology.directory.path("root")
             try Command.check(Command.find("dpkg-deb"), ["--extract", PackageUnderTest.probe.path, root])
             let run = topology.directory.path("run")

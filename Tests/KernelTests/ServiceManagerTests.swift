@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import SystemCalls
 import Testing
 
 /// A `NOTIFY_SOCKET` the test opens, as systemd's manager end: a bound datagram socket
@@ -10,21 +11,17 @@ private final class NotifySocket {
 
     init(path: String) throws {
         self.path = path
+        let address = try UnixSocketAddress(path: path)
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError.posix("socket(SOCK_DGRAM)", errno: errno) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+        // A throw from here on closes the descriptor: deinit runs once every property is set.
+        do {
+            try address.withSockaddr { (pointer, length) throws(Errno) in
+                _ = try syscall { bind(descriptor, pointer, length) }
             }
+        } catch {
+            throw HarnessError.posix("bind(\(path))", errno: error.rawValue)
         }
-        guard bound == 0 else { throw HarnessError.posix("bind(\(path))", errno: errno) }
     }
 
     deinit { close(descriptor) }

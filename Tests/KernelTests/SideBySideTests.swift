@@ -76,12 +76,10 @@ extension KernelTests {
         func tunDevice() throws {
             try withVethTopology { topology in
                 try topology.a.ip("tuntap", "add", "dev", "tun7", "mode", "tun")
-                let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                    .deletingLastPathComponent().appendingPathComponent("scripts/test/hold-tun.py").path
-                let command = topology.a.execArguments(["/usr/bin/python3", script, "tun7"])
+                let command = topology.a.execArguments(["/usr/bin/python3", Repository.path("scripts/test/hold-tun.py"), "tun7"])
                 let holder = try ProgramProcess(command.executable, command.arguments,
                                                 stderrPath: topology.directory.path("hold-tun.stderr"))
-                defer { stopProgram(holder) }
+                defer { teardown("kill the tunnel holder") { try holder.kill() } }
                 try holder.waitForLine("tun7 attached") { $0 == "attached" }
                 try topology.a.ip("address", "add", "10.9.0.2", "peer", "10.9.0.1", "dev", "tun7")
                 try topology.a.ip("link", "set", "tun7", "up")
@@ -126,9 +124,7 @@ extension KernelTests {
                     try topology.a.ip("address", "del", "2001:db8:1::2/64", "dev", "vA")
                     try topology.b.ip("address", "add", "2001:db8:1::3/64", "dev", "vB", "nodad")
                     try topology.a.ip("address", "add", "2001:db8:1::3/64", "dev", "vA")
-                    try waitUntil("DAD fails on vA") {
-                        try topology.a.ip("-6", "address", "show", "dev", "vA", "scope", "global").contains("dadfailed")
-                    }
+                    try topology.waitUntilDADFailsOnA()
                     if try topology.a.ip("-6", "route", "show", "default").isEmpty {
                         try topology.a.ip("-6", "route", "add", "default", "via", "2001:db8:1::1", "dev", "vA")
                     }

@@ -27,7 +27,7 @@ extension KernelTests {
         func unprivilegedClients() throws {
             try withVethTopology { topology in
                 let mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"))
-                defer { stopHolder(mounts) }
+                defer { teardown("end the mount namespace holder") { try mounts.stop() } }
                 try mounts.emptyRun()
                 // As root and without --socket, pathd takes the system path: the real default.
                 _ = try mounts.startDaemon(stderrPath: topology.directory.path("system.stderr"))
@@ -59,7 +59,7 @@ extension KernelTests {
                 for (socket, extra) in [(Self.system, [:]), (Self.elsewhere, ["PATHD_SOCKET": Self.elsewhere])] {
                     let monitor = try Self.asNobody(mounts, [probe, "--mode", "daemon"], extra: extra,
                                                     stderrPath: log("probe-\(extra.isEmpty ? "system" : "named")"))
-                    defer { stopProgram(monitor) }
+                    defer { teardown("kill the monitor") { try monitor.kill() } }
                     let state = try monitor.waitForObject("the first state") { $0["event"] as? String == "state" }
                     #expect(state["state"] as? String == "available", "\(state)")
                     let source = state["source"] as? [String: Any]
@@ -69,14 +69,5 @@ extension KernelTests {
                 }
             }
         }
-    }
-}
-
-/// Ends a mount namespace's holder, recording (not throwing) a failure to.
-func stopHolder(_ mounts: PrivateMounts) {
-    do {
-        try mounts.stop()
-    } catch {
-        Issue.record("teardown: mount namespace holder \(mounts.holderID): \(error)")
     }
 }

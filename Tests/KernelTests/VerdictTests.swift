@@ -95,7 +95,7 @@ extension KernelTests {
                 // RTM_NEWADDR without IFA_F_TENTATIVE, which must flip the path.
                 let line = try subscriber.waitFor("satisfied after DAD") { PathLine.status($0) == "satisfied" }
                 #expect(line["supportsIPv6"] as? Bool == true)
-                let output = try topology.a.ip("-6", "address", "show", "dev", "vA", "scope", "global")
+                let output = try topology.globalIPv6OfA
                 #expect(!output.contains("tentative"))
             }
         }
@@ -112,9 +112,7 @@ extension KernelTests {
                 // vB already holds ::2, so DAD for it on vA fails.
                 try topology.a.ip("address", "add", "2001:db8:1::2/64", "dev", "vA")
                 try topology.a.ip("-6", "route", "add", "default", "via", "2001:db8:1::1", "dev", "vA")
-                try waitUntil("DAD fails on vA") {
-                    try topology.a.ip("-6", "address", "show", "dev", "vA", "scope", "global").contains("dadfailed")
-                }
+                try topology.waitUntilDADFailsOnA()
                 let status = try Subscriber(socketPath: topology.socketPath, request: "{\"op\":\"status\"}")
                 defer { status.close() }
                 let line = try status.waitFor("status", PathLine.isPath)

@@ -10,7 +10,7 @@ final class BatchInbox: @unchecked Sendable {
     private let arrived = DispatchSemaphore(value: 0)
     private var batches: [EventBatch] = []
     private var losses: [String] = []
-    private(set) var logLines: [String] = []
+    private var logged: [String] = []
 
     func deliver(_ batch: EventBatch) {
         lock.withLock { batches.append(batch) }
@@ -23,10 +23,13 @@ final class BatchInbox: @unchecked Sendable {
     }
 
     func log(_ level: LogLevel, _ line: String) {
-        lock.withLock { logLines.append("\(level.rawValue): \(line)") }
+        lock.withLock { logged.append("\(level.rawValue): \(line)") }
     }
 
     var lostReasons: [String] { lock.withLock { losses } }
+
+    /// What the monitor logged so far, "LEVEL: line" each.
+    var logLines: [String] { lock.withLock { logged } }
 
     /// The next batch, or nil (recorded as a failure by the caller) after `seconds`.
     func next(within seconds: Double = 10) -> EventBatch? {

@@ -8,9 +8,8 @@ import Testing
 @Suite(.enabled(if: canUseNamespaces, "needs root and /usr/sbin/ip for network namespaces"))
 struct NamespaceMonitorTests {
     @Test func followsLinksAndRouteLookupsInANamespace() throws {
-        let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let namespace = "pathd-nl-\(suffix)"
-        let peer = "pathd-nlp-\(suffix)"
+        let namespace = makeNamespaceName()
+        let peer = makeNamespaceName()
         try ip("netns", "add", namespace)
         defer { deleteNamespace(namespace) }
         try ip("netns", "add", peer)
@@ -104,7 +103,7 @@ struct NamespaceMonitorTests {
     }
 
     @Test func overrunEndsTheInstanceWithLost() throws {
-        let namespace = "pathd-nl-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let namespace = makeNamespaceName()
         try ip("netns", "add", namespace)
         defer { deleteNamespace(namespace) }
         try ip("-n", namespace, "link", "set", "lo", "up")
@@ -142,7 +141,7 @@ struct NamespaceMonitorTests {
     }
 
     @Test func aPortNamesItsMasterUntilItLeaves() throws {
-        let namespace = "pathd-nl-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
+        let namespace = makeNamespaceName()
         try ip("netns", "add", namespace)
         defer { deleteNamespace(namespace) }
         try ip("-n", namespace, "link", "add", "br0", "type", "bridge")

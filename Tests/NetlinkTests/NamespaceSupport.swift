@@ -16,14 +16,23 @@ func ip(_ arguments: [String]) throws -> String {
     process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
     process.arguments = arguments
     let output = Pipe()
-    let errors = Pipe()
     process.standardOutput = output
+    // stderr goes to a file, not a second pipe: while stdout is read to its end, an `ip`
+    // that filled a stderr pipe nobody reads yet would block, and the test with it.
+    let errorsPath = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-nl-ip-\(UUID().uuidString).stderr").path
+    guard FileManager.default.createFile(atPath: errorsPath, contents: nil),
+          let errors = FileHandle(forWritingAtPath: errorsPath) else {
+        throw CommandFailed(description: "cannot create \(errorsPath)")
+    }
+    defer {
+        do { try FileManager.default.removeItem(atPath: errorsPath) } catch { Issue.record("cleanup: \(error)") }
+    }
     process.standardError = errors
     try process.run()
     let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
+        let errorText = try String(contentsOfFile: errorsPath, encoding: .utf8)
         throw CommandFailed(description: "ip \(arguments.joined(separator: " ")): \(errorText)")
     }
     return text

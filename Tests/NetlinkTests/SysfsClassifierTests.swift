@@ -14,7 +14,7 @@ private final class FakeSysfs {
     }
 
     deinit {
-        do { try FileManager.default.removeItem(at: root) } catch { print("FakeSysfs: cannot remove \(root.path): \(error)") }
+        do { try FileManager.default.removeItem(at: root) } catch { Issue.record("FakeSysfs: cannot remove \(root.path): \(error)") }
     }
 
     func link(_ name: String, uevent: String? = nil, directories: [String] = []) throws {

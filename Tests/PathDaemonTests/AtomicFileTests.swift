@@ -33,7 +33,11 @@ struct AtomicFileTests {
         let done = Atomic<Bool>(false)
         let reads = Atomic<Int>(0)
         let torn = Mutex<[String]>([])
+        // Signalled after each read, and once more when the reader has stopped.
+        let readDone = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
         let reader = Thread {
+            defer { stopped.signal() }
             while !done.load(ordering: .acquiring) {
                 // Opened anew each time, as node_exporter does for every scrape.
                 guard let data = FileManager.default.contents(atPath: path) else {
@@ -44,15 +48,21 @@ struct AtomicFileTests {
                 if !Self.isWhole(Array(data)) {
                     torn.withLock { $0.append(String(decoding: data.prefix(40), as: UTF8.self) + "… (\(data.count) bytes)") }
                 }
+                readDone.signal()
             }
         }
         reader.start()
+        // On a throw too: a reader left running would spin for the rest of the test run.
+        defer { done.store(true, ordering: .releasing) }
         for number in 1...400 { try AtomicFile.replace(path, with: Self.version(number)) }
-        // Let the reader read the last version at least once more before it stops.
+        // Let the reader read the last version at least once more before it stops (the
+        // second read after `before` began after the last replacement).
         let before = reads.load(ordering: .relaxed)
-        let deadline = Date().addingTimeInterval(10)
-        while reads.load(ordering: .relaxed) < before + 2 && Date() < deadline { sched_yield() }
+        let deadline = DispatchTime.now() + 10
+        while reads.load(ordering: .relaxed) < before + 2 && readDone.wait(timeout: deadline) == .success {}
         done.store(true, ordering: .releasing)
+        // `torn` is final only once the reader has stopped.
+        try #require(stopped.wait(timeout: .now() + 10) == .success, "the reader thread did not stop within 10 s")
 
         #expect(torn.withLock { $0 }.isEmpty, "partial reads: \(torn.withLock { $0.prefix(5) })")
         #expect(reads.load(ordering: .relaxed) > before, "the reader never read after the last replacement")
@@ -76,18 +86,4 @@ struct AtomicFileTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["taken"])
         #expect(throws: Errno.self) { try AtomicFile.replace(directory + "/absent/pathd.prom", with: []) }
     }
-}
-
-/// Runs `body` with a directory of its own, removed with what it holds afterwards.
-func withScratchDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    defer {
-        do {
-            try FileManager.default.removeItem(atPath: path)
-        } catch {
-            Issue.record("cannot remove \(path): \(error)")
-        }
-    }
-    return try body(path)
 }

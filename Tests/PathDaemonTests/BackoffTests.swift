@@ -43,46 +43,46 @@ struct BackoffTests {
     /// hand and reads the delays asked for.
     @Test("DaemonSubscription: retries with the back-off's delays, capped and jittered, and starts over once subscribed")
     func subscriptionRetries() throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
-        let scheduler = ManualScheduler()
-        let random = PinnedRandom([0, 0.5, 0.999_999])
-        let backoff = Backoff(initial: .seconds(1), maximum: .seconds(8), jitter: 0.5)
-        let events = Received<DaemonSubscription.Event>()
-        let queue = DispatchQueue(label: "pathd.test.backoff")
-        let subscription = DaemonSubscription(socketPath: directory.socketPath, backoff: backoff, scheduler: scheduler,
-                                              random: { random.next() })
-        subscription.start(queue: queue) { events.append($0) }
-        defer { subscription.cancel() }
+        try withSocketDirectory { socketPath in
+            let scheduler = ManualScheduler()
+            let random = PinnedRandom([0, 0.5, 0.999_999])
+            let backoff = Backoff(initial: .seconds(1), maximum: .seconds(8), jitter: 0.5)
+            let events = Received<DaemonSubscription.Event>()
+            let queue = DispatchQueue(label: "pathd.test.backoff")
+            let subscription = DaemonSubscription(socketPath: socketPath, backoff: backoff, scheduler: scheduler,
+                                                  random: { random.next() })
+            subscription.start(queue: queue) { events.append($0) }
+            defer { subscription.cancel() }
 
-        for attempt in 1...6 {
-            try scheduler.waitForScheduled(attempt)
+            for attempt in 1...6 {
+                try scheduler.waitForScheduled(attempt)
+                try scheduler.runNext()
+            }
+            let delays = try scheduler.waitForScheduled(7)
+            // random 0, 0.5, ~1 in turn: the longest wait, three quarters, about half.
+            let expected: [Duration] = [.seconds(1), .seconds(2) * 0.75, .seconds(4) * (1 - 0.5 * 0.999_999),
+                                        .seconds(8), .seconds(8) * 0.75, .seconds(8) * (1 - 0.5 * 0.999_999), .seconds(8)]
+            #expect(delays == expected)
+            #expect(delays.allSatisfy { $0 <= backoff.maximum })
+            for _ in 1...7 {
+                guard case .disconnected(let error) = try events.next("a failed attempt") else {
+                    Issue.record("expected only failures: \(events.all)")
+                    return
+                }
+                #expect(error.kind == .unreachable)
+            }
+
+            // A daemon appears: the next retry subscribes; when it goes, waits start over.
+            let harness = try DaemonHarness(socketPath: socketPath)
+            defer { harness.stop() }
             try scheduler.runNext()
-        }
-        let delays = try scheduler.waitForScheduled(7)
-        // random 0, 0.5, ~1 in turn: the longest wait, three quarters, about half.
-        let expected: [Duration] = [.seconds(1), .seconds(2) * 0.75, .seconds(4) * (1 - 0.5 * 0.999_999),
-                                    .seconds(8), .seconds(8) * 0.75, .seconds(8) * (1 - 0.5 * 0.999_999), .seconds(8)]
-        #expect(delays == expected)
-        #expect(delays.allSatisfy { $0 <= backoff.maximum })
-        for _ in 1...7 {
-            guard case .disconnected(let error) = try events.next("a failed attempt") else {
-                Issue.record("expected only failures: \(events.all)")
+            guard case .connected = try events.next("connected"), case .path = try events.next("the path") else {
+                Issue.record("expected connected, then a path: \(events.all)")
                 return
             }
-            #expect(error.kind == .unreachable)
+            harness.stop()
+            let after = try scheduler.waitForScheduled(8)
+            #expect(after.last.map { $0 <= backoff.initial && $0 >= backoff.initial * 0.5 } == true, "\(after)")
         }
-
-        // A daemon appears: the next retry subscribes; when it goes, waits start over.
-        let harness = try DaemonHarness(socketPath: directory.socketPath)
-        defer { harness.stop() }
-        try scheduler.runNext()
-        guard case .connected = try events.next("connected"), case .path = try events.next("the path") else {
-            Issue.record("expected connected, then a path: \(events.all)")
-            return
-        }
-        harness.stop()
-        let after = try scheduler.waitForScheduled(8)
-        #expect(after.last.map { $0 <= backoff.initial && $0 >= backoff.initial * 0.5 } == true, "\(after)")
     }
 }

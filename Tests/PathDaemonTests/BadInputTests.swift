@@ -118,18 +118,10 @@ struct BadInputTests {
         defer { harness.stop() }
         let stuck = try harness.connect()
         try stuck.send(Request(op: .subscribe))
-        let reader = try harness.connect()
-        try reader.send(Request(op: .subscribe))
-        let first = try reader.nextPath().update
+        let (reader, first) = try harness.connectAndSubscribe()
         // In lockstep with the reader, so every line it gets is one it was due; the
         // stuck client's socket buffer fills after a few hundred lines.
-        var last = first
-        for index in 0..<3000 {
-            harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0())])
-            let update = try reader.nextPath().update
-            try #require(update.sequence == last.sequence + 1)
-            last = update
-        }
+        let last = try harness.flapCarrier(3000, readingOn: reader, after: first)
         // The stuck client's lines collapsed to the newest path: it is still connected
         // and, reading at last, ends on the same sequence as everyone else.
         #expect(harness.queue.sync { harness.service.clientCount } == 2)

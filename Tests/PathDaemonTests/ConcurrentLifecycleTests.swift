@@ -105,9 +105,7 @@ struct ConcurrentLifecycleTests {
         queues.forEach { $0.sync {} }
         let settled = calls.withLock { $0 }
 
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         harness.network.latest.emit([.routeLookup(.ipv4, .rejected(.unreachable))])
         _ = try other.waitForPath { $0.unsatisfiedReason == .routeRejects }
         queues.forEach { $0.sync {} }
@@ -116,15 +114,5 @@ struct ConcurrentLifecycleTests {
         DispatchQueue.concurrentPerform(iterations: count, execute: start)
         queues.forEach { $0.sync {} }
         #expect(calls.withLock { $0 } == settled, "a cancelled monitor does not start again")
-    }
-}
-
-extension PathConnection {
-    /// Path lines until one satisfies `predicate` (each read fails after the connection's timeout).
-    func waitForPath(_ predicate: (Path) -> Bool) throws -> Path {
-        while true {
-            let update = try nextPath().update
-            if predicate(update.path) { return update.path }
-        }
     }
 }

@@ -34,9 +34,7 @@ final class DaemonHarness {
             directory = (socketPath as NSString).deletingLastPathComponent
             ownsDirectory = false
         } else {
-            directory = FileManager.default.temporaryDirectory
-                .appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            directory = try makeScratchDirectory()
             self.socketPath = directory + "/pathd.sock"
             ownsDirectory = true
         }
@@ -122,22 +120,7 @@ final class DaemonHarness {
 
     private func removeDirectory() {
         guard ownsDirectory else { return }
-        do {
-            try FileManager.default.removeItem(atPath: directory)
-        } catch {
-            Issue.record("cannot remove \(directory): \(error)")
-        }
-    }
-}
-
-extension PathConnection {
-    /// The next path line, failing on anything else.
-    func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
-        let message = try next()
-        guard case .path(let update, let id) = message else {
-            throw PathClientError("expected a path line, got \(message)")
-        }
-        return (update, id)
+        removeScratchDirectory(directory)
     }
 }
 

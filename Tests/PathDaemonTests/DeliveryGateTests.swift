@@ -18,14 +18,17 @@ struct DeliveryGateTests {
     /// the daemon's end. The retry is scheduled only after both were handed over, so
     /// once the scheduler has it, both wait on the queue.
     static func queueLineAndEnd(_ harness: DaemonHarness, _ scheduler: ManualScheduler, on queue: DispatchQueue) throws {
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         queue.suspend()
+        // queueCancelAndDrain resumes it; on a throw here it is resumed at once, since
+        // libdispatch traps when a suspended queue is released.
+        var handedOver = false
+        defer { if !handedOver { queue.resume() } }
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try other.nextPath().update.path.unsatisfiedReason == .noCarrier)
         harness.stop()
         try scheduler.waitForScheduled(1)
+        handedOver = true
     }
 
     /// `queueLineAndEnd`, then `cancel` when `cancelling` (the case under test; not for

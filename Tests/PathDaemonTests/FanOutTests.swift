@@ -75,30 +75,20 @@ extension LoadAndAbuse {
             defer { harness.stop() }
             let victim = try RawClient(path: harness.socketPath)
             try victim.write(Request(op: .subscribe).encoded())
-            let canary = try harness.connect()
-            try canary.send(Request(op: .subscribe))
-            var last = try canary.nextPath().update
+            let (canary, first) = try harness.connectAndSubscribe()
             // About 350 bytes a line: 2,000 changes overfill the victim's socket buffer,
             // so the daemon holds a half-written or queued line for it (collapsed to the
             // newest path, so it stays connected).
-            func change(_ count: Int) throws {
-                for index in 0..<count {
-                    harness.network.latest.emit([.linkChanged(index % 2 == 0 ? Fixture.eth0NoCarrier : Fixture.eth0())])
-                    let update = try canary.nextPath().update
-                    try #require(update.sequence == last.sequence + 1)
-                    last = update
-                }
-            }
-            try change(2000)
+            var last = try harness.flapCarrier(2000, readingOn: canary, after: first)
             #expect(harness.queue.sync { harness.service.clientCount } == 2)
             victim.closeNow()
             // Changes keep coming while the daemon finds the peer gone (EPIPE on send,
             // end of file on receive). A SIGPIPE would kill this test process.
-            try change(200)
+            last = try harness.flapCarrier(200, readingOn: canary, after: last)
             let deadline = ContinuousClock.now + .seconds(10)
             while harness.queue.sync(execute: { harness.service.clientCount }) > 1 {
                 try #require(ContinuousClock.now < deadline, "the daemon never dropped the closed client")
-                try change(1)
+                last = try harness.flapCarrier(1, readingOn: canary, after: last)
             }
             try canary.send(Request(op: .ping, id: .string("alive")))
             #expect(try canary.next() == .pong(id: .string("alive")))

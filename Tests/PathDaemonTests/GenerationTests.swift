@@ -37,9 +37,7 @@ struct GenerationTests {
     func staleGenerationDropped() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        let first = try client.nextPath().update
+        let (client, first) = try harness.connectAndSubscribe()
         let old = harness.network.latest
         old.overrun()
         guard case .resync = try client.next() else {
@@ -62,9 +60,8 @@ struct GenerationTests {
     func redumpReplacesState() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        #expect(try client.nextPath().update.path.status == .satisfied)
+        let (client, first) = try harness.connectAndSubscribe()
+        #expect(first.path.status == .satisfied)
         // While events were lost, eth0 disappeared; only the re-dump knows.
         harness.network.setState([.linkChanged(Fixture.lo), .routeLookup(.ipv4, .noRoute),
                                   .routeLookup(.ipv6, .noRoute)])

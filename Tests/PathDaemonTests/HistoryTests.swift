@@ -37,9 +37,7 @@ struct HistoryTests {
             do {
                 let harness = try DaemonHarness(clock: clock, stateDirectory: directory)
                 defer { harness.stop() }
-                let client = try harness.connect()
-                try client.send(Request(op: .subscribe))
-                _ = try client.nextPath()
+                let (client, _) = try harness.connectAndSubscribe()
                 clock.advance(by: .seconds(3))
                 harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
                 _ = try client.nextPath()

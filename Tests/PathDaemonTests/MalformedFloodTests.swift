@@ -15,9 +15,7 @@ extension LoadAndAbuse {
         func tenThousandMalformedLines() throws {
             let harness = try DaemonHarness()
             defer { harness.stop() }
-            let other = try harness.connect()
-            try other.send(Request(op: .subscribe))
-            let first = try other.nextPath().update
+            let (other, first) = try harness.connectAndSubscribe()
             let corpus = MalformedCorpus(count: 10_000)
             let attacker = try RawClient(path: harness.socketPath)
             // Warm up allocator and code paths, then measure.

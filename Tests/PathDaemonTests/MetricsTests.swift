@@ -30,9 +30,7 @@ struct MetricsTests {
         let clock = ManualClock()
         let harness = try DaemonHarness(clock: clock)
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        _ = try client.nextPath()
+        let (client, _) = try harness.connectAndSubscribe()
         var text = try Self.metrics(client)
         #expect(Self.value("pathd_path_changes_total", in: text) == "0")
         #expect(Self.value(#"pathd_path_status{pathd_path_status="satisfied"}"#, in: text) == "1")
@@ -72,9 +70,7 @@ struct MetricsTests {
     func overrunsAndResyncs() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        _ = try client.nextPath()
+        let (client, _) = try harness.connectAndSubscribe()
         harness.network.latest.overrun()
         guard case .resync = try client.next() else { throw PathClientError("no resync line") }
         _ = try client.nextPath()
@@ -159,9 +155,7 @@ struct MetricsFileTests {
             #expect(try file().contains(#"pathd_path_status{pathd_path_status="satisfied"} 1"#))
             #expect(try scheduler.waitForPending() == MetricsFile.minimumInterval)
             // The client's connection is a change too; so is the lost carrier. Both wait.
-            let client = try harness.connect()
-            try client.send(Request(op: .subscribe))
-            _ = try client.nextPath()
+            let (client, _) = try harness.connectAndSubscribe()
             harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
             #expect(try client.nextPath().update.path.status == .unsatisfied)
             #expect(writes() == 1)
@@ -193,9 +187,7 @@ struct MetricsFileTests {
         let harness = try DaemonHarness(configuration: .daemon { $0.metricsFilePath = "/nonexistent-pathd-dir/pathd.prom" },
                                         log: log.logger, scheduler: scheduler)
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        _ = try client.nextPath()
+        let (client, _) = try harness.connectAndSubscribe()
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         _ = try client.nextPath()
         try scheduler.runNext()

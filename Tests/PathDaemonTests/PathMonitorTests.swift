@@ -92,9 +92,7 @@ struct PathMonitorTests {
         watched.monitor.cancel()
         // A change after cancel, seen by another subscriber so it was surely sent; then
         // one barrier on the start queue, after which nothing for this monitor is pending.
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         #expect(try other.nextPath().update.path.status == .satisfied)
         watched.queue.sync {}
@@ -115,41 +113,41 @@ struct PathMonitorTests {
 
     @Test("before the first path the state is .unknown, and start, reads and cancel never wait for the daemon")
     func unknownBeforeFirstPath() throws {
-        // A daemon that accepts and never greets (it is still reading the kernel).
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
-        let listener = try UnixListener.bind(path: directory.socketPath)
-        defer { listener.close() }
-        let watched = WatchedMonitor(socketPath: directory.socketPath)
-        let apple = NWPathMonitor(PathMonitor(socketPath: directory.socketPath, mode: .daemon))
-        #expect(watched.monitor.currentState == .unknown)
-        #expect(watched.monitor.source == .none)
-        #expect(apple.currentPath == NWPath.unknown)
-        #expect(apple.currentPath.status == .unsatisfied)
-        #expect(apple.currentPath.unsatisfiedReason == .notAvailable)
-        #expect(apple.currentPath.availableInterfaces.isEmpty)
+        try withSocketDirectory { socketPath in
+            // A daemon that accepts and never greets (it is still reading the kernel).
+            let listener = try UnixListener.bind(path: socketPath)
+            defer { listener.close() }
+            let watched = WatchedMonitor(socketPath: socketPath)
+            let apple = NWPathMonitor(PathMonitor(socketPath: socketPath, mode: .daemon))
+            #expect(watched.monitor.currentState == .unknown)
+            #expect(watched.monitor.source == .none)
+            #expect(apple.currentPath == NWPath.unknown)
+            #expect(apple.currentPath.status == .unsatisfied)
+            #expect(apple.currentPath.unsatisfiedReason == .notAvailable)
+            #expect(apple.currentPath.availableInterfaces.isEmpty)
 
-        let started = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            watched.start()
-            apple.start(queue: watched.queue)
-            started.signal()
-        }
-        #expect(started.wait(timeout: .now() + 10) == .success, "start returned")
-        let free = DispatchSemaphore(value: 0)
-        watched.queue.async { free.signal() }
-        #expect(free.wait(timeout: .now() + 10) == .success, "the start queue runs other work")
-        #expect(watched.monitor.currentState == .unknown)
-        #expect(apple.currentPath == NWPath.unknown)
+            let started = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                watched.start()
+                apple.start(queue: watched.queue)
+                started.signal()
+            }
+            #expect(started.wait(timeout: .now() + 10) == .success, "start returned")
+            let free = DispatchSemaphore(value: 0)
+            watched.queue.async { free.signal() }
+            #expect(free.wait(timeout: .now() + 10) == .success, "the start queue runs other work")
+            #expect(watched.monitor.currentState == .unknown)
+            #expect(apple.currentPath == NWPath.unknown)
 
-        let cancelled = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            watched.monitor.cancel()
-            apple.cancel()
-            cancelled.signal()
+            let cancelled = DispatchSemaphore(value: 0)
+            DispatchQueue.global().async {
+                watched.monitor.cancel()
+                apple.cancel()
+                cancelled.signal()
+            }
+            #expect(cancelled.wait(timeout: .now() + 10) == .success, "cancel returned while the hello is awaited")
+            #expect(watched.paths.all.isEmpty && watched.states.all.isEmpty)
         }
-        #expect(cancelled.wait(timeout: .now() + 10) == .success, "cancel returned while the hello is awaited")
-        #expect(watched.paths.all.isEmpty && watched.states.all.isEmpty)
     }
 
     /// There is no API through which a request could change the path: PathMonitor and
@@ -204,9 +202,7 @@ struct PathMonitorTests {
         _ = try watched.paths.next("the first path")
         #expect(watched.monitor.source == .daemon(socketPath: harness.socketPath, generation: .first, connection: 1))
 
-        let other = try harness.connect()
-        try other.send(Request(op: .subscribe))
-        _ = try other.nextPath()
+        let (other, _) = try harness.connectAndSubscribe()
         harness.network.latest.overrun()
         guard case .resync(_, let generation, _) = try other.next() else {
             Issue.record("expected a resync line")
@@ -250,52 +246,52 @@ struct PathMonitorTests {
 
     @Test("the daemon goes away (.daemon mode): .unknown, never offline; back with the same path: no path call, a new connection in source")
     func daemonGoneAndBack() throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
-        let first = try DaemonHarness(socketPath: directory.socketPath)
-        defer { first.stop() }
-        let scheduler = ManualScheduler()
-        let watched = WatchedMonitor(socketPath: directory.socketPath, scheduler: scheduler)
-        watched.start()
-        defer { watched.monitor.cancel() }
-        let path = try watched.paths.next("the first path")
-        #expect(try watched.states.next("available") == .available(path))
+        try withSocketDirectory { socketPath in
+            let first = try DaemonHarness(socketPath: socketPath)
+            defer { first.stop() }
+            let scheduler = ManualScheduler()
+            let watched = WatchedMonitor(socketPath: socketPath, scheduler: scheduler)
+            watched.start()
+            defer { watched.monitor.cancel() }
+            let path = try watched.paths.next("the first path")
+            #expect(try watched.states.next("available") == .available(path))
 
-        first.stop()
-        #expect(try watched.states.next("the daemon gone") == .unknown)
-        #expect(watched.monitor.source == .none)
-        #expect(watched.monitor.currentPath == nil)
-        guard case .refused(.shuttingDown, _)? = watched.monitor.lastError?.kind else {
-            Issue.record("the daemon said why it left: \(String(describing: watched.monitor.lastError))")
-            return
+            first.stop()
+            #expect(try watched.states.next("the daemon gone") == .unknown)
+            #expect(watched.monitor.source == .none)
+            #expect(watched.monitor.currentPath == nil)
+            guard case .refused(.shuttingDown, _)? = watched.monitor.lastError?.kind else {
+                Issue.record("the daemon said why it left: \(String(describing: watched.monitor.lastError))")
+                return
+            }
+
+            let second = try DaemonHarness(socketPath: socketPath)
+            defer { second.stop() }
+            try scheduler.waitForScheduled(1)
+            try scheduler.runNext()
+            #expect(try watched.states.next("back") == .available(path))
+            #expect(watched.monitor.source == .daemon(socketPath: socketPath, generation: .first, connection: 2))
+            second.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+            #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier, "no call for the same path")
         }
-
-        let second = try DaemonHarness(socketPath: directory.socketPath)
-        defer { second.stop() }
-        try scheduler.waitForScheduled(1)
-        try scheduler.runNext()
-        #expect(try watched.states.next("back") == .available(path))
-        #expect(watched.monitor.source == .daemon(socketPath: directory.socketPath, generation: .first, connection: 2))
-        second.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
-        #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier, "no call for the same path")
     }
 
     @Test("a socket nobody listens on is recorded in lastError, naming the path")
     func unreachableRecorded() throws {
-        let directory = try SocketDirectory()
-        defer { directory.remove() }
-        let scheduler = ManualScheduler()
-        let watched = WatchedMonitor(socketPath: directory.socketPath, scheduler: scheduler)
-        #expect(watched.monitor.lastError == nil, "no failure before start")
-        watched.start()
-        defer { watched.monitor.cancel() }
-        // The retry is scheduled after the failure was handed to the start queue; one
-        // barrier there and it is recorded.
-        try scheduler.waitForScheduled(1)
-        watched.queue.sync {}
-        let message = try #require(watched.monitor.lastError).description
-        #expect(message.contains(directory.socketPath), "message: \(message)")
-        #expect(watched.monitor.currentState == .unknown)
-        #expect(watched.paths.all.isEmpty && watched.states.all.isEmpty)
+        try withSocketDirectory { socketPath in
+            let scheduler = ManualScheduler()
+            let watched = WatchedMonitor(socketPath: socketPath, scheduler: scheduler)
+            #expect(watched.monitor.lastError == nil, "no failure before start")
+            watched.start()
+            defer { watched.monitor.cancel() }
+            // The retry is scheduled after the failure was handed to the start queue; one
+            // barrier there and it is recorded.
+            try scheduler.waitForScheduled(1)
+            watched.queue.sync {}
+            let message = try #require(watched.monitor.lastError).description
+            #expect(message.contains(socketPath), "message: \(message)")
+            #expect(watched.monitor.currentState == .unknown)
+            #expect(watched.paths.all.isEmpty && watched.states.all.isEmpty)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import PathProtocol
+import SystemCalls
 import Testing
 
 /// A client that writes arbitrary bytes, for input no well-behaved client sends. Reads
@@ -17,23 +18,16 @@ final class RawClient: @unchecked Sendable {
 
     /// Connects; with `expectHello`, reads the daemon's `hello` and fails without one.
     init(path: String, expectHello: Bool = true) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
+        do {
+            descriptor = try UnixSocket.connect(to: UnixSocketAddress(path: path)).rawValue
+        } catch {
+            throw Failure(description: "connect \(path): \(error)")
+        }
+        // From here a throw closes the descriptor: deinit runs once every property is set.
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            let bytes = Array(path.utf8)
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
+        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+            throw Failure(description: "setsockopt(SO_RCVTIMEO): \(Errno.current)")
         }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else { throw Failure(description: "connect \(path): errno \(errno)") }
         if expectHello {
             guard case .hello = try next() else { throw Failure(description: "no hello") }
         }

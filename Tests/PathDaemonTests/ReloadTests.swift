@@ -33,22 +33,13 @@ struct ReloadTests {
         return Configuration(policy: Policy(rules: [rule]))
     }
 
-    /// Nothing but `expected` is waiting on `client`: a ping's pong comes next.
-    static func expectNothingPending(_ client: PathConnection, sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try client.send(Request(op: .ping, id: .string("probe")))
-        let message = try client.next()
-        #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)
-    }
-
     @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
     func reloadPublishesOnce() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let script = ReloadScript()
         script.install(on: harness)
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        let first = try subscriber.nextPath().update
+        let (subscriber, first) = try harness.connectAndSubscribe()
         #expect(!first.path.isExpensive)
 
         let admin = try harness.connect()
@@ -60,12 +51,12 @@ struct ReloadTests {
         #expect(second.path.isExpensive)
         #expect(second.sequence == first.sequence + 1)
         #expect(second.generation == first.generation)
-        try Self.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
 
         try admin.send(Request(op: .reload, id: .integer(2)))
         #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
                                               id: .integer(2)))
-        try Self.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
         #expect(script.callCount == 2)
         #expect(harness.queue.sync { harness.service.clientCount } == 2)
     }
@@ -76,9 +67,7 @@ struct ReloadTests {
         defer { harness.stop() }
         let script = ReloadScript()
         script.install(on: harness)
-        let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe))
-        let first = try subscriber.nextPath().update
+        let (subscriber, first) = try harness.connectAndSubscribe()
 
         let admin = try harness.connect()
         script.answer(.invalid(errors: ["/etc/pathd/pathd.conf:12: Expensive= expects a boolean, got \"maybe\""],
@@ -91,7 +80,7 @@ struct ReloadTests {
         #expect(code == .configInvalid)
         #expect(id == .string("r"))
         #expect(message.contains("/etc/pathd/pathd.conf:12: Expensive= expects a boolean"))
-        try Self.expectNothingPending(subscriber)
+        try subscriber.expectNothingPending()
         try admin.send(Request(op: .status))
         let status = try admin.nextPath().update
         #expect(status.path == first.path)
@@ -118,14 +107,20 @@ struct ReloadTests {
         #expect(code == .configInvalid)
     }
 
-    @Test("reload is for root and the daemon's own user only")
-    func authorization() {
-        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 0))
-        #expect(PathService.isTrusted(peerUserID: 0, daemonUserID: 990))
-        #expect(PathService.isTrusted(peerUserID: 990, daemonUserID: 990))
-        #expect(!PathService.isTrusted(peerUserID: 1000, daemonUserID: 990))
-        #expect(!PathService.isTrusted(peerUserID: 1000, daemonUserID: 0))
-        #expect(!PathService.isTrusted(peerUserID: uid_t.max, daemonUserID: uid_t.max))
+    /// The one rule behind reload, connectivity reports and the connection budget's headroom.
+    @Test("reload and connectivity reports: root and the daemon's own user; nobody else, and not an unknown peer",
+          arguments: [
+              (peer: uid_t(0), daemon: uid_t(0), trusted: true),
+              (peer: 0, daemon: 990, trusted: true),
+              (peer: 990, daemon: 990, trusted: true),
+              (peer: 1000, daemon: 990, trusted: false),
+              (peer: 65534, daemon: 990, trusted: false),
+              (peer: 1000, daemon: 0, trusted: false),
+              // An unknown peer (uid_t.max: SO_PEERCRED failed), even one equal to the daemon's uid.
+              (peer: uid_t.max, daemon: uid_t.max, trusted: false),
+          ])
+    func trust(peer: uid_t, daemon: uid_t, trusted: Bool) {
+        #expect(PathService.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
     }
 
     @Test("reconfigure before the first path publishes nothing and is used for it")

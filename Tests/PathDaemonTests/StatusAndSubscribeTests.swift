@@ -31,9 +31,7 @@ struct StatusAndSubscribeTests {
     func subscription() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        let first = try client.nextPath().update
+        let (client, first) = try harness.connectAndSubscribe()
         #expect(first.path.status == .satisfied)
 
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
@@ -53,9 +51,7 @@ struct StatusAndSubscribeTests {
     func identicalEventsPublishNothing() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        let first = try client.nextPath().update
+        let (client, first) = try harness.connectAndSubscribe()
         // The same link again, an address on loopback, a repeated lookup: no change.
         harness.network.latest.emit([.linkChanged(Fixture.eth0()), .routeLookup(.ipv4, Fixture.onlineDefaultRoute)])
         harness.network.latest.emit([.addressChanged(InterfaceAddress(interface: Fixture.lo.index,
@@ -98,17 +94,15 @@ struct StatusAndSubscribeTests {
         }
         // No more lines for "any": the next reply on the connection is the pong.
         harness.network.latest.emit([.routeLookup(.ipv4, Fixture.onlineDefaultRoute)])
-        try client.send(Request(op: .ping, id: .integer(1)))
-        #expect(try client.next() == .pong(id: .integer(1)))
+        try client.expectNothingPending()
     }
 
     @Test("DNS configuration changes the path")
     func dnsChange() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let client = try harness.connect()
-        try client.send(Request(op: .subscribe))
-        #expect(try client.nextPath().update.path.supportsDNS == false)
+        let (client, first) = try harness.connectAndSubscribe()
+        #expect(first.path.supportsDNS == false)
         harness.queue.sync { harness.service.setDNSConfigured(true) }
         #expect(try client.nextPath().update.path.supportsDNS == true)
     }

@@ -78,8 +78,30 @@ final class ChildProcess {
 
     func send(_ signal: Int32) throws {
         // ESRCH: already exited (and perhaps not yet reaped); nothing left to signal.
-        if kill(pid, signal) != 0 && errno != ESRCH {
+        if Glibc.kill(pid, signal) != 0 && errno != ESRCH {
             throw HarnessError.posix("kill(\(pid), \(signal))", errno: errno)
+        }
+    }
+
+    /// How the child ends, and the one place it is told to: SIGTERM, then a wait of
+    /// `timeout`. A child still running then is killed and the call throws, since ignoring
+    /// SIGTERM is a bug; `name` and `detail()` (its log, say) go into that error. A child
+    /// that already exited is not signalled.
+    @discardableResult
+    func terminate(_ name: String, timeout: Duration = .seconds(10),
+                   detail: () throws -> String = { "" }) throws -> Termination {
+        if let end = wait(until: Date()) { return end }
+        try send(SIGTERM)
+        if let end = wait(until: Date().addingTimeInterval(timeout.timeInterval)) { return end }
+        try kill(name)
+        throw HarnessError("\(name) (pid \(pid)) ignored SIGTERM for \(timeout) and was killed\(try detail())")
+    }
+
+    /// SIGKILL and a wait for the child to be gone.
+    func kill(_ name: String) throws {
+        try send(SIGKILL)
+        guard wait(until: Date().addingTimeInterval(10)) != nil else {
+            throw HarnessError("\(name) (pid \(pid)) survived SIGKILL for 10 s")
         }
     }
 

@@ -35,13 +35,7 @@ final class ProbeProcess {
     /// SIGTERM and wait; SIGKILL (and throw) if it does not stop.
     @discardableResult
     func terminate() throws -> Termination {
-        if let end = child.wait(until: Date()) { return end }
-        try child.send(SIGTERM)
-        guard let end = child.wait(until: Date().addingTimeInterval(10)) else {
-            try child.send(SIGKILL)
-            throw HarnessError("pathd-probe ignored SIGTERM for 10 s; log:\n\(try stderr)")
-        }
-        return end
+        try child.terminate("pathd-probe", detail: { "; log:\n\(try stderr)" })
     }
 }
 
@@ -89,10 +83,6 @@ final class CheckServer {
 
     /// Stops it: nothing listens on the port any more.
     func stop() throws {
-        try child.send(SIGTERM)
-        guard child.wait(until: Date().addingTimeInterval(10)) != nil else {
-            try child.send(SIGKILL)
-            throw HarnessError("the check server ignored SIGTERM")
-        }
+        try child.terminate("the check server")
     }
 }

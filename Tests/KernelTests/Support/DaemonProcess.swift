@@ -62,20 +62,11 @@ final class DaemonProcess {
     /// SIGTERM, then waits; SIGKILL if it does not exit in time (and throws, since that is a bug).
     @discardableResult
     func terminate(timeout: Duration = .seconds(10)) throws -> Termination {
-        if let end = child.wait(until: Date()) { return end }
-        try child.send(SIGTERM)
-        guard let end = child.wait(until: Date().addingTimeInterval(timeout.timeInterval)) else {
-            try kill()
-            throw HarnessError("pathd ignored SIGTERM for \(timeout) and was killed; stderr:\n\(try stderr)")
-        }
-        return end
+        try child.terminate("pathd", timeout: timeout, detail: { "; stderr:\n\(try stderr)" })
     }
 
     /// SIGKILL and wait: what a crash leaves behind (the socket file stays).
     func kill() throws {
-        try child.send(SIGKILL)
-        guard child.wait(until: Date().addingTimeInterval(10)) != nil else {
-            throw HarnessError("pathd (pid \(child.pid)) survived SIGKILL for 10 s")
-        }
+        try child.kill("pathd")
     }
 }

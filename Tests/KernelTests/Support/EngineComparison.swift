@@ -114,14 +114,14 @@ final class EngineComparison {
             let coldDifferences = Self.differences("cold in-process", first, reference)
             #expect(coldDifferences.isEmpty, "\(label): \(coldDifferences.joined(separator: "; "))",
                     sourceLocation: sourceLocation)
-            stopProgram(cold)
+            teardown("kill the cold probe") { try cold.kill() }
         }
     }
 
     /// Ends every probe (the daemon and the holder end with the namespace).
     func stop() {
-        programs.forEach(stopProgram)
-        stopHolder(mounts)
+        for program in programs { teardown("kill a probe") { try program.kill() } }
+        teardown("end the mount namespace holder") { try mounts.stop() }
     }
 
     /// pathd's current path line for `criteria`, from a status request.

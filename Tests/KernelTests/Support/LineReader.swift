@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Testing
+import SystemCalls
 
 /// Reads newline-terminated lines from a connected socket on the calling thread, each
 /// wait bounded by poll(2) against a deadline. For drills that must see the daemon's end
@@ -74,15 +74,11 @@ final class LineReader {
 /// The process at the other end of a connected Unix socket (SO_PEERCRED): the daemon's
 /// pid, found without reaching into `DaemonProcess`.
 func peerProcessID(of socket: UnixSocket) throws -> pid_t {
-    // struct ucred { pid_t pid; uid_t uid; gid_t gid; } (socket(7)); Glibc does not
-    // import it without _GNU_SOURCE, so it is read as three 32-bit fields.
-    var credentials: [Int32] = [0, 0, 0]
-    var length = socklen_t(MemoryLayout<Int32>.size * 3)
-    let result = credentials.withUnsafeMutableBytes {
-        getsockopt(socket.descriptor, SOL_SOCKET, SO_PEERCRED, $0.baseAddress, &length)
+    do {
+        return try FileDescriptor(rawValue: socket.descriptor).peerCredentials().processID
+    } catch {
+        throw HarnessError.posix("getsockopt(SO_PEERCRED)", errno: error.rawValue)
     }
-    guard result == 0 else { throw HarnessError.posix("getsockopt(SO_PEERCRED)", errno: errno) }
-    return credentials[0]
 }
 
 extension VethTopology {
@@ -114,13 +110,7 @@ extension VethTopology {
         let daemon = try DaemonProcess(in: a, socketPath: socketPath,
                                        stderrPath: directory.path("pathd-drill-\(UInt32.random(in: 0 ... .max)).stderr"),
                                        arguments: arguments)
-        defer {
-            do {
-                try daemon.terminate()
-            } catch {
-                Issue.record("teardown: stop pathd \(arguments): \(error)")
-            }
-        }
+        defer { teardown("stop pathd \(arguments)") { try daemon.terminate() } }
         try daemon.waitUntilListening()
         return try body(daemon)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A network namespace `pathd-kt-<random>` made with `ip netns add`.
 ///
@@ -51,10 +50,6 @@ final class NetworkNamespace {
 
     deinit {
         guard !isRemoved else { return }
-        do {
-            try remove()
-        } catch {
-            Issue.record("could not remove network namespace \(name): \(error)")
-        }
+        teardown("remove network namespace \(name)") { try remove() }
     }
 }

@@ -73,13 +73,15 @@ final class PrivateMounts {
         let (executable, nsenterArguments) = execArguments(["/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\"", pathd]
                                                            + arguments)
         let daemon = try ChildProcess(executable, nsenterArguments, stderrPath: stderrPath)
-        // Before pathd writes anything the file may not exist yet: nothing logged so far.
-        let log = { (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "" }
-        try waitUntil("pathd \(arguments.joined(separator: " ")) listens", detail: { "; stderr:\n\(log())" }) {
+        // The file exists from here on: posix_spawn opens it (O_CREAT) in the child before
+        // the exec, and glibc's posix_spawn returns only after that exec, reporting a failed
+        // open as its own error. So a read error is a real one, not "nothing logged yet".
+        let log = { try String(contentsOfFile: stderrPath, encoding: .utf8) }
+        try waitUntil("pathd \(arguments.joined(separator: " ")) listens", detail: { "; stderr:\n\(try log())" }) {
             if let end = daemon.wait(until: Date()) {
-                throw HarnessError("pathd exited (\(end)) before listening; stderr:\n\(log())")
+                throw HarnessError("pathd exited (\(end)) before listening; stderr:\n\(try log())")
             }
-            return log().contains("listening on ")
+            return try log().contains("listening on ")
         }
         return daemon
     }

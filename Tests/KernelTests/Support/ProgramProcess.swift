@@ -33,7 +33,7 @@ final class ProgramProcess {
         let reading = output.fileHandleForReading
         let lines = self.lines
         // The thread holds the pipe and the buffer, never `self`; it ends at end of file.
-        Thread { ProgramProcess.readLines(from: reading, into: lines) }.start()
+        Thread { withExtendedLifetime(reading) { lines.read(from: reading.fileDescriptor) } }.start()
     }
 
     /// What the program wrote to stderr so far.
@@ -79,9 +79,9 @@ final class ProgramProcess {
     func waitForObject(_ description: String, timeout: Duration = .seconds(10),
                        _ predicate: ([String: Any]) -> Bool) throws -> [String: Any] {
         let line = try waitForLine(description, timeout: timeout) { line in
-            ProgramProcess.object(line).map(predicate) ?? false
+            OutputLines.object(line).map(predicate) ?? false
         }
-        return ProgramProcess.object(line) ?? [:]
+        return OutputLines.object(line) ?? [:]
     }
 
     /// Waits for the program to exit by itself.
@@ -96,93 +96,8 @@ final class ProgramProcess {
         closeInput()
         guard process.isRunning else { return }
         if Glibc.kill(process.processIdentifier, SIGKILL) != 0 && errno != ESRCH {
-            throw HarnessError.posix("kill(\(process.processIdentifier), SIGKILL)", errno: errno)
+            throw HarnessError.posix("\(command.joined(separator: " ")): kill(\(process.processIdentifier), SIGKILL)", errno: errno)
         }
         process.waitUntilExit()
-    }
-
-    static func object(_ line: String) -> [String: Any]? {
-        do {
-            return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        } catch {
-            return nil
-        }
-    }
-
-    private static func readLines(from handle: FileHandle, into lines: OutputLines) {
-        var pending = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty {
-                if !pending.isEmpty { lines.append(String(decoding: pending, as: UTF8.self)) }
-                lines.finish()
-                return
-            }
-            pending.append(chunk)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: pending[pending.startIndex..<newline], as: UTF8.self))
-                pending.removeSubrange(pending.startIndex...newline)
-            }
-        }
-    }
-}
-
-/// A program's output lines, a cursor past the consumed ones, and whether it ended.
-///
-/// `@unchecked Sendable`: every stored property is read and written with `condition` locked.
-private final class OutputLines: @unchecked Sendable {
-    struct Ending: Error {
-        let text: String
-    }
-
-    private let condition = NSCondition()
-    private var received: [String] = []
-    private var consumed = 0
-    private var ended = false
-
-    var all: [String] {
-        condition.lock()
-        defer { condition.unlock() }
-        return received
-    }
-
-    var listing: String {
-        condition.lock()
-        defer { condition.unlock() }
-        let marked = received.enumerated().map { "  \($0.offset < consumed ? "(consumed) " : "")\($0.element)" }
-        return marked.isEmpty ? "  (none)" : marked.joined(separator: "\n")
-    }
-
-    func append(_ line: String) {
-        condition.lock()
-        received.append(line)
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func finish() {
-        condition.lock()
-        ended = true
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    func waitFor(deadline: Date, _ predicate: (String) -> Bool) throws -> String {
-        condition.lock()
-        defer { condition.unlock() }
-        var scanned = consumed
-        while true {
-            while scanned < received.count {
-                scanned += 1
-                if predicate(received[scanned - 1]) {
-                    consumed = scanned
-                    return received[scanned - 1]
-                }
-            }
-            if ended { throw Ending(text: "the output ended before it came") }
-            if !condition.wait(until: deadline) && scanned == received.count {
-                throw Ending(text: "timed out")
-            }
-        }
     }
 }

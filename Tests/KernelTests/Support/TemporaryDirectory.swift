@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// A directory made with mkdtemp(3) for one test's sockets and logs, removed with its contents.
 final class TemporaryDirectory {
@@ -26,12 +25,6 @@ final class TemporaryDirectory {
 /// `body` returns or throws; a failed removal is recorded as an issue.
 func withTemporaryDirectory<Result>(_ body: (TemporaryDirectory) throws -> Result) throws -> Result {
     let directory = try TemporaryDirectory()
-    defer {
-        do {
-            try directory.remove()
-        } catch {
-            Issue.record("teardown: \(error)")
-        }
-    }
+    defer { teardown("remove \(directory.url.path)") { try directory.remove() } }
     return try body(directory)
 }

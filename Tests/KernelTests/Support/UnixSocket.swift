@@ -1,48 +1,29 @@
 import Foundation
+import SystemCalls
 
-/// A connected `AF_UNIX` stream socket; the one place the harness calls the socket API.
-/// The descriptor is closed once, by `close()` or `deinit`.
+/// A connected `AF_UNIX` stream socket, made and written through SystemCalls as pathd's
+/// clients do. The descriptor is closed once, by `close()` or `deinit`.
 final class UnixSocket {
     let descriptor: Int32
     private var isClosed = false
 
-    /// Connects to the socket at `path`; throws with errno (ENOENT, ECONNREFUSED…) on failure.
+    /// Connects to the socket at `path`; throws with errno (ENOENT, ECONNREFUSED…) on failure,
+    /// or when `path` does not fit in a `sockaddr_un`.
     init(connectingTo path: String) throws {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        let capacity = MemoryLayout.size(ofValue: address.sun_path)
-        guard bytes.count < capacity else {
-            throw HarnessError("socket path longer than \(capacity - 1) bytes: \(path)")
+        let address = try UnixSocketAddress(path: path)
+        do {
+            descriptor = try SystemCalls.UnixSocket.connect(to: address).rawValue
+        } catch {
+            throw HarnessError.posix("connect(\(path))", errno: error.rawValue)
         }
-        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
-            buffer.copyBytes(from: bytes)
-        }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw HarnessError.posix("socket(AF_UNIX)", errno: errno) }
-        let result = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw HarnessError.posix("connect(\(path))", errno: code)
-        }
-        descriptor = fd
     }
 
     /// Writes all of `text`. MSG_NOSIGNAL: a daemon that went away must fail the test, not SIGPIPE the runner.
     func send(_ text: String) throws {
-        var remaining = Array(text.utf8)[...]
-        while !remaining.isEmpty {
-            let written = remaining.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw HarnessError.posix("send", errno: errno)
-            }
-            remaining = remaining.dropFirst(written)
+        do {
+            try FileDescriptor(rawValue: descriptor).sendAll(text.utf8)
+        } catch {
+            throw HarnessError.posix("send", errno: error.rawValue)
         }
     }
 

@@ -60,4 +60,10 @@ extension VethTopology {
     var globalIPv6OfA: String {
         get throws { try a.ip("-6", "address", "show", "dev", "vA", "scope", "global") }
     }
+
+    /// Waits until the kernel marks a global IPv6 address of vA `dadfailed`: one that
+    /// was added while a neighbour holds it.
+    func waitUntilDADFailsOnA() throws {
+        try waitUntil("DAD fails on vA") { try globalIPv6OfA.contains("dadfailed") }
+    }
 }

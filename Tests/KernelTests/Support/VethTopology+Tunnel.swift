@@ -7,6 +7,7 @@ extension VethTopology {
     static let tunnelPeer = "10.8.0.1"
 
     /// Starts pathd, subscribes, and waits for the first answer: satisfied through vA.
+    @discardableResult
     func startSatisfied() throws -> Subscriber {
         try startSubscribed(waitingFor: "initially satisfied through vA", PathLine.satisfied(through: "vA"))
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Testing
 
 /// Two namespaces joined by a veth pair, the test's daemons and subscribers, torn down together.
 ///
@@ -78,6 +77,13 @@ final class VethTopology {
         return daemon
     }
 
+    /// Lets every user reach the sockets in the test's directory (mkdtemp makes it 0700).
+    func openDirectoryToOthers() throws {
+        guard chmod(directory.url.path, 0o755) == 0 else {
+            throw HarnessError.posix("chmod 0755 \(directory.url.path)", errno: errno)
+        }
+    }
+
     func subscribe(socketPath: String? = nil, request: String = "{\"op\":\"subscribe\"}") throws -> Subscriber {
         let subscriber = try Subscriber(socketPath: socketPath ?? self.socketPath, request: request)
         subscribers.append(subscriber)
@@ -89,19 +95,11 @@ final class VethTopology {
     fileprivate func tearDown() {
         subscribers.forEach { $0.close() }
         for daemon in daemons {
-            record("stop pathd") { try daemon.terminate() }
+            teardown("stop pathd") { try daemon.terminate() }
         }
-        record("remove namespace \(a.name)") { try a.remove() }
-        record("remove namespace \(b.name)") { try b.remove() }
-        record("remove \(directory.url.path)") { try directory.remove() }
-    }
-
-    private func record(_ step: String, _ body: () throws -> Void) {
-        do {
-            try body()
-        } catch {
-            Issue.record("teardown: \(step): \(error)")
-        }
+        teardown("remove namespace \(a.name)") { try a.remove() }
+        teardown("remove namespace \(b.name)") { try b.remove() }
+        teardown("remove \(directory.url.path)") { try directory.remove() }
     }
 }
 

@@ -1,0 +1,109 @@
+import Foundation
+
+/// The lines a program or a connection wrote, a cursor past the consumed ones, and why
+/// the output ended: what `ProgramProcess` and `Subscriber` wait on. A reader thread
+/// fills it (`read(from:)`); the test consumes it (`waitFor`).
+///
+/// `@unchecked Sendable`: every stored property is read and written with `condition` locked.
+final class OutputLines: @unchecked Sendable {
+    /// Why `waitFor` gave up: the deadline passed, or the output ended first.
+    struct Ending: Error {
+        let text: String
+    }
+
+    private let condition = NSCondition()
+    private var received: [String] = []
+    private var consumed = 0
+    private var endReason: String?
+
+    var all: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return received
+    }
+
+    /// Every line so far, one an indented line, the consumed ones marked.
+    var listing: String {
+        condition.lock()
+        defer { condition.unlock() }
+        let marked = received.enumerated().map { "  \($0.offset < consumed ? "(consumed) " : "")\($0.element)" }
+        return marked.isEmpty ? "  (none)" : marked.joined(separator: "\n")
+    }
+
+    func append(_ line: String) {
+        condition.lock()
+        received.append(line)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more lines will come; `reason` says why ("end of file", "read failed: …").
+    func finish(_ reason: String) {
+        condition.lock()
+        endReason = reason
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func waitUntilFinished() {
+        condition.lock()
+        defer { condition.unlock() }
+        while endReason == nil {
+            condition.wait()
+        }
+    }
+
+    /// The first line not yet consumed that `predicate` accepts, consuming it and every
+    /// line before it; throws `Ending` when the output ends or `deadline` passes first.
+    func waitFor(deadline: Date, _ predicate: (String) -> Bool) throws -> String {
+        condition.lock()
+        defer { condition.unlock() }
+        var scanned = consumed
+        while true {
+            while scanned < received.count {
+                scanned += 1
+                if predicate(received[scanned - 1]) {
+                    consumed = scanned
+                    return received[scanned - 1]
+                }
+            }
+            if let endReason { throw Ending(text: "\(endReason) before it came") }
+            if !condition.wait(until: deadline) && scanned == received.count && endReason == nil {
+                throw Ending(text: "timed out")
+            }
+        }
+    }
+
+    /// Reads `descriptor` until end of file or a read error, appending each line (a last
+    /// one without its newline too), then finishes with the reason. Runs on a thread of
+    /// its own; the caller keeps the descriptor open until `waitUntilFinished` returns.
+    func read(from descriptor: Int32) {
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var pending: [UInt8] = []
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            let code = errno
+            if count < 0 && code == EINTR { continue }
+            if count <= 0 {
+                if !pending.isEmpty { append(String(decoding: pending, as: UTF8.self)) }
+                finish(count == 0 ? "end of file" : "read failed: \(String(cString: strerror(code)))")
+                return
+            }
+            pending.append(contentsOf: chunk[..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                append(String(decoding: pending[..<newline], as: UTF8.self))
+                pending.removeSubrange(...newline)
+            }
+        }
+    }
+
+    /// The line as a JSON object, or nil: a line that is not one matches no predicate
+    /// and stays in `listing`, which is where a failure shows it.
+    static func object(_ line: String) -> [String: Any]? {
+        do {
+            return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import PathModel
+import PathProtocol
+import PathSocketClient
+import PathTestFixtures
+import Testing
+
+extension DaemonHarness {
+    /// A new connection subscribed to the default path, and the first path line it got.
+    func connectAndSubscribe() throws -> (connection: PathConnection, first: PathUpdate) {
+        let connection = try connect()
+        try connection.send(Request(op: .subscribe))
+        return (connection, try connection.nextPath().update)
+    }
+
+    /// Flaps eth0's carrier `count` times in lockstep with `reader`: after each change the
+    /// reader's next path line must be the one right after `last`. Returns the last line.
+    /// Each change undoes the one `last` shows (carrier lost when satisfied, back when
+    /// not), so every call publishes, however many came before.
+    func flapCarrier(_ count: Int, readingOn reader: PathConnection, after last: PathUpdate,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws -> PathUpdate {
+        var last = last
+        for _ in 0..<count {
+            network.latest.emit([.linkChanged(last.path.status == .satisfied ? Fixture.eth0NoCarrier : Fixture.eth0())])
+            let update = try reader.nextPath().update
+            try #require(update.sequence == last.sequence + 1, sourceLocation: sourceLocation)
+            last = update
+        }
+        return last
+    }
+}
+
+extension PathConnection {
+    /// The next path line, failing on anything else.
+    func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
+        let message = try next()
+        guard case .path(let update, let id) = message else {
+            throw PathClientError("expected a path line, got \(message)")
+        }
+        return (update, id)
+    }
+
+    /// Path lines until one satisfies `predicate` (each read fails after the connection's timeout).
+    func waitForPath(_ predicate: (Path) -> Bool) throws -> Path {
+        while true {
+            let update = try nextPath().update
+            if predicate(update.path) { return update.path }
+        }
+    }
+
+    /// Nothing is waiting on this connection: a ping's pong is the next line.
+    func expectNothingPending(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try send(Request(op: .ping, id: .string("probe")))
+        let message = try next()
+        #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)
+    }
+}
