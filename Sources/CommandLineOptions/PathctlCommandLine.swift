@@ -4,18 +4,21 @@ import PathProtocol
 /// pathctl's exit statuses, as nm-online(1) has them; pathctl(1) and `--help` list them.
 public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
-    /// The path is not satisfied: `wait` timed out, or `status --check` found it so.
+    /// The path is not satisfied: `wait` timed out, or `status --check` found it so;
+    /// `route`: some HOST has no address with a satisfied route.
     case notSatisfied = 1
     case usage = 2
     /// pathd could not be reached, or the connection broke before the answer.
     case unreachable = 3
     /// pathd answered with an error (its code and message are printed).
     case refused = 4
+    /// `route`: a HOST could not be resolved to any address (the others were answered).
+    case unresolved = 5
 }
 
 /// pathctl's commands (one type per verb lives in the executable).
 public enum PathctlVerb: String, CaseIterable, Sendable {
-    case status, monitor, wait, interfaces, reload, metrics, history
+    case status, monitor, wait, interfaces, route, reload, metrics, history
 
     public var summary: String {
         switch self {
@@ -23,6 +26,7 @@ public enum PathctlVerb: String, CaseIterable, Sendable {
         case .monitor: "print the path and every change until interrupted"
         case .wait: "wait until the path is satisfied"
         case .interfaces: "list the links pathd sees and why each is usable or not"
+        case .route: "show the route to each address of HOST... and whether it is usable"
         case .reload: "make pathd read its configuration again"
         case .metrics: "print pathd's metrics (OpenMetrics or Prometheus text)"
         case .history: "list the outages of the last path changes, and totals"
@@ -37,7 +41,7 @@ public enum PathctlVerb: String, CaseIterable, Sendable {
         case .wait: ["--require-type", "--prohibit-type", "--timeout"]
         case .metrics: ["--format"]
         case .history: ["--since"]
-        case .interfaces, .reload: []
+        case .interfaces, .route, .reload: []
         }
     }
 }
@@ -62,6 +66,8 @@ public struct PathctlOptions: Equatable, Sendable {
     public var metricsFormat = Exposition.Format.openMetrics
     /// `history --since`: the oldest time asked about.
     public var since: TimeSpecification?
+    /// `route HOST...`: the names or addresses asked about, in order.
+    public var hosts: [String] = []
 
     public init(verb: PathctlVerb) {
         self.verb = verb
@@ -109,6 +115,7 @@ public enum PathctlCommandLine {
 
     public static let usage = """
         Usage: pathctl [--socket PATH] COMMAND [OPTIONS]
+               pathctl [--socket PATH] route [--json] HOST...
 
         Asks pathd whether a usable network path exists.
 
@@ -121,9 +128,10 @@ public enum PathctlCommandLine {
         Interface types, in any case: \(InterfaceType.allCases.map(\.rawValue).joined(separator: ", "))
         (also wired or ethernet for wiredEthernet).
 
-        Exit status: 0 success (wait and status --check: satisfied); 1 not satisfied
-        (wait timed out, status --check); 2 usage error; 3 pathd cannot be reached;
-        4 pathd refused (its error code is shown). See pathctl(1).
+        Exit status: 0 success (wait and status --check: satisfied; route: every HOST
+        has an address with a satisfied route); 1 not satisfied (wait timed out,
+        status --check, route); 2 usage error; 3 pathd cannot be reached; 4 pathd
+        refused (its error code is shown); 5 route: a HOST did not resolve. See pathctl(1).
 
         """
 
@@ -140,8 +148,14 @@ public enum PathctlCommandLine {
 
         guard let name = line.operands.first else { throw UsageError("no command given") }
         guard let verb = PathctlVerb(rawValue: name) else { throw UsageError("unknown command \"\(name)\"") }
-        if line.operands.count > 1 {
-            throw UsageError("unexpected argument \"\(line.operands[1])\" after \(verb.rawValue)")
+        let hosts = Array(line.operands.dropFirst())
+        if verb == .route {
+            guard !hosts.isEmpty else { throw UsageError("route needs a HOST: a name or an IP address") }
+            if let empty = hosts.first(where: \.isEmpty) {
+                throw UsageError("route: \"\(empty)\" is no HOST")
+            }
+        } else if let extra = hosts.first {
+            throw UsageError("unexpected argument \"\(extra)\" after \(verb.rawValue)")
         }
         for option in line.names where !globalOptions.contains(option) && !verb.verbOptions.contains(option) {
             throw UsageError("\(option) does not apply to \(verb.rawValue)")
@@ -151,6 +165,7 @@ public enum PathctlCommandLine {
         options.socketPath = socketPath
         options.json = line.has("--json")
         options.noColor = line.has("--no-color")
+        options.hosts = hosts
         options.check = line.has("--check")
         if let text = line.value("--timeout") {
             options.timeout = try OptionValue.seconds(text, for: "--timeout")

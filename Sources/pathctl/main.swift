@@ -10,6 +10,7 @@ func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
     case .monitor: try MonitorVerb.run(options)
     case .wait: try WaitVerb.run(options)
     case .interfaces: try InterfacesVerb.run(options)
+    case .route: try RouteVerb.run(options)
     case .reload: try ReloadVerb.run(options)
     case .metrics: try MetricsVerb.run(options)
     case .history: try HistoryVerb.run(options)

@@ -111,6 +111,19 @@ struct PathctlCommandLineTests {
             == "--socket expects a path of 1 to 107 bytes")
     }
 
+    @Test("route takes one or more HOSTs, names and addresses, and --json")
+    func routeHosts() throws {
+        let route = try options("route", "example.org", "198.51.100.7", "--json", "2001:db8::7")
+        #expect(route.verb == .route)
+        #expect(route.hosts == ["example.org", "198.51.100.7", "2001:db8::7"])
+        #expect(route.json)
+        #expect(try options("status").hosts.isEmpty)
+        #expect(usageError("route") == "route needs a HOST: a name or an IP address")
+        #expect(usageError("route", "") == "route: \"\" is no HOST")
+        #expect(usageError("route", "example.org", "--check") == "--check does not apply to route")
+        #expect(usageError("route", "example.org", "--timeout=1") == "--timeout does not apply to route")
+    }
+
     @Test("the usage names every command, every option and every exit status")
     func usage() {
         let text = PathctlCommandLine.usage

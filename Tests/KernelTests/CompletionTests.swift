@@ -11,6 +11,13 @@ struct CompletionTests {
         #expect(try Self.bash(["pathctl", "status", "--require-type", "c"]) == ["cellular"])
         #expect(try Self.bash(["pathctl", "wait", "--t"]) == ["--timeout"])
         #expect(try Self.bash(["pathctl", "interfaces", "--t"]) == [])
+        #expect(try Self.bash(["pathctl", "ro"]) == ["route"])
+        #expect(try Self.bash(["pathctl", "route", "--j"]) == ["--json"])
+        // route HOST...: host names, never the commands again.
+        #expect(try !Self.bash(["pathctl", "route", ""]).contains("status"))
+        if try String(contentsOfFile: "/etc/hosts", encoding: .utf8).contains("localhost") {
+            #expect(try Self.bash(["pathctl", "route", "example.org", "localh"]).contains("localhost"))
+        }
         #expect(try Self.bash(["pathd", "--log-level", "d"], file: "pathd.bash") == ["debug"])
         #expect(try Self.bash(["pathd-probe", "--c"], file: "pathd-probe.bash") == ["--config"])
     }
@@ -19,6 +26,7 @@ struct CompletionTests {
           .enabled(if: Self.has("fish"), "fish is not installed"))
     func fish() throws {
         #expect(try Self.fish("pathctl w") == ["wait"])
+        #expect(try Self.fish("pathctl ro") == ["route"])
         #expect(try Self.fish("pathctl status --require-type c") == ["cellular"])
         #expect(try Self.fish("pathd --log-level=d", file: "pathd.fish") == ["--log-level=debug"])
     }
@@ -42,7 +50,7 @@ struct CompletionTests {
         let typesLine = try #require(lines.first { $0.hasPrefix("Interface types, in any case: ") })
         let types = typesLine.dropFirst("Interface types, in any case: ".count).split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        #expect(commands.count == 7 && options.count >= 11 && types.count == 5, "\(commands) \(options) \(types)")
+        #expect(commands.count == 8 && options.count >= 11 && types.count == 5, "\(commands) \(options) \(types)")
         for file in ["pathctl.bash", "_pathctl", "pathctl.fish"] {
             let text = try Repository.read("packaging/completions/\(file)")
             for word in commands.map(String.init) + types {

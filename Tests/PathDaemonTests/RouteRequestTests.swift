@@ -1,5 +1,7 @@
+import PathClient
 import PathModel
 import PathProtocol
+import PathSocketClient
 import PathTestFixtures
 import Testing
 
@@ -131,5 +133,23 @@ struct RouteRequestTests {
         #expect(report.unsatisfiedReason == .noCarrier)
         #expect(report.reasonInterface == "eth0")
         #expect(report.interface == Fixture.eth0Interface)
+    }
+
+    @Test("the Swift library asks the daemon and returns the typed answer")
+    func libraryAsksTheDaemon() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        let report = try await PathMonitor.route(to: "203.0.113.50", socketPath: harness.socketPath, mode: .daemon)
+        #expect(report.status == .satisfied)
+        #expect(report.interface == Fixture.eth0Interface)
+        #expect(report.gateway == Fixture.ip("198.51.100.1"))
+        harness.network.setRoute(to: Self.destination, .failure(RouteLookupError("socket closed")))
+        await #expect(throws: PathClientError.self) {
+            try await PathMonitor.route(to: Self.destination, socketPath: harness.socketPath, mode: .daemon)
+        }
+        await #expect(throws: PathClientError.self) {
+            try await PathMonitor.route(to: "example.org", socketPath: harness.socketPath, mode: .daemon)
+        }
     }
 }

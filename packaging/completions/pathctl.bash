@@ -3,7 +3,7 @@
 
 _pathctl() {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-    local commands="status monitor wait interfaces reload metrics history"
+    local commands="status monitor wait interfaces route reload metrics history"
     local types="wifi cellular wiredEthernet wired ethernet loopback other"
     # "--socket=PATH" arrives as "--socket" "=" "PATH" (= is in COMP_WORDBREAKS).
     if [[ $cur == = ]]; then
@@ -50,6 +50,9 @@ _pathctl() {
     esac
     if [[ -z $command && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+    elif [[ $command == route && $cur != -* ]]; then
+        # route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts).
+        COMPREPLY=($(compgen -A hostname -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     fi

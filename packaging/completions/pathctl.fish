@@ -1,6 +1,6 @@
 # fish completion for pathctl(1). Installed in fish's vendor_completions.d.
 
-set -l commands status monitor wait interfaces reload metrics history
+set -l commands status monitor wait interfaces route reload metrics history
 set -l types wifi cellular wiredEthernet wired ethernet loopback other
 
 complete -c pathctl -f
@@ -8,6 +8,7 @@ complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a status -d 
 complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a monitor -d 'print the path and every change until interrupted'
 complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a wait -d 'wait until the path is satisfied'
 complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a interfaces -d 'list the links pathd sees and why each is usable or not'
+complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a route -d 'show the route to each address of HOST... and whether it is usable'
 complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a reload -d 'make pathd read its configuration again'
 complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a metrics -d "print pathd's metrics (OpenMetrics or Prometheus text)"
 complete -c pathctl -n "not __fish_seen_subcommand_from $commands" -a history -d 'list the outages of the last path changes, and totals'
@@ -22,4 +23,5 @@ complete -c pathctl -n '__fish_seen_subcommand_from status monitor wait' -l proh
 complete -c pathctl -n '__fish_seen_subcommand_from status' -l check -d 'exit 1 unless the path is satisfied'
 complete -c pathctl -n '__fish_seen_subcommand_from wait' -l timeout -x -d 'give up after this many seconds (default 30; 0 checks once)'
 complete -c pathctl -n '__fish_seen_subcommand_from metrics' -l format -x -a 'openmetrics prometheus' -d 'exposition format'
+complete -c pathctl -n '__fish_seen_subcommand_from route' -a '(__fish_print_hostnames)' -d 'host'
 complete -c pathctl -n '__fish_seen_subcommand_from history' -l since -x -d 'list from this time on (2026-12-01 03:00, yesterday, -2h)'

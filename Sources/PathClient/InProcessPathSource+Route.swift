@@ -1,0 +1,55 @@
+import Dispatch
+import Netlink
+import PathEngine
+import PathModel
+import PathSocketClient
+
+extension InProcessPathSource {
+    /// The `route` answer without a daemon: pathd's engine, started in this process for
+    /// one question. It reads the same configuration files (for `Ignore=`, costs and
+    /// on-demand interfaces), waits for the kernel's state, asks the kernel for the route
+    /// on the netlink monitor's queue (`PathEngine.lookUpRoute`), judges it as the daemon
+    /// does (`PathEvaluator.route`), and stops. `reply` is called once, on a private queue.
+    static func route(to destination: PathModel.IPAddress, configurationFiles: ConfigurationFiles = ConfigurationFiles(),
+                      reply: @escaping @Sendable (Result<RouteReport, PathClientError>) -> Void) {
+        let queue = DispatchQueue(label: "pathd.PathClient.route")
+        queue.async {
+            let (result, _) = configurationFiles.load()
+            let configuration = result.isValid ? result.configuration : .builtIn
+            let netlink = NetlinkConfiguration(configuration.daemon)
+            let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
+                NetlinkMonitor(generation: generation, configuration: netlink,
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
+            }
+            var asked = false
+            // The handlers hold the engine until `finish` clears them: nothing else does.
+            engine.onChange = { _ in
+                guard !asked else { return }
+                asked = true
+                engine.lookUpRoute(to: destination) { answer in
+                    switch answer {
+                    case .success(let lookup):
+                        reply(.success(PathEvaluator.route(to: destination, lookup: lookup, snapshot: engine.snapshot,
+                                                           policy: configuration.policy,
+                                                           destinations: configuration.daemon.lookupDestinations)))
+                    case .failure(let error):
+                        reply(.failure(PathClientError("the kernel could not be asked for the route to \(destination): \(error)",
+                                                       kind: .unreachable)))
+                    }
+                    finish(engine)
+                }
+            }
+            engine.onFatal = { why in
+                reply(.failure(PathClientError("cannot watch the kernel in this process: \(why)", kind: .unreachable)))
+                finish(engine)
+            }
+            engine.start()
+        }
+    }
+
+    private static func finish(_ engine: PathEngine) {
+        engine.stop()
+        engine.onChange = nil
+        engine.onFatal = nil
+    }
+}

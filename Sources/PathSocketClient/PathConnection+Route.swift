@@ -1,0 +1,30 @@
+import PathModel
+import PathProtocol
+
+extension PathConnection {
+    /// Asks pathd for the route to `destination` (the `route` request, docs/PROTOCOL.md)
+    /// and waits for the answer: the interface, source, gateway and whether traffic can
+    /// go. Blocking, like every call of this type. pathd's `error` line throws a
+    /// `.refused` error (`lookupFailed` while its netlink monitor is being replaced).
+    public func route(to destination: IPAddress) throws(PathClientError) -> RouteReport {
+        try routeWithLine(to: destination).report
+    }
+
+    /// `route(to:)` with the exact line of the answer, for output that passes the
+    /// daemon's fields through (`pathctl route --json`).
+    public func routeWithLine(to destination: IPAddress) throws(PathClientError) -> (report: RouteReport, line: [UInt8]) {
+        try send(Request(op: .route, destination: destination))
+        while true {
+            let (message, line) = try nextWithLine()
+            switch message {
+            case .route(let report, _, _):
+                return (report, line)
+            case .error(let code, let text, _):
+                throw PathClientError.refused(code, text)
+            default:
+                // A subscription's path lines may come first; the reply comes in order.
+                continue
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import CommandLineOptions
+import PathModel
+import PathProtocol
+import PathSocketClient
+import SystemCalls
+
+/// `pathctl route HOST...`: each HOST resolved with the system resolver, and the route to
+/// every one of its addresses, IPv6 and IPv4, asked of pathd on one connection. A HOST
+/// counts as reachable when any of its addresses has a satisfied route (as GLib's
+/// `g_network_monitor_can_reach` counts it); the exit status is 0 when every HOST is.
+enum RouteVerb {
+    /// One HOST and what the resolver made of it.
+    private struct Target {
+        let host: String
+        let addresses: Result<[IPAddress], HostResolver.Failure>
+    }
+
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+        // Resolved before connecting: a slow resolver holds no connection open.
+        let targets = options.hosts.map { host in
+            Target(host: host, addresses: Result { () throws(HostResolver.Failure) in
+                // An address literal needs no resolver (and a zone would be lost in one).
+                if let literal = IPAddress(host) { return [literal] }
+                return try HostResolver.addresses(of: host).compactMap { IPAddress(bytes: $0) }
+            })
+        }
+        let connection: PathConnection
+        do throws(PathClientError) {
+            connection = try PathConnection.connect(to: options.socketPath)
+        } catch {
+            throw CommandError(error)
+        }
+        var unresolved = false
+        var unreachableHosts = false
+        for target in targets {
+            switch target.addresses {
+            case .failure(let failure):
+                unresolved = true
+                writeError("pathctl: \(target.host): cannot resolve: \(failure)\n")
+            case .success(let addresses) where addresses.isEmpty:
+                unresolved = true
+                writeError("pathctl: \(target.host): the resolver returned no address\n")
+            case .success(let addresses):
+                var usable = false
+                for address in addresses {
+                    let (report, line) = try ask(connection, about: address)
+                    usable = usable || report.isUsable
+                    if options.json {
+                        echo(line)
+                    } else {
+                        let label = target.host == address.description ? target.host : "\(target.host) (\(address))"
+                        writeOut("\(label): \(report.summary)\n")
+                    }
+                }
+                if !usable { unreachableHosts = true }
+            }
+        }
+        if unresolved { return .unresolved }
+        return unreachableHosts ? .notSatisfied : .success
+    }
+
+    /// One request and its reply; an `error` line is a refusal (exit 4).
+    private static func ask(_ connection: PathConnection,
+                            about address: IPAddress) throws(CommandError) -> (RouteReport, [UInt8]) {
+        do throws(PathClientError) {
+            return try connection.routeWithLine(to: address)
+        } catch {
+            throw CommandError(error)
+        }
+    }
+}
