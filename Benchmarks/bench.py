@@ -24,6 +24,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import hostile  # noqa: E402
+import routebench  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
                      summary_ms)
@@ -674,6 +675,8 @@ def print_report(results):
             print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
         print()
     hostile.print_report(results, ms)
+    if "route" in results:
+        routebench.print_route_cost(results["route"])
     if "flood" in results:
         print_flood(results["flood"])
 
@@ -755,8 +758,9 @@ def main():
     parser.add_argument("--hostile-samples", type=int, default=1000, help="status round trips, idle and hostile")
     parser.add_argument("--hostile-changes", type=int, default=40, help="route changes, idle and hostile (even)")
     parser.add_argument("--memory-clients", type=int, default=1024)
-    parser.add_argument("--only", default="start,latency,fanout,idle,hostile,memory,flood,start-full",
-                        help="comma-separated subset of start,latency,fanout,idle,hostile,memory,flood,start-full "
+    parser.add_argument("--route-samples", type=int, default=5000, help="route and ping requests, each way")
+    parser.add_argument("--only", default="start,latency,fanout,idle,hostile,memory,route,flood,start-full",
+                        help="comma-separated subset of start,latency,fanout,idle,hostile,memory,route,flood,start-full "
                              "(start-full runs inside flood); --only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs issue 16's part alone")
@@ -801,6 +805,9 @@ def main():
         if "memory" in only:
             print(f"bench: memory with {arguments.memory_clients} subscribers", file=sys.stderr, flush=True)
             results["memory"] = hostile.subscription_memory(binary, topology.a, directory, arguments.memory_clients, 64)
+        if "route" in only:
+            print(f"bench: route requests, {arguments.route_samples} each way", file=sys.stderr, flush=True)
+            results["route"] = routebench.route_cost(pathd, arguments.route_samples)
         if "flood" in only:
             print(f"bench: flood of {arguments.routes:,} routes", file=sys.stderr, flush=True)
             start_trials = arguments.start_trials if "start-full" in only else 0

@@ -4,7 +4,8 @@ import PathProtocol
 
 /// Answers one parsed request of a connection (docs/PROTOCOL.md, "Requests"). Runs on
 /// the state queue, like everything that touches the service's state. Every request
-/// costs O(1) or O(the size of its own reply).
+/// costs O(1) or O(the size of its own reply); `route` costs one evaluation of a path
+/// here and a kernel lookup on the monitor's queue (PathService+Route.swift).
 extension PathService {
     func handle(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))

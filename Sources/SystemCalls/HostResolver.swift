@@ -9,9 +9,6 @@ public enum HostResolver {
         /// The `EAI_*` value (`<netdb.h>`).
         public let code: Int32
         public let description: String
-        /// The name does not exist or has no address (EAI_NONAME, EAI_NODATA): not a
-        /// failure of the resolver itself.
-        public var isNameUnknown: Bool { code == EAI_NONAME || code == -5 /* EAI_NODATA, a GNU extension */ }
     }
 
     /// Every address of `name`, IPv6 and IPv4, each once, in the order the resolver
