@@ -159,13 +159,20 @@ extension KernelTests {
             }
         }
 
-        @Test("the Swift library's in-process mode asks this host's kernel itself")
+        @Test("the Swift library's in-process mode asks this host's kernel itself, and .automatic falls back to it")
         func inProcessLibrary() async throws {
             let report = try await PathMonitor.route(to: "127.0.0.1", mode: .inProcess)
             #expect(report.status == .satisfied)
             #expect(report.interface?.name == "lo")
             #expect(report.source == PathModel.IPAddress("127.0.0.1"))
             #expect(report.interface?.type == .loopback)
+            // .automatic falls back to the engine here when no daemon answers; .daemon does not.
+            let missing = "/nonexistent-\(UInt32.random(in: 0 ... .max))/pathd.sock"
+            let automatic = try await PathMonitor.route(to: "127.0.0.1", socketPath: missing, mode: .automatic)
+            #expect(automatic == report)
+            await #expect(throws: PathClientError.self) {
+                try await PathMonitor.route(to: "127.0.0.1", socketPath: missing, mode: .daemon)
+            }
         }
     }
 }
