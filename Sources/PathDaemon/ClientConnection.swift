@@ -154,13 +154,15 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     /// Queues the deferred reply and goes on with the requests after it, in a turn of
-    /// their own. A connection closed meanwhile drops it.
+    /// their own. A connection closed or closing meanwhile (the daemon stopping: its
+    /// `shuttingDown` was the last line) drops it.
     func finishDeferredReply(_ line: [UInt8]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard isAwaitingReply else { return }
         isAwaitingReply = false
+        guard !isClosed, closesWhenDrained == nil else { return }
         send(line)
-        if !isClosed && closesWhenDrained == nil { scheduleHandling() }
+        scheduleHandling()
     }
 
     /// Writes what is queued, then closes (after a refusal or a framing error).

@@ -91,6 +91,8 @@ final class FakeNetwork: Sendable {
     private let state: Mutex<State>
     /// Signalled each time an instance is made.
     private let made = DispatchSemaphore(value: 0)
+    /// Signalled each time a route lookup reaches the fake kernel.
+    private let lookupArrived = DispatchSemaphore(value: 0)
 
     init(_ events: [NetworkEvent]) {
         state = Mutex(State(events: events))
@@ -116,6 +118,11 @@ final class FakeNetwork: Sendable {
         return gate
     }
 
+    /// Waits (10 s at most) for the next route lookup to reach the fake kernel.
+    func waitForLookup() -> Bool {
+        lookupArrived.wait(timeout: .now() + 10) == .success
+    }
+
     /// The destinations looked up so far, in order.
     var lookedUp: [IPAddress] { state.withLock { $0.lookedUp } }
 
@@ -126,6 +133,7 @@ final class FakeNetwork: Sendable {
             defer { state.nextLookupGate = nil }
             return state.nextLookupGate
         }
+        lookupArrived.signal()
         gate?.wait()
         return state.withLock { $0.routes[destination] ?? .success(.noRoute) }
     }

@@ -65,6 +65,23 @@ struct RouteRequestTests {
         #expect(try asking.next() == .pong(id: .integer(2)))
     }
 
+    @Test("a daemon that stops while a lookup waits sends shuttingDown and no late route line")
+    func stopWhileWaiting() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let gate = harness.network.holdNextLookup()
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Self.line(#"{"op":"route","destination":"203.0.113.50","id":1}"#))
+        #expect(harness.network.waitForLookup(), "the lookup never reached the kernel")
+        harness.stop()
+        gate.signal()
+        guard case .error(.shuttingDown, _, nil) = try client.next() else {
+            Issue.record("expected shuttingDown")
+            return
+        }
+        #expect(throws: RawClient.Closed.self) { try client.next() }
+    }
+
     @Test("a lookup the kernel could not answer is lookupFailed, and the connection goes on")
     func failedLookup() throws {
         let harness = try DaemonHarness()
