@@ -79,12 +79,13 @@ public final class FakeDaemon: Sendable {
 
     /// Stops accepting, closes every connection and removes the socket file.
     public func stop() {
-        let descriptors = state.withLock { state -> [Int32] in
-            guard !state.stopped else { return [] }
+        let descriptors = state.withLock { state -> [Int32]? in
+            guard !state.stopped else { return nil }
             state.stopped = true
             defer { state.open = [] }
             return state.open
         }
+        guard let descriptors else { return }
         // shutdown(2) wakes the acceptor blocked in accept(2) (Linux: EINVAL).
         shutdown(listener, Int32(SHUT_RDWR))
         acceptorDone.wait()
