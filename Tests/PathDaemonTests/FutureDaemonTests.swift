@@ -88,3 +88,30 @@ struct FutureDaemonTests {
         }
     }
 }
+
+/// The other direction: today's daemon answers the requests of the oldest protocol 1
+/// clients (the examples of the first docs/PROTOCOL.md), as they expect.
+@Suite("today's daemon and the oldest clients")
+struct OldestClientTests {
+    @Test("every request of the first protocol document gets the reply it promised")
+    func oldestRequests() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        let exchanges: [(request: String, reply: (ServerMessage) -> Bool)] = [
+            (#"{"op":"status"}"#, { if case .path(_, nil) = $0 { true } else { false } }),
+            (#"{"op":"subscribe","id":"wifi","criteria":{"requiredInterfaceType":"wifi"}}"#,
+             { if case .path(let update, .string("wifi")) = $0 { update.path.unsatisfiedReason == .interfaceTypeExcluded } else { false } }),
+            (#"{"op":"subscribe","id":2,"criteria":{"prohibitedInterfaceTypes":["cellular"]}}"#,
+             { if case .path(_, .integer(2)) = $0 { true } else { false } }),
+            (#"{"op":"unsubscribe","id":"wifi"}"#, { $0 == .unsubscribed(id: .string("wifi")) }),
+            (#"{"op":"ping","id":99}"#, { $0 == .pong(id: .integer(99)) }),
+        ]
+        for (request, expected) in exchanges {
+            try client.write(Array((request + "\n").utf8))
+            let reply = try client.next()
+            #expect(expected(reply), "\(request) → \(reply)")
+            #expect(!reply.isUnrecognized)
+        }
+    }
+}
