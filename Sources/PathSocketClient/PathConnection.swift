@@ -74,8 +74,13 @@ public final class PathConnection {
         }
         var first: ServerMessage
         do {
-            // A newer daemon may greet with messages this client does not know first.
-            repeat { first = try next() } while first.isUnrecognized
+            // A newer daemon may send messages this client does not know before its
+            // hello; a bounded number, so that a stream of them cannot stall a connect.
+            var skipped = 0
+            repeat {
+                first = try next()
+                skipped += 1
+            } while first.isUnrecognized && skipped <= Self.maximumLinesBeforeHello
         } catch {
             close()
             throw error
@@ -100,6 +105,9 @@ public final class PathConnection {
     }
 
     deinit { close() }
+
+    /// How many lines of types this client does not know may come before the hello.
+    static let maximumLinesBeforeHello = 64
 
     /// Bounds every later wait for a line (SO_RCVTIMEO); a wait that runs out throws a
     /// `PathClientError` whose `isTimeout` is set.

@@ -89,6 +89,29 @@ struct FutureDaemonTests {
     }
 }
 
+@Suite("messages before the hello")
+struct LinesBeforeHelloTests {
+    @Test("a connect skips messages it does not know before the hello, a bounded number of them",
+          arguments: [(3, true), (64, true), (65, false)])
+    func bounded(count: Int, connects: Bool) throws {
+        try withSocketDirectory { socketPath in
+            let notice = #"{"type":"notice","text":"before the hello"}"#
+            let daemon = try FakeDaemon(socketPath: socketPath) { _ in
+                FakeDaemon.Reply(Array(repeating: notice, count: count) + [ReconnectRateTests.hello])
+            }
+            defer { daemon.stop() }
+            do throws(PathClientError) {
+                let connection = try PathConnection(socketPath: socketPath, timeout: .seconds(10))
+                connection.close()
+                #expect(connects, "connected after \(count) lines")
+            } catch {
+                #expect(!connects, "\(error)")
+                #expect(error.description.contains("did not greet with hello"), "\(error)")
+            }
+        }
+    }
+}
+
 /// The other direction: today's daemon answers the requests of the oldest protocol 1
 /// clients (the examples of the first docs/PROTOCOL.md), as they expect.
 @Suite("today's daemon and the oldest clients")
