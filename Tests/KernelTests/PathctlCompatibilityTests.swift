@@ -39,6 +39,21 @@ struct PathctlCompatibilityTests {
         }
     }
 
+    @Test("an error code it does not know is a refusal, printed by name")
+    func unknownErrorCode() throws {
+        try withTemporaryDirectory { directory in
+            let socketPath = directory.path("pathd.sock")
+            let lines = try Fixture.compatibilityLines("future-v1.jsonl")
+            let daemon = try FakeDaemon(socketPath: socketPath) { _ in
+                FakeDaemon.Reply([lines[Fixture.Future.hello], lines[Fixture.Future.error]])
+            }
+            defer { daemon.stop() }
+            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "status"], timeout: .seconds(30))
+            #expect(result.termination == .exit(4), "stderr: \(result.stderr)")
+            #expect(result.stderr == "pathctl: pathd refused: too many requests; retry in 2 s [rateLimited]\n")
+        }
+    }
+
     @Test("monitor prints every path of a newer daemon, the unknown status by name, on one connection")
     func monitor() throws {
         try withTemporaryDirectory { directory in

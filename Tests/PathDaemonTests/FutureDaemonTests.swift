@@ -85,6 +85,15 @@ struct FutureDaemonTests {
             }
             #expect(next.path.status == .unrecognized("degraded"))
             #expect(daemon.accepted == 1)
+
+            // An error whatever its code refuses the subscription: reported with the code's name.
+            daemon.send(lines[Fixture.Future.error])
+            guard case .disconnected(let error) = try events.next("the refusal") else {
+                Issue.record("expected a disconnection: \(events.all)")
+                return
+            }
+            #expect(error.kind == .refused(.unrecognized("rateLimited"), message: "too many requests; retry in 2 s"))
+            #expect(error.description == "pathd refused: too many requests; retry in 2 s [rateLimited]")
         }
     }
 }
