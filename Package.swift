@@ -66,7 +66,7 @@ let package = Package(
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathProbe", dependencies: ["PathClient", "PathModel"], path: "Tests/PathProbe"),
         // The one fixture library of the unit, protocol and daemon tests.
-        .target(name: "PathTestFixtures", dependencies: ["PathModel"], path: "Tests/PathTestFixtures"),
+        .target(name: "PathTestFixtures", dependencies: ["PathModel", "SystemCalls"], path: "Tests/PathTestFixtures"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel", "PathProtocol"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"], exclude: ["Golden"]),
@@ -75,7 +75,8 @@ let package = Package(
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathProbe", "NWPathMonitorCallback",
                                                        "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
-                                                       "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
+                                                       "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",
+                                                       "PathTestFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -40,14 +40,15 @@ public struct NWInterface: Hashable, Sendable, CustomDebugStringConvertible {
 }
 
 extension NWInterface.InterfaceType {
-    /// The Apple name of a Linux interface type (the same five kinds).
+    /// The Apple name of a Linux interface type (the same five kinds; a type a newer
+    /// pathd sent that this version does not know is `.other`).
     public init(_ type: InterfaceType) {
         switch type {
         case .wifi: self = .wifi
         case .cellular: self = .cellular
         case .wiredEthernet: self = .wiredEthernet
         case .loopback: self = .loopback
-        case .other: self = .other
+        case .other, .unrecognized: self = .other
         }
     }
 

@@ -45,16 +45,19 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
     /// network; `PathMonitor.State.unknown` says so plainly.
     public static let unknown = NWPath(Path(status: .unsatisfied))
 
-    /// Whether the path can carry traffic.
+    /// Whether the path can carry traffic. A status a newer pathd sent that this
+    /// version does not know is `.unsatisfied`: nothing is promised about it
+    /// (`path.status` keeps its name).
     public var status: Status {
         switch path.status {
         case .satisfied: .satisfied
-        case .unsatisfied: .unsatisfied
+        case .unsatisfied, .unrecognized: .unsatisfied
         case .requiresConnection: .requiresConnection
         }
     }
 
-    /// Why the path is unsatisfied, in Apple's words (`.notAvailable` when satisfied).
+    /// Why the path is unsatisfied, in Apple's words (`.notAvailable` when satisfied,
+    /// and for a reason a newer pathd sent that this version does not know).
     public var unsatisfiedReason: UnsatisfiedReason {
         path.unsatisfiedReason == .routeRejects ? .vpnInactive : .notAvailable
     }
@@ -90,7 +93,7 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
     /// first, and when that is a tunnel (a VPN), its underlay too, as on Apple
     /// platforms (a VPN over Wi-Fi uses `.wifi` and `.other`).
     public func usesInterfaceType(_ type: NWInterface.InterfaceType) -> Bool {
-        guard let first = path.availableInterfaces.first, path.status != .unsatisfied else { return false }
+        guard let first = path.availableInterfaces.first, status != .unsatisfied else { return false }
         if NWInterface.InterfaceType(first.type) == type { return true }
         guard first.isTunnel, let underlay = path.availableInterfaces.dropFirst().first(where: { !$0.isTunnel }) else {
             return false

@@ -59,6 +59,8 @@ public final class PathMonitor: Sendable {
         /// (NWPath's `.requiresConnection`).
         case needsConnection(Path)
         /// No usable path; `path.unsatisfiedReason` says why (NWPath's `.unsatisfied`).
+        /// Also a path whose status a newer pathd sent and this version does not know
+        /// (`path.status` keeps its name): nothing is promised about it.
         case unavailable(Path)
 
         /// The state a known path is in.
@@ -66,7 +68,7 @@ public final class PathMonitor: Sendable {
             switch path.status {
             case .satisfied: self = .available(path)
             case .requiresConnection: self = .needsConnection(path)
-            case .unsatisfied: self = .unavailable(path)
+            case .unsatisfied, .unrecognized: self = .unavailable(path)
             }
         }
 

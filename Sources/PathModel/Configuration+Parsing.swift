@@ -108,9 +108,9 @@ extension Configuration {
             if terms.isEmpty { rule.match.type = MatchList() }
             for term in terms {
                 let name = term.hasPrefix("!") ? String(term.dropFirst()) : term
-                guard InterfaceType(rawValue: name) != nil else {
-                    let known = InterfaceType.allCases.map(\.rawValue).joined(separator: ", ")
-                    return log.error(line: entry.line, "Type= expects types among \(known) (each may start with !), got \(quoted(term))")
+                guard InterfaceType(known: name) != nil else {
+                    return log.error(line: entry.line,
+                                     "Type= expects types among \(InterfaceType.knownNames) (each may start with !), got \(quoted(term))")
                 }
                 rule.match.type.append(term)
             }
@@ -119,9 +119,8 @@ extension Configuration {
                 rule.setType = nil
                 return
             }
-            guard let type = InterfaceType(rawValue: value) else {
-                let known = InterfaceType.allCases.map(\.rawValue).joined(separator: ", ")
-                return log.error(line: entry.line, "SetType= expects one of \(known), got \(quoted(value))")
+            guard let type = InterfaceType(known: value) else {
+                return log.error(line: entry.line, "SetType= expects one of \(InterfaceType.knownNames), got \(quoted(value))")
             }
             rule.setType = type
         case "Expensive":

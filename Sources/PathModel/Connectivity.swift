@@ -1,7 +1,10 @@
 /// What a connectivity check found beyond the path (issue 15): whether a configured URL
 /// gave back its expected content. Kept apart from `Path`: a check never changes a
 /// path's status or any other of its fields.
-public enum ConnectivityState: String, Hashable, Sendable, CaseIterable {
+///
+/// Open (docs/PROTOCOL.md, "Version rule"): a newer pathd may publish a state this
+/// version does not know; a report to pathd must be one of `allCases` but `unknown`.
+public enum ConnectivityState: OpenEnumeration {
     /// The expected content came back: the Internet (or at least that server) answers.
     case full
     /// Something answered in its place: a redirect (its target is in the evidence) or
@@ -13,6 +16,21 @@ public enum ConnectivityState: String, Hashable, Sendable, CaseIterable {
     case none
     /// Not checked yet, or checking is not configured.
     case unknown
+    /// A state a newer pathd sent, by its name.
+    case unrecognized(String)
+
+    public static let allCases: [ConnectivityState] = [.full, .portal, .limited, .none, .unknown]
+
+    public var rawValue: String {
+        switch self {
+        case .full: "full"
+        case .portal: "portal"
+        case .limited: "limited"
+        case .none: "none"
+        case .unknown: "unknown"
+        case .unrecognized(let name): name
+        }
+    }
 
     /// For a person: "captive portal", "no Internet access".
     public var explanation: String {
@@ -22,6 +40,7 @@ public enum ConnectivityState: String, Hashable, Sendable, CaseIterable {
         case .limited: "limited connectivity"
         case .none: "no Internet access"
         case .unknown: "connectivity not checked"
+        case .unrecognized(let name): name
         }
     }
 }

@@ -10,6 +10,9 @@ public struct HistoryEntry: Hashable, Sendable {
         case stopped
         /// The default path became this (the first path of a run included).
         case change(PathChange)
+        /// An event a newer pathd recorded, by its name (docs/PROTOCOL.md, "Version
+        /// rule"); what it means is unknown here, so a summary passes over it.
+        case unrecognized(String)
     }
 
     public var time: Timestamp
@@ -26,6 +29,7 @@ public struct HistoryEntry: Hashable, Sendable {
         case .started: "started"
         case .stopped: "stopped"
         case .change: "change"
+        case .unrecognized(let name): name
         }
     }
 }

@@ -120,6 +120,9 @@ public struct HistorySummary: Hashable, Sendable {
                                   reasons: change.explanation.map { [$0] } ?? [], duration: .zero)
                 }
                 last = entry
+            case .unrecognized:
+                // A newer pathd's event: what it says about the path is unknown here.
+                continue
             }
         }
         if open != nil { close(.ongoing, at: now) }

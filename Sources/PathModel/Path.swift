@@ -1,15 +1,30 @@
 /// Whether a path can carry traffic now, as NWPath.Status defines it.
-public enum PathStatus: String, Hashable, Sendable, CaseIterable {
+public enum PathStatus: OpenEnumeration {
     /// A route exists over a usable interface. Nothing more: not that a server answers.
     case satisfied
     /// No usable route; `Path.unsatisfiedReason` says why.
     case unsatisfied
     /// Only an on-demand interface could carry traffic, and it would come up if used.
     case requiresConnection
+    /// A status a newer pathd sent. A client treats it as not satisfied (nothing is
+    /// promised about it) and shows the name.
+    case unrecognized(String)
+
+    public static let allCases: [PathStatus] = [.satisfied, .unsatisfied, .requiresConnection]
+
+    public var rawValue: String {
+        switch self {
+        case .satisfied: "satisfied"
+        case .unsatisfied: "unsatisfied"
+        case .requiresConnection: "requiresConnection"
+        case .unrecognized(let name): name
+        }
+    }
 }
 
-/// Why a path is unsatisfied. A closed set: the wire form is the raw value.
-public enum UnsatisfiedReason: String, Hashable, Sendable, CaseIterable {
+/// Why a path is unsatisfied; the wire form is the raw value. Open: a newer pathd may
+/// send a reason this version does not know (`unrecognized`, docs/PROTOCOL.md).
+public enum UnsatisfiedReason: OpenEnumeration {
     /// No interface other than loopback is up.
     case noInterface
     /// The interface the route uses has no carrier (cable out, peer down, not associated).
@@ -25,6 +40,25 @@ public enum UnsatisfiedReason: String, Hashable, Sendable, CaseIterable {
     case routeRejects
     /// Interfaces exist and work, but the subscription's criteria exclude all of them.
     case interfaceTypeExcluded
+    /// A reason a newer pathd sent, by its name.
+    case unrecognized(String)
+
+    public static let allCases: [UnsatisfiedReason] = [
+        .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded,
+    ]
+
+    public var rawValue: String {
+        switch self {
+        case .noInterface: "noInterface"
+        case .noCarrier: "noCarrier"
+        case .dormant: "dormant"
+        case .noAddress: "noAddress"
+        case .noRoute: "noRoute"
+        case .routeRejects: "routeRejects"
+        case .interfaceTypeExcluded: "interfaceTypeExcluded"
+        case .unrecognized(let name): name
+        }
+    }
 
     /// A one-line explanation for a person; `interface` names the interface concerned.
     public func explanation(interface: String?) -> String {
@@ -43,6 +77,8 @@ public enum UnsatisfiedReason: String, Hashable, Sendable, CaseIterable {
             return interface.map { "the route via \($0) rejects traffic" } ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
         case .interfaceTypeExcluded:
             return "only interfaces the criteria exclude are available"
+        case .unrecognized(let name):
+            return interface.map { "\(name) on \($0)" } ?? name
         }
     }
 }
@@ -83,7 +119,7 @@ public struct Path: Hashable, Sendable {
     /// "unsatisfied: no carrier on eth0 (cable unplugged or peer down)".
     public var summary: String {
         switch status {
-        case .satisfied, .requiresConnection:
+        case .satisfied, .requiresConnection, .unrecognized:
             let names = availableInterfaces.map(\.name).joined(separator: ", ")
             var features: [String] = []
             if supportsIPv4 { features.append("IPv4") }

@@ -76,6 +76,8 @@ public enum PathEvaluator {
         case .interfaceTypeExcluded: 3
         case .noInterface: 2
         case .noRoute: 1
+        // Only a client meets one (a newer pathd's reason); the evaluator never ranks it.
+        case .unrecognized: 0
         }
     }
 }

@@ -54,7 +54,7 @@ public struct RouteReport: Hashable, Sendable {
     /// "unsatisfied: no route to 198.51.100.7".
     public var summary: String {
         switch status {
-        case .satisfied, .requiresConnection:
+        case .satisfied, .requiresConnection, .unrecognized:
             var details: [String] = []
             if let gateway { details.append("gateway \(gateway)") }
             if let source { details.append("source \(source)") }

@@ -31,14 +31,13 @@ extension Connectivity {
     /// Reads a connectivity object. `strict` (a request from a client) refuses what a
     /// probe must not send: `unknown`, missing evidence, overlong text, a malformed
     /// digest or time; lines from the daemon are read leniently (a newer daemon may add
-    /// states and members).
+    /// states and members: a state this version does not know is `unrecognized`, with
+    /// its evidence).
     static func decode(_ value: JSONValue, strict: Bool) throws(ConnectivityDecodingError) -> Connectivity {
         guard case .object(let members) = value else { throw .init("\"connectivity\" must be an object") }
         guard let stateName = members["state"]?.stringValue else { throw .init("connectivity lacks string \"state\"") }
-        guard let state = ConnectivityState(rawValue: stateName) else {
-            if strict { throw .init("unknown connectivity state \"\(stateName)\"") }
-            return .unknown
-        }
+        let state = ConnectivityState(rawValue: stateName)
+        if strict && !state.isRecognized { throw .init("unknown connectivity state \"\(stateName)\"") }
         if state == .unknown {
             if strict { throw .init("a report's state must be full, portal, limited or none") }
             return .unknown

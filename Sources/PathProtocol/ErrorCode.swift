@@ -1,5 +1,8 @@
-/// The closed set of error codes in `{"type":"error","code":…}` lines.
-public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
+import PathModel
+
+/// The error codes in `{"type":"error","code":…}` lines. Open (docs/PROTOCOL.md,
+/// "Version rule"): a newer pathd may send a code this version does not know.
+public enum ErrorCode: OpenEnumeration {
     /// The line is not a JSON object.
     case badJSON
     /// `op` names no request this protocol version knows.
@@ -24,4 +27,28 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     /// `route`: the kernel could not be asked (the network monitor is being replaced);
     /// not an answer about the destination. The connection stays; ask again.
     case lookupFailed
+    /// A code a newer pathd sent, by its name; the message says what happened.
+    case unrecognized(String)
+
+    public static let allCases: [ErrorCode] = [
+        .badJSON, .unknownOp, .badArgument, .lineTooLong, .tooManyClients, .permissionDenied, .shuttingDown,
+        .unknownSubscription, .configInvalid, .limitExceeded, .lookupFailed,
+    ]
+
+    public var rawValue: String {
+        switch self {
+        case .badJSON: "badJSON"
+        case .unknownOp: "unknownOp"
+        case .badArgument: "badArgument"
+        case .lineTooLong: "lineTooLong"
+        case .tooManyClients: "tooManyClients"
+        case .permissionDenied: "permissionDenied"
+        case .shuttingDown: "shuttingDown"
+        case .unknownSubscription: "unknownSubscription"
+        case .configInvalid: "configInvalid"
+        case .limitExceeded: "limitExceeded"
+        case .lookupFailed: "lookupFailed"
+        case .unrecognized(let name): name
+        }
+    }
 }

@@ -30,8 +30,8 @@ extension HistoryEntry {
         return writer.finishLine()
     }
 
-    /// Reads one entry. Unknown members are ignored; an unknown event, status or reason
-    /// (written by a newer pathd) is an error the caller reports and skips.
+    /// Reads one entry. Unknown members are ignored; an event, status or reason this
+    /// version does not know (written by a newer pathd) is kept as `unrecognized`.
     public static func decode(_ value: JSONValue) throws(MessageDecodingError) -> HistoryEntry {
         func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "history entry: \(what)") }
         func seconds(_ key: String) throws(MessageDecodingError) -> Duration {
@@ -48,14 +48,9 @@ extension HistoryEntry {
         case "stopped":
             return HistoryEntry(time: time, event: .stopped)
         case "change":
-            guard let name = value["status"]?.stringValue, let status = PathStatus(rawValue: name) else {
-                throw fail("missing or unknown status")
-            }
-            var reason: UnsatisfiedReason?
-            if let reasonName = value["unsatisfiedReason"]?.stringValue {
-                guard let known = UnsatisfiedReason(rawValue: reasonName) else { throw fail("unknown reason \"\(reasonName)\"") }
-                reason = known
-            }
+            guard let name = value["status"]?.stringValue else { throw fail("missing status") }
+            let status = PathStatus(rawValue: name)
+            let reason = value["unsatisfiedReason"]?.stringValue.map(UnsatisfiedReason.init(rawValue:))
             var interfaces: [String] = []
             for element in value["interfaces"]?.arrayValue ?? [] {
                 guard let name = element.stringValue else { throw fail("interfaces must be names") }
@@ -68,8 +63,10 @@ extension HistoryEntry {
             return HistoryEntry(time: time, event: .change(PathChange(
                 status: status, unsatisfiedReason: reason, reasonInterface: value["reasonInterface"]?.stringValue,
                 interfaces: interfaces, generation: Generation(rawValue: UInt64(generation)), sequence: UInt64(sequence))))
-        case let other:
-            throw fail("unknown event \(other.map { "\"\($0)\"" } ?? "(none)")")
+        case let other?:
+            return HistoryEntry(time: time, event: .unrecognized(other))
+        case nil:
+            throw fail("no string \"event\"")
         }
     }
 

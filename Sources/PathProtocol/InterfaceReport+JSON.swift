@@ -56,19 +56,19 @@ extension InterfaceReport {
     }
 
     /// Reads one element of the `interfaces` array. Flag names this client does not
-    /// know are skipped (new flags are an additive change).
+    /// know are skipped (new flags are an additive change); a type or connectivity state
+    /// it does not know is `unrecognized`, an operstate `unknown` (IF_OPER_UNKNOWN: the
+    /// kernel's own word for a state it cannot tell).
     static func decode(_ value: JSONValue) throws(MessageDecodingError) -> InterfaceReport {
         func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "interfaces line: \(what)") }
         guard let name = value["name"]?.stringValue, let indexNumber = value["index"]?.integerValue,
-              let rawIndex = Int32(exactly: indexNumber), let typeName = value["type"]?.stringValue,
-              let type = InterfaceType(rawValue: typeName) else {
+              let rawIndex = Int32(exactly: indexNumber), let typeName = value["type"]?.stringValue else {
             throw fail("invalid name, index or type")
         }
+        let type = InterfaceType(rawValue: typeName)
         let index = InterfaceIndex(rawValue: rawIndex)
-        guard let stateName = value["operstate"]?.stringValue,
-              let operState = OperState.allCases.first(where: { $0.name == stateName }) else {
-            throw fail("invalid operstate of \(name)")
-        }
+        guard let stateName = value["operstate"]?.stringValue else { throw fail("no operstate of \(name)") }
+        let operState = OperState.allCases.first { $0.name == stateName } ?? .unknown
         var flags = LinkFlags()
         for element in value["flags"]?.arrayValue ?? [] {
             if let flag = linkFlagNames.first(where: { $0.1 == element.stringValue })?.0 { flags.insert(flag) }

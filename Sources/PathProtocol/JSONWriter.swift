@@ -68,6 +68,12 @@ public struct JSONWriter {
         bytes.append(contentsOf: "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)".utf8)
     }
 
+    /// A whole value: an array element, or the top level (object members sorted by key).
+    public mutating func value(_ value: JSONValue) {
+        separate()
+        append(value)
+    }
+
     /// An array element that is a string.
     public mutating func element(_ value: String) {
         separate()

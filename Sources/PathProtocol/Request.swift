@@ -196,9 +196,8 @@ extension Request {
             throw RequestError(code: .badArgument, message: "\"criteria\" must be an object", id: id)
         }
         func type(_ value: JSONValue, field: String) throws(RequestError) -> InterfaceType {
-            guard let name = value.stringValue, let type = InterfaceType(rawValue: name) else {
-                let known = InterfaceType.allCases.map(\.rawValue).joined(separator: ", ")
-                throw RequestError(code: .badArgument, message: "\(field) must be one of \(known)", id: id)
+            guard let name = value.stringValue, let type = InterfaceType(known: name) else {
+                throw RequestError(code: .badArgument, message: "\(field) must be one of \(InterfaceType.knownNames)", id: id)
             }
             return type
         }

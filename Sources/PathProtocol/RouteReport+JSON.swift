@@ -31,15 +31,13 @@ extension RouteReport {
             return address
         }
         guard let destination = try address("destination") else { throw fail("missing \"destination\"") }
-        guard let statusName = value["status"]?.stringValue, let status = PathStatus(rawValue: statusName),
-              let generation = value["generation"]?.integerValue else {
+        guard let statusName = value["status"]?.stringValue, let generation = value["generation"]?.integerValue else {
             throw fail("missing or invalid status or generation")
         }
-        var report = RouteReport(destination: destination, status: status)
-        if let reason = value["unsatisfiedReason"]?.stringValue {
-            guard let known = UnsatisfiedReason(rawValue: reason) else { throw fail("unknown reason \"\(reason)\"") }
-            report.unsatisfiedReason = known
-        }
+        // Open values (docs/PROTOCOL.md, "Version rule"): a newer pathd's status or reason
+        // keeps its word; an unrecognized status is not satisfied.
+        var report = RouteReport(destination: destination, status: PathStatus(rawValue: statusName))
+        report.unsatisfiedReason = value["unsatisfiedReason"]?.stringValue.map(UnsatisfiedReason.init(rawValue:))
         report.reasonInterface = value["reasonInterface"]?.stringValue
         if let member = value["interface"], !member.isNull {
             guard let interface = Interface.decode(member) else { throw fail("invalid \"interface\"") }
@@ -71,9 +69,8 @@ extension Interface {
 
     static func decode(_ value: JSONValue) -> Interface? {
         guard let name = value["name"]?.stringValue, let index = value["index"]?.integerValue,
-              let index32 = Int32(exactly: index), let typeName = value["type"]?.stringValue,
-              let type = InterfaceType(rawValue: typeName) else { return nil }
-        return Interface(name: name, index: InterfaceIndex(rawValue: index32), type: type,
+              let index32 = Int32(exactly: index), let typeName = value["type"]?.stringValue else { return nil }
+        return Interface(name: name, index: InterfaceIndex(rawValue: index32), type: InterfaceType(rawValue: typeName),
                          isTunnel: value["tunnel"]?.boolValue ?? false)
     }
 }

@@ -26,6 +26,14 @@ public enum ServerMessage: Hashable, Sendable {
     case history(capacity: Int, persistent: Bool, entries: [HistoryEntry], id: JSONValue?)
     /// The reply to `route`: the route to one destination, answered in `generation`.
     case route(RouteReport, generation: Generation, id: JSONValue?)
+    /// A message of a type a newer pathd sends and this version does not know, whole
+    /// (docs/PROTOCOL.md, "Version rule"): a client skips it.
+    case unrecognized(type: String, JSONValue)
+
+    /// A message of a type this version does not know.
+    public var isUnrecognized: Bool {
+        if case .unrecognized = self { true } else { false }
+    }
 
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
@@ -99,22 +107,25 @@ public enum ServerMessage: Hashable, Sendable {
             writer.member("type", "route")
             report.write(to: &writer, generation: generation)
             if let id { writer.member("id", id) }
+        case .unrecognized(_, let message):
+            writer.value(message)
+            return writer.finishLine()
         }
         writer.endObject()
         return writer.finishLine()
     }
 }
 
-/// A line from the daemon that a client could not understand.
+/// A line from the daemon that a client could not understand: not JSON, or a message
+/// of a known type without what that type must carry.
 public struct MessageDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
-    /// The line is well-formed but of a type newer than this client: skip it.
-    public var isUnknownType = false
 }
 
 extension ServerMessage {
-    /// Parses one line from the daemon. Unknown fields are ignored (additive changes keep
-    /// the protocol version); an unknown message type is an error the caller may skip.
+    /// Parses one line from the daemon. Unknown fields are ignored, an unknown message
+    /// type is `unrecognized`, an unknown enumerated value its type's `unrecognized`
+    /// (docs/PROTOCOL.md, "Version rule": additive changes keep the protocol version).
     public static func decode<Bytes: Collection>(line: Bytes) throws(MessageDecodingError) -> ServerMessage where Bytes.Element == UInt8 {
         let value: JSONValue
         do {
@@ -154,10 +165,7 @@ extension ServerMessage {
         case "reported":
             return .reported(id: id)
         case "error":
-            guard let code = ErrorCode(rawValue: try string("code")) else {
-                throw MessageDecodingError(description: "error line with an unknown code")
-            }
-            return .error(code: code, message: try string("message"), id: id)
+            return .error(code: ErrorCode(rawValue: try string("code")), message: try string("message"), id: id)
         case "interfaces":
             guard let list = value["interfaces"]?.arrayValue else {
                 throw MessageDecodingError(description: "interfaces line lacks array \"interfaces\"")
@@ -191,30 +199,22 @@ extension ServerMessage {
             let (report, generation) = try RouteReport.decode(value)
             return .route(report, generation: generation, id: id)
         default:
-            throw MessageDecodingError(description: "unknown message type \"\(type)\"", isUnknownType: true)
+            return .unrecognized(type: type, value)
         }
     }
 
     private static func decodePathUpdate(_ value: JSONValue) throws(MessageDecodingError) -> PathUpdate {
         func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "path line: \(what)") }
         guard let generation = value["generation"]?.integerValue, let sequence = value["sequence"]?.integerValue,
-              let statusName = value["status"]?.stringValue, let status = PathStatus(rawValue: statusName) else {
+              let statusName = value["status"]?.stringValue else {
             throw fail("missing or invalid generation, sequence or status")
         }
-        var path = Path(status: status)
-        if let reason = value["unsatisfiedReason"]?.stringValue {
-            guard let known = UnsatisfiedReason(rawValue: reason) else { throw fail("unknown reason \"\(reason)\"") }
-            path.unsatisfiedReason = known
-        }
+        var path = Path(status: PathStatus(rawValue: statusName))
+        path.unsatisfiedReason = value["unsatisfiedReason"]?.stringValue.map(UnsatisfiedReason.init(rawValue:))
         path.reasonInterface = value["reasonInterface"]?.stringValue
-        for interface in value["interfaces"]?.arrayValue ?? [] {
-            guard let name = interface["name"]?.stringValue, let index = interface["index"]?.integerValue,
-                  let typeName = interface["type"]?.stringValue, let type = InterfaceType(rawValue: typeName),
-                  let index32 = Int32(exactly: index) else {
-                throw fail("invalid interface entry")
-            }
-            path.availableInterfaces.append(Interface(name: name, index: InterfaceIndex(rawValue: index32), type: type,
-                                                      isTunnel: interface["tunnel"]?.boolValue ?? false))
+        for element in value["interfaces"]?.arrayValue ?? [] {
+            guard let interface = Interface.decode(element) else { throw fail("invalid interface entry") }
+            path.availableInterfaces.append(interface)
         }
         path.isExpensive = value["isExpensive"]?.boolValue ?? false
         path.isConstrained = value["isConstrained"]?.boolValue ?? false

@@ -7,7 +7,7 @@ import SystemCalls
 /// A subscription to pathd that outlives the daemon: it finds the daemon through the
 /// search order (`PathConnection.connect(to:)`), subscribes with its criteria, reports
 /// every path line, and when the daemon goes away reports that and reconnects with a
-/// capped, jittered back-off until cancelled. Events are delivered on the queue given
+/// capped, jittered back-off until cancelled (`ReconnectSchedule`: every failure waits). Events are delivered on the queue given
 /// to `start`, in order; after `cancel()` no handler call begins, even for lines read
 /// before it (the check is made on that queue, after the hop).
 ///
@@ -16,8 +16,8 @@ import SystemCalls
 ///
 /// Threading: one worker of a private queue blocks reading the connection for the
 /// subscription's life (`io`); `lifecycle` is behind a lock; everything the handler
-/// sees happens on the start queue. `@unchecked Sendable`: `attempt` is touched on `io`
-/// only, the rest is immutable or locked.
+/// sees happens on the start queue. `@unchecked Sendable`: `reconnect` is touched on
+/// `io` only, the rest is immutable or locked.
 public final class DaemonSubscription: @unchecked Sendable {
     /// What happened to the subscription.
     public enum Event: Hashable, Sendable {
@@ -28,14 +28,13 @@ public final class DaemonSubscription: @unchecked Sendable {
         /// The daemon lost kernel events and re-read its state; a `path` follows.
         case resync(reason: String, generation: Generation)
         /// The connection could not be made or ended: the path is unknown until the next
-        /// `connected`. The subscription retries by itself.
+        /// `connected`. The subscription retries by itself, after a back-off.
         case disconnected(PathClientError)
     }
 
     /// The criteria every path is evaluated under, as given to `init`.
     public let criteria: Criteria
     private let socketPath: String?
-    private let backoff: Backoff
     private let scheduler: any Scheduler
     private let random: @Sendable () -> Double
     /// How long a connection may wait for the daemon's hello (it is sent once the
@@ -43,8 +42,8 @@ public final class DaemonSubscription: @unchecked Sendable {
     private let helloTimeout: Duration
     private let io = DispatchQueue(label: "pathd.DaemonSubscription")
     private let lifecycle = Mutex(Lifecycle())
-    /// Failed attempts since the last connection that subscribed; on `io` only.
-    private var attempt = 0
+    /// When to try again; on `io` only.
+    private var reconnect: ReconnectSchedule
 
     private struct Lifecycle {
         enum Phase { case idle, running, cancelled }
@@ -61,7 +60,7 @@ public final class DaemonSubscription: @unchecked Sendable {
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.criteria = criteria
         self.socketPath = socketPath
-        self.backoff = backoff
+        reconnect = ReconnectSchedule(backoff: backoff)
         self.scheduler = scheduler
         self.helloTimeout = helloTimeout
         self.random = random
@@ -105,6 +104,7 @@ public final class DaemonSubscription: @unchecked Sendable {
             guard adopted else { return }
             try connection.setTimeout(nil)
             try connection.send(Request(op: .subscribe, criteria: criteria))
+            reconnect.connected(at: scheduler.now())
             if let hello = connection.hello {
                 deliver(.connected(socketPath: connection.socketPath, daemonVersion: hello.daemonVersion,
                                    generation: hello.generation))
@@ -112,13 +112,13 @@ public final class DaemonSubscription: @unchecked Sendable {
             while true {
                 switch try connection.next() {
                 case .path(let update, _):
-                    attempt = 0
                     deliver(.path(update))
                 case .resync(let reason, let generation, _):
                     deliver(.resync(reason: reason, generation: generation))
                 case .error(let code, let message, _):
                     throw PathClientError.refused(code, message)
-                case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route:
+                case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route,
+                     .unrecognized:
                     continue
                 }
             }
@@ -126,8 +126,8 @@ public final class DaemonSubscription: @unchecked Sendable {
             lifecycle.withLock { $0.interrupter = nil }
             guard isRunning else { return }
             deliver(.disconnected(error))
-            attempt += 1
-            scheduler.schedule(after: backoff.delay(attempt: attempt, random: random()), on: io) { [self] in run() }
+            let delay = reconnect.failed(at: scheduler.now(), random: random())
+            scheduler.schedule(after: delay, on: io) { [self] in run() }
         }
     }
 

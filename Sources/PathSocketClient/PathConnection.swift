@@ -72,15 +72,27 @@ public final class PathConnection {
                 throw error
             }
         }
-        let first: ServerMessage
+        var first: ServerMessage
         do {
-            first = try next()
+            // A newer daemon may send messages this client does not know before its
+            // hello; a bounded number, so that a stream of them cannot stall a connect.
+            var skipped = 0
+            repeat {
+                first = try next()
+                skipped += 1
+            } while first.isUnrecognized && skipped <= Self.maximumLinesBeforeHello
         } catch {
             close()
             throw error
         }
         switch first {
         case .hello(let version, let daemonVersion, let generation):
+            guard version == ProtocolVersion.current else {
+                // Another version changed what lines mean (docs/PROTOCOL.md, "Version rule").
+                close()
+                throw PathClientError("pathd \(daemonVersion) at \(socketPath) speaks protocol \(version); "
+                                      + "this client speaks protocol \(ProtocolVersion.current)")
+            }
             hello = (version, daemonVersion, generation)
         case .error(let code, let message, _):
             // Refused before any hello: the daemon's reason, e.g. tooManyClients.
@@ -93,6 +105,9 @@ public final class PathConnection {
     }
 
     deinit { close() }
+
+    /// How many lines of types this client does not know may come before the hello.
+    static let maximumLinesBeforeHello = 64
 
     /// Bounds every later wait for a line (SO_RCVTIMEO); a wait that runs out throws a
     /// `PathClientError` whose `isTimeout` is set.
@@ -124,8 +139,9 @@ public final class PathConnection {
         }
     }
 
-    /// The next message from the daemon; blocks. Lines of a type this client does not
-    /// know are skipped (the protocol grows by adding them).
+    /// The next message from the daemon; blocks. A message of a type this client does
+    /// not know is `.unrecognized`, for the caller to skip (the protocol grows by adding
+    /// them); a line that is not JSON, or lacks what its type must carry, throws.
     public func next() throws(PathClientError) -> ServerMessage {
         try nextWithLine().message
     }
@@ -133,14 +149,11 @@ public final class PathConnection {
     /// The next message and the exact line it came in (for `--json` output that passes
     /// the daemon's fields through, including ones this client does not know).
     public func nextWithLine() throws(PathClientError) -> (message: ServerMessage, line: [UInt8]) {
-        while true {
-            let line = try nextLine()
-            do {
-                return (try ServerMessage.decode(line: line), line)
-            } catch {
-                if error.isUnknownType { continue }
-                throw PathClientError("pathd sent a line this client cannot read: \(error)")
-            }
+        let line = try nextLine()
+        do {
+            return (try ServerMessage.decode(line: line), line)
+        } catch {
+            throw PathClientError("pathd sent a line this client cannot read: \(error)")
         }
     }
 

@@ -6,6 +6,9 @@ import Dispatch
 public protocol Scheduler: Sendable {
     /// Runs `work` on `queue` once `delay` has passed.
     func schedule(after delay: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void)
+    /// The present on the clock `schedule` counts delays by (how long a connection
+    /// lasted is measured on it too).
+    func now() -> ContinuousClock.Instant
 }
 
 /// Real time, through `DispatchQueue.asyncAfter`.
@@ -17,4 +20,6 @@ public struct DispatchScheduler: Scheduler {
         let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
         queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
     }
+
+    public func now() -> ContinuousClock.Instant { ContinuousClock.now }
 }

@@ -12,12 +12,12 @@ enum PathFormatting {
         func yesNo(_ flag: Bool) -> String { flag ? "yes" : "no" }
         let colour: TerminalColour = switch path.status {
         case .satisfied: .green
-        case .unsatisfied: .red
+        case .unsatisfied, .unrecognized: .red
         case .requiresConnection: .yellow
         }
         var lines = ["Path:        " + headline(update),
                      "Status:      " + (coloured ? colour.paint(path.status.rawValue) : path.status.rawValue)]
-        if path.status == .unsatisfied {
+        if path.status != .satisfied && path.status != .requiresConnection {
             let reason = path.unsatisfiedReason?.rawValue ?? "unknown"
             lines.append("Reason:      \(path.unsatisfiedReason?.explanation(interface: path.reasonInterface) ?? "unknown") [\(reason)]")
         }

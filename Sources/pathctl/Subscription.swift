@@ -1,5 +1,5 @@
 import CommandLineOptions
-import Glibc
+import Dispatch
 import PathSocketClient
 import PathProtocol
 import SystemCalls
@@ -10,7 +10,10 @@ import SystemCalls
 /// and subscribes again, so the new daemon's path comes next.
 ///
 /// Only a connection that was once up is retried: pathd unreachable at the start is
-/// exit status 3 at once.
+/// exit status 3 at once. Retries follow the library's `ReconnectSchedule` on its
+/// `Scheduler`'s clock, as `DaemonSubscription` does: every failure waits, so a daemon
+/// that fails at once (a line this client cannot read, a refused hello, a close) is
+/// retried ever more slowly, never in a loop.
 struct Subscription {
     /// The waits between attempts: 0.1 s doubling to 2 s, jittered as every client of a
     /// restarted daemon reconnects at once.
@@ -21,10 +24,22 @@ struct Subscription {
     /// `--socket`, or nil for the search order (`PathConnection.connect(to:)`).
     let socketPath: String?
     let request: Request
+    /// Whether a lost connection is made again (not for `wait --timeout 0`, which checks once).
+    let reconnects: Bool
+    /// The clock of every wait and deadline.
+    let scheduler: any Scheduler
     /// When to stop waiting (`wait --timeout`); nil waits for ever (`monitor`).
     let deadline: ContinuousClock.Instant?
-    /// Whether a lost connection is made again (not for `wait --timeout 0`, which checks once).
-    var reconnects = true
+
+    /// `timeout` nil waits for ever.
+    init(socketPath: String?, request: Request, timeout: Duration?, reconnects: Bool = true,
+         scheduler: any Scheduler = DispatchScheduler()) {
+        self.socketPath = socketPath
+        self.request = request
+        self.reconnects = reconnects
+        self.scheduler = scheduler
+        deadline = timeout.map { scheduler.now() + $0 }
+    }
 
     enum Outcome {
         case finished(PathctlExitStatus)
@@ -43,13 +58,16 @@ struct Subscription {
             throw CommandError(error)
         }
         // Past the hello the connection was up: from here on, losing it means reconnecting.
+        var schedule = ReconnectSchedule(backoff: Self.backoff)
         var lost = send(on: connection)
+        if lost == nil { schedule.connected(at: scheduler.now()) }
         while true {
             if lost == nil {
                 switch read(connection) {
                 case .message(.error(.shuttingDown, let text, _), _):
                     lost = "pathd is shutting down (\(text))"
                 case .message(let message, let line):
+                    if message.isUnrecognized { continue }
                     if let status = handle(message, line) { return .finished(status) }
                     if case .error(let code, let text, _) = message { throw .refused(code, text) }
                     continue
@@ -62,7 +80,7 @@ struct Subscription {
             connection.close()
             guard reconnects else { throw .unreachable("lost pathd: \(lost ?? "connection ended")") }
             writeError("pathctl: lost pathd: \(lost ?? "connection ended"); reconnecting\n")
-            guard let next = try reconnect() else { return .timedOut }
+            guard let next = try reconnect(&schedule) else { return .timedOut }
             connection = next
             lost = nil
         }
@@ -101,41 +119,44 @@ struct Subscription {
 
     /// What is left until the deadline; nil without one.
     private var timeLeft: Duration? {
-        deadline.map { $0 - ContinuousClock.now }
+        deadline.map { $0 - scheduler.now() }
     }
 
-    /// Connects and subscribes again, retrying with a growing delay; nil when the
-    /// deadline passed first. Without a deadline, gives up after `reconnectWindow`.
-    private func reconnect() throws(CommandError) -> PathConnection? {
-        let giveUp = deadline ?? ContinuousClock.now + Self.reconnectWindow
-        var attempt = 0
+    /// Connects and subscribes again, each attempt after the wait `schedule` gives;
+    /// nil when the deadline passed first. Without a deadline, gives up after
+    /// `reconnectWindow`.
+    private func reconnect(_ schedule: inout ReconnectSchedule) throws(CommandError) -> PathConnection? {
+        let giveUp = deadline ?? scheduler.now() + Self.reconnectWindow
+        var lastFailure: PathClientError?
         while true {
-            attempt += 1
+            let wait = schedule.failed(at: scheduler.now(), random: Double.random(in: 0..<1))
+            let left = giveUp - scheduler.now()
+            if wait >= left {
+                if deadline != nil {
+                    pause(max(left, .zero))
+                    return nil
+                }
+                writeError("pathctl: pathd unreachable for \(Self.reconnectWindow.components.seconds) s; giving up\n")
+                throw lastFailure.map(CommandError.init) ?? .unreachable("lost pathd")
+            }
+            pause(wait)
             do throws(PathClientError) {
                 let connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
                 try connection.send(request)
+                schedule.connected(at: scheduler.now())
                 let generation = connection.hello.map { " (generation \($0.generation))" } ?? ""
                 writeError("pathctl: reconnected to pathd at \(connection.socketPath)\(generation)\n")
                 return connection
             } catch {
-                let left = giveUp - ContinuousClock.now
-                guard left > .zero else {
-                    if deadline != nil { return nil }
-                    writeError("pathctl: pathd unreachable for \(Self.reconnectWindow.components.seconds) s; giving up\n")
-                    throw CommandError(error)
-                }
-                pause(min(Self.backoff.delay(attempt: attempt, random: Double.random(in: 0..<1)), left))
+                lastFailure = error
             }
         }
     }
 
-    /// Sleeps for `duration`, resuming after signals that interrupt it.
+    /// Waits `duration` on the scheduler's clock.
     private func pause(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && Errno.current == .interrupted {
-            request = remaining
-        }
+        let done = DispatchSemaphore(value: 0)
+        scheduler.schedule(after: duration, on: .global()) { done.signal() }
+        done.wait()
     }
 }

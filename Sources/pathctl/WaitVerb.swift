@@ -12,7 +12,7 @@ enum WaitVerb {
         let checkOnce = options.timeout == .zero
         let subscription = Subscription(socketPath: options.socketPath,
                                         request: Request(op: .subscribe, criteria: options.criteria),
-                                        deadline: checkOnce ? nil : ContinuousClock.now + options.timeout,
+                                        timeout: checkOnce ? nil : options.timeout,
                                         reconnects: !checkOnce)
         let outcome = try subscription.run { message, line in
             guard case .path(let update, _) = message else { return nil }

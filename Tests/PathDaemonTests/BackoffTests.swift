@@ -72,7 +72,8 @@ struct BackoffTests {
                 #expect(error.kind == .unreachable)
             }
 
-            // A daemon appears: the next retry subscribes; when it goes, waits start over.
+            // A daemon appears: the next retry subscribes; when it goes after being up
+            // for the longest wait, waits start over.
             let harness = try DaemonHarness(socketPath: socketPath)
             defer { harness.stop() }
             try scheduler.runNext()
@@ -80,6 +81,7 @@ struct BackoffTests {
                 Issue.record("expected connected, then a path: \(events.all)")
                 return
             }
+            scheduler.advance(by: backoff.maximum)
             harness.stop()
             let after = try scheduler.waitForScheduled(8)
             #expect(after.last.map { $0 <= backoff.initial && $0 >= backoff.initial * 0.5 } == true, "\(after)")

@@ -49,19 +49,37 @@ final class Received<Value: Sendable>: @unchecked Sendable {
 
 /// A clock the test turns (as NIO's EmbeddedEventLoop): `schedule` only records the
 /// work and its delay; `runNext` runs the oldest on its queue, as if its delay had
-/// passed. Nothing here sleeps.
+/// passed, and moves `now()` to when it was due; `advance(by:)` moves it by hand.
+/// Nothing here sleeps.
 ///
-/// `@unchecked Sendable`: `pending` and `delays` are touched only with `condition` locked.
+/// `@unchecked Sendable`: `pending`, `delays` and `elapsed` are touched only with
+/// `condition` locked.
 final class ManualScheduler: Scheduler, @unchecked Sendable {
     private let condition = NSCondition()
-    private var pending: [(queue: DispatchQueue, work: @Sendable () -> Void)] = []
+    private var pending: [(queue: DispatchQueue, due: Duration, work: @Sendable () -> Void)] = []
     private var delays: [Duration] = []
+    /// How far the clock has been turned since `start`.
+    private var elapsed = Duration.zero
+    private let start = ContinuousClock.now
 
     func schedule(after delay: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         condition.lock()
-        pending.append((queue, work))
+        pending.append((queue, elapsed + delay, work))
         delays.append(delay)
         condition.broadcast()
+        condition.unlock()
+    }
+
+    func now() -> ContinuousClock.Instant {
+        condition.lock()
+        defer { condition.unlock() }
+        return start + elapsed
+    }
+
+    /// Turns the clock; nothing scheduled runs by itself.
+    func advance(by duration: Duration) {
+        condition.lock()
+        elapsed += duration
         condition.unlock()
     }
 
@@ -99,14 +117,15 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
         return delays[delays.count - pending.count]
     }
 
-    /// Runs the oldest work not yet run.
+    /// Runs the oldest work not yet run, the clock moved to when it was due.
     func runNext() throws {
         condition.lock()
         guard !pending.isEmpty else {
             condition.unlock()
             throw PathClientError("nothing is scheduled")
         }
-        let (queue, work) = pending.removeFirst()
+        let (queue, due, work) = pending.removeFirst()
+        elapsed = max(elapsed, due)
         condition.unlock()
         queue.async(execute: work)
     }

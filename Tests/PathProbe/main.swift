@@ -21,7 +21,7 @@ func fail(_ message: String) -> Never {
 }
 
 func interfaceType(_ name: String) -> InterfaceType {
-    guard let type = InterfaceType(rawValue: name) else { fail("unknown interface type \(name)") }
+    guard let type = InterfaceType(known: name) else { fail("unknown interface type \(name)") }
     return type
 }
 

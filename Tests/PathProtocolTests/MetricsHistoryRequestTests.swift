@@ -34,7 +34,7 @@ struct MetricsHistoryRequestTests {
         }
     }
 
-    @Test("a history file line round-trips, and a torn or foreign one is an error")
+    @Test("a history file line round-trips, a torn or foreign one is an error, a newer pathd's event is kept by name")
     func historyLines() throws {
         let entry = HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_000_123), monotonic: .milliseconds(42_500)),
                                  event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noRoute,
@@ -43,8 +43,10 @@ struct MetricsHistoryRequestTests {
         #expect(line.last == UInt8(ascii: "\n"))
         #expect(try HistoryEntry.decode(line: line.dropLast()) == entry)
         #expect(throws: MessageDecodingError.self) { try HistoryEntry.decode(line: line.dropLast(20)) }
+        #expect(try HistoryEntry.decode(line: Array(#"{"event":"rebooted","wallTime":1,"monotonicTime":1,"x":2}"#.utf8))
+                == HistoryEntry(time: Timestamp(wall: .seconds(1), monotonic: .seconds(1)), event: .unrecognized("rebooted")))
         #expect(throws: MessageDecodingError.self) {
-            try HistoryEntry.decode(line: Array(#"{"event":"rebooted","wallTime":1,"monotonicTime":1}"#.utf8))
+            try HistoryEntry.decode(line: Array(#"{"wallTime":1,"monotonicTime":1}"#.utf8))
         }
         #expect(throws: MessageDecodingError.self) {
             try HistoryEntry.decode(line: Array(#"{"event":"change","wallTime":1,"monotonicTime":1,"status":"online"}"#.utf8))

@@ -1,0 +1,133 @@
+import Dispatch
+import Glibc
+import Synchronization
+import SystemCalls
+
+/// A fake pathd for client tests: a real Unix socket server that answers each
+/// connection with the lines its `script` names for it, in order, then closes it or
+/// holds it open. Counting the connections it accepted is how a test sees how often a
+/// client reconnected; `send(_:)` reaches every connection held open, to show that a
+/// client kept its connection after lines it did not know.
+public final class FakeDaemon: Sendable {
+    /// What one connection gets.
+    public struct Reply: Sendable {
+        public var lines: [String]
+        /// Close right after the lines (a daemon that ends at once); else hold the
+        /// connection open until `stop`.
+        public var closes: Bool
+
+        public init(_ lines: [String], closes: Bool = false) {
+            self.lines = lines
+            self.closes = closes
+        }
+    }
+
+    public let socketPath: String
+    private let listener: Int32
+    /// The reply of the `n`th connection (0 for the first).
+    private let script: @Sendable (Int) -> Reply
+    private let state = Mutex(State())
+    private let acceptorDone = DispatchSemaphore(value: 0)
+    /// Signalled once per connection accepted.
+    private let acceptedOne = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var accepted = 0
+        var open: [Int32] = []
+        var stopped = false
+    }
+
+    /// Listens at `socketPath` (which must not exist) and serves until `stop`.
+    public init(socketPath: String, script: @escaping @Sendable (Int) -> Reply) throws {
+        self.socketPath = socketPath
+        self.script = script
+        let address = try UnixSocketAddress(path: socketPath)
+        let descriptor = try UnixSocket.stream()
+        do {
+            try address.withSockaddr { (pointer, length) throws(Errno) in
+                _ = try syscall { bind(descriptor.rawValue, pointer, length) }
+            }
+            _ = try syscall { listen(descriptor.rawValue, 64) }
+        } catch {
+            descriptor.close()
+            throw error
+        }
+        listener = descriptor.rawValue
+        // A queue of its own: its one worker blocks in accept(2) until `stop`.
+        DispatchQueue(label: "pathd.test.FakeDaemon").async { [self] in acceptLoop() }
+    }
+
+    /// Connections accepted so far.
+    public var accepted: Int { state.withLock { $0.accepted } }
+
+    /// Waits until `count` connections were accepted; false when `timeout` passed first.
+    /// One waiter at a time.
+    public func waitForAccepted(_ count: Int, timeout: Duration = .seconds(10)) -> Bool {
+        let (seconds, attoseconds) = timeout.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        while accepted < count {
+            if acceptedOne.wait(timeout: deadline) == .timedOut { return accepted >= count }
+        }
+        return true
+    }
+
+    /// Writes `line` and a newline to every connection held open.
+    public func send(_ line: String) {
+        let descriptors = state.withLock { $0.open }
+        for descriptor in descriptors { Self.write(line, to: descriptor) }
+    }
+
+    /// Stops accepting, closes every connection and removes the socket file.
+    public func stop() {
+        let descriptors = state.withLock { state -> [Int32]? in
+            guard !state.stopped else { return nil }
+            state.stopped = true
+            defer { state.open = [] }
+            return state.open
+        }
+        guard let descriptors else { return }
+        // shutdown(2) wakes the acceptor blocked in accept(2) (Linux: EINVAL).
+        shutdown(listener, Int32(SHUT_RDWR))
+        acceptorDone.wait()
+        for descriptor in descriptors { close(descriptor) }
+        close(listener)
+        unlink(socketPath)
+    }
+
+    deinit { stop() }
+
+    private func acceptLoop() {
+        defer { acceptorDone.signal() }
+        while true {
+            let connection: FileDescriptor
+            do {
+                connection = try FileDescriptor(rawValue: listener).acceptConnection()
+            } catch {
+                if error == .interrupted { continue }
+                return
+            }
+            let index = state.withLock { state -> Int? in
+                guard !state.stopped else { return nil }
+                defer { state.accepted += 1 }
+                return state.accepted
+            }
+            guard let index else {
+                connection.close()
+                return
+            }
+            acceptedOne.signal()
+            let reply = script(index)
+            for line in reply.lines { Self.write(line, to: connection.rawValue) }
+            if reply.closes {
+                connection.close()
+            } else {
+                state.withLock { $0.open.append(connection.rawValue) }
+            }
+        }
+    }
+
+    private static func write(_ line: String, to descriptor: Int32) {
+        // A client that went away already is what some tests cause: nothing to report.
+        do { try FileDescriptor(rawValue: descriptor).sendAll(Array((line + "\n").utf8)) } catch {}
+    }
+}
