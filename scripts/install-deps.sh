@@ -27,6 +27,10 @@ packages=(
     prometheus                 # the metrics test scrapes with it; promtool checks metrics and rules
     prometheus-node-exporter   # the metrics test reads pathd's textfile through it
     python3-prometheus-client  # the metrics test parses pathctl metrics as OpenMetrics
+    libglib2.0-dev     # the GIO module (gio-module/) and pathd-gio-module's Build-Depends
+    libjson-glib-dev   # the GIO module parses pathd's lines with json-glib
+    g++                # make interop: Tests/Interop/qt-reachability.cpp
+    qt6-base-dev       # its Qt 6 headers; pulls libqt6network6, whose glib plug-in the test loads
 )
 
 missing=()
