@@ -69,11 +69,7 @@ struct GIOModulePackageTests {
             #expect(!needed.contains { $0.contains("swift") || $0.contains("libnl") || $0.contains("libstdc++") }, "\(needed)")
             let sections = try Command.check(readelf, ["--section-headers", "--wide", module.path])
             #expect(!sections.contains(".debug_info") && !sections.contains(".symtab"), "the module is not stripped")
-            // Defined global functions in the dynamic symbol table ("FUNC GLOBAL DEFAULT 12 name").
-            let exported = try Command.check(readelf, ["--dyn-syms", "--wide", module.path]).split(separator: "\n")
-                .map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-                .filter { $0.count >= 8 && $0[3] == "FUNC" && $0[4] == "GLOBAL" && $0[6] != "UND" }
-                .map { String($0[7]) }
+            let exported = Self.exportedFunctions(try Command.check(readelf, ["--dyn-syms", "--wide", module.path]))
             #expect(exported.sorted() == ["g_io_module_load", "g_io_module_query", "g_io_module_unload"], "\(exported)")
             let notes = try Command.check(readelf, ["--notes", module.path])
             let buildID = try #require(notes.split(separator: "\n").first { $0.contains("Build ID:") }?
@@ -116,6 +112,18 @@ struct GIOModulePackageTests {
         let triplet = try Command.check(Command.find("dpkg-architecture"), ["--query", "DEB_HOST_MULTIARCH"])
             .trimmingCharacters(in: .whitespacesAndNewlines)
         return "/usr/lib/\(triplet)/gio/modules"
+    }
+
+    /// The defined global functions of `readelf --dyn-syms --wide`'s table, whose rows read
+    /// "Num: Value Size Type Bind Vis Ndx Name" ("1: 0000 42 FUNC GLOBAL DEFAULT 12 g_io_module_load").
+    static func exportedFunctions(_ table: String) -> [String] {
+        var names: [String] = []
+        for line in table.split(separator: "\n") {
+            let fields: [Substring] = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count >= 8, fields[3] == "FUNC", fields[4] == "GLOBAL", fields[6] != "UND" else { continue }
+            names.append(String(fields[7]))
+        }
+        return names
     }
 
     /// "pathd (>= 0.1.0), libc6 (>= 2.34)" → ["pathd", "libc6"].
