@@ -213,4 +213,5 @@ fuzz: deps
 
 clean:
 	$(SWIFT) package clean
+	$(MAKE) -C gio-module clean
 	rm -rf build

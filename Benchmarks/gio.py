@@ -125,7 +125,10 @@ def _idle(processes, seconds, driver):
 
 
 def _flood_phase(driver, processes, path):
-    """`ip -batch` in namespace A, the GLib processes' lines read meanwhile; CPU of each."""
+    """`ip -batch` in namespace A, the GLib processes' lines read meanwhile; CPU of each.
+    The driver's `ip monitor` is stopped meanwhile, as in bench.py's flood: its million
+    lines in the same loop would delay the stamps of the GLib processes' lines."""
+    driver.stop_monitor()
     cpu_before = {process.label: process.cpu_seconds() for process in processes}
     start = now()
     batch = subprocess.Popen([IP, "-n", driver.topology.a, "-batch", path],
@@ -134,20 +137,31 @@ def _flood_phase(driver, processes, path):
         driver.loop.pump(lambda: batch.poll() is not None, now() + 100_000_000)
     if batch.returncode != 0:
         raise RuntimeError(f"ip -batch {path} failed: {batch.stderr.read().decode()[:500]}")
-    # What the processes do for the flood itself continues a while after `ip` exits.
-    driver.settle(2000)
+    # What the processes do for the flood itself continues after `ip` exits: the phase
+    # ends when none of them used CPU for half a second (at most a minute later).
+    quiet_deadline = now() + 60_000_000_000
+    while now() < quiet_deadline:
+        before = [process.cpu_seconds() for process in processes]
+        driver.settle(500)
+        if [process.cpu_seconds() for process in processes] == before:
+            break
+    driver.start_monitor()
     return {"seconds": (now() - start) / 1e9,
             "cpu": {process.label: process.cpu_seconds() - cpu_before[process.label] for process in processes},
             "memory": {process.label: process.memory() for process in processes}}
 
 
+AFTER_FLOOD_TIMEOUT = 5
+
+
 def _after_flood(driver, processes, label, path_state):
-    """Carrier off and on, then both default routes deleted and added: who hears each."""
+    """Carrier off and on, then both default routes deleted and added: who hears each
+    within AFTER_FLOOD_TIMEOUT seconds."""
     return [
-        _carrier(driver, processes, f"carrier off after {label}", False, path_state, 10),
-        _carrier(driver, processes, f"carrier on after {label}", True, path_state, 10),
-        _defaults(driver, processes, f"default routes deleted after {label}", False, path_state, 10),
-        _defaults(driver, processes, f"default routes added after {label}", True, path_state, 10),
+        _carrier(driver, processes, f"carrier off after {label}", False, path_state, AFTER_FLOOD_TIMEOUT),
+        _carrier(driver, processes, f"carrier on after {label}", True, path_state, AFTER_FLOOD_TIMEOUT),
+        _defaults(driver, processes, f"default routes deleted after {label}", False, path_state, AFTER_FLOOD_TIMEOUT),
+        _defaults(driver, processes, f"default routes added after {label}", True, path_state, AFTER_FLOOD_TIMEOUT),
     ]
 
 
@@ -185,9 +199,10 @@ def glib_monitors(driver, pathd, directory, gio_watch, module_dir, rounds, idle_
         if routes:
             add_path, delete_path = write_batches(directory, routes, False)
             results["flood_add"] = _flood_phase(driver, processes, add_path)
-            results["after_add"] = _after_flood(driver, processes, "1M adds", path_state)
+            results["routes"] = routes
+            results["after_add"] = _after_flood(driver, processes, f"{routes:,} adds", path_state)
             results["flood_delete"] = _flood_phase(driver, processes, delete_path)
-            results["after_delete"] = _after_flood(driver, processes, "1M deletes", path_state)
+            results["after_delete"] = _after_flood(driver, processes, f"{routes:,} deletes", path_state)
             results["idle_after"] = _idle(processes, idle_seconds, driver)
             for path in (add_path, delete_path):
                 os.remove(path)
@@ -236,7 +251,7 @@ def print_glib(results):
         print(f"| {label} | {row['context_switches']} | {row['threads']} | {row['cpu_seconds']:.2f} |")
     print()
     if "flood_add" in results:
-        print("#### Million-route flood\n")
+        print(f"#### Flood of {results['routes']:,} /32 routes (added, then deleted)\n")
         print("| phase | process | CPU s | RSS KiB | peak RSS KiB |\n|---|---|---|---|---|")
         for phase in ("flood_add", "flood_delete"):
             for label in ("module", "netlink"):
@@ -245,7 +260,8 @@ def print_glib(results):
                       f"| {results[phase]['cpu'][label]:.2f} | {memory['rss_kib']} | {memory['hwm_kib']} |")
         print(f"\nStart RSS: module {results['start']['module']['rss_kib']} KiB, "
               f"netlink {results['start']['netlink']['rss_kib']} KiB.\n")
-        print("| after the flood | pathd | module | netlink |\n|---|---|---|---|")
+        print(f"| after the flood (ms; 'missed' = not heard within {AFTER_FLOOD_TIMEOUT} s) | pathd | module | netlink |\n"
+              "|---|---|---|---|")
         for row in results["after_add"] + results["after_delete"]:
             print(f"| {row['change']} | {_ms(row['pathd'])} | {_ms(row['module'])} | {_ms(row['netlink'])} |")
         after = results["idle_after"]
