@@ -27,6 +27,9 @@ packages=(
     prometheus                 # the metrics test scrapes with it; promtool checks metrics and rules
     prometheus-node-exporter   # the metrics test reads pathd's textfile through it
     python3-prometheus-client  # the metrics test parses pathctl metrics as OpenMetrics
+    libglib2.0-dev     # gio-module/: the GIO network-monitor module and gio-watch (GIO 2.74)
+    libjson-glib-dev   # gio-module/: the module parses pathd's lines with json-glib
+    valgrind           # make -C gio-module check, and the kernel test running gio-watch under it
 )
 
 missing=()
