@@ -269,10 +269,16 @@ await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *canc
                        "pathd at %s sent no path within %d ms", self->socket_path, PATHD_INIT_TIMEOUT_MS);
           return FALSE;
         }
-      if (!g_socket_condition_timed_wait (self->socket, G_IO_IN, remaining, cancellable, error))
+      GError *wait_error = NULL;
+      if (!g_socket_condition_timed_wait (self->socket, G_IO_IN, remaining, cancellable, &wait_error))
         {
-          if (g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-            g_prefix_error (error, "pathd at %s: ", self->socket_path);
+          /* A timeout is reported above, with the bound, on the next turn. */
+          if (g_error_matches (wait_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+            {
+              g_error_free (wait_error);
+              continue;
+            }
+          g_propagate_error (error, wait_error);
           return FALSE;
         }
       if (receive_available (self, FALSE, cancellable) < 0)
