@@ -11,7 +11,7 @@ extension KernelTests.GIOModule {
                 let restarted = try topology.startDaemon()
                 try waitUntil("the module reconnects to the new pathd", timeout: .seconds(20),
                               detail: { "; gio-watch stderr:\n\(watch.process.stderr)" }) {
-                    try hasAccepted(server: restarted.pid, client: watch.process.pid)
+                    try hasAccepted(server: restarted.pid, client: watch.process.pid, in: topology.a)
                 }
                 let subscriber = try topology.subscribe()
                 try subscriber.waitFor("the new pathd's first path", PathLine.satisfied(through: "vA"))
@@ -24,7 +24,7 @@ extension KernelTests.GIOModule {
         }
     }
 
-    /// 198.51.100.1 is on vA's subnet; 203.0.113.0/24 is rejected by an unreachable route
+    /// 198.51.100.1 is on vA's subnet; 10.200.0.0/16 is rejected by an unreachable route
     /// while the default path stays satisfied; without a default route the network is gone,
     /// yet the on-link router is still reachable: pathd answers per destination.
     @Test("can_reach: reachable, HOST_UNREACHABLE, NETWORK_UNREACHABLE, as GLib's own backends say",
@@ -32,14 +32,14 @@ extension KernelTests.GIOModule {
     func canReach(async: Bool) throws {
         try withVethTopology { topology in
             try Self.withWatch(topology) { watch, subscriber, _ in
-                try topology.a.ip("route", "add", "unreachable", "203.0.113.0/24")
+                try topology.a.ip("route", "add", "unreachable", "10.200.0.0/16")
                 let router = try watch.canReach(VethTopology.routerAddress, async: async)
                 #expect(router["reachable"] as? Bool == true && router["error"] is NSNull, "\(router)")
-                let beyond = try watch.canReach("192.0.2.77", async: async)
+                let beyond = try watch.canReach("172.16.5.5", async: async)
                 #expect(beyond["reachable"] as? Bool == true, "\(beyond)")
                 let local = try watch.canReach("localhost", async: async)
                 #expect(local["reachable"] as? Bool == true, "\(local)")
-                let rejected = try watch.canReach("203.0.113.5", async: async)
+                let rejected = try watch.canReach("10.200.0.5", async: async)
                 #expect(rejected["reachable"] as? Bool == false)
                 #expect(rejected["error"] as? String == "HOST_UNREACHABLE", "\(rejected)")
                 #expect(rejected["message"] as? String == "Host unreachable")
@@ -47,7 +47,7 @@ extension KernelTests.GIOModule {
                 try Self.expectChange("default route gone", watch, subscriber, PathLine.unsatisfied(reason: "noRoute")) {
                     try topology.deleteDefaultRoute()
                 }
-                let offline = try watch.canReach("192.0.2.77", async: async)
+                let offline = try watch.canReach("172.16.5.5", async: async)
                 #expect(offline["reachable"] as? Bool == false)
                 #expect(offline["error"] as? String == "NETWORK_UNREACHABLE", "\(offline)")
                 #expect(offline["message"] as? String == "Network unreachable")
@@ -87,7 +87,7 @@ extension KernelTests.GIOModule {
             let second = try topology.subscribe()
             try second.waitFor("the new pathd's first path", PathLine.unsatisfied(reason: "noCarrier"))
             try waitUntil("the module reconnects", timeout: .seconds(30)) {
-                try hasAccepted(server: restarted.pid, client: watch.process.pid)
+                try hasAccepted(server: restarted.pid, client: watch.process.pid, in: topology.a)
             }
             try Self.expectChange("carrier back", watch, second, PathLine.satisfied(through: "vA")) {
                 try topology.b.ip("link", "set", "vB", "up")

@@ -124,13 +124,13 @@ extension KernelTests {
                     }
                     // Churn that changes pathd's path but not GLib's answer (traffic moves
                     // to tun0, still satisfied and free): no event. The next event must be
-                    // the carrier loss that follows.
+                    // the route loss that follows.
                     try topology.a.ip("route", "add", "0.0.0.0/1", "via", VethTopology.tunnelPeer, "table", "100")
                     try topology.a.ip("route", "add", "128.0.0.0/1", "via", VethTopology.tunnelPeer, "table", "100")
                     try subscriber.waitFor("through tun0") { PathLine.interfaceNames($0).first == "tun0" }
-                    try Self.expectChange("tunnel's peer gone", watch, subscriber,
-                                          PathLine.unsatisfied(reason: "noCarrier")) {
-                        try topology.b.ip("link", "set", "tunB", "down")
+                    try Self.expectChange("the rule's table unused: no route", watch, subscriber,
+                                          PathLine.unsatisfied(reason: "noRoute")) {
+                        try topology.a.ip("rule", "del", "priority", "100")
                     }
                 }
             }

@@ -93,3 +93,19 @@ struct MonitorAnswer: Equatable, CustomStringConvertible {
 
     var description: String { "available \(available), metered \(metered), connectivity \(connectivity)" }
 }
+
+/// Whether `server` has accepted a connection from `client`, both inside `namespace`:
+/// `hasAccepted` for sockets in another network namespace (Unix sockets belong to
+/// one, and ss(8) lists only its own). A client socket's peer is a server's socket.
+func hasAccepted(server: pid_t, client: pid_t, in namespace: NetworkNamespace) throws -> Bool {
+    // "u_str ESTAB 0 0 * 118070 * 118071 users:(("gio-watch",pid=7,fd=5))": local inode, then the peer's.
+    let rows = try namespace.run("ss", "--unix", "--numeric", "--no-header", "--processes")
+        .split(separator: "\n")
+        .map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        .filter { $0.count >= 9 }
+    func owned(by pid: pid_t) -> [[String]] {
+        rows.filter { $0[8...].joined(separator: " ").contains("pid=\(pid),") }
+    }
+    let serverInodes = Set(owned(by: server).map { $0[5] })
+    return owned(by: client).contains { serverInodes.contains($0[7]) }
+}
