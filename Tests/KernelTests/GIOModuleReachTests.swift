@@ -98,7 +98,45 @@ extension KernelTests.GIOModule {
             }
             let end = try watch.finish(timeout: .seconds(60))
             #expect(end == .exit(0), "valgrind:\n\(report())")
-            print("gio-watch under valgrind:\n\(report())")
+            #expect(report().contains("ERROR SUMMARY: 0 errors"), "valgrind:\n\(report())")
+            let summary = report().split(separator: "\n").filter {
+                $0.contains("total heap usage") || $0.contains(" lost: ") || $0.contains("ERROR SUMMARY")
+            }
+            print("gio-watch under valgrind:\n" + summary.joined(separator: "\n"))
+        }
+    }
+}
+
+extension KernelTests.GIOModule {
+    /// scripts/test/hostile-pathd.py in pathd's place: garbage, wrong types, unknown
+    /// types and values, deep nesting, NUL and bad UTF-8 change nothing; one real change
+    /// is one event; a line past 1 MiB drops the connection, and the reconnection's
+    /// unchanged answer is no event.
+    @Test("a hostile peer on pathd's socket: the program neither crashes nor hears noise")
+    func hostilePeer() throws {
+        try withTemporaryDirectory { directory in
+            let socket = directory.path("hostile.sock")
+            let ready = directory.path("hostile.ready")
+            let peer = try ProgramProcess(URL(fileURLWithPath: "/usr/bin/python3"),
+                                          [Repository.path("scripts/test/hostile-pathd.py"), socket, ready],
+                                          stderrPath: directory.path("hostile.stderr"))
+            defer { teardown("stop the hostile peer") { try peer.kill() } }
+            try waitUntil("the hostile peer listens", detail: { "; stderr: \(peer.stderr)" }) {
+                FileManager.default.fileExists(atPath: ready)
+            }
+            let namespace = try NetworkNamespace()
+            defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+            let watch = try GIOWatch(in: namespace, socketPath: socket, stderrPath: directory.path("gio-watch.stderr"))
+            defer { teardown("stop gio-watch") { try watch.kill() } }
+            let initial = try watch.next("initial", "the initial answer")
+            #expect(initial["monitor"] as? String == Self.monitorType, "stderr:\n\(watch.process.stderr)")
+            #expect(MonitorAnswer(initial) == MonitorAnswer(available: true))
+            let expensive = try watch.nextChange("the one real change: expensive")
+            #expect(MonitorAnswer(expensive) == MonitorAnswer(available: true, metered: true))
+            try peer.waitForLine("the module reconnects after the overlong line") { $0.hasPrefix("second:") }
+            let unsatisfied = try watch.nextChange("unsatisfied after the reconnection")
+            #expect(MonitorAnswer(unsatisfied) == MonitorAnswer(available: false))
+            #expect(try watch.finish() == .exit(0))
         }
     }
 }
