@@ -42,7 +42,7 @@ DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
-.PHONY: all deps build run test lint install uninstall deb clean bench fuzz \
+.PHONY: all deps build run test lint install uninstall deb clean bench fuzz gio-module \
         build-gio-module install-gio-module uninstall-gio-module interop
 
 all: build
@@ -106,9 +106,14 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 # `swift test` builds every target, not only the test targets' dependencies: pathd,
 # pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests
 # looks, and Tests/AppleCompatibility is compiled in both language modes.
-test: deps lint deb build-gio-module interop
+test: deps lint deb gio-module interop
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
 		$(SWIFT) test $(WARNINGS_AS_ERRORS)
+
+# The GIO network-monitor module (C; gio-module/README.md): built and unit-tested here,
+# loaded into a GLib program by the kernel tests (Tests/KernelTests/GIOModuleTests.swift).
+gio-module:
+	$(MAKE) -C gio-module all check
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
@@ -170,7 +175,7 @@ uninstall:
 deb: deps
 	@mkdir -p $(DEB_TREE)
 	rsync -a --delete --exclude=/.git --exclude=/.build --exclude=/.build-* --exclude=/build \
-		--exclude=/gio-module/build --exclude=/debian ./ $(DEB_TREE)/
+		--exclude=/debian --exclude=/gio-module/build ./ $(DEB_TREE)/
 	rsync -a --delete packaging/debian/ $(DEB_TREE)/debian/
 	cd $(DEB_TREE) && dpkg-buildpackage --build=binary --no-sign --no-pre-clean
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
@@ -210,8 +215,9 @@ fuzz: deps
 		if ! grep -q 'INITED cov:' $(FUZZ_DIR)/$$target.log; then \
 			echo "fuzz: $$target has no coverage counters (stale build?); try rm -rf $(FUZZ_DIR)"; exit 1; fi; \
 	done
+	$(MAKE) -C gio-module fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 clean:
 	$(SWIFT) package clean
-	$(MAKE) -C gio-module clean
 	rm -rf build
+	$(MAKE) -C gio-module clean

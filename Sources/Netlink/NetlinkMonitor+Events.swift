@@ -175,3 +175,27 @@ extension NetlinkMonitor {
         return events
     }
 }
+
+// MARK: - One destination (the `route` request)
+
+extension NetlinkMonitor {
+    /// Asks the kernel for the route to `destination` on the request socket, on
+    /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
+    /// socket's receive timeout is 5 s), never on the caller's queue.
+    public func lookUpRoute(to destination: IPAddress,
+                            reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+        queue.async { [self] in
+            guard let socket = requestSocket else {
+                reply(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
+                return
+            }
+            do throws(NetlinkError) {
+                reply(.success(try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)))
+            } catch {
+                // The next batch's own lookups meet the same socket and replace the
+                // monitor if it is broken; this one question only gets its error.
+                reply(.failure(RouteLookupError(error.description)))
+            }
+        }
+    }
+}

@@ -23,6 +23,10 @@ import SystemCalls
 ///   `maximumPushedBytes`; past it the client is disconnected as not reading.
 /// - End of input means "no more requests": what was received is answered, what is
 ///   queued is written, then the connection closes.
+/// - A reply that needs the kernel (`route`) is deferred: `deferReply()` holds the
+///   requests after it until `finishDeferredReply(_:)` queues it, so replies keep their
+///   order while the state queue serves everyone else (docs/ARCHITECTURE.md, "The route
+///   to one destination").
 ///
 /// Threading: every method and field is used on `queue` only; the sources target it.
 /// `@unchecked Sendable`: the sources' handlers capture `self` and run on `queue`.
@@ -87,6 +91,9 @@ final class ClientConnection: @unchecked Sendable {
     private var isInputFinished = false
     /// Waiting for the client to read replies before handling the next request.
     private var isWaitingForDrain = false
+    /// The request handled last is answered later (`deferReply`); nothing after it is
+    /// handled until then.
+    private(set) var isAwaitingReply = false
     private var isProcessingScheduled = false
     /// Close once everything queued is written.
     private var closesWhenDrained: CloseReason?
@@ -136,6 +143,24 @@ final class ClientConnection: @unchecked Sendable {
                 + "resync lines pending (\(outgoing.supersededCount) path lines superseded); disconnected")
             close(.notReading)
         }
+    }
+
+    /// Called while a request is handled: its reply comes later, through
+    /// `finishDeferredReply`. At most one at a time: requests are handled in order.
+    func deferReply() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        precondition(!isAwaitingReply, "one deferred reply at a time")
+        isAwaitingReply = true
+    }
+
+    /// Queues the deferred reply and goes on with the requests after it, in a turn of
+    /// their own. A connection closed meanwhile drops it.
+    func finishDeferredReply(_ line: [UInt8]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard isAwaitingReply else { return }
+        isAwaitingReply = false
+        send(line)
+        if !isClosed && closesWhenDrained == nil { scheduleHandling() }
     }
 
     /// Writes what is queued, then closes (after a refusal or a framing error).
@@ -210,7 +235,7 @@ final class ClientConnection: @unchecked Sendable {
         var lines = 0
         var bytes = 0
         let queuedBefore = queuedBytes
-        while !isClosed && closesWhenDrained == nil && nextRequest < requests.count {
+        while !isClosed && closesWhenDrained == nil && !isAwaitingReply && nextRequest < requests.count {
             if outgoing.pendingBytes > limits.pauseReplyBytes {
                 isWaitingForDrain = true  // flush() goes on once the client read enough
                 return
@@ -226,7 +251,8 @@ final class ClientConnection: @unchecked Sendable {
             bytes += line.count + 1
             onRequest?(self, line)
         }
-        guard !isClosed, closesWhenDrained == nil else { return }
+        // Awaiting a reply: reading stays paused, and end of input waits for it too.
+        guard !isClosed, closesWhenDrained == nil, !isAwaitingReply else { return }
         requests.removeAll(keepingCapacity: requests.capacity <= 256)
         nextRequest = 0
         if isInputFinished {
@@ -241,7 +267,7 @@ final class ClientConnection: @unchecked Sendable {
         isProcessingScheduled = true
         queue.async { [self] in
             isProcessingScheduled = false
-            guard !isClosed, !isWaitingForDrain else { return }
+            guard !isClosed, !isWaitingForDrain, !isAwaitingReply else { return }
             handleRequests()
         }
     }

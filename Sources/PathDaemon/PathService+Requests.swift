@@ -57,6 +57,8 @@ extension PathService {
         case .metrics:
             let format = request.format ?? .openMetrics
             connection.send(ServerMessage.metrics(format: format, text: renderedMetrics(format), id: request.id).encoded())
+        case .route:
+            handleRoute(request, from: connection)
         case .history:
             // Bounded by HistorySize=: O(the reply).
             let entries = history?.entries(since: request.since, limit: request.limit) ?? []

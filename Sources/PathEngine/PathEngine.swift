@@ -86,6 +86,22 @@ public final class PathEngine: @unchecked Sendable {
         if hasState { onChange?(nil) }
     }
 
+    /// Asks the current source which route the kernel would take to `destination`;
+    /// `reply` is called once, on `queue`. The lookup runs on the source's own queue, so
+    /// the state queue waits for nothing. With no source (the engine stopped, or a
+    /// failed source waits to be replaced) the reply is a failure at once.
+    public func lookUpRoute(to destination: IPAddress,
+                            reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard lifecycle == .running, let source else {
+            reply(.failure(RouteLookupError("the network monitor is restarting; ask again")))
+            return
+        }
+        source.lookUpRoute(to: destination) { [queue] result in
+            queue.async { reply(result) }
+        }
+    }
+
     private func startSource() {
         let generation = self.generation
         let callbacks = SourceCallbacks(

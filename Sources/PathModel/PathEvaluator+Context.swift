@@ -42,6 +42,16 @@ extension PathEvaluator {
             return !settings.isIgnored && criteria.allows(settings.type(of: link))
         }
 
+        /// What traffic over `link` costs: its policy, and for a tunnel also its
+        /// underlay's, the first non-tunnel link of `others` (the other candidates).
+        func cost(of link: Link, others: [Link]) -> (isExpensive: Bool, isConstrained: Bool) {
+            var settings = [self.settings(of: link)]
+            if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) {
+                settings.append(self.settings(of: underlay))
+            }
+            return (settings.contains { $0.isExpensive }, settings.contains { $0.isConstrained })
+        }
+
         func interface(for link: Link) -> Interface {
             Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link), isTunnel: link.isTunnel)
         }
@@ -52,28 +62,34 @@ extension PathEvaluator {
             // The kernel's answer is authoritative unless it names an interface the
             // question excludes; then the tracked routes answer "as if it did not exist".
             if criteria == .any, let lookup = snapshot.lookups[family] {
-                switch lookup {
-                case .route(let answer) where answer.type == .unicast:
-                    if let index = answer.outputInterface, let link = snapshot.links[index] {
-                        if includes(link) {
-                            return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
-                                         isLinkDown: answer.isLinkDown, source: .kernel(answer.preferredSource))
-                        }
-                        if link.isLoopback { return refinedNoRoute(family) }
-                        return simulated(family)
-                    }
-                    return refinedNoRoute(family)
-                case .route(let answer) where answer.type.rejectsTraffic:
-                    return .unusable(.routeRejects, interface: nil, progress: .routed)
-                case .route:
-                    return refinedNoRoute(family)
-                case .rejected:
-                    return .unusable(.routeRejects, interface: nil, progress: .routed)
-                case .noRoute, .failed:
-                    return refinedNoRoute(family)
-                }
+                return verdict(for: family, lookup: lookup)
             }
             return simulated(family)
+        }
+
+        /// The verdict on the kernel's answer `lookup` (for the default path, the
+        /// snapshot's; for the `route` request, one destination's).
+        func verdict(for family: AddressFamily, lookup: RouteLookup) -> FamilyVerdict {
+            switch lookup {
+            case .route(let answer) where answer.type == .unicast:
+                if let index = answer.outputInterface, let link = snapshot.links[index] {
+                    if includes(link) {
+                        return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
+                                     isLinkDown: answer.isLinkDown, source: .kernel(answer.preferredSource))
+                    }
+                    if link.isLoopback { return refinedNoRoute(family) }
+                    return simulated(family)
+                }
+                return refinedNoRoute(family)
+            case .route(let answer) where answer.type.rejectsTraffic:
+                return .unusable(.routeRejects, interface: nil, progress: .routed)
+            case .route:
+                return refinedNoRoute(family)
+            case .rejected:
+                return .unusable(.routeRejects, interface: nil, progress: .routed)
+            case .noRoute, .failed:
+                return refinedNoRoute(family)
+            }
         }
 
         private func simulated(_ family: AddressFamily) -> FamilyVerdict {

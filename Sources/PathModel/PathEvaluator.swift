@@ -35,13 +35,9 @@ public enum PathEvaluator {
         var expensive = false
         var constrained = false
         for link in primary {
-            var settings = [context.settings(of: link)]
-            // A tunnel costs what its underlay costs: the first non-tunnel candidate.
-            if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) {
-                settings.append(context.settings(of: underlay))
-            }
-            expensive = expensive || settings.contains { $0.isExpensive }
-            constrained = constrained || settings.contains { $0.isConstrained }
+            let cost = context.cost(of: link, others: others)
+            expensive = expensive || cost.isExpensive
+            constrained = constrained || cost.isConstrained
         }
         return Path(status: .satisfied,
                     availableInterfaces: links.map { context.interface(for: $0) },

@@ -14,6 +14,21 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// Stops delivering. Callbacks already on their way are dropped by the receiver's
     /// generation gate.
     func cancel()
+    /// Asks which route the kernel would take to `destination` now (RTM_GETROUTE, policy
+    /// rules applied, no packet sent), for the `route` request. Returns at once; `reply`
+    /// is called once, on the source's own queue, behind the work already queued there.
+    /// A source that can no longer ask (cancelled, its socket failed) replies a failure.
+    func lookUpRoute(to destination: IPAddress, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void)
+}
+
+/// A route lookup that got no answer from the kernel (the request socket failed or is
+/// closed): not a verdict about the destination.
+public struct RouteLookupError: Error, Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }
 
 /// What an event source reports. Called on the source's own queue.

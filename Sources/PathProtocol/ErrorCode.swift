@@ -21,4 +21,7 @@ public enum ErrorCode: String, Hashable, Sendable, CaseIterable {
     /// A per-connection budget was reached (subscriptions per connection, the length of
     /// an id); the request is refused, the connection stays open.
     case limitExceeded
+    /// `route`: the kernel could not be asked (the network monitor is being replaced);
+    /// not an answer about the destination. The connection stays; ask again.
+    case lookupFailed
 }

@@ -40,14 +40,7 @@ public struct EncodedPathLine: Sendable {
         writer.member("reasonInterface", path.reasonInterface)
         writer.member("reason", path.status == .unsatisfied ? path.summary : nil)
         writer.beginArray("interfaces")
-        for interface in path.availableInterfaces {
-            writer.beginObject()
-            writer.member("name", interface.name)
-            writer.member("index", interface.index.rawValue)
-            writer.member("type", interface.type.rawValue)
-            writer.member("tunnel", interface.isTunnel)
-            writer.endObject()
-        }
+        for interface in path.availableInterfaces { interface.write(to: &writer) }
         writer.endArray()
         writer.member("isExpensive", path.isExpensive)
         writer.member("isConstrained", path.isConstrained)

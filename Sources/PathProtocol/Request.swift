@@ -16,6 +16,8 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     case metrics
     /// The last changes of the default path, with the daemon's start and stop marks.
     case history
+    /// The route the kernel would take to one address, judged as a path is.
+    case route
 }
 
 public struct Request: Hashable, Sendable {
@@ -31,9 +33,12 @@ public struct Request: Hashable, Sendable {
     public var since: Duration?
     /// `history`: at most this many entries, the newest.
     public var limit: Int?
+    /// `route`: the address asked about (required there, refused elsewhere).
+    public var destination: IPAddress?
 
     public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any, connectivity: Connectivity? = nil,
-                format: Exposition.Format? = nil, since: Duration? = nil, limit: Int? = nil) {
+                format: Exposition.Format? = nil, since: Duration? = nil, limit: Int? = nil,
+                destination: IPAddress? = nil) {
         self.op = op
         self.id = id
         self.criteria = criteria
@@ -41,6 +46,7 @@ public struct Request: Hashable, Sendable {
         self.format = format
         self.since = since
         self.limit = limit
+        self.destination = destination
     }
 }
 
@@ -119,6 +125,7 @@ extension Request {
         }
         var request = Request(op: op, id: id, criteria: criteria, connectivity: connectivity)
         try request.parseOptions(members, id: id)
+        try request.parseDestination(members["destination"], id: id)
         return request
     }
 
@@ -154,6 +161,34 @@ extension Request {
             }
             limit = Int(clamping: number)
         }
+    }
+
+    /// `destination` (route): an IPv4 or IPv6 address literal, never a name: the daemon
+    /// resolves nothing (a resolver may block, and a name may have many addresses).
+    private mutating func parseDestination(_ value: JSONValue?, id: JSONValue?) throws(RequestError) {
+        guard let value, !value.isNull else {
+            if op == .route {
+                throw RequestError(code: .badArgument, message: "route needs a \"destination\": an IP address", id: id)
+            }
+            return
+        }
+        guard op == .route else {
+            throw RequestError(code: .badArgument, message: "\"destination\" applies to route only", id: id)
+        }
+        guard let text = value.stringValue else {
+            throw RequestError(code: .badArgument,
+                               message: "destination must be an IP address as a string, got \(value.typeName)", id: id)
+        }
+        if text.contains("%") {
+            throw RequestError(code: .badArgument,
+                               message: "destination must be an IP address without a zone (\"%eth0\"): zones are not supported",
+                               id: id)
+        }
+        guard let address = IPAddress(text) else {
+            throw RequestError(code: .badArgument,
+                               message: "destination must be an IP address; resolve names first", id: id)
+        }
+        destination = address
     }
 
     private static func parseCriteria(_ value: JSONValue, id: JSONValue?) throws(RequestError) -> Criteria {
@@ -204,6 +239,7 @@ extension Request {
         if let format { writer.member("format", format.rawValue) }
         if let since { writer.member("since", seconds: since) }
         if let limit { writer.member("limit", limit) }
+        if let destination { writer.member("destination", destination.description) }
         writer.endObject()
         return writer.finishLine()
     }

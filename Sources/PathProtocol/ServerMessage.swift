@@ -24,6 +24,8 @@ public enum ServerMessage: Hashable, Sendable {
     /// The reply to `history`: entries oldest first; `capacity` is how many the daemon
     /// keeps, `persistent` whether they survive a restart (a state directory).
     case history(capacity: Int, persistent: Bool, entries: [HistoryEntry], id: JSONValue?)
+    /// The reply to `route`: the route to one destination, answered in `generation`.
+    case route(RouteReport, generation: Generation, id: JSONValue?)
 
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
@@ -91,6 +93,11 @@ public enum ServerMessage: Hashable, Sendable {
             writer.beginArray("entries")
             for entry in entries { entry.write(to: &writer) }
             writer.endArray()
+            if let id { writer.member("id", id) }
+        case .route(let report, let generation, let id):
+            writer.beginObject()
+            writer.member("type", "route")
+            report.write(to: &writer, generation: generation)
             if let id { writer.member("id", id) }
         }
         writer.endObject()
@@ -180,6 +187,9 @@ extension ServerMessage {
             var entries: [HistoryEntry] = []
             for element in list { entries.append(try HistoryEntry.decode(element)) }
             return .history(capacity: Int(clamping: try integer("capacity")), persistent: persistent, entries: entries, id: id)
+        case "route":
+            let (report, generation) = try RouteReport.decode(value)
+            return .route(report, generation: generation, id: id)
         default:
             throw MessageDecodingError(description: "unknown message type \"\(type)\"", isUnknownType: true)
         }

@@ -118,7 +118,7 @@ public final class DaemonSubscription: @unchecked Sendable {
                     deliver(.resync(reason: reason, generation: generation))
                 case .error(let code, let message, _):
                     throw PathClientError.refused(code, message)
-                case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history:
+                case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route:
                     continue
                 }
             }

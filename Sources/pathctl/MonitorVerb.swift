@@ -20,7 +20,7 @@ enum MonitorVerb {
                 }
             case .error:
                 if options.json { echo(line) }
-            case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history:
+            case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route:
                 break
             }
             return nil

@@ -21,7 +21,7 @@ enum ReloadVerb {
                 // converse fails with pathd's message after this; --json also prints the line.
                 if options.json { echo(line) }
                 return nil
-            case .hello, .path, .resync, .pong, .unsubscribed, .interfaces, .reported, .metrics, .history:
+            case .hello, .path, .resync, .pong, .unsubscribed, .interfaces, .reported, .metrics, .history, .route:
                 return nil
             }
         }

@@ -8,6 +8,8 @@ import Synchronization
 /// netlink monitor it calls back on a queue of its own, never the state queue.
 final class FakeEventSource: PathEventSource, Sendable {
     let generation: Generation
+    /// The fake kernel's routing answers (`FakeNetwork.routes`).
+    private let network: FakeNetwork?
     private let callbacks: SourceCallbacks
     private let queue: DispatchQueue
     private let initialState: [NetworkEvent]
@@ -17,7 +19,8 @@ final class FakeEventSource: PathEventSource, Sendable {
     private let cancelledFlag = Mutex(false)
 
     init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent],
-         failsToStart: Bool = false, startGate: DispatchSemaphore? = nil) {
+         failsToStart: Bool = false, startGate: DispatchSemaphore? = nil, network: FakeNetwork? = nil) {
+        self.network = network
         self.generation = generation
         self.callbacks = callbacks
         self.queue = queue
@@ -43,6 +46,18 @@ final class FakeEventSource: PathEventSource, Sendable {
         cancelledFlag.withLock { $0 = true }
     }
 
+    /// Answers from the fake kernel's routes on the source's queue, as the netlink
+    /// monitor answers on its own; a held lookup waits there for the test's gate.
+    func lookUpRoute(to destination: IPAddress, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+        queue.async { [network] in
+            guard let network else {
+                reply(.failure(RouteLookupError("the fake source has no network")))
+                return
+            }
+            reply(network.answerLookup(to: destination))
+        }
+    }
+
     /// Delivers a batch of changes from the source's queue, as a real source does. A
     /// cancelled source still delivers: the daemon's generation gate must drop it.
     func emit(_ events: [NetworkEvent]) {
@@ -65,6 +80,12 @@ final class FakeNetwork: Sendable {
         var failingStarts = 0
         /// The gate the next instance's start waits on, if any.
         var nextStartGate: DispatchSemaphore?
+        /// The kernel's answer to a route lookup, by destination; `.noRoute` otherwise.
+        var routes: [IPAddress: Result<RouteLookup, RouteLookupError>] = [:]
+        /// The gate the next route lookup waits on, if any.
+        var nextLookupGate: DispatchSemaphore?
+        /// Every destination looked up, in order.
+        var lookedUp: [IPAddress] = []
     }
 
     private let state: Mutex<State>
@@ -81,6 +102,33 @@ final class FakeNetwork: Sendable {
     }
 
     var sources: [FakeEventSource] { state.withLock { $0.sources } }
+
+    /// Sets what a route lookup of `destination` answers.
+    func setRoute(to destination: IPAddress, _ answer: Result<RouteLookup, RouteLookupError>) {
+        state.withLock { $0.routes[destination] = answer }
+    }
+
+    /// Makes the next route lookup wait (on the fake kernel's queue) until the returned
+    /// gate is signalled, as a lookup behind a long dump would.
+    func holdNextLookup() -> DispatchSemaphore {
+        let gate = DispatchSemaphore(value: 0)
+        state.withLock { $0.nextLookupGate = gate }
+        return gate
+    }
+
+    /// The destinations looked up so far, in order.
+    var lookedUp: [IPAddress] { state.withLock { $0.lookedUp } }
+
+    /// Called on the fake kernel's queue.
+    fileprivate func answerLookup(to destination: IPAddress) -> Result<RouteLookup, RouteLookupError> {
+        let gate = state.withLock { state in
+            state.lookedUp.append(destination)
+            defer { state.nextLookupGate = nil }
+            return state.nextLookupGate
+        }
+        gate?.wait()
+        return state.withLock { $0.routes[destination] ?? .success(.noRoute) }
+    }
 
     /// Waits (10 s at most) until `count` instances were made; false if they were not.
     func waitForSources(_ count: Int) -> Bool {
@@ -116,7 +164,7 @@ final class FakeNetwork: Sendable {
                 state.failingStarts -= fails ? 1 : 0
                 let source = FakeEventSource(generation: generation, callbacks: callbacks, queue: queue,
                                              initialState: state.events, failsToStart: fails,
-                                             startGate: state.nextStartGate)
+                                             startGate: state.nextStartGate, network: self)
                 state.nextStartGate = nil
                 made.signal()
                 state.sources.append(source)

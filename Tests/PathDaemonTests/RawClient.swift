@@ -38,6 +38,9 @@ final class RawClient: @unchecked Sendable {
     /// Closes the connection now, unread data and all (the peer then sees EPIPE).
     func closeNow() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
+    /// Ends the requests (end of input), keeping the reading side open.
+    func finishWriting() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     func write(_ bytes: [UInt8]) throws {
         var rest = bytes[...]
         while !rest.isEmpty {

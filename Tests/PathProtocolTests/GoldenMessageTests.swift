@@ -75,6 +75,9 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
         .error(code: .limitExceeded,
                message: "this connection already holds 64 subscriptions (MaxSubscriptionsPerClient=); unsubscribe one first",
                id: .string("s65")),
+        .error(code: .lookupFailed,
+               message: "the kernel could not be asked for the route to 198.51.100.7: the network monitor is restarting; ask again",
+               id: .integer(7)),
     ]),
     ("reloaded.jsonl", [
         .reloaded(warnings: [], id: nil),
@@ -87,6 +90,19 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
     ("metrics.jsonl", [
         .metrics(format: .openMetrics, text: Exposition.render(goldenMetrics, as: .openMetrics), id: .string("m")),
         .metrics(format: .prometheus, text: Exposition.render(goldenMetrics, as: .prometheus), id: nil),
+    ]),
+    ("route.jsonl", [
+        .route(RouteReport(destination: Fixture.ip("198.51.100.7"), status: .satisfied,
+                           interface: Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet),
+                           source: Fixture.ip("192.0.2.2"), gateway: Fixture.ip("192.0.2.1"), table: 254),
+               generation: Generation(rawValue: 3), id: .integer(7)),
+        .route(RouteReport(destination: Fixture.ip("2001:db8:ffff::1"), status: .unsatisfied, unsatisfiedReason: .noRoute),
+               generation: .first, id: nil),
+        .route(RouteReport(destination: Fixture.ip("203.0.113.9"), status: .unsatisfied, unsatisfiedReason: .noCarrier,
+                           reasonInterface: "wwan0",
+                           interface: Interface(name: "wwan0", index: InterfaceIndex(rawValue: 5), type: .cellular),
+                           source: Fixture.ip("10.64.0.2"), table: 100, isExpensive: true),
+               generation: Generation(rawValue: 2), id: .string("office")),
     ]),
     ("history.jsonl", [
         .history(capacity: 1000, persistent: true, entries: goldenHistory, id: .string("h")),
@@ -111,6 +127,7 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     case .reported: "reported.jsonl"
     case .metrics: "metrics.jsonl"
     case .history: "history.jsonl"
+    case .route: "route.jsonl"
     }
 }
 
@@ -151,6 +168,7 @@ struct GoldenMessageTests {
             .interfaces(generation: .first, interfaces: [], id: nil), .reported(id: nil),
             .metrics(format: .openMetrics, text: "", id: nil),
             .history(capacity: 1, persistent: false, entries: [], id: nil),
+            .route(RouteReport(destination: Fixture.ip("192.0.2.1"), status: .satisfied), generation: .first, id: nil),
         ]
         for probe in probes {
             let type = try Fixture.object(probe.encoded().dropLast())["type"]?.stringValue

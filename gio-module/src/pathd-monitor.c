@@ -113,7 +113,7 @@ handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean
     case PATHD_LINE_INVALID:
       /* Before hello it is not pathd (or not protocol 1); after, one bad line is
        * skipped and the last answer kept. */
-      g_debug ("pathd: ignoring an invalid line of %" G_GSIZE_FORMAT " bytes", length);
+      g_debug ("ignoring an invalid line of %" G_GSIZE_FORMAT " bytes", length);
       return self->state == CONNECTION_OPEN;
     case PATHD_LINE_ERROR:
       /* shuttingDown is followed by end of file, which is where the retry starts. */
@@ -143,7 +143,7 @@ take_bytes (PathdNetworkMonitor *self, const guint8 *bytes, gsize count, gboolea
   g_byte_array_remove_range (self->buffer, 0, (guint) start);
   if (self->buffer->len > PATHD_LINE_MAX)
     {
-      g_debug ("pathd: a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
+      g_debug ("a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
       return FALSE;
     }
   return TRUE;
@@ -164,7 +164,7 @@ receive_available (PathdNetworkMonitor *self, gboolean announce, GCancellable *c
         {
           gboolean would_block = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
           if (!would_block)
-            g_debug ("pathd: %s", error->message);
+            g_debug ("%s", error->message);
           g_error_free (error);
           return would_block ? 0 : -1;
         }
@@ -185,7 +185,7 @@ on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
   PathdNetworkMonitor *self = user_data;
   if (receive_available (self, TRUE, NULL) >= 0)
     return G_SOURCE_CONTINUE;
-  g_debug ("pathd: connection to %s ended; keeping the last answer", self->socket_path);
+  g_debug ("connection to %s ended; keeping the last answer", self->socket_path);
   disconnect (self);
   schedule_retry (self);
   return G_SOURCE_REMOVE;
@@ -209,7 +209,7 @@ connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
           (*next)++;
           return TRUE;
         }
-      g_debug ("pathd: %s: %s", path, error->message);
+      g_debug ("%s: %s", path, error->message);
       g_error_free (error);
       g_clear_object (&socket);
     }
@@ -269,10 +269,16 @@ await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *canc
                        "pathd at %s sent no path within %d ms", self->socket_path, PATHD_INIT_TIMEOUT_MS);
           return FALSE;
         }
-      if (!g_socket_condition_timed_wait (self->socket, G_IO_IN, remaining, cancellable, error))
+      GError *wait_error = NULL;
+      if (!g_socket_condition_timed_wait (self->socket, G_IO_IN, remaining, cancellable, &wait_error))
         {
-          if (g_error_matches (*error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
-            g_prefix_error (error, "pathd at %s: ", self->socket_path);
+          /* A timeout is reported above, with the bound, on the next turn. */
+          if (g_error_matches (wait_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+            {
+              g_error_free (wait_error);
+              continue;
+            }
+          g_propagate_error (error, wait_error);
           return FALSE;
         }
       if (receive_available (self, FALSE, cancellable) < 0)
@@ -305,16 +311,20 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
             break;
         }
     }
-  g_strfreev (candidates);
-
   if (!self->have_answer)
     {
       if (last_error != NULL)
         g_propagate_error (error, last_error);
       else
-        g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no pathd socket answers");
+        {
+          char *tried = g_strjoinv (", ", candidates);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no pathd socket answers (tried %s)", tried);
+          g_free (tried);
+        }
+      g_strfreev (candidates);
       return FALSE;
     }
+  g_strfreev (candidates);
   g_clear_error (&last_error);
   watch_socket (self);
   return TRUE;

@@ -47,7 +47,7 @@ finish_with_resolver_error (GError *error, const PathdAnswer *answer, GError **o
 static gboolean
 fall_back_to_path (const PathdAnswer *answer, GError *query_error, GError **error)
 {
-  g_debug ("pathd: no route answer (%s); answering from the default path", query_error->message);
+  g_debug ("no route answer (%s); answering from the default path", query_error->message);
   g_error_free (query_error);
   if (answer->available)
     return TRUE;

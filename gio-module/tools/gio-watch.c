@@ -197,10 +197,29 @@ on_network_changed (GNetworkMonitor *source, gboolean available, gpointer user_d
   print_state ("changed");
 }
 
+/* Every log message to stderr: GLib's default writer sends debug and info to stdout,
+ * which carries the JSON lines. G_MESSAGES_DEBUG still selects the debug domains. */
+static GLogWriterOutput
+write_log_to_stderr (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer user_data)
+{
+  (void) user_data;
+  const char *domain = NULL;
+  for (gsize i = 0; i < n_fields; i++)
+    if (strcmp (fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0)
+      domain = fields[i].value;
+  if (g_log_writer_default_would_drop (level, domain))
+    return G_LOG_WRITER_HANDLED;
+  char *text = g_log_writer_format_fields (level, fields, n_fields, FALSE);
+  fprintf (stderr, "%s\n", text);
+  g_free (text);
+  return G_LOG_WRITER_HANDLED;
+}
+
 int
 main (void)
 {
   setvbuf (stdout, NULL, _IOLBF, 0);
+  g_log_set_writer_func (write_log_to_stderr, NULL, NULL);
   loop = g_main_loop_new (NULL, FALSE);
   monitor = g_network_monitor_get_default ();
   print_state ("initial");

@@ -1,0 +1,135 @@
+import PathModel
+import PathProtocol
+import PathTestFixtures
+import Testing
+
+/// The `route` request against a daemon whose kernel is the fake network: the lookup
+/// crosses to the source's queue and back, and the reply keeps its place.
+@Suite("route request")
+struct RouteRequestTests {
+    static let destination = Fixture.ip("203.0.113.50")
+    static let viaEth0 = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: Fixture.ethIndex,
+                                                       gateway: Fixture.ip("198.51.100.1"), table: 254,
+                                                       preferredSource: Fixture.onlineAddress.address))
+
+    static func line(_ text: String) -> [UInt8] { Array(text.utf8) + [10] }
+
+    @Test("the kernel's answer for the address, judged against the daemon's snapshot")
+    func answersFromTheKernel() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        let client = try harness.connect()
+        try client.send(Request(op: .route, id: .string("r"), destination: Self.destination))
+        let expected = RouteReport(destination: Self.destination, status: .satisfied, interface: Fixture.eth0Interface,
+                                   source: Fixture.onlineAddress.address, gateway: Fixture.ip("198.51.100.1"), table: 254)
+        #expect(try client.next() == .route(expected, generation: .first, id: .string("r")))
+        // An address the fake kernel has no route for; IPv6, of which the host has no
+        // address, says so, as a path would.
+        try client.send(Request(op: .route, destination: Fixture.ip("192.0.2.99")))
+        guard case .route(let report, _, nil) = try client.next() else {
+            Issue.record("expected a route reply")
+            return
+        }
+        #expect(report.unsatisfiedReason == .noRoute)
+        try client.send(Request(op: .route, destination: Fixture.ip("2001:db8::9")))
+        guard case .route(let v6, _, nil) = try client.next() else {
+            Issue.record("expected a route reply")
+            return
+        }
+        #expect(v6.unsatisfiedReason == .noAddress)
+        #expect(harness.network.lookedUp == [Self.destination, Fixture.ip("192.0.2.99"), Fixture.ip("2001:db8::9")])
+    }
+
+    @Test("a slow lookup holds only its own connection, and its reply comes before the next request's")
+    func slowLookupKeepsOrderAndBlocksNobody() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        let gate = harness.network.holdNextLookup()
+        let asking = try RawClient(path: harness.socketPath)
+        try asking.write(Self.line(#"{"op":"route","destination":"203.0.113.50","id":1}"#)
+            + Self.line(#"{"op":"ping","id":2}"#))
+        // While the lookup waits on the fake kernel's queue, another client is served.
+        let other = try RawClient(path: harness.socketPath)
+        try other.write(Self.line(#"{"op":"ping","id":"other"}"#))
+        #expect(try other.next() == .pong(id: .string("other")))
+        gate.signal()
+        guard case .route(let report, _, .integer(1)) = try asking.next() else {
+            Issue.record("the route reply must come first")
+            return
+        }
+        #expect(report.status == .satisfied)
+        #expect(try asking.next() == .pong(id: .integer(2)))
+    }
+
+    @Test("a lookup the kernel could not answer is lookupFailed, and the connection goes on")
+    func failedLookup() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .failure(RouteLookupError("request socket is closed")))
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Self.line(#"{"op":"route","destination":"203.0.113.50","id":3}"#))
+        guard case .error(.lookupFailed, let message, .integer(3)) = try client.next() else {
+            Issue.record("expected lookupFailed")
+            return
+        }
+        #expect(message.contains("203.0.113.50") && message.contains("request socket is closed"))
+        try client.write(Self.line(#"{"op":"ping","id":4}"#))
+        #expect(try client.next() == .pong(id: .integer(4)))
+    }
+
+    @Test("a name is refused before any lookup, and the daemon goes on serving")
+    func namesAreRefused() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Self.line(#"{"op":"route","destination":"example.org","id":5}"#))
+        #expect(try client.next() == .error(code: .badArgument,
+                                            message: "destination must be an IP address; resolve names first",
+                                            id: .integer(5)))
+        #expect(harness.network.lookedUp.isEmpty)
+        try client.write(Self.line(#"{"op":"ping"}"#))
+        #expect(try client.next() == .pong(id: nil))
+    }
+
+    @Test("a route request followed by end of input is answered before the connection closes")
+    func answeredAfterEndOfInput() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        let gate = harness.network.holdNextLookup()
+        let client = try RawClient(path: harness.socketPath)
+        // The last request without its newline, then end of input, while the lookup waits.
+        try client.write(Array(#"{"op":"ping","id":1}"#.utf8) + [10]
+            + Array(#"{"op":"route","destination":"203.0.113.50","id":2}"#.utf8))
+        client.finishWriting()
+        #expect(try client.next() == .pong(id: .integer(1)))
+        gate.signal()
+        guard case .route(_, _, .integer(2)) = try client.next() else {
+            Issue.record("expected the route reply")
+            return
+        }
+        #expect(throws: RawClient.Closed.self) { try client.next() }
+    }
+
+    @Test("a route is judged by the snapshot after a link change")
+    func followsTheSnapshot() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        let client = try harness.connect()
+        try client.send(Request(op: .subscribe, id: .string("s")))
+        _ = try client.nextPath()
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try client.nextPath().update.path.unsatisfiedReason == .noCarrier)
+        try client.send(Request(op: .route, id: .integer(9), destination: Self.destination))
+        guard case .route(let report, _, .integer(9)) = try client.next() else {
+            Issue.record("expected a route reply")
+            return
+        }
+        #expect(report.unsatisfiedReason == .noCarrier)
+        #expect(report.reasonInterface == "eth0")
+        #expect(report.interface == Fixture.eth0Interface)
+    }
+}

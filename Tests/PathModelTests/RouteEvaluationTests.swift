@@ -1,0 +1,141 @@
+import PathModel
+import PathTestFixtures
+import Testing
+
+private typealias F = Fixture
+
+/// `PathEvaluator.route`: one destination's kernel answer judged by a path's rules.
+@Suite("route to one destination")
+struct RouteEvaluationTests {
+    static let destination = F.ip("198.51.100.7")
+    /// A wired host: eth0 up with 192.0.2.10/24, default route via 192.0.2.1.
+    static let wired: [NetworkEvent] = [
+        .linkChanged(F.lo), .linkChanged(F.eth0()), F.added("192.0.2.10"),
+        F.defaultRoute(.ipv4, via: F.ethIndex, gateway: "192.0.2.1"),
+    ]
+
+    static func answer(via index: InterfaceIndex?, gateway: String? = "192.0.2.1", source: String? = "192.0.2.10",
+                       type: RouteType = .unicast, table: UInt32 = 254, isLinkDown: Bool = false) -> RouteLookup {
+        .route(RouteAnswer(type: type, outputInterface: index, gateway: gateway.map(F.ip), table: table,
+                           preferredSource: source.map(F.ip), isLinkDown: isLinkDown))
+    }
+
+    static func policy(_ text: String) -> Policy {
+        let result = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        return result.configuration.policy
+    }
+
+    @Test("a unicast route over a usable link with a source is satisfied, with what the kernel named")
+    func satisfiedViaGateway() {
+        let report = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex, table: 100),
+                                         snapshot: Snapshot(events: Self.wired))
+        #expect(report == RouteReport(destination: Self.destination, status: .satisfied, interface: F.eth0Interface,
+                                      source: F.ip("192.0.2.10"), gateway: F.ip("192.0.2.1"), table: 100))
+    }
+
+    @Test("no covering route is noRoute, with no interface")
+    func noRoute() {
+        let report = PathEvaluator.route(to: Self.destination, lookup: .noRoute, snapshot: Snapshot(events: Self.wired))
+        #expect(report.status == .unsatisfied)
+        #expect(report.unsatisfiedReason == .noRoute)
+        #expect(report.interface == nil && report.gateway == nil && report.source == nil)
+        #expect(report.reason == "no route to 198.51.100.7")
+    }
+
+    @Test("a rejecting route, as an error or as a reply, is routeRejects", arguments: [
+        RouteLookup.rejected(.prohibit), .rejected(.blackhole), .rejected(.unreachable),
+        RouteEvaluationTests.answer(via: nil, gateway: nil, source: nil, type: .blackhole),
+    ])
+    func rejects(lookup: RouteLookup) {
+        let report = PathEvaluator.route(to: Self.destination, lookup: lookup, snapshot: Snapshot(events: Self.wired))
+        #expect(report.status == .unsatisfied)
+        #expect(report.unsatisfiedReason == .routeRejects)
+        #expect(report.interface == nil)
+    }
+
+    @Test("the link's own state decides: no carrier and linkdown name the interface")
+    func unusableLink() {
+        let noCarrier = Self.wired + [.linkChanged(F.eth0NoCarrier)]
+        let report = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex),
+                                         snapshot: Snapshot(events: noCarrier))
+        #expect(report.status == .unsatisfied)
+        #expect(report.unsatisfiedReason == .noCarrier)
+        #expect(report.reasonInterface == "eth0")
+        #expect(report.interface == F.eth0Interface)
+        let linkDown = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex, isLinkDown: true),
+                                           snapshot: Snapshot(events: Self.wired))
+        #expect(linkDown.unsatisfiedReason == .noCarrier)
+    }
+
+    @Test("a source that does not count (IPv6 link-local) is noAddress")
+    func linkLocalSource() {
+        let v6 = F.ip("2001:db8:ffff::1")
+        let report = PathEvaluator.route(to: v6, lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1", source: "fe80::2"),
+                                         snapshot: Snapshot(events: Self.wired))
+        #expect(report.unsatisfiedReason == .noAddress)
+        #expect(report.reasonInterface == "eth0")
+    }
+
+    @Test("an address of this host is satisfied through loopback")
+    func local() {
+        let report = PathEvaluator.route(to: F.ip("192.0.2.10"),
+                                         lookup: Self.answer(via: F.loIndex, gateway: nil, type: .local, table: 255),
+                                         snapshot: Snapshot(events: Self.wired))
+        #expect(report.status == .satisfied)
+        #expect(report.interface?.name == "lo")
+        #expect(report.interface?.type == .loopback)
+        #expect(report.table == 255)
+    }
+
+    @Test("the policy's cost of the interface, and a tunnel's underlay's")
+    func cost() {
+        let wireguard: [NetworkEvent] = [
+            .linkChanged(F.lo), .linkChanged(F.wwan0()), .linkChanged(F.wg0()),
+            F.added("10.64.0.2", on: F.wwanIndex), F.added("10.9.0.2", on: F.wgIndex),
+            F.defaultRoute(.ipv4, via: F.wwanIndex), F.defaultRoute(.ipv4, via: F.wgIndex, metric: 50),
+        ]
+        let viaTunnel = PathEvaluator.route(to: Self.destination,
+                                            lookup: Self.answer(via: F.wgIndex, gateway: nil, source: "10.9.0.2"),
+                                            snapshot: Snapshot(events: wireguard))
+        #expect(viaTunnel.status == .satisfied)
+        #expect(viaTunnel.interface?.isTunnel == true)
+        #expect(viaTunnel.isExpensive, "the tunnel runs over wwan0, which is expensive")
+        let constrained = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex),
+                                              snapshot: Snapshot(events: Self.wired),
+                                              policy: Self.policy("[Interface]\nName=eth0\nConstrained=yes\n"))
+        #expect(constrained.isConstrained && !constrained.isExpensive)
+    }
+
+    @Test("an ignored interface is never the answer: the tracked routes answer without it")
+    func ignored() {
+        let twoLinks = Self.wired + [
+            .linkChanged(F.wlan0()), F.added("192.168.1.5", on: F.wlanIndex),
+            F.defaultRoute(.ipv4, via: F.wlanIndex, gateway: "192.168.1.1", metric: 600),
+        ]
+        let policy = Self.policy("[Interface]\nName=eth0\nIgnore=yes\n")
+        let report = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex),
+                                         snapshot: Snapshot(events: twoLinks), policy: policy)
+        #expect(report.status == .satisfied)
+        #expect(report.interface == F.wlan0Interface)
+        #expect(report.gateway == F.ip("192.168.1.1"))
+        #expect(report.source == nil && report.table == nil, "nothing the kernel said is quoted for a simulated route")
+        let alone = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex),
+                                        snapshot: Snapshot(events: Self.wired), policy: policy)
+        #expect(alone.status == .unsatisfied)
+        #expect(alone.interface == nil)
+    }
+
+    @Test("with no usable route, an on-demand interface makes it requiresConnection")
+    func onDemand() {
+        let ppp = Link(index: F.wwanIndex, name: "ppp0", flags: [], operState: .down,
+                       hardwareType: HardwareType(rawValue: 512), kind: nil, type: .other)
+        let policy = Self.policy("[Interface]\nName=ppp0\nOnDemand=yes\nExpensive=yes\n")
+        let report = PathEvaluator.route(to: Self.destination, lookup: .noRoute,
+                                         snapshot: Snapshot(events: [.linkChanged(F.lo), .linkChanged(ppp)]), policy: policy)
+        #expect(report.status == .requiresConnection)
+        #expect(report.interface?.name == "ppp0")
+        #expect(report.isExpensive)
+        #expect(report.unsatisfiedReason == nil)
+    }
+}

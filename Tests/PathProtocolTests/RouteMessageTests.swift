@@ -1,0 +1,105 @@
+import PathModel
+import PathProtocol
+import PathTestFixtures
+import Testing
+
+@Suite("route request and reply")
+struct RouteMessageTests {
+    private static func parse(_ text: String) throws(RequestError) -> Request {
+        try Request.parse(line: Array(text.utf8))
+    }
+
+    private static func refusal(_ text: String) -> RequestError? {
+        #expect(throws: RequestError.self) { try parse(text) }
+    }
+
+    @Test("an IPv4 or IPv6 literal is read, normalized, and written back the same", arguments: [
+        ("198.51.100.7", "198.51.100.7"), ("2001:DB8:0:0::1", "2001:db8::1"), ("::1", "::1"),
+        ("::ffff:192.0.2.1", "::ffff:192.0.2.1"), ("fe80::1", "fe80::1"),
+    ])
+    func readsDestinations(text: String, normalized: String) throws {
+        let request = try Self.parse(#"{"op":"route","destination":"\#(text)","id":7}"#)
+        #expect(request == Request(op: .route, id: .integer(7), destination: Fixture.ip(normalized)))
+        #expect(request.destination?.description == normalized)
+        #expect(try Request.parse(line: request.encoded().dropLast()) == request)
+    }
+
+    @Test("a name, an empty string, a zone or a non-string is a badArgument that says what to send", arguments: [
+        #"{"op":"route","destination":"example.org","id":1}"#, #"{"op":"route","destination":"","id":1}"#,
+        #"{"op":"route","destination":"192.0.2","id":1}"#, #"{"op":"route","destination":"192.0.2.256","id":1}"#,
+        #"{"op":"route","destination":" 192.0.2.1","id":1}"#, #"{"op":"route","destination":"2001:db8::1/64","id":1}"#,
+    ])
+    func refusesWhatIsNoAddress(line: String) {
+        let error = Self.refusal(line)
+        #expect(error?.code == .badArgument)
+        #expect(error?.id == .integer(1))
+        #expect(error?.message == "destination must be an IP address; resolve names first")
+    }
+
+    @Test("a missing, mistyped or zoned destination, or one on another op, is refused with its reason")
+    func refusesMisplacedDestinations() {
+        let missing = Self.refusal(#"{"op":"route","id":"r"}"#)
+        #expect(missing?.code == .badArgument)
+        #expect(missing?.id == .string("r"))
+        #expect(missing?.message.contains("needs a \"destination\"") == true)
+        #expect(Self.refusal(#"{"op":"route","destination":null}"#)?.code == .badArgument)
+        let number = Self.refusal(#"{"op":"route","destination":3325256705}"#)
+        #expect(number?.code == .badArgument)
+        #expect(number?.message.contains("as a string, got number") == true)
+        let zoned = Self.refusal(#"{"op":"route","destination":"fe80::1%eth0"}"#)
+        #expect(zoned?.code == .badArgument)
+        #expect(zoned?.message.contains("zone") == true)
+        for op in ["status", "ping", "subscribe", "interfaces"] {
+            let error = Self.refusal(#"{"op":"\#(op)","destination":"192.0.2.1"}"#)
+            #expect(error?.code == .badArgument)
+            #expect(error?.message == "\"destination\" applies to route only")
+        }
+        #expect(Self.refusal(#"{"op":"route","destination":"192.0.2.1","criteria":{}}"#)?.code == .badArgument)
+    }
+
+    @Test("a reply decodes to what was encoded, with and without the optional members")
+    func replyRoundTrips() throws {
+        let reports = [
+            RouteReport(destination: Fixture.ip("2001:db8::7"), status: .satisfied,
+                        interface: Interface(name: "wg0", index: InterfaceIndex(rawValue: 9), type: .other, isTunnel: true),
+                        source: Fixture.ip("2001:db8::2"), table: 51820, isExpensive: true, isConstrained: true),
+            RouteReport(destination: Fixture.ip("192.0.2.9"), status: .unsatisfied, unsatisfiedReason: .routeRejects),
+            RouteReport(destination: Fixture.ip("192.0.2.9"), status: .requiresConnection,
+                        interface: Interface(name: "ppp0", index: InterfaceIndex(rawValue: 4), type: .cellular),
+                        isExpensive: true),
+        ]
+        for report in reports {
+            let message = ServerMessage.route(report, generation: Generation(rawValue: 12), id: .string("x"))
+            #expect(try ServerMessage.decode(line: message.encoded().dropLast()) == message)
+        }
+    }
+
+    @Test("unknown members are ignored; a broken address or a missing status is an error")
+    func decodingIsTolerantButChecked() throws {
+        let base = #""type":"route","destination":"192.0.2.9","status":"satisfied","generation":1"#
+        let decoded = try ServerMessage.decode(line: Array("{\(base),\"via\":\"carrier pigeon\"}".utf8))
+        #expect(decoded == .route(RouteReport(destination: Fixture.ip("192.0.2.9"), status: .satisfied),
+                                  generation: .first, id: nil))
+        for broken in [#"{"type":"route","status":"satisfied","generation":1}"#,
+                       #"{"type":"route","destination":"192.0.2.9","generation":1}"#,
+                       "{\(base),\"gateway\":\"router\"}", "{\(base),\"interface\":{\"name\":\"eth0\"}}",
+                       "{\(base),\"table\":-1}"] {
+            #expect(throws: MessageDecodingError.self) { try ServerMessage.decode(line: Array(broken.utf8)) }
+        }
+    }
+
+    @Test("the reason names the destination for noRoute and the interface otherwise")
+    func reasons() {
+        let noRoute = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .unsatisfied, unsatisfiedReason: .noRoute)
+        #expect(noRoute.reason == "no route to 198.51.100.7")
+        #expect(noRoute.summary == "unsatisfied: no route to 198.51.100.7")
+        let carrier = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .unsatisfied,
+                                  unsatisfiedReason: .noCarrier, reasonInterface: "eth0")
+        #expect(carrier.reason == UnsatisfiedReason.noCarrier.explanation(interface: "eth0"))
+        let satisfied = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .satisfied,
+                                    interface: Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet),
+                                    source: Fixture.ip("192.0.2.2"), gateway: Fixture.ip("192.0.2.1"))
+        #expect(satisfied.reason == nil)
+        #expect(satisfied.summary == "satisfied via eth0 (gateway 192.0.2.1, source 192.0.2.2)")
+    }
+}
