@@ -134,22 +134,6 @@ struct GIOModulePackageTests {
     }
 }
 
-extension VethTopology {
-    /// Runs a GLib or Qt program in namespace A with line-buffered output, in the runner's
-    /// environment plus `environment` and without a D-Bus system bus address (so that no
-    /// NetworkManager could answer), its stderr in the topology's directory.
-    func runGLibProgram(_ executable: URL, _ arguments: [String], environment: [String: String]) throws -> ProgramProcess {
-        let stdbuf = try Command.find("stdbuf")
-        let command = a.execArguments([stdbuf.path, "-oL", executable.path] + arguments)
-        var variables = ProcessInfo.processInfo.environment
-        variables["DBUS_SYSTEM_BUS_ADDRESS"] = nil
-        variables["GIO_USE_NETWORK_MONITOR"] = nil
-        for (name, value) in environment { variables[name] = value }
-        return try ProgramProcess(command.executable, command.arguments, environment: variables,
-                                  stderrPath: directory.path("\(executable.lastPathComponent)-\(UInt32.random(in: 0...UInt32.max)).stderr"))
-    }
-}
-
 /// Which pathd-gio-module package the tests unpack, decided once: PATHD_TEST_GIO_DEB when
 /// set (a missing file then fails the tests), else the one `make deb` left in build/.
 struct GIOModulePackage: Sendable {
@@ -158,9 +142,6 @@ struct GIOModulePackage: Sendable {
     let reason: String
 
     static let probe = GIOModulePackage.find()
-
-    static let gioWatch = Repository.path("gio-module/build/gio-watch")
-    static var gioWatchIsBuilt: Bool { FileManager.default.isExecutableFile(atPath: gioWatch) }
 
     private static func find() -> GIOModulePackage {
         guard PackageUnderTest.probe.isAvailable else {

@@ -9,24 +9,22 @@ extension KernelTests {
         /// The packaged module, not the one in gio-module/build, in a real GLib process.
         @Test("a GLib process loading the packaged module picks the pathd backend and follows pathd",
               .enabled(if: GIOModulePackage.probe.isAvailable, "\(GIOModulePackage.probe.reason)"),
-              .enabled(if: GIOModulePackage.gioWatchIsBuilt, "gio-module/build/gio-watch not built: run `make build-gio-module`"))
+              .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
         func packagedModuleLoads() throws {
             try GIOModulePackageTests.unpackModule(of: GIOModulePackage.probe.path) { module in
                 try withVethTopology { topology in
                     try topology.startSatisfied()
-                    let watch = try topology.runGLibProgram(
-                        URL(fileURLWithPath: GIOModulePackage.gioWatch), [],
-                        environment: ["GIO_EXTRA_MODULES": module.deletingLastPathComponent().path,
-                                      "PATHD_SOCKET": topology.socketPath])
+                    let watch = try GIOWatch(in: topology.a, socketPath: topology.socketPath,
+                                             stderrPath: topology.directory.path("gio-watch.stderr"),
+                                             environment: ["GIO_EXTRA_MODULES": module.deletingLastPathComponent().path])
                     defer { teardown("kill gio-watch") { try watch.kill() } }
-                    let initial = try watch.waitForObject("the first line") { $0["event"] as? String == "initial" }
+                    let initial = try watch.next("initial", "the first line")
                     #expect(initial["monitor"] as? String == "PathdNetworkMonitor", "\(initial)")
                     #expect(initial["available"] as? Bool == true, "\(initial)")
                     // Carrier loss keeps the default route (linkdown): only pathd's answer changes.
                     try topology.b.ip("link", "set", "vB", "down")
-                    try watch.waitForObject("network-available false after carrier loss") {
-                        $0["event"] as? String == "changed" && $0["available"] as? Bool == false
-                    }
+                    let change = try watch.nextChange("the change after carrier loss")
+                    #expect(change["available"] as? Bool == false, "\(change)")
                 }
             }
         }
@@ -36,15 +34,11 @@ extension KernelTests {
         /// the default route, so GLib's own netlink backend would still say Online.
         @Test("a Qt 6 program gets the glib backend and its reachability follows pathd's path",
               .enabled(if: QtReachability.isBuilt, "\(QtReachability.path) not built: run `make interop`"),
-              .enabled(if: FileManager.default.fileExists(atPath: Repository.path("gio-module/build/modules/libgiopathd.so")),
-                       "gio-module/build/modules/libgiopathd.so not built: run `make build-gio-module`"))
+              .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
         func qtFollowsPathd() throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()
-                let program = try topology.runGLibProgram(
-                    URL(fileURLWithPath: QtReachability.path), [],
-                    environment: ["GIO_EXTRA_MODULES": Repository.path("gio-module/build/modules"),
-                                  "PATHD_SOCKET": topology.socketPath])
+                let program = try topology.runQtReachability()
                 defer { teardown("end qt-reachability") { try program.kill() } }
                 let backend = try program.waitForObject("the backend line") { $0["event"] as? String == "backend" }
                 #expect(backend["backend"] as? String == "glib", "\(backend)")
@@ -75,4 +69,21 @@ extension KernelTests {
 enum QtReachability {
     static let path = Repository.path("build/interop/qt-reachability")
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: path) }
+}
+
+extension VethTopology {
+    /// qt-reachability in namespace A with the built module, as `GIOWatch` runs gio-watch:
+    /// pathd found through PATHD_SOCKET, and a system bus address that leads nowhere, so
+    /// that Qt's networkmanager plug-in declines whatever the host runs.
+    func runQtReachability() throws -> ProgramProcess {
+        let stdbuf = try Command.find("stdbuf")
+        let command = a.execArguments([stdbuf.path, "-oL", QtReachability.path])
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIO_USE_NETWORK_MONITOR"] = nil
+        environment["GIO_EXTRA_MODULES"] = GIOWatch.moduleDirectory
+        environment["PATHD_SOCKET"] = socketPath
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
+        return try ProgramProcess(command.executable, command.arguments, environment: environment,
+                                  stderrPath: directory.path("qt-reachability.stderr"))
+    }
 }

@@ -108,8 +108,7 @@ struct PackagingFilesTests {
     }
 
     @Test("make install-gio-module copies the built module into DESTDIR and GIOMODULEDIR, and writes no cache there",
-          .enabled(if: FileManager.default.fileExists(atPath: Repository.path("gio-module/build/modules/libgiopathd.so")),
-                   "gio-module/build/modules/libgiopathd.so not built: run `make build-gio-module`"))
+          .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
     func installGIOModule() throws {
         try withTemporaryDirectory { directory in
             let stage = directory.path("stage")
@@ -119,7 +118,7 @@ struct PackagingFilesTests {
             // libglib2.0-0's trigger (or the administrator) writes giomodule.cache on the real system.
             #expect(installed == ["libgiopathd.so"], "\(installed)")
             #expect(FileManager.default.contentsEqual(atPath: "\(stage)/opt/gio/modules/libgiopathd.so",
-                                                      andPath: Repository.path("gio-module/build/modules/libgiopathd.so")))
+                                                      andPath: GIOWatch.moduleDirectory + "/libgiopathd.so"))
             let removed = try Self.make(["uninstall-gio-module", "DESTDIR=\(stage)", "GIOMODULEDIR=/opt/gio/modules"])
             #expect(removed.termination == .exit(0), "stderr: \(removed.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stage)/opt/gio/modules").isEmpty)
