@@ -181,7 +181,7 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11 and 16): root, network namespaces, about 7 minutes; not part
+# Benchmarks (issues 6, 11 and 16): root, network namespaces, about 10 minutes with the GLib part; not part
 # of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
 # bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
 # BENCH_ARGS="--only hostile,memory" issue 16's part (about 30 s).
