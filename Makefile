@@ -181,12 +181,12 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11 and 16): root, network namespaces, about 10 minutes with the GLib part; not part
-# of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
+# Benchmarks (issues 6, 11 and 16, and the GIO module's): root, network namespaces, about
+# 10 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
 # bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
 # BENCH_ARGS="--only hostile,memory" issue 16's part (about 30 s).
 # The GLib part (Benchmarks/gio.py) runs the built module in gio-module/'s gio-watch;
-# BENCH_ARGS="--only gio" measures just it (about 2 minutes, with its own route flood).
+# BENCH_ARGS="--only gio" measures just it (about 3 minutes, with its own route flood).
 BENCH_ARGS ?=
 bench: deps build build-gio-module
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
