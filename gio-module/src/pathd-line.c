@@ -3,16 +3,30 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
-/* True when arrays and objects nest at most PATHD_LINE_MAX_DEPTH deep (brackets in
- * strings do not count). Bytes only: malformed lines are json-glib's to refuse. */
 static gboolean
-nesting_is_bounded (const char *data, gsize length)
+is_json_space (char c)
 {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* True when the bytes are shaped like one JSON object and nothing else, nested at most
+ * PATHD_LINE_MAX_DEPTH deep (brackets in strings do not count). Bytes only: the rest
+ * of the syntax is json-glib's to check. It must not see two values in one line
+ * (json-glib 1.6 leaks the first root then: measured with Valgrind), nor deep nesting
+ * (its parser recurses). */
+static gboolean
+shape_is_one_object (const char *data, gsize length)
+{
+  gsize i = 0;
+  while (i < length && is_json_space (data[i]))
+    i++;
+  if (i == length || data[i] != '{')
+    return FALSE;
+
   guint depth = 0;
   gboolean in_string = FALSE;
   gboolean escaped = FALSE;
-
-  for (gsize i = 0; i < length; i++)
+  for (; i < length; i++)
     {
       char c = data[i];
       if (in_string)
@@ -31,9 +45,16 @@ nesting_is_bounded (const char *data, gsize length)
           if (++depth > PATHD_LINE_MAX_DEPTH)
             return FALSE;
         }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
+      else if (c == ']' || c == '}')
+        {
+          if (--depth == 0)
+            break;
+        }
     }
+  /* Past the object's end: whitespace only. */
+  for (i++; i < length; i++)
+    if (!is_json_space (data[i]))
+      return FALSE;
   return TRUE;
 }
 
@@ -146,7 +167,7 @@ pathd_line_parse (const char *data, gsize length, PathdLine *line)
 {
   memset (line, 0, sizeof *line);
   line->kind = PATHD_LINE_INVALID;
-  if (length == 0 || length > PATHD_LINE_MAX || !nesting_is_bounded (data, length))
+  if (length == 0 || length > PATHD_LINE_MAX || !shape_is_one_object (data, length))
     return;
 
   /* json-glib wants UTF-8; it is checked here rather than trusted. */

@@ -159,6 +159,15 @@ test_garbage (void)
   pathd_line_parse (with_nul, sizeof with_nul - 1, &line);
   g_assert_cmpint (line.kind, ==, PATHD_LINE_INVALID);
 
+  /* One object a line: a second value after it is refused (json-glib 1.6 would leak
+   * the first), whitespace is not. */
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1}{\"type\":\"hello\",\"protocol\":1}").kind, ==,
+                   PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1} 1").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1}]").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("1 {\"type\":\"hello\",\"protocol\":1}").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse (" \t{\"type\":\"hello\",\"protocol\":1}\r ").kind, ==, PATHD_LINE_HELLO);
+
   /* Not NUL-terminated: only `length` bytes are read. */
   const char *hello = "{\"type\":\"hello\",\"protocol\":1}garbage";
   pathd_line_parse (hello, strlen ("{\"type\":\"hello\",\"protocol\":1}"), &line);
