@@ -39,9 +39,11 @@ INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
 DEB_VERSION = $(shell dpkg-parsechangelog -l packaging/debian/changelog -S Version)
 DEB_ARCH    = $(shell dpkg --print-architecture)
 DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
+DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
-.PHONY: all deps build run test lint install uninstall deb clean bench fuzz
+.PHONY: all deps build run test lint install uninstall deb clean bench fuzz gio-module \
+        build-gio-module install-gio-module uninstall-gio-module interop
 
 all: build
 
@@ -53,6 +55,44 @@ build:
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathctl
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-probe
+
+# The GIO module (gio-module/, C against GLib and json-glib) is built and installed on its
+# own: `make build` and `make install` need no GLib development files, so a server gets
+# pathd without them. `make -C gio-module` owns the module's build; GIOMODULEDIR defaults
+# to GLib's (`pkg-config --variable=giomoduledir gio-2.0`). CFLAGS, CPPFLAGS and LDFLAGS
+# given on the command line reach it.
+build-gio-module:
+	$(MAKE) -C gio-module
+
+# GLib's module directory (GLib owns it): asked only when a gio-module target runs.
+GIOMODULEDIR ?= $(shell pkg-config --variable=giomoduledir gio-2.0)
+
+# Installed into the live system (no DESTDIR), GIO's cache of which module implements which
+# extension point is refreshed, as libglib2.0-0's dpkg trigger does for the package.
+install-gio-module:
+	@if [ ! -e gio-module/build/modules/libgiopathd.so ]; then \
+		echo "install-gio-module: gio-module/build/modules/libgiopathd.so is missing: run 'make build-gio-module' first, as yourself; install only copies" >&2; \
+		exit 1; \
+	fi
+	$(MAKE) -C gio-module install DESTDIR=$(DESTDIR) GIOMODULEDIR=$(GIOMODULEDIR)
+	$(if $(DESTDIR),,$(GIO_QUERYMODULES))
+
+uninstall-gio-module:
+	$(MAKE) -C gio-module uninstall DESTDIR=$(DESTDIR) GIOMODULEDIR=$(GIOMODULEDIR)
+	$(if $(DESTDIR),,$(GIO_QUERYMODULES))
+
+GIO_QUERYMODULES = @querymodules=$$(pkg-config --variable=gio_querymodules gio-2.0); \
+	if [ -x "$$querymodules" ]; then echo "$$querymodules $(GIOMODULEDIR)"; "$$querymodules" $(GIOMODULEDIR); \
+	else echo "install-gio-module: gio-querymodules not found; run it on $(GIOMODULEDIR)" >&2; fi
+
+# The programs that check other toolkits against pathd (Tests/Interop/): built by `make
+# test`, run by the kernel tests, which skip them, saying so, when they are not built.
+INTEROP_DIR := build/interop
+interop: $(INTEROP_DIR)/qt-reachability
+
+$(INTEROP_DIR)/qt-reachability: Tests/Interop/qt-reachability.cpp
+	@mkdir -p $(INTEROP_DIR)
+	$(CXX) -std=c++17 -Wall -Wextra -Werror -fPIC -O2 -o $@ $< $$(pkg-config --cflags --libs Qt6Network)
 
 run: deps build
 	$(RELEASE_DIR)/pathd $(PATHD_ARGS)
@@ -66,8 +106,14 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 # `swift test` builds every target, not only the test targets' dependencies: pathd,
 # pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests
 # looks, and Tests/AppleCompatibility is compiled in both language modes.
-test: deps lint deb
-	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) $(SWIFT) test $(WARNINGS_AS_ERRORS)
+test: deps lint deb gio-module interop
+	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
+		$(SWIFT) test $(WARNINGS_AS_ERRORS)
+
+# The GIO network-monitor module (C; gio-module/README.md): built and unit-tested here,
+# loaded into a GLib program by the kernel tests (Tests/KernelTests/GIOModuleTests.swift).
+gio-module:
+	$(MAKE) -C gio-module all check
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
@@ -129,19 +175,22 @@ uninstall:
 deb: deps
 	@mkdir -p $(DEB_TREE)
 	rsync -a --delete --exclude=/.git --exclude=/.build --exclude=/.build-* --exclude=/build \
-		--exclude=/debian ./ $(DEB_TREE)/
+		--exclude=/debian --exclude=/gio-module/build ./ $(DEB_TREE)/
 	rsync -a --delete packaging/debian/ $(DEB_TREE)/debian/
 	cd $(DEB_TREE) && dpkg-buildpackage --build=binary --no-sign --no-pre-clean
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
-	@echo "deb: $(DEB_FILE)"
+	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11 and 16): root, network namespaces, about 7 minutes; not part
-# of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
+# Benchmarks (issues 6, 11 and 16, and the GIO module's): root, network namespaces, about
+# 10 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
 # bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
 # BENCH_ARGS="--only hostile,memory" issue 16's part (about 30 s).
+# The GLib part (Benchmarks/gio.py) runs the built module in gio-module/'s gio-watch;
+# BENCH_ARGS="--only gio" measures just it (about 3 minutes, with its own route flood).
 BENCH_ARGS ?=
-bench: deps build
-	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)
+bench: deps build build-gio-module
+	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
+		--gio-modules gio-module/build/modules $(BENCH_ARGS)
 
 # libFuzzer on the request, JSON and configuration parsers, FUZZ_SECONDS each.
 # A crash leaves its input in .build-fuzz/artifacts/; make it a unit test.
@@ -166,7 +215,9 @@ fuzz: deps
 		if ! grep -q 'INITED cov:' $(FUZZ_DIR)/$$target.log; then \
 			echo "fuzz: $$target has no coverage counters (stale build?); try rm -rf $(FUZZ_DIR)"; exit 1; fi; \
 	done
+	$(MAKE) -C gio-module fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 clean:
 	$(SWIFT) package clean
 	rm -rf build
+	$(MAKE) -C gio-module clean

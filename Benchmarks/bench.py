@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import gio  # noqa: E402
 import hostile  # noqa: E402
 import routebench  # noqa: E402
 import rtnl  # noqa: E402
@@ -679,6 +680,8 @@ def print_report(results):
         routebench.print_route_cost(results["route"])
     if "flood" in results:
         print_flood(results["flood"])
+    if "gio" in results:
+        gio.print_glib(results["gio"])
 
 
 def print_flood(f):
@@ -759,11 +762,17 @@ def main():
     parser.add_argument("--hostile-changes", type=int, default=40, help="route changes, idle and hostile (even)")
     parser.add_argument("--memory-clients", type=int, default=1024)
     parser.add_argument("--route-samples", type=int, default=5000, help="route and ping requests, each way")
-    parser.add_argument("--only", default="start,latency,fanout,idle,hostile,memory,route,flood,start-full",
-                        help="comma-separated subset of start,latency,fanout,idle,hostile,memory,route,flood,start-full "
+    parser.add_argument("--only", default="start,latency,fanout,idle,hostile,memory,route,flood,start-full,gio",
+                        help="comma-separated subset of start,latency,fanout,idle,hostile,memory,route,flood,start-full,gio "
                              "(start-full runs inside flood); --only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs issue 16's part alone")
+    parser.add_argument("--gio-watch", help="gio-module's gio-watch (the GLib part needs it and --gio-modules)")
+    parser.add_argument("--gio-modules", help="the directory holding the built libgiopathd.so")
+    parser.add_argument("--gio-rounds", type=int, default=5,
+                        help="GLib part: rounds of 4 changes (carrier, both default routes)")
+    parser.add_argument("--gio-idle-seconds", type=int, default=10)
+    parser.add_argument("--gio-routes", type=int, help="GLib part's flood (default --routes; 0: no flood)")
     parser.add_argument("--json", help="also write the raw results here")
     arguments = parser.parse_args()
     if os.geteuid() != 0:
@@ -813,6 +822,15 @@ def main():
             start_trials = arguments.start_trials if "start-full" in only else 0
             results["flood"] = flood(driver, pathd, directory, arguments.routes, binary, start_trials,
                                      arguments.change_rounds, arguments.covering_flood)
+        if "gio" in only and not (arguments.gio_watch and arguments.gio_modules):
+            print("bench: GLib part skipped: no --gio-watch and --gio-modules", file=sys.stderr, flush=True)
+        elif "gio" in only:
+            routes = arguments.routes if arguments.gio_routes is None else arguments.gio_routes
+            print(f"bench: GLib programs, module against netlink, flood of {routes:,} routes",
+                  file=sys.stderr, flush=True)
+            results["gio"] = gio.glib_monitors(driver, pathd, directory, os.path.abspath(arguments.gio_watch),
+                                               os.path.abspath(arguments.gio_modules), arguments.gio_rounds,
+                                               arguments.gio_idle_seconds, routes, write_batches, path_state)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

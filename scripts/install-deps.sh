@@ -27,6 +27,11 @@ packages=(
     prometheus                 # the metrics test scrapes with it; promtool checks metrics and rules
     prometheus-node-exporter   # the metrics test reads pathd's textfile through it
     python3-prometheus-client  # the metrics test parses pathctl metrics as OpenMetrics
+    libglib2.0-dev     # gio-module/: the GIO network-monitor module and gio-watch (GIO 2.74); pathd-gio-module's Build-Depends
+    libjson-glib-dev   # gio-module/: the module parses pathd's lines with json-glib
+    valgrind           # make -C gio-module check, and the kernel test running gio-watch under it
+    g++                # make interop: Tests/Interop/qt-reachability.cpp
+    qt6-base-dev       # its Qt 6 headers; pulls libqt6network6, whose glib plug-in the test loads (about 15 s, 33 packages)
 )
 
 missing=()

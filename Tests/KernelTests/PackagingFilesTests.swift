@@ -107,6 +107,24 @@ struct PackagingFilesTests {
         }
     }
 
+    @Test("make install-gio-module copies the built module into DESTDIR and GIOMODULEDIR, and writes no cache there",
+          .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
+    func installGIOModule() throws {
+        try withTemporaryDirectory { directory in
+            let stage = directory.path("stage")
+            let result = try Self.make(["install-gio-module", "DESTDIR=\(stage)", "GIOMODULEDIR=/opt/gio/modules"])
+            #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
+            let installed = try FileManager.default.contentsOfDirectory(atPath: "\(stage)/opt/gio/modules")
+            // libglib2.0-0's trigger (or the administrator) writes giomodule.cache on the real system.
+            #expect(installed == ["libgiopathd.so"], "\(installed)")
+            #expect(FileManager.default.contentsEqual(atPath: "\(stage)/opt/gio/modules/libgiopathd.so",
+                                                      andPath: GIOWatch.moduleDirectory + "/libgiopathd.so"))
+            let removed = try Self.make(["uninstall-gio-module", "DESTDIR=\(stage)", "GIOMODULEDIR=/opt/gio/modules"])
+            #expect(removed.termination == .exit(0), "stderr: \(removed.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stage)/opt/gio/modules").isEmpty)
+        }
+    }
+
     /// `pathd --check-config --config PATH`: its standard output without the line naming
     /// the files read; throws, with stderr, unless it exits 0 without a warning.
     private static func checkConfig(_ path: String) throws -> String {

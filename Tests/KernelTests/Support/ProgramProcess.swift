@@ -36,6 +36,9 @@ final class ProgramProcess {
         Thread { withExtendedLifetime(reading) { lines.read(from: reading.fileDescriptor) } }.start()
     }
 
+    /// The program's pid (the program's own when started through `ip netns exec`, which execs it).
+    var pid: pid_t { process.processIdentifier }
+
     /// What the program wrote to stderr so far.
     var stderr: String {
         (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "(\(stderrPath) unreadable)"

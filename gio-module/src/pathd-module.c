@@ -1,0 +1,26 @@
+/* The GIO module's entry points (gio(1) loads every lib*.so in its module directory
+ * and in $GIO_EXTRA_MODULES). Only these three symbols are exported. */
+#include <gio/gio.h>
+
+#include "pathd-monitor.h"
+
+G_MODULE_EXPORT void
+g_io_module_load (GIOModule *module)
+{
+  pathd_network_monitor_register (module);
+}
+
+G_MODULE_EXPORT void
+g_io_module_unload (GIOModule *module)
+{
+  (void) module;
+}
+
+/* Lets gio-querymodules put the module in giomodule.cache, so that programs load it
+ * only when they look for a network monitor. */
+G_MODULE_EXPORT char **
+g_io_module_query (void)
+{
+  char *extension_points[] = { G_NETWORK_MONITOR_EXTENSION_POINT_NAME, NULL };
+  return g_strdupv (extension_points);
+}

@@ -1,0 +1,414 @@
+#include "pathd-monitor.h"
+
+#include "pathd-socket.h"
+
+/* Sent once per connection; every path line that follows is this subscription's. */
+#define SUBSCRIBE_REQUEST "{\"op\":\"subscribe\",\"id\":\"gio\"}\n"
+
+/* Bytes read per dispatch at most, so a chatty peer cannot hold the main loop. */
+#define READ_BUDGET (64 * 1024)
+
+typedef enum {
+  CONNECTION_NONE,     /* no socket; a retry timer is pending (none during init) */
+  CONNECTION_GREETING, /* connected and subscribed, waiting for hello */
+  CONNECTION_OPEN,     /* hello received; path lines flow */
+} ConnectionState;
+
+/* Threading: every field is read and written on the thread that owns `context`
+ * (the thread-default main context at init); the sources run there. */
+struct _PathdNetworkMonitor {
+  GObject parent_instance;
+
+  GMainContext *context;
+  PathdAnswer answer;
+  gboolean have_answer; /* TRUE from the first path on: init fails without one */
+
+  ConnectionState state;
+  char *socket_path; /* of the current or last connection */
+  GSocket *socket;
+  GSource *read_source;
+  GByteArray *buffer; /* bytes of an incomplete line; never past PATHD_LINE_MAX */
+
+  GSource *retry_source;
+  guint retry_ms; /* the next back-off before jitter */
+};
+
+enum { PROP_0, PROP_NETWORK_AVAILABLE, PROP_NETWORK_METERED, PROP_CONNECTIVITY };
+
+static void initable_iface_init (GInitableIface *iface);
+static void monitor_iface_init (GNetworkMonitorInterface *iface);
+static void schedule_retry (PathdNetworkMonitor *self);
+
+G_DEFINE_DYNAMIC_TYPE_EXTENDED (PathdNetworkMonitor, pathd_network_monitor, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
+                                G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE, initable_iface_init)
+                                G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_NETWORK_MONITOR, monitor_iface_init))
+
+const PathdAnswer *
+pathd_network_monitor_get_answer (PathdNetworkMonitor *self)
+{
+  return &self->answer;
+}
+
+const char *
+pathd_network_monitor_get_socket_path (PathdNetworkMonitor *self)
+{
+  return self->socket_path;
+}
+
+static void
+disconnect (PathdNetworkMonitor *self)
+{
+  if (self->read_source != NULL)
+    {
+      g_source_destroy (self->read_source);
+      g_clear_pointer (&self->read_source, g_source_unref);
+    }
+  if (self->socket != NULL)
+    {
+      g_socket_close (self->socket, NULL);
+      g_clear_object (&self->socket);
+    }
+  g_byte_array_set_size (self->buffer, 0);
+  self->state = CONNECTION_NONE;
+}
+
+/* Takes in a new answer; with `announce`, tells the program about each property that
+ * changed and then, once, that the network changed. Nothing when nothing changed. */
+static void
+set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer, gboolean announce)
+{
+  gboolean had_answer = self->have_answer;
+  PathdAnswer old = self->answer;
+  self->answer = *answer;
+  self->have_answer = TRUE;
+  if (!announce || !had_answer || pathd_answer_equal (&old, answer))
+    return;
+  if (old.available != answer->available)
+    g_object_notify (G_OBJECT (self), "network-available");
+  if (old.metered != answer->metered)
+    g_object_notify (G_OBJECT (self), "network-metered");
+  if (old.connectivity != answer->connectivity)
+    g_object_notify (G_OBJECT (self), "connectivity");
+  g_signal_emit_by_name (self, "network-changed", answer->available);
+}
+
+/* Acts on one line; FALSE when the connection must be dropped. */
+static gboolean
+handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean announce)
+{
+  PathdLine line;
+  pathd_line_parse (data, length, &line);
+  switch (line.kind)
+    {
+    case PATHD_LINE_HELLO:
+      self->state = CONNECTION_OPEN;
+      return TRUE;
+    case PATHD_LINE_PATH:
+      /* A path before hello is not from a pathd this module understands. */
+      if (self->state != CONNECTION_OPEN)
+        return FALSE;
+      set_answer (self, &line.answer, announce);
+      self->retry_ms = PATHD_RETRY_FIRST_MS;
+      return TRUE;
+    case PATHD_LINE_INVALID:
+      /* Before hello it is not pathd (or not protocol 1); after, one bad line is
+       * skipped and the last answer kept. */
+      g_debug ("ignoring an invalid line of %" G_GSIZE_FORMAT " bytes", length);
+      return self->state == CONNECTION_OPEN;
+    case PATHD_LINE_ERROR:
+      /* shuttingDown is followed by end of file, which is where the retry starts. */
+      return TRUE;
+    case PATHD_LINE_ROUTE:
+    case PATHD_LINE_IGNORED:
+    default:
+      return TRUE;
+    }
+}
+
+/* Appends `count` bytes and handles every complete line; FALSE when the connection
+ * must be dropped (a bad greeting, or a line past PATHD_LINE_MAX). */
+static gboolean
+take_bytes (PathdNetworkMonitor *self, const guint8 *bytes, gsize count, gboolean announce)
+{
+  g_byte_array_append (self->buffer, bytes, (guint) count);
+  gsize start = 0;
+  for (gsize i = self->buffer->len - count; i < self->buffer->len; i++)
+    {
+      if (self->buffer->data[i] != '\n')
+        continue;
+      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, announce))
+        return FALSE;
+      start = i + 1;
+    }
+  g_byte_array_remove_range (self->buffer, 0, (guint) start);
+  if (self->buffer->len > PATHD_LINE_MAX)
+    {
+      g_debug ("a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Reads what is there without waiting. 1: more may come; 0: would block; -1: the
+ * connection ended or must be dropped. */
+static int
+receive_available (PathdNetworkMonitor *self, gboolean announce, GCancellable *cancellable)
+{
+  guint8 chunk[8192];
+  gsize total = 0;
+  while (total < READ_BUDGET)
+    {
+      GError *error = NULL;
+      gssize count = g_socket_receive (self->socket, (char *) chunk, sizeof chunk, cancellable, &error);
+      if (count < 0)
+        {
+          gboolean would_block = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
+          if (!would_block)
+            g_debug ("%s", error->message);
+          g_error_free (error);
+          return would_block ? 0 : -1;
+        }
+      if (count == 0)
+        return -1;
+      if (!take_bytes (self, chunk, (gsize) count, announce))
+        return -1;
+      total += (gsize) count;
+    }
+  return 1;
+}
+
+static gboolean
+on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
+{
+  (void) socket;
+  (void) condition;
+  PathdNetworkMonitor *self = user_data;
+  if (receive_available (self, TRUE, NULL) >= 0)
+    return G_SOURCE_CONTINUE;
+  g_debug ("connection to %s ended; keeping the last answer", self->socket_path);
+  disconnect (self);
+  schedule_retry (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Connects and subscribes to the first candidate that accepts; no waiting. */
+static gboolean
+connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
+{
+  for (; candidates[*next] != NULL; (*next)++)
+    {
+      const char *path = candidates[*next];
+      GError *error = NULL;
+      GSocket *socket = pathd_socket_connect (path, &error);
+      if (socket != NULL && pathd_socket_send_all (socket, SUBSCRIBE_REQUEST, &error))
+        {
+          self->socket = socket;
+          self->state = CONNECTION_GREETING;
+          g_free (self->socket_path);
+          self->socket_path = g_strdup (path);
+          (*next)++;
+          return TRUE;
+        }
+      g_debug ("%s: %s", path, error->message);
+      g_error_free (error);
+      g_clear_object (&socket);
+    }
+  return FALSE;
+}
+
+static void
+watch_socket (PathdNetworkMonitor *self)
+{
+  self->read_source = g_socket_create_source (self->socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+  /* The source is destroyed (disconnect) before the monitor is finalized. */
+  g_source_set_callback (self->read_source, G_SOURCE_FUNC (on_readable), self, NULL);
+  g_source_set_static_name (self->read_source, "pathd network monitor");
+  g_source_attach (self->read_source, self->context);
+}
+
+static gboolean
+on_retry (gpointer user_data)
+{
+  PathdNetworkMonitor *self = user_data;
+  g_clear_pointer (&self->retry_source, g_source_unref);
+  char **candidates = pathd_socket_candidates ();
+  guint next = 0;
+  if (connect_first (self, candidates, &next))
+    watch_socket (self);
+  else
+    schedule_retry (self);
+  g_strfreev (candidates);
+  return G_SOURCE_REMOVE;
+}
+
+/* The only timer: armed while disconnected. Waits between half and all of the
+ * current back-off (jitter keeps a host's programs from reconnecting in step), then
+ * doubles it up to the cap. */
+static void
+schedule_retry (PathdNetworkMonitor *self)
+{
+  guint delay = self->retry_ms / 2 + (guint) g_random_int_range (0, (gint32) (self->retry_ms / 2) + 1);
+  self->retry_ms = MIN (self->retry_ms * 2, PATHD_RETRY_CAP_MS);
+  self->retry_source = g_timeout_source_new (delay);
+  g_source_set_callback (self->retry_source, on_retry, self, NULL);
+  g_source_set_static_name (self->retry_source, "pathd network monitor reconnect");
+  g_source_attach (self->retry_source, self->context);
+}
+
+/* Waits for hello and the first path on the connection just made, until `deadline`
+ * (monotonic microseconds). */
+static gboolean
+await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *cancellable, GError **error)
+{
+  while (!self->have_answer)
+    {
+      gint64 remaining = deadline - g_get_monotonic_time ();
+      if (remaining <= 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                       "pathd at %s sent no path within %d ms", self->socket_path, PATHD_INIT_TIMEOUT_MS);
+          return FALSE;
+        }
+      GError *wait_error = NULL;
+      if (!g_socket_condition_timed_wait (self->socket, G_IO_IN, remaining, cancellable, &wait_error))
+        {
+          /* A timeout is reported above, with the bound, on the next turn. */
+          if (g_error_matches (wait_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+            {
+              g_error_free (wait_error);
+              continue;
+            }
+          g_propagate_error (error, wait_error);
+          return FALSE;
+        }
+      if (receive_available (self, FALSE, cancellable) < 0)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                       "pathd at %s closed the connection or is not pathd (protocol 1)", self->socket_path);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static gboolean
+initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (initable);
+  gint64 deadline = g_get_monotonic_time () + PATHD_INIT_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
+  char **candidates = pathd_socket_candidates ();
+  guint next = 0;
+  GError *last_error = NULL;
+
+  while (!self->have_answer && connect_first (self, candidates, &next))
+    {
+      g_clear_error (&last_error);
+      if (!await_first_path (self, deadline, cancellable, &last_error))
+        {
+          disconnect (self);
+          if (g_error_matches (last_error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT)
+              || g_error_matches (last_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            break;
+        }
+    }
+  if (!self->have_answer)
+    {
+      if (last_error != NULL)
+        g_propagate_error (error, last_error);
+      else
+        {
+          char *tried = g_strjoinv (", ", candidates);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no pathd socket answers (tried %s)", tried);
+          g_free (tried);
+        }
+      g_strfreev (candidates);
+      return FALSE;
+    }
+  g_strfreev (candidates);
+  g_clear_error (&last_error);
+  watch_socket (self);
+  return TRUE;
+}
+
+static void
+pathd_network_monitor_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (object);
+  switch (prop_id)
+    {
+    case PROP_NETWORK_AVAILABLE:
+      g_value_set_boolean (value, self->answer.available);
+      break;
+    case PROP_NETWORK_METERED:
+      g_value_set_boolean (value, self->answer.metered);
+      break;
+    case PROP_CONNECTIVITY:
+      g_value_set_enum (value, self->answer.connectivity);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+    }
+}
+
+static void
+pathd_network_monitor_init (PathdNetworkMonitor *self)
+{
+  self->context = g_main_context_ref_thread_default ();
+  self->buffer = g_byte_array_new ();
+  self->retry_ms = PATHD_RETRY_FIRST_MS;
+  self->answer.connectivity = G_NETWORK_CONNECTIVITY_LOCAL;
+}
+
+static void
+pathd_network_monitor_finalize (GObject *object)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (object);
+  disconnect (self);
+  if (self->retry_source != NULL)
+    {
+      g_source_destroy (self->retry_source);
+      g_clear_pointer (&self->retry_source, g_source_unref);
+    }
+  g_byte_array_unref (self->buffer);
+  g_free (self->socket_path);
+  g_main_context_unref (self->context);
+  G_OBJECT_CLASS (pathd_network_monitor_parent_class)->finalize (object);
+}
+
+static void
+pathd_network_monitor_class_init (PathdNetworkMonitorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->get_property = pathd_network_monitor_get_property;
+  object_class->finalize = pathd_network_monitor_finalize;
+  g_object_class_override_property (object_class, PROP_NETWORK_AVAILABLE, "network-available");
+  g_object_class_override_property (object_class, PROP_NETWORK_METERED, "network-metered");
+  g_object_class_override_property (object_class, PROP_CONNECTIVITY, "connectivity");
+}
+
+static void
+pathd_network_monitor_class_finalize (PathdNetworkMonitorClass *klass)
+{
+  (void) klass;
+}
+
+static void
+initable_iface_init (GInitableIface *iface)
+{
+  iface->init = initable_init;
+}
+
+static void
+monitor_iface_init (GNetworkMonitorInterface *iface)
+{
+  pathd_network_monitor_reach_iface_init (iface);
+}
+
+void
+pathd_network_monitor_register (GIOModule *module)
+{
+  pathd_network_monitor_register_type (G_TYPE_MODULE (module));
+  g_io_extension_point_implement (G_NETWORK_MONITOR_EXTENSION_POINT_NAME, PATHD_TYPE_NETWORK_MONITOR, "pathd",
+                                  PATHD_EXTENSION_PRIORITY);
+}

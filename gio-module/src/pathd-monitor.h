@@ -1,0 +1,36 @@
+/* PathdNetworkMonitor: GNetworkMonitor answered from pathd's default path. */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "pathd-line.h"
+
+G_BEGIN_DECLS
+
+#define PATHD_TYPE_NETWORK_MONITOR (pathd_network_monitor_get_type ())
+G_DECLARE_FINAL_TYPE (PathdNetworkMonitor, pathd_network_monitor, PATHD, NETWORK_MONITOR, GObject)
+
+/* How long GInitable init waits, in all, for a pathd to greet and send the first
+ * path before declining (documented in ../README.md). */
+#define PATHD_INIT_TIMEOUT_MS 500
+
+/* Reconnection back-off while pathd is away: the first wait, and its cap. */
+#define PATHD_RETRY_FIRST_MS 200
+#define PATHD_RETRY_CAP_MS 10000
+
+/* Priority at the gio-network-monitor extension point: above NetworkManager's 30,
+ * below the portal's 40 (a sandboxed app asks the portal, which asks the host). */
+#define PATHD_EXTENSION_PRIORITY 35
+
+void pathd_network_monitor_register (GIOModule *module);
+
+/* The answer last heard from pathd. */
+const PathdAnswer *pathd_network_monitor_get_answer (PathdNetworkMonitor *monitor);
+
+/* The socket the monitor is (or was last) connected to: where route questions go. */
+const char *pathd_network_monitor_get_socket_path (PathdNetworkMonitor *monitor);
+
+/* can_reach and friends (pathd-reach.c). */
+void pathd_network_monitor_reach_iface_init (GNetworkMonitorInterface *iface);
+
+G_END_DECLS

@@ -1,0 +1,21 @@
+/* One `route` question to pathd (docs/PROTOCOL.md, "route") on a short connection of
+ * its own, bounded in time and size. */
+#pragma once
+
+#include <gio/gio.h>
+
+/* How long one exchange may take, connect to reply, in seconds (GSocket's unit). */
+#define PATHD_ROUTE_TIMEOUT_S 2
+
+/* Longest reply line accepted. */
+#define PATHD_ROUTE_REPLY_MAX (64 * 1024)
+
+/* TRUE with `*usable` set when pathd answered; FALSE with `error` when it could not
+ * (not running, too slow, or an error reply such as unknownOp from an older pathd). */
+gboolean pathd_route_query (const char *socket_path, GInetAddress *address, gboolean *usable,
+                            GCancellable *cancellable, GError **error);
+
+void pathd_route_query_async (const char *socket_path, GInetAddress *address, GCancellable *cancellable,
+                              GAsyncReadyCallback callback, gpointer user_data);
+
+gboolean pathd_route_query_finish (GAsyncResult *result, gboolean *usable, GError **error);

@@ -1,0 +1,239 @@
+/* The line handler, value by value: the mapping README.md documents, and every kind
+ * of line pathd (or anything else on its socket) may send. */
+#include <string.h>
+
+#include "pathd-line.h"
+
+static PathdLine
+parse (const char *text)
+{
+  PathdLine line;
+  pathd_line_parse (text, strlen (text), &line);
+  return line;
+}
+
+/* A path line with the given status, costs and connectivity member (NULL: none). */
+static PathdLine
+parse_path (const char *status, const char *expensive, const char *constrained, const char *connectivity)
+{
+  char *text = g_strdup_printf ("{\"type\":\"path\",\"generation\":1,\"sequence\":2,\"status\":\"%s\","
+                                "\"unsatisfiedReason\":null,\"interfaces\":[],\"isExpensive\":%s,"
+                                "\"isConstrained\":%s%s%s}",
+                                status, expensive, constrained, connectivity != NULL ? ",\"connectivity\":" : "",
+                                connectivity != NULL ? connectivity : "");
+  PathdLine line = parse (text);
+  g_free (text);
+  return line;
+}
+
+static void
+assert_answer (PathdLine line, gboolean available, gboolean metered, GNetworkConnectivity connectivity)
+{
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_PATH);
+  g_assert_cmpint (line.answer.available, ==, available);
+  g_assert_cmpint (line.answer.metered, ==, metered);
+  g_assert_cmpint (line.answer.connectivity, ==, connectivity);
+}
+
+static void
+test_available (void)
+{
+  assert_answer (parse_path ("satisfied", "false", "false", NULL), TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL);
+  assert_answer (parse_path ("requiresConnection", "false", "false", NULL), TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL);
+  assert_answer (parse_path ("unsatisfied", "false", "false", NULL), FALSE, FALSE, G_NETWORK_CONNECTIVITY_LOCAL);
+}
+
+static void
+test_metered (void)
+{
+  assert_answer (parse_path ("satisfied", "true", "false", NULL), TRUE, TRUE, G_NETWORK_CONNECTIVITY_FULL);
+  assert_answer (parse_path ("satisfied", "false", "true", NULL), TRUE, TRUE, G_NETWORK_CONNECTIVITY_FULL);
+  assert_answer (parse_path ("satisfied", "true", "true", NULL), TRUE, TRUE, G_NETWORK_CONNECTIVITY_FULL);
+  assert_answer (parse_path ("requiresConnection", "true", "false", NULL), TRUE, TRUE, G_NETWORK_CONNECTIVITY_FULL);
+  /* Nothing is metered while nothing is available. */
+  assert_answer (parse_path ("unsatisfied", "true", "true", NULL), FALSE, FALSE, G_NETWORK_CONNECTIVITY_LOCAL);
+}
+
+static void
+test_connectivity (void)
+{
+  struct {
+    const char *member;
+    GNetworkConnectivity expected;
+  } cases[] = {
+    { "{\"state\":\"full\",\"url\":\"http://x/\"}", G_NETWORK_CONNECTIVITY_FULL },
+    { "{\"state\":\"portal\",\"redirectTarget\":\"http://login/\"}", G_NETWORK_CONNECTIVITY_PORTAL },
+    { "{\"state\":\"limited\"}", G_NETWORK_CONNECTIVITY_LIMITED },
+    { "{\"state\":\"none\"}", G_NETWORK_CONNECTIVITY_LIMITED },
+    /* Not checked, not configured, or newer than this module: from the path. */
+    { "{\"state\":\"unknown\"}", G_NETWORK_CONNECTIVITY_FULL },
+    { "{\"state\":\"partlyCloudy\"}", G_NETWORK_CONNECTIVITY_FULL },
+    { "{\"state\":7}", G_NETWORK_CONNECTIVITY_FULL },
+    { "{}", G_NETWORK_CONNECTIVITY_FULL },
+    { "\"full\"", G_NETWORK_CONNECTIVITY_FULL },
+    { "null", G_NETWORK_CONNECTIVITY_FULL },
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    assert_answer (parse_path ("satisfied", "false", "false", cases[i].member), TRUE, FALSE, cases[i].expected);
+  /* Unavailable is LOCAL whatever a stale check said. */
+  assert_answer (parse_path ("unsatisfied", "false", "false", "{\"state\":\"full\"}"), FALSE, FALSE,
+                 G_NETWORK_CONNECTIVITY_LOCAL);
+}
+
+static void
+test_bad_paths (void)
+{
+  const char *lines[] = {
+    "{\"type\":\"path\",\"isExpensive\":false,\"isConstrained\":false}",
+    "{\"type\":\"path\",\"status\":\"satisfied\",\"isConstrained\":false}",
+    "{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false}",
+    "{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":\"no\",\"isConstrained\":false}",
+    "{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false,\"isConstrained\":0}",
+    "{\"type\":\"path\",\"status\":true,\"isExpensive\":false,\"isConstrained\":false}",
+    "{\"type\":\"path\",\"status\":\"maybe\",\"isExpensive\":false,\"isConstrained\":false}",
+    "{\"type\":\"path\",\"status\":null,\"isExpensive\":false,\"isConstrained\":false}",
+  };
+  for (gsize i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_assert_cmpint (parse (lines[i]).kind, ==, PATHD_LINE_INVALID);
+}
+
+static void
+test_hello (void)
+{
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1,\"version\":\"0.1.0\",\"generation\":1}").kind, ==,
+                   PATHD_LINE_HELLO);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1,\"somethingNew\":[1,{}]}").kind, ==, PATHD_LINE_HELLO);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":2}").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":\"1\"}").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1.0}").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\"}").kind, ==, PATHD_LINE_INVALID);
+}
+
+static void
+test_route (void)
+{
+  PathdLine line = parse ("{\"type\":\"route\",\"destination\":\"198.51.100.7\",\"status\":\"satisfied\","
+                          "\"interface\":{\"name\":\"eth0\"},\"id\":7}");
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_ROUTE);
+  g_assert_true (line.route_usable);
+  line = parse ("{\"type\":\"route\",\"status\":\"requiresConnection\"}");
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_ROUTE);
+  g_assert_true (line.route_usable);
+  line = parse ("{\"type\":\"route\",\"status\":\"unsatisfied\",\"unsatisfiedReason\":\"routeRejects\"}");
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_ROUTE);
+  g_assert_false (line.route_usable);
+  g_assert_cmpint (parse ("{\"type\":\"route\"}").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"route\",\"status\":1}").kind, ==, PATHD_LINE_INVALID);
+}
+
+static void
+test_error_and_others (void)
+{
+  PathdLine line = parse ("{\"type\":\"error\",\"code\":\"shuttingDown\",\"message\":\"bye\"}");
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_ERROR);
+  g_assert_true (line.shutting_down);
+  line = parse ("{\"type\":\"error\",\"code\":\"unknownOp\",\"id\":3}");
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_ERROR);
+  g_assert_false (line.shutting_down);
+  g_assert_cmpint (parse ("{\"type\":\"error\",\"code\":5}").kind, ==, PATHD_LINE_ERROR);
+  /* The additive rule: unknown message types are ignored, not errors. */
+  g_assert_cmpint (parse ("{\"type\":\"resync\",\"reason\":\"x\",\"generation\":2}").kind, ==, PATHD_LINE_IGNORED);
+  g_assert_cmpint (parse ("{\"type\":\"somethingNew\",\"x\":[1,2,3]}").kind, ==, PATHD_LINE_IGNORED);
+  g_assert_cmpint (parse ("{\"type\":\"pong\"}").kind, ==, PATHD_LINE_IGNORED);
+}
+
+static void
+test_garbage (void)
+{
+  const char *lines[] = { "", " ", "null", "[]", "1", "\"path\"", "{", "{\"type\":1}", "{}", "{\"type\":null}",
+                          "{\"type\":\"path\"", "not json at all", "{\"type\":\"path\"}}" };
+  for (gsize i = 0; i < G_N_ELEMENTS (lines); i++)
+    g_assert_cmpint (parse (lines[i]).kind, ==, PATHD_LINE_INVALID);
+
+  /* Not UTF-8, and a NUL inside the line. */
+  const char bad_utf8[] = "{\"type\":\"hello\",\"protocol\":1,\"v\":\"\xff\"}";
+  PathdLine line;
+  pathd_line_parse (bad_utf8, sizeof bad_utf8 - 1, &line);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_INVALID);
+  const char with_nul[] = "{\"type\":\"hello\",\"protocol\":1}\0{}";
+  pathd_line_parse (with_nul, sizeof with_nul - 1, &line);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_INVALID);
+
+  /* One object a line: a second value after it is refused (json-glib 1.6 would leak
+   * the first), whitespace is not. */
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1}{\"type\":\"hello\",\"protocol\":1}").kind, ==,
+                   PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1} 1").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("{\"type\":\"hello\",\"protocol\":1}]").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse ("1 {\"type\":\"hello\",\"protocol\":1}").kind, ==, PATHD_LINE_INVALID);
+  g_assert_cmpint (parse (" \t{\"type\":\"hello\",\"protocol\":1}\r ").kind, ==, PATHD_LINE_HELLO);
+
+  /* Not NUL-terminated: only `length` bytes are read. */
+  const char *hello = "{\"type\":\"hello\",\"protocol\":1}garbage";
+  pathd_line_parse (hello, strlen ("{\"type\":\"hello\",\"protocol\":1}"), &line);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_HELLO);
+}
+
+static void
+test_depth_and_length (void)
+{
+  /* Nesting past the bound is refused before the (recursive) parser sees it. */
+  GString *deep = g_string_new ("{\"type\":\"ignored\",\"x\":");
+  for (int i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  PathdLine line;
+  pathd_line_parse (deep->str, deep->len, &line);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_INVALID);
+  g_string_free (deep, TRUE);
+
+  /* Brackets inside strings do not count. */
+  GString *text = g_string_new ("{\"type\":\"hello\",\"protocol\":1,\"s\":\"");
+  for (int i = 0; i < 1000; i++)
+    g_string_append (text, "[{\\\"");
+  g_string_append (text, "\"}");
+  pathd_line_parse (text->str, text->len, &line);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_HELLO);
+  g_string_free (text, TRUE);
+
+  /* Past PATHD_LINE_MAX: refused unread. */
+  GString *huge = g_string_new ("{\"type\":\"hello\",\"protocol\":1,\"pad\":\"");
+  while (huge->len <= PATHD_LINE_MAX)
+    g_string_append (huge, "xxxxxxxxxxxxxxxx");
+  g_string_append (huge, "\"}");
+  pathd_line_parse (huge->str, huge->len, &line);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_INVALID);
+  g_string_free (huge, TRUE);
+}
+
+static void
+test_equal (void)
+{
+  PathdAnswer a = { TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL };
+  PathdAnswer b = a;
+  g_assert_true (pathd_answer_equal (&a, &b));
+  b.metered = TRUE;
+  g_assert_false (pathd_answer_equal (&a, &b));
+  b = a;
+  b.connectivity = G_NETWORK_CONNECTIVITY_PORTAL;
+  g_assert_false (pathd_answer_equal (&a, &b));
+  b = a;
+  b.available = FALSE;
+  g_assert_false (pathd_answer_equal (&a, &b));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/line/available", test_available);
+  g_test_add_func ("/line/metered", test_metered);
+  g_test_add_func ("/line/connectivity", test_connectivity);
+  g_test_add_func ("/line/bad-paths", test_bad_paths);
+  g_test_add_func ("/line/hello", test_hello);
+  g_test_add_func ("/line/route", test_route);
+  g_test_add_func ("/line/error-and-others", test_error_and_others);
+  g_test_add_func ("/line/garbage", test_garbage);
+  g_test_add_func ("/line/depth-and-length", test_depth_and_length);
+  g_test_add_func ("/line/equal", test_equal);
+  return g_test_run ();
+}
