@@ -163,6 +163,22 @@ extension KernelTests {
             }
         }
 
+        /// The documented decision: an on-demand link that traffic would bring up is
+        /// available (and its cost is the program's to know).
+        @Test("requiresConnection (only an expensive on-demand link) is available and metered")
+        func requiresConnection() throws {
+            try withVethTopology { topology in
+                try topology.a.ip("link", "add", "dial0", "type", "veth", "peer", "name", "dialB", "netns", topology.b.name)
+                let config = try Self.writeConfig(topology, "[Interface]\nName=dial0\nOnDemand=yes\nExpensive=yes\n")
+                try Self.withWatch(topology, arguments: ["--config", config]) { watch, subscriber, _ in
+                    try Self.expectChange("dial0 on demand", watch, subscriber, { PathLine.status($0) == "requiresConnection" }) {
+                        try topology.deleteDefaultRoute()
+                    }
+                    #expect(MonitorAnswer(try watch.state()) == MonitorAnswer(available: true, metered: true))
+                }
+            }
+        }
+
         @Test("connectivity follows pathd-probe: full, portal, limited, and LOCAL when the path goes")
         func connectivity() throws {
             try withVethTopology { topology in
