@@ -43,7 +43,7 @@ DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
 .PHONY: all deps build run test lint install uninstall deb clean bench fuzz gio-module \
-        build-gio-module install-gio-module uninstall-gio-module interop
+        build-gio-module install-gio-module uninstall-gio-module interop completions
 
 all: build
 
@@ -122,6 +122,15 @@ lint:
 	else \
 		echo "lint: systemd-analyze not found, units not verified" >&2; \
 	fi
+
+# pathctl's completions are written by pathctl from its command table and checked in, so
+# packagers install plain files; run this after changing the table (CompletionTests
+# fails until the files match).
+completions:
+	$(SWIFT) build --product pathctl
+	$$($(SWIFT) build --show-bin-path)/pathctl --completions bash > packaging/completions/pathctl.bash
+	$$($(SWIFT) build --show-bin-path)/pathctl --completions zsh > packaging/completions/_pathctl
+	$$($(SWIFT) build --show-bin-path)/pathctl --completions fish > packaging/completions/pathctl.fish
 
 # Copies what `make build` made; never builds (it runs as root, the build as you).
 install:

@@ -42,8 +42,9 @@ let package = Package(
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
         .target(name: "ConnectivityCheck", dependencies: ["PathEngine", "PathModel", "PathProtocol", "PathSocketClient",
                                                           "SystemCalls"]),
-        // The command-line grammar of both executables, and pathctl's options.
-        .target(name: "CommandLineOptions", dependencies: ["PathModel", "PathProtocol"]),
+        // The command-line grammar of the executables, and the command table that writes
+        // pathctl's usage text and shell completions.
+        .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon", "PathEngine",
                                                         "PathModel", "PathProtocol", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel", "PathProtocol",
@@ -68,7 +69,9 @@ let package = Package(
         // The one fixture library of the unit, protocol and daemon tests.
         .target(name: "PathTestFixtures", dependencies: ["PathModel", "SystemCalls"], path: "Tests/PathTestFixtures"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
-        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions", "PathModel", "PathProtocol"]),
+        .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
+        // pathctl's command line, history report and colours, inside the executable (@testable).
+        .testTarget(name: "PathctlTests", dependencies: ["pathctl", "CommandLineOptions", "PathModel", "PathProtocol"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),

@@ -9,7 +9,7 @@ import SystemCalls
 /// did not run (unknown), with totals. The text is read from every entry pathd keeps,
 /// so an outage that began before `--since` still shows its start; `--json` prints the
 /// daemon's `history` line for a request with `since` as given.
-enum HistoryVerb {
+enum HistoryVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let now = Timestamp(wall: .nanoseconds(SystemClock.realtimeNanoseconds),
                             monotonic: .nanoseconds(SystemClock.boottimeNanoseconds))

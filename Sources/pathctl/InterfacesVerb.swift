@@ -5,7 +5,7 @@ import PathProtocol
 
 /// `pathctl interfaces`: every link as pathd sees it, and why each can or cannot carry
 /// a path (as `networkctl list`, one row per link).
-enum InterfacesVerb {
+enum InterfacesVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(op: .interfaces)) { message, line in
             guard case .interfaces(let generation, let reports, _) = message else { return nil }

@@ -3,10 +3,10 @@ import PathSocketClient
 import PathProtocol
 
 /// `pathctl monitor`: subscribe and print one line per change until interrupted, across
-/// restarts of pathd (see `Subscription`).
-enum MonitorVerb {
+/// restarts of pathd (see `ReconnectingSubscription`).
+enum MonitorVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        let subscription = Subscription(socketPath: options.socketPath,
+        let subscription = ReconnectingSubscription(socketPath: options.socketPath,
                                         request: Request(op: .subscribe, criteria: options.criteria), timeout: nil)
         let outcome = try subscription.run { message, line in
             switch message {

@@ -6,7 +6,7 @@ import PathProtocol
 /// the new configuration (warnings printed to stderr), 4 with pathd's message when it
 /// kept the running one (`configInvalid`, errors with file:line) or refused
 /// (`permissionDenied`: not root or pathd's user). `systemctl reload pathd` runs this.
-enum ReloadVerb {
+enum ReloadVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(op: .reload)) { message, line in
             switch message {

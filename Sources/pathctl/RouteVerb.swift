@@ -8,7 +8,7 @@ import SystemCalls
 /// every one of its addresses, IPv6 and IPv4, asked of pathd on one connection. A HOST
 /// counts as reachable when any of its addresses has a satisfied route (as GLib's
 /// `g_network_monitor_can_reach` counts it); the exit status is 0 when every HOST is.
-enum RouteVerb {
+enum RouteVerb: Verb {
     /// One HOST and what the resolver made of it.
     private struct Target {
         let host: String

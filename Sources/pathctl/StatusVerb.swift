@@ -6,7 +6,7 @@ import SystemCalls
 
 /// `pathctl status`: one request, one path, then exit: 0, or with `--check` 1 when the
 /// path is not satisfied.
-enum StatusVerb {
+enum StatusVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(op: .status, criteria: options.criteria)) { message, line in
             guard case .path(let update, _) = message else { return nil }

@@ -7,10 +7,10 @@ import PathProtocol
 /// nm-online or systemd-networkd-wait-online, but following policy routing and VPNs as
 /// traffic would. Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first;
 /// `--timeout 0` checks once. A restart of pathd meanwhile is waited out.
-enum WaitVerb {
+enum WaitVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let checkOnce = options.timeout == .zero
-        let subscription = Subscription(socketPath: options.socketPath,
+        let subscription = ReconnectingSubscription(socketPath: options.socketPath,
                                         request: Request(op: .subscribe, criteria: options.criteria),
                                         timeout: checkOnce ? nil : options.timeout,
                                         reconnects: !checkOnce)

@@ -2,20 +2,7 @@ import CommandLineOptions
 import Glibc
 
 /// pathctl: ask pathd about the network path. Wiring only: the command line is
-/// CommandLineOptions' `PathctlCommandLine`, each verb a type of its own.
-
-func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-    switch options.verb {
-    case .status: try StatusVerb.run(options)
-    case .monitor: try MonitorVerb.run(options)
-    case .wait: try WaitVerb.run(options)
-    case .interfaces: try InterfacesVerb.run(options)
-    case .route: try RouteVerb.run(options)
-    case .reload: try ReloadVerb.run(options)
-    case .metrics: try MetricsVerb.run(options)
-    case .history: try HistoryVerb.run(options)
-    }
-}
+/// `PathctlCommandLine`, read by `Commands.table`, which also names each verb's code.
 
 do throws(CommandError) {
     let command: PathctlCommand
@@ -30,8 +17,14 @@ do throws(CommandError) {
         exit(PathctlExitStatus.success.rawValue)
     case .version(let socketPath):
         exit(VersionVerb.run(socketPath: socketPath).rawValue)
+    case .completions(let shell):
+        writeOut(Commands.table.completion(for: shell))
+        exit(PathctlExitStatus.success.rawValue)
     case .run(let options):
-        exit(try run(options).rawValue)
+        guard let verb = Commands.table.command(named: options.verb) else {
+            preconditionFailure("the command line named \(options.verb), which is not in the table")
+        }
+        exit(try verb.action.run(options).rawValue)
     }
 } catch {
     let hint = error.exitStatus == .usage ? "\nTry 'pathctl --help'." : ""

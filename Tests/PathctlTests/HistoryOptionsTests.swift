@@ -1,4 +1,5 @@
 import CommandLineOptions
+@testable import pathctl
 import PathModel
 import PathProtocol
 import Testing

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PathModel
 
 /// A date and time on the local calendar (or UTC), as a person writes it.

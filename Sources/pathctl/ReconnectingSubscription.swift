@@ -14,7 +14,7 @@ import SystemCalls
 /// `Scheduler`'s clock, as `DaemonSubscription` does: every failure waits, so a daemon
 /// that fails at once (a line this client cannot read, a refused hello, a close) is
 /// retried ever more slowly, never in a loop.
-struct Subscription {
+struct ReconnectingSubscription {
     /// The waits between attempts: 0.1 s doubling to 2 s, jittered as every client of a
     /// restarted daemon reconnects at once.
     static let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(2))

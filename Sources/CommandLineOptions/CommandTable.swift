@@ -1,0 +1,151 @@
+/// A program with commands (`pathctl status`, `pathctl wait`), declared once: its options,
+/// which of them every command takes, and each command's own options and operands. The
+/// parser, the usage text and the shell completions (CommandTable+Completions.swift) all
+/// derive from it, so a new command is one entry here and its code.
+
+/// What a shell may offer for an option's value or a command's operands.
+public enum ValueCompletion: Hashable, Sendable {
+    /// Free text (a number, a time): nothing to offer.
+    case nothing
+    case files
+    /// One of these words.
+    case words([String])
+    /// The host names the shell knows (/etc/hosts).
+    case hostnames
+}
+
+/// An option of a program with commands: its grammar, and what completions say of it.
+public struct CommandOption: Sendable {
+    public let spec: OptionSpec
+    /// A few words for the completion menus (zsh, fish), where the usage text's help is too long.
+    public let brief: String
+    public let completion: ValueCompletion
+    /// Left out of the usage text and the completions (a tool for packagers, not for users).
+    public let isHidden: Bool
+
+    public init(_ spec: OptionSpec, brief: String, completion: ValueCompletion = .nothing, hidden isHidden: Bool = false) {
+        self.spec = spec
+        self.brief = brief
+        self.completion = completion
+        self.isHidden = isHidden
+    }
+
+    public var name: String { spec.name }
+}
+
+/// The operands a command takes, one or more of one kind (`route HOST...`).
+public struct CommandOperands: Sendable {
+    /// What one is called in the usage text, `HOST`.
+    public let name: String
+    /// What it may be, for the message when none is given: "a name or an IP address".
+    public let description: String
+    public let completion: ValueCompletion
+
+    public init(_ name: String, description: String, completion: ValueCompletion = .nothing) {
+        self.name = name
+        self.description = description
+        self.completion = completion
+    }
+}
+
+/// One command: its name, its line in the usage text, the options it takes besides the
+/// global ones, its operands, and `action`, what the program does with it.
+public struct CommandSpec<Action> {
+    public let name: String
+    public let summary: String
+    public let options: [String]
+    public let operands: CommandOperands?
+    public let action: Action
+
+    public init(_ name: String, summary: String, options: [String] = [], operands: CommandOperands? = nil,
+                action: Action) {
+        self.name = name
+        self.summary = summary
+        self.options = options
+        self.operands = operands
+        self.action = action
+    }
+}
+
+/// The table of a program with commands.
+public struct CommandTable<Action> {
+    public let program: String
+    /// Every option, in the order the usage text lists them.
+    public let options: [CommandOption]
+    /// The options every command takes.
+    public let globalOptions: [String]
+    /// The options that need no command, as they end the program (`--help`, `--version`).
+    public let standaloneOptions: [String]
+    public let commands: [CommandSpec<Action>]
+
+    /// Every name in `commands`' option lists and in `globalOptions` must be one of `options`.
+    public init(program: String, options: [CommandOption], globalOptions: [String], standaloneOptions: [String],
+                commands: [CommandSpec<Action>]) {
+        let declared = Set(options.map(\.name))
+        for name in globalOptions + standaloneOptions + commands.flatMap(\.options) {
+            precondition(declared.contains(name), "\(program): \(name) is used but not declared")
+        }
+        self.program = program
+        self.options = options
+        self.globalOptions = globalOptions
+        self.standaloneOptions = standaloneOptions
+        self.commands = commands
+    }
+
+    public var parser: OptionParser { OptionParser(options.map(\.spec)) }
+
+    /// The options the usage text and the completions show.
+    public var visibleOptions: [CommandOption] { options.filter { !$0.isHidden } }
+
+    /// The option lines of the usage text.
+    public var optionsHelp: String { OptionParser(visibleOptions.map(\.spec)).optionsHelp }
+
+    /// The command lines of the usage text: "  status      show the current path".
+    public var commandsHelp: String {
+        commands.map { "  " + $0.name.padded(to: 12) + $0.summary }.joined(separator: "\n")
+    }
+
+    public func command(named name: String) -> CommandSpec<Action>? {
+        commands.first { $0.name == name }
+    }
+
+    /// The command a parsed line names, with its operands, once the line is checked
+    /// against it: the command exists, its operands are what it takes, and every option
+    /// given applies to it.
+    public func command(in line: ParsedCommandLine) throws(UsageError) -> (CommandSpec<Action>, operands: [String]) {
+        guard let name = line.operands.first else { throw UsageError("no command given") }
+        guard let command = command(named: name) else { throw UsageError("unknown command \"\(name)\"") }
+        let operands = Array(line.operands.dropFirst())
+        if let kind = command.operands {
+            guard !operands.isEmpty else {
+                throw UsageError("\(name) needs a \(kind.name): \(kind.description)")
+            }
+            if let empty = operands.first(where: \.isEmpty) {
+                throw UsageError("\(name): \"\(empty)\" is no \(kind.name)")
+            }
+        } else if let extra = operands.first {
+            throw UsageError("unexpected argument \"\(extra)\" after \(name)")
+        }
+        for option in line.names where !globalOptions.contains(option) && !command.options.contains(option) {
+            throw UsageError("\(option) does not apply to \(name)")
+        }
+        return (command, operands)
+    }
+
+    /// The visible options a command takes besides the global ones.
+    func ownOptions(of command: CommandSpec<Action>) -> [CommandOption] {
+        visibleOptions.filter { command.options.contains($0.name) && !globalOptions.contains($0.name) }
+    }
+
+    /// The visible options every command takes.
+    var sharedOptions: [CommandOption] {
+        visibleOptions.filter { globalOptions.contains($0.name) }
+    }
+}
+
+extension String {
+    /// Padded with spaces to `width`, or followed by one space when it is that long already.
+    func padded(to width: Int) -> String {
+        count >= width ? self + " " : self + String(repeating: " ", count: width - count)
+    }
+}

@@ -1,0 +1,84 @@
+import CommandLineOptions
+import PathModel
+import PathProtocol
+
+/// A pathctl command's code: what it does with the checked options, and the exit status
+/// that follows (pathctl(1)).
+protocol Verb {
+    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus
+}
+
+/// pathctl's command table: every option and every command, each command with the code
+/// that runs it (one type per verb, in its own file). Parsing, `--help` and the shell
+/// completions under packaging/completions derive from it: a new command is an entry
+/// here, its file, and its section in pathctl(1).
+enum Commands {
+    static var table: CommandTable<any Verb.Type> {
+        CommandTable(program: "pathctl", options: options,
+                     globalOptions: ["--socket", "--json", "--no-color", "--help", "--version"],
+                     standaloneOptions: ["--help", "--version", "--completions"],
+                     commands: [
+            CommandSpec("status", summary: "show the current path",
+                        options: ["--require-type", "--prohibit-type", "--check"], action: StatusVerb.self),
+            CommandSpec("monitor", summary: "print the path and every change until interrupted",
+                        options: ["--require-type", "--prohibit-type"], action: MonitorVerb.self),
+            CommandSpec("wait", summary: "wait until the path is satisfied",
+                        options: ["--require-type", "--prohibit-type", "--timeout"], action: WaitVerb.self),
+            CommandSpec("interfaces", summary: "list the links pathd sees and why each is usable or not",
+                        action: InterfacesVerb.self),
+            CommandSpec("route", summary: "show the route to each address of HOST... and whether it is usable",
+                        operands: CommandOperands("HOST", description: "a name or an IP address", completion: .hostnames),
+                        action: RouteVerb.self),
+            CommandSpec("reload", summary: "make pathd read its configuration again", action: ReloadVerb.self),
+            CommandSpec("metrics", summary: "print pathd's metrics (OpenMetrics or Prometheus text)",
+                        options: ["--format"], action: MetricsVerb.self),
+            CommandSpec("history", summary: "list the outages of the last path changes, and totals",
+                        options: ["--since"], action: HistoryVerb.self),
+        ])
+    }
+
+    private static let interfaceTypes = ValueCompletion.words(InterfaceType.commandLineNames.map(\.name))
+
+    /// In the order `--help` lists them.
+    private static let options = [
+        CommandOption(OptionSpec("--socket", value: "PATH", help: """
+            talk to pathd at PATH (default: $PATHD_SOCKET, else
+            /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+            """), brief: "talk to pathd at this socket", completion: .files),
+        CommandOption(OptionSpec("--json", help: "print the daemon's JSON lines instead of text"),
+                      brief: "print the daemon's JSON lines instead of text"),
+        CommandOption(OptionSpec("--no-color", help: """
+            status: no colour (there is none either with NO_COLOR
+            set, TERM=dumb, --json, or off a terminal)
+            """), brief: "never colour the output"),
+        CommandOption(OptionSpec("--require-type", value: "TYPE", help: "status, monitor, wait: only paths over TYPE count"),
+                      brief: "only paths over this interface type count", completion: interfaceTypes),
+        CommandOption(OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
+                                 help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
+                      brief: "paths over this interface type do not count", completion: interfaceTypes),
+        CommandOption(OptionSpec("--check", help: "status: exit 1 unless the path is satisfied"),
+                      brief: "exit 1 unless the path is satisfied"),
+        CommandOption(OptionSpec("--timeout", value: "SECONDS", help: """
+            wait: give up after SECONDS (decimal, default \(PathctlOptions.defaultTimeout.components.seconds);
+            0 checks once)
+            """), brief: "give up after this many seconds (default \(PathctlOptions.defaultTimeout.components.seconds); "
+                + "0 checks once)"),
+        CommandOption(OptionSpec("--format", value: "FORMAT", help: """
+            metrics: openmetrics (default) or prometheus (the text
+            format node_exporter and promtool read)
+            """), brief: "exposition format", completion: .words(Exposition.Format.allCases.map(\.rawValue))),
+        CommandOption(OptionSpec("--since", value: "TIME", help: """
+            history: from TIME on: "2026-12-01 03:00", "03:00",
+            "yesterday", "-2h", "@1796150000" (see pathctl(1))
+            """), brief: "list from this time on (2026-12-01 03:00, yesterday, -2h)"),
+        CommandOption(OptionSpec("--help", short: "-h", help: "show this help and exit"), brief: "show the help and exit"),
+        CommandOption(OptionSpec("--version", short: "-V", help: """
+            show the versions of pathctl, of the pathd it
+            reaches, and of the protocol
+            """), brief: "show the versions of pathctl, pathd and the protocol"),
+        // For packaging: writes the scripts checked in under packaging/completions.
+        CommandOption(OptionSpec("--completions", value: "SHELL", help: "print the completion script for SHELL"),
+                      brief: "print a completion script", completion: .words(Shell.allCases.map(\.rawValue)),
+                      hidden: true),
+    ]
+}

@@ -1,0 +1,137 @@
+import CommandLineOptions
+import PathModel
+import PathProtocol
+
+/// pathctl's exit statuses, as nm-online(1) has them; pathctl(1) and `--help` list them.
+public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
+    case success = 0
+    /// The path is not satisfied: `wait` timed out, or `status --check` found it so;
+    /// `route`: some HOST has no address with a satisfied route.
+    case notSatisfied = 1
+    case usage = 2
+    /// pathd could not be reached, or the connection broke before the answer.
+    case unreachable = 3
+    /// pathd answered with an error (its code and message are printed).
+    case refused = 4
+    /// `route`: a HOST could not be resolved to any address (the others were answered).
+    case unresolved = 5
+}
+
+/// What one pathctl invocation asks for, checked.
+public struct PathctlOptions: Equatable, Sendable {
+    /// `wait` without `--timeout` gives up after this long, as nm-online does.
+    public static let defaultTimeout: Duration = .seconds(30)
+
+    /// The command's name, one of `Commands.table`'s.
+    public var verb: String
+    /// `--socket`; nil for the default socket.
+    public var socketPath: String?
+    public var json = false
+    public var noColor = false
+    /// `--require-type` / `--prohibit-type`: the question status, monitor and wait ask.
+    public var criteria = Criteria.any
+    /// `wait --timeout`; zero checks once.
+    public var timeout = PathctlOptions.defaultTimeout
+    /// `status --check`: exit 1 unless the path is satisfied.
+    public var check = false
+    /// `metrics --format`: the exposition format.
+    public var metricsFormat = Exposition.Format.openMetrics
+    /// `history --since`: the oldest time asked about.
+    public var since: TimeSpecification?
+    /// `route HOST...`: the names or addresses asked about, in order.
+    public var hosts: [String] = []
+
+    public init(verb: String) {
+        self.verb = verb
+    }
+}
+
+public enum PathctlCommand: Equatable, Sendable {
+    case help
+    /// `-V`/`--version`, which also asks the daemon at `socketPath` (nil: the default).
+    case version(socketPath: String?)
+    case run(PathctlOptions)
+    /// `--completions SHELL`: the completion script, for packaging/completions.
+    case completions(Shell)
+}
+
+/// pathctl's command line: the usage text and the reading of an invocation, both from
+/// `Commands.table`.
+public enum PathctlCommandLine {
+    public static var usage: String {
+        let table = Commands.table
+        let withOperands = table.commands.compactMap { command in
+            command.operands.map { "       pathctl [--socket PATH] \(command.name) [--json] \($0.name)...\n" }
+        }.joined()
+        return """
+            Usage: pathctl [--socket PATH] COMMAND [OPTIONS]
+            \(withOperands)
+            Asks pathd whether a usable network path exists.
+
+            Commands:
+            \(table.commandsHelp)
+
+            Options (before or after the command; --flag VALUE or --flag=VALUE):
+            \(table.optionsHelp)
+
+            Interface types, in any case: \(InterfaceType.allCases.map(\.rawValue).joined(separator: ", "))
+            (also wired or ethernet for wiredEthernet).
+
+            Exit status: 0 success (wait and status --check: satisfied; route: every HOST
+            has an address with a satisfied route); 1 not satisfied (wait timed out,
+            status --check, route); 2 usage error; 3 pathd cannot be reached; 4 pathd
+            refused (its error code is shown); 5 route: a HOST did not resolve. See pathctl(1).
+
+            """
+    }
+
+    public static func parse(_ arguments: [String]) throws(UsageError) -> PathctlCommand {
+        let table = Commands.table
+        let line = try table.parser.parse(arguments)
+        if line.has("--help") { return .help }
+        if let shell = line.value("--completions") {
+            return .completions(try OptionValue.choice(shell, for: "--completions",
+                                                       among: Shell.allCases.map { ($0.rawValue, $0) }))
+        }
+        let socketPath = try line.value("--socket").map { path throws(UsageError) in
+            guard !path.isEmpty, path.utf8.count <= DaemonSettings.maximumSocketPathBytes else {
+                throw UsageError("--socket expects a path of 1 to \(DaemonSettings.maximumSocketPathBytes) bytes")
+            }
+            return path
+        }
+        if line.has("--version") { return .version(socketPath: socketPath) }
+
+        let (command, operands) = try table.command(in: line)
+        var options = PathctlOptions(verb: command.name)
+        options.socketPath = socketPath
+        options.json = line.has("--json")
+        options.noColor = line.has("--no-color")
+        options.hosts = operands
+        options.check = line.has("--check")
+        if let text = line.value("--timeout") {
+            options.timeout = try OptionValue.seconds(text, for: "--timeout")
+        }
+        if let text = line.value("--format") {
+            options.metricsFormat = try OptionValue.choice(text, for: "--format",
+                                                           among: Exposition.Format.allCases.map { ($0.rawValue, $0) })
+        }
+        if let text = line.value("--since") {
+            options.since = try TimeSpecification.parse(text, for: "--since")
+        }
+        if let text = line.value("--require-type") {
+            options.criteria.requiredInterfaceType = try interfaceType(text, for: "--require-type")
+        }
+        for text in line.values("--prohibit-type") {
+            let type = try interfaceType(text, for: "--prohibit-type")
+            if type == options.criteria.requiredInterfaceType {
+                throw UsageError("--require-type \(type.rawValue) and --prohibit-type \(text) contradict each other")
+            }
+            options.criteria.prohibitedInterfaceTypes.insert(type)
+        }
+        return .run(options)
+    }
+
+    private static func interfaceType(_ text: String, for option: String) throws(UsageError) -> InterfaceType {
+        try OptionValue.choice(text, for: option, among: InterfaceType.commandLineNames)
+    }
+}
