@@ -1,5 +1,3 @@
-import CommandLineOptions
-import Glibc
 import PathSocketClient
 import PathProtocol
 import SystemCalls

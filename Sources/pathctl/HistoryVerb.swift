@@ -1,7 +1,5 @@
-import CommandLineOptions
 import Glibc
 import PathModel
-import PathSocketClient
 import PathProtocol
 import SystemCalls
 

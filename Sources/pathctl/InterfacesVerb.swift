@@ -1,5 +1,3 @@
-import CommandLineOptions
-import PathSocketClient
 import PathModel
 import PathProtocol
 

@@ -1,5 +1,3 @@
-import CommandLineOptions
-import PathSocketClient
 import PathProtocol
 
 /// `pathctl metrics`: the daemon's metrics as exposition text, OpenMetrics by default,

@@ -1,5 +1,3 @@
-import CommandLineOptions
-import PathSocketClient
 import PathProtocol
 
 /// `pathctl monitor`: subscribe and print one line per change until interrupted, across

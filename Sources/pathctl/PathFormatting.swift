@@ -1,4 +1,3 @@
-import CommandLineOptions
 import Glibc
 import PathModel
 import PathProtocol

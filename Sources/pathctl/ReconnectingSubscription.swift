@@ -1,4 +1,3 @@
-import CommandLineOptions
 import Dispatch
 import PathSocketClient
 import PathProtocol

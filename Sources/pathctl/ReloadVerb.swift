@@ -1,5 +1,3 @@
-import CommandLineOptions
-import PathSocketClient
 import PathProtocol
 
 /// `pathctl reload`: ask pathd to read its configuration again. Exit 0 when it took

@@ -1,6 +1,4 @@
-import CommandLineOptions
 import PathModel
-import PathProtocol
 import PathSocketClient
 import SystemCalls
 

@@ -1,6 +1,4 @@
-import CommandLineOptions
 import Glibc
-import PathSocketClient
 import PathProtocol
 import SystemCalls
 

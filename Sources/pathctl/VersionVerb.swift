@@ -1,4 +1,3 @@
-import CommandLineOptions
 import PathSocketClient
 import PathProtocol
 

@@ -1,6 +1,3 @@
-import CommandLineOptions
-import PathSocketClient
-import PathModel
 import PathProtocol
 
 /// `pathctl wait`: block until the path is satisfied (under the criteria), like

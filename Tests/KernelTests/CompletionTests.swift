@@ -51,9 +51,7 @@ struct CompletionTests {
     func pathctlCompletionsAreComplete() throws {
         let help = try Command.check(BuiltProduct.url("pathctl"), ["--help"])
         let lines = help.split(separator: "\n")
-        // "  status      show the current path", between "Commands:" and the blank line.
-        let commands = lines.drop { $0 != "Commands:" }.dropFirst().prefix { $0.hasPrefix("  ") }
-            .map { $0.split(separator: " ")[0] }
+        let commands = PathctlUsage(help).commands
         let options = Self.options(in: help)
         let typesLine = try #require(lines.first { $0.hasPrefix("Interface types, in any case: ") })
         let types = typesLine.dropFirst("Interface types, in any case: ".count).split(separator: ",")
@@ -61,7 +59,7 @@ struct CompletionTests {
         #expect(!commands.isEmpty && options.count >= 11 && types.count == 5, "\(commands) \(options) \(types)")
         for file in ["pathctl.bash", "_pathctl", "pathctl.fish"] {
             let text = try Repository.read("packaging/completions/\(file)")
-            for word in commands.map(String.init) + types {
+            for word in commands + types {
                 #expect(text.contains(word), "\(word) is missing from \(file)")
             }
             for option in options {

@@ -136,16 +136,22 @@ extension KernelTests {
 /// pathctl with no daemon: needs no namespace, so it runs everywhere.
 @Suite("pathctl without a daemon")
 struct PathctlWithoutDaemon {
-    @Test("every verb against a socket nobody listens on exits 3 with a one-line message",
-          arguments: ["status", "monitor", "wait", "interfaces", "reload", "metrics", "history"])
-    func unreachable(verb: String) throws {
+    @Test("every command of pathctl --help, against a socket nobody listens on, exits 3 with a one-line message")
+    func unreachable() throws {
+        let usage = PathctlUsage(try Command.check(BuiltProduct.url("pathctl"), ["--help"]))
+        let (commands, takingHosts) = (usage.commands, usage.commandsTakingHosts)
+        #expect(!commands.isEmpty && !takingHosts.isEmpty && takingHosts.isSubset(of: commands), "\(commands)")
         try withTemporaryDirectory { directory in
-            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", directory.path("absent.sock"), verb])
-            #expect(result.termination == .exit(3), "stderr: \(result.stderr)")
-            #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
-            let message = result.stderr.trimmingCharacters(in: .newlines)
-            #expect(message.hasPrefix("pathctl: cannot connect to pathd at "), "stderr: \(result.stderr)")
-            #expect(!message.contains("\n"), "more than one line: \(result.stderr)")
+            for verb in commands {
+                let host = takingHosts.contains(verb) ? ["192.0.2.1"] : []
+                let arguments = ["--socket", directory.path("absent.sock"), verb] + host
+                let result = try Command.run(BuiltProduct.url("pathctl"), arguments)
+                #expect(result.termination == .exit(3), "\(verb): stderr: \(result.stderr)")
+                #expect(result.stdout.isEmpty, "\(verb): stdout: \(result.stdout)")
+                let message = result.stderr.trimmingCharacters(in: .newlines)
+                #expect(message.hasPrefix("pathctl: cannot connect to pathd at "), "\(verb): stderr: \(result.stderr)")
+                #expect(!message.contains("\n"), "\(verb): more than one line: \(result.stderr)")
+            }
         }
     }
 

@@ -1,0 +1,23 @@
+/// What `pathctl --help` lists, read as a user reads it, so that tests cover every command
+/// the command table declares without keeping a list of their own.
+struct PathctlUsage {
+    let lines: [Substring]
+
+    init(_ help: String) {
+        lines = help.split(separator: "\n")
+    }
+
+    /// "  status      show the current path", between "Commands:" and the blank line.
+    var commands: [String] {
+        lines.drop { $0 != "Commands:" }.dropFirst().prefix { $0.hasPrefix("  ") }
+            .map { String($0.split(separator: " ")[0]) }
+    }
+
+    /// The commands with a synopsis of their own for their operands:
+    /// "       pathctl [--socket PATH] route [--json] HOST...".
+    var commandsTakingHosts: Set<String> {
+        Set(lines.compactMap { line in
+            line.firstMatch(of: /pathctl \[--socket PATH\] ([a-z]+) .*HOST\.\.\./).map { String($0.1) }
+        })
+    }
+}
