@@ -51,8 +51,8 @@ struct CompletionTests {
     func pathctlCompletionsAreComplete() throws {
         let help = try Command.check(BuiltProduct.url("pathctl"), ["--help"])
         let lines = help.split(separator: "\n")
-        let commands = PathctlUsage(help).commands
-        let options = Self.options(in: help)
+        let commands = UsageText(help).commands
+        let options = UsageText(help).longOptions
         let typesLine = try #require(lines.first { $0.hasPrefix("Interface types, in any case: ") })
         let types = typesLine.dropFirst("Interface types, in any case: ".count).split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }
@@ -73,7 +73,7 @@ struct CompletionTests {
     @Test("every option of pathd --help and pathd-probe --help is in each of their completions",
           arguments: [("pathd", 11), ("pathd-probe", 4)])
     func daemonCompletionsAreComplete(program: String, minimum: Int) throws {
-        let options = Self.options(in: try Command.check(BuiltProduct.url(program), ["--help"]))
+        let options = UsageText(try Command.check(BuiltProduct.url(program), ["--help"])).longOptions
         #expect(options.count >= minimum, "\(options)")
         for file in ["\(program).bash", "_\(program)", "\(program).fish"] {
             let text = try Repository.read("packaging/completions/\(file)")
@@ -81,13 +81,6 @@ struct CompletionTests {
                 let spelled = file.hasSuffix(".fish") ? "-l \(option.dropFirst(2))" : option
                 #expect(text.contains(spelled), "\(option) is missing from \(file)")
             }
-        }
-    }
-
-    /// The long options a usage text lists: "  --socket PATH  …" or "  -h, --help  …".
-    private static func options(in help: String) -> [String] {
-        help.split(separator: "\n").compactMap { line in
-            line.firstMatch(of: /^  (?:-[A-Za-z], )?(--[a-z][a-z0-9-]*)/).map { String($0.1) }
         }
     }
 

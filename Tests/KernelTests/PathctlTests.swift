@@ -138,7 +138,7 @@ extension KernelTests {
 struct PathctlWithoutDaemon {
     @Test("every command of pathctl --help, against a socket nobody listens on, exits 3 with a one-line message")
     func unreachable() throws {
-        let usage = PathctlUsage(try Command.check(BuiltProduct.url("pathctl"), ["--help"]))
+        let usage = UsageText(try Command.check(BuiltProduct.url("pathctl"), ["--help"]))
         let (commands, takingHosts) = (usage.commands, usage.commandsTakingHosts)
         #expect(!commands.isEmpty && !takingHosts.isEmpty && takingHosts.isSubset(of: commands), "\(commands)")
         try withTemporaryDirectory { directory in
@@ -152,6 +152,20 @@ struct PathctlWithoutDaemon {
                 #expect(message.hasPrefix("pathctl: cannot connect to pathd at "), "\(verb): stderr: \(result.stderr)")
                 #expect(!message.contains("\n"), "\(verb): more than one line: \(result.stderr)")
             }
+        }
+    }
+
+    @Test("pathctl(1) describes every command and every option --help lists")
+    func manualIsComplete() throws {
+        let usage = UsageText(try Command.check(BuiltProduct.url("pathctl"), ["--help"]))
+        let manual = try Repository.read("man/pathctl.1")
+        #expect(!usage.commands.isEmpty && !usage.longOptions.isEmpty)
+        for command in usage.commands {
+            #expect(manual.contains("\n.Cm \(command)\n"), "\(command) is not in the SYNOPSIS")
+            #expect(manual.contains("\n.It Cm \(command) "), "\(command) has no entry in the command list")
+        }
+        for option in usage.longOptions {
+            #expect(manual.contains("Fl \\-\(option.dropFirst(2))"), "\(option) is not in pathctl(1)")
         }
     }
 

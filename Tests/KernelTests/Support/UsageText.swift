@@ -1,10 +1,17 @@
-/// What `pathctl --help` lists, read as a user reads it, so that tests cover every command
-/// the command table declares without keeping a list of their own.
-struct PathctlUsage {
+/// What a `--help` lists, read as a user reads it, so that tests cover every command and
+/// option a program declares without keeping a list of their own.
+struct UsageText {
     let lines: [Substring]
 
     init(_ help: String) {
         lines = help.split(separator: "\n")
+    }
+
+    /// The long options: "  --socket PATH  …" or "  -h, --help  …".
+    var longOptions: [String] {
+        lines.compactMap { line in
+            line.firstMatch(of: /^  (?:-[A-Za-z], )?(--[a-z][a-z0-9-]*)/).map { String($0.1) }
+        }
     }
 
     /// "  status      show the current path", between "Commands:" and the blank line.
