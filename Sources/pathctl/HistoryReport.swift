@@ -8,10 +8,10 @@ import PathModel
 ///       unknown 10 min, 03:10:00–03:20:00: pathd was not running
 ///
 ///     1 outage, offline 3 min 12 s in all; pathd not running for 10 min (unknown).
-public enum HistoryReport {
+enum HistoryReport {
     /// The report of `summary`, keeping the periods that end at `since` or later
     /// (ongoing ones always); times on `calendar`.
-    public static func render(_ summary: HistorySummary, since: Duration?, firstEntry: Timestamp?,
+    static func render(_ summary: HistorySummary, since: Duration?, firstEntry: Timestamp?,
                               calendar: LocalCalendar, persistent: Bool) -> String {
         let periods = summary.periods.filter { period in
             guard let since else { return true }
@@ -75,7 +75,7 @@ public enum HistoryReport {
     }
 
     /// "3 min 12 s", "1 h 2 min", "2 d 3 h", "45 s", "0.4 s".
-    public static func duration(_ duration: Duration) -> String {
+    static func duration(_ duration: Duration) -> String {
         let milliseconds = TimeSpan.milliseconds(duration)
         let seconds = milliseconds / 1000
         if seconds < 10 {

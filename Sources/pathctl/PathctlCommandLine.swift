@@ -3,7 +3,7 @@ import PathModel
 import PathProtocol
 
 /// pathctl's exit statuses, as nm-online(1) has them; pathctl(1) and `--help` list them.
-public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
+enum PathctlExitStatus: Int32, Sendable, CaseIterable {
     case success = 0
     /// The path is not satisfied: `wait` timed out, or `status --check` found it so;
     /// `route`: some HOST has no address with a satisfied route.
@@ -18,35 +18,35 @@ public enum PathctlExitStatus: Int32, Sendable, CaseIterable {
 }
 
 /// What one pathctl invocation asks for, checked.
-public struct PathctlOptions: Equatable, Sendable {
+struct PathctlOptions: Equatable, Sendable {
     /// `wait` without `--timeout` gives up after this long, as nm-online does.
-    public static let defaultTimeout: Duration = .seconds(30)
+    static let defaultTimeout: Duration = .seconds(30)
 
     /// The command's name, one of `Commands.table`'s.
-    public var verb: String
+    var verb: String
     /// `--socket`; nil for the default socket.
-    public var socketPath: String?
-    public var json = false
-    public var noColor = false
+    var socketPath: String?
+    var json = false
+    var noColor = false
     /// `--require-type` / `--prohibit-type`: the question status, monitor and wait ask.
-    public var criteria = Criteria.any
+    var criteria = Criteria.any
     /// `wait --timeout`; zero checks once.
-    public var timeout = PathctlOptions.defaultTimeout
+    var timeout = PathctlOptions.defaultTimeout
     /// `status --check`: exit 1 unless the path is satisfied.
-    public var check = false
+    var check = false
     /// `metrics --format`: the exposition format.
-    public var metricsFormat = Exposition.Format.openMetrics
+    var metricsFormat = Exposition.Format.openMetrics
     /// `history --since`: the oldest time asked about.
-    public var since: TimeSpecification?
+    var since: TimeSpecification?
     /// `route HOST...`: the names or addresses asked about, in order.
-    public var hosts: [String] = []
+    var hosts: [String] = []
 
-    public init(verb: String) {
+    init(verb: String) {
         self.verb = verb
     }
 }
 
-public enum PathctlCommand: Equatable, Sendable {
+enum PathctlCommand: Equatable, Sendable {
     case help
     /// `-V`/`--version`, which also asks the daemon at `socketPath` (nil: the default).
     case version(socketPath: String?)
@@ -57,8 +57,8 @@ public enum PathctlCommand: Equatable, Sendable {
 
 /// pathctl's command line: the usage text and the reading of an invocation, both from
 /// `Commands.table`.
-public enum PathctlCommandLine {
-    public static var usage: String {
+enum PathctlCommandLine {
+    static var usage: String {
         let table = Commands.table
         let withOperands = table.commands.compactMap { command in
             command.operands.map { "       pathctl [--socket PATH] \(command.name) [--json] \($0.name)...\n" }
@@ -85,7 +85,7 @@ public enum PathctlCommandLine {
             """
     }
 
-    public static func parse(_ arguments: [String]) throws(UsageError) -> PathctlCommand {
+    static func parse(_ arguments: [String]) throws(UsageError) -> PathctlCommand {
         let table = Commands.table
         let line = try table.parser.parse(arguments)
         if line.has("--help") { return .help }

@@ -2,30 +2,30 @@ import CommandLineOptions
 import PathModel
 
 /// A date and time on the local calendar (or UTC), as a person writes it.
-public struct LocalDateTime: Hashable, Sendable {
-    public var year, month, day, hour, minute, second: Int
+struct LocalDateTime: Hashable, Sendable {
+    var year, month, day, hour, minute, second: Int
 
-    public init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
+    init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
     }
 }
 
 /// Converting between Unix time and a calendar's dates. pathctl uses the local time zone
 /// (localtime_r(3) and mktime(3)); `fixedOffset` is pure, for UTC (`…Z`) and tests.
-public struct LocalCalendar: Sendable {
+struct LocalCalendar: Sendable {
     /// Unix time (whole seconds) to the date and time on this calendar.
-    public var dateTime: @Sendable (Int64) -> LocalDateTime
+    var dateTime: @Sendable (Int64) -> LocalDateTime
     /// A date and time on this calendar to Unix time; nil when it does not exist.
-    public var unixTime: @Sendable (LocalDateTime) -> Int64?
+    var unixTime: @Sendable (LocalDateTime) -> Int64?
 
-    public init(dateTime: @escaping @Sendable (Int64) -> LocalDateTime,
+    init(dateTime: @escaping @Sendable (Int64) -> LocalDateTime,
                 unixTime: @escaping @Sendable (LocalDateTime) -> Int64?) {
         self.dateTime = dateTime
         self.unixTime = unixTime
     }
 
     /// A zone `offset` seconds east of UTC without daylight saving time.
-    public static func fixedOffset(_ offset: Int64) -> LocalCalendar {
+    static func fixedOffset(_ offset: Int64) -> LocalCalendar {
         LocalCalendar(
             dateTime: { time in
                 let (days, secondOfDay) = CivilCalendar.split(seconds: time + offset)
@@ -42,7 +42,7 @@ public struct LocalCalendar: Sendable {
             })
     }
 
-    public static let utc = fixedOffset(0)
+    static let utc = fixedOffset(0)
 }
 
 /// A point in time as `pathctl history --since` takes it (pathctl(1), TIME):
@@ -55,7 +55,7 @@ public struct LocalCalendar: Sendable {
 /// | `today`, `yesterday`, `now` | local midnight of today or yesterday; now |
 /// | `-2h`, `90min ago`, `-1d` | so long before now (`s`, `min`, `h`, `d`, `w` and their long names) |
 /// | `@1796150000` | Unix time in seconds (a fraction allowed) |
-public enum TimeSpecification: Hashable, Sendable {
+enum TimeSpecification: Hashable, Sendable {
     case unix(Duration)
     case ago(Duration)
     case local(LocalDateTime)
@@ -64,7 +64,7 @@ public enum TimeSpecification: Hashable, Sendable {
     case timeToday(hour: Int, minute: Int, second: Int)
     case today, yesterday, now
 
-    public static func parse(_ text: String, for option: String) throws(UsageError) -> TimeSpecification {
+    static func parse(_ text: String, for option: String) throws(UsageError) -> TimeSpecification {
         let trimmed = text.trimmingSpaces
         func invalid() -> UsageError {
             UsageError("\(option) expects a time such as \"2026-12-01 03:00\", \"03:00\", \"yesterday\", \"-2h\" "
@@ -111,7 +111,7 @@ public enum TimeSpecification: Hashable, Sendable {
 
     /// The Unix time it names, read at `now` on `calendar`; nil for a local time that
     /// does not exist (a date like 31 April, or in a daylight saving gap).
-    public func resolve(now: Duration, calendar: LocalCalendar) -> Duration? {
+    func resolve(now: Duration, calendar: LocalCalendar) -> Duration? {
         let nowSeconds = now.components.seconds
         func midnight(daysBack: Int64) -> Duration? {
             var date = calendar.dateTime(nowSeconds - daysBack * 86_400)
