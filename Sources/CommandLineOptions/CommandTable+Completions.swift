@@ -36,7 +36,8 @@ extension CommandTable {
             }
         }
         let valueCases = groups.map { group in
-            "        \(group.names.joined(separator: "|")))\n            \(bashReply(group.completion))\n            return ;;\n"
+            "        \(group.names.joined(separator: "|")))\n"
+                + "            \(bashReply(group.completion))\n            return ;;\n"
         }.joined()
         let skipValues = valuedOptions.isEmpty ? "" : """
                         \(valuedOptions.map(\.name).joined(separator: "|")))
@@ -46,7 +47,8 @@ extension CommandTable {
             """
         let commandOptions = commands.compactMap { command -> String? in
             let own = ownOptions(of: command)
-            return own.isEmpty ? nil : "        \(command.name)) options+=\" \(own.map(\.name).joined(separator: " "))\" ;;\n"
+            return own.isEmpty ? nil
+                : "        \(command.name)) options+=\" \(own.map(\.name).joined(separator: " "))\" ;;\n"
         }.joined()
         let operandBranches = commands.compactMap { command -> String? in
             guard let operands = command.operands, operands.completion != .nothing else { return nil }
@@ -205,7 +207,8 @@ extension CommandTable {
         let operandLines = commands.compactMap { command -> String? in
             guard let operands = command.operands, operands.completion != .nothing else { return nil }
             return "complete -c \(program) -n " + fishQuoted("__fish_seen_subcommand_from \(command.name)")
-                + fishValue(operands.completion).replacing(" -x", with: "") + " -d " + fishQuoted(operands.name.lowercased())
+                + fishValue(operands.completion).replacing(" -x", with: "")
+                + " -d " + fishQuoted(operands.name.lowercased())
                 + "\n"
         }.joined()
         return """

@@ -23,7 +23,8 @@ public struct CommandOption: Sendable {
     /// Left out of the usage text and the completions (a tool for packagers, not for users).
     public let isHidden: Bool
 
-    public init(_ spec: OptionSpec, brief: String, completion: ValueCompletion = .nothing, hidden isHidden: Bool = false) {
+    public init(_ spec: OptionSpec, brief: String, completion: ValueCompletion = .nothing,
+                hidden isHidden: Bool = false) {
         self.spec = spec
         self.brief = brief
         self.completion = completion

@@ -27,7 +27,8 @@ enum Commands {
             CommandSpec("interfaces", summary: "list the links pathd sees and why each is usable or not",
                         action: InterfacesVerb.self),
             CommandSpec("route", summary: "show the route to each address of HOST... and whether it is usable",
-                        operands: CommandOperands("HOST", description: "a name or an IP address", completion: .hostnames),
+                        operands: CommandOperands("HOST", description: "a name or an IP address",
+                                                  completion: .hostnames),
                         action: RouteVerb.self),
             CommandSpec("reload", summary: "make pathd read its configuration again", action: ReloadVerb.self),
             CommandSpec("metrics", summary: "print pathd's metrics (OpenMetrics or Prometheus text)",
@@ -37,6 +38,7 @@ enum Commands {
         ])
     }
 
+    private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.commandLineNames.map(\.name))
 
     /// In the order `--help` lists them.
@@ -51,7 +53,8 @@ enum Commands {
             status: no colour (there is none either with NO_COLOR
             set, TERM=dumb, --json, or off a terminal)
             """), brief: "never colour the output"),
-        CommandOption(OptionSpec("--require-type", value: "TYPE", help: "status, monitor, wait: only paths over TYPE count"),
+        CommandOption(OptionSpec("--require-type", value: "TYPE",
+                                 help: "status, monitor, wait: only paths over TYPE count"),
                       brief: "only paths over this interface type count", completion: interfaceTypes),
         CommandOption(OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
                                  help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
@@ -59,10 +62,9 @@ enum Commands {
         CommandOption(OptionSpec("--check", help: "status: exit 1 unless the path is satisfied"),
                       brief: "exit 1 unless the path is satisfied"),
         CommandOption(OptionSpec("--timeout", value: "SECONDS", help: """
-            wait: give up after SECONDS (decimal, default \(PathctlOptions.defaultTimeout.components.seconds);
+            wait: give up after SECONDS (decimal, default \(defaultTimeout);
             0 checks once)
-            """), brief: "give up after this many seconds (default \(PathctlOptions.defaultTimeout.components.seconds); "
-                + "0 checks once)"),
+            """), brief: "give up after this many seconds (default \(defaultTimeout); 0 checks once)"),
         CommandOption(OptionSpec("--format", value: "FORMAT", help: """
             metrics: openmetrics (default) or prometheus (the text
             format node_exporter and promtool read)
@@ -71,7 +73,8 @@ enum Commands {
             history: from TIME on: "2026-12-01 03:00", "03:00",
             "yesterday", "-2h", "@1796150000" (see pathctl(1))
             """), brief: "list from this time on (2026-12-01 03:00, yesterday, -2h)"),
-        CommandOption(OptionSpec("--help", short: "-h", help: "show this help and exit"), brief: "show the help and exit"),
+        CommandOption(OptionSpec("--help", short: "-h", help: "show this help and exit"),
+                      brief: "show the help and exit"),
         CommandOption(OptionSpec("--version", short: "-V", help: """
             show the versions of pathctl, of the pathd it
             reaches, and of the protocol

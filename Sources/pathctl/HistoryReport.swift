@@ -33,7 +33,8 @@ enum HistoryReport {
         let ongoing = outages.filter { $0.end == HistorySummary.Outage.End.ongoing }
         var totals = "\(outages.count) \(outages.count == 1 ? "outage" : "outages")"
         if !outages.isEmpty {
-            let finished = outages.filter { $0.end != HistorySummary.Outage.End.ongoing }.reduce(Duration.zero) { $0 + $1.duration }
+            let finished = outages.filter { $0.end != HistorySummary.Outage.End.ongoing }
+                .reduce(Duration.zero) { $0 + $1.duration }
             totals += ", offline \(duration(finished)) in all"
             if let current = ongoing.first { totals += " (and \(duration(current.duration)) so far)" }
         }
@@ -42,7 +43,10 @@ enum HistoryReport {
         lines.append(totals + ".")
         var scope = firstEntry.map { "History kept since \(date($0, calendar)) \(time($0.wall, calendar))" }
             ?? "Nothing recorded yet"
-        if let since { scope += ", listed from \(date(Timestamp(wall: since, monotonic: .zero), calendar)) \(time(since, calendar))" }
+        if let since {
+            let from = Timestamp(wall: since, monotonic: .zero)
+            scope += ", listed from \(date(from, calendar)) \(time(since, calendar))"
+        }
         scope += persistent ? "." : " (in memory only: pathd has no state directory)."
         lines.append(scope)
         return lines.joined(separator: "\n") + "\n"
@@ -57,7 +61,8 @@ enum HistoryReport {
             let start = time(outage.start.wall, calendar)
             switch outage.end {
             case .recovered(let end):
-                return "\(what) \(duration(outage.duration)), \(start)–\(endTime(end, after: outage.start, calendar))\(reasons)"
+                return "\(what) \(duration(outage.duration)), \(start)–\(endTime(end, after: outage.start, calendar))"
+                    + reasons
             case .stopped(let end):
                 return "\(what) \(duration(outage.duration)), \(start)–\(endTime(end, after: outage.start, calendar)) "
                     + "(pathd stopped)\(reasons)"

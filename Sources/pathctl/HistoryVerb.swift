@@ -26,8 +26,8 @@ enum HistoryVerb: Verb {
                 echo(line)
             } else {
                 let summary = HistorySummary.summarize(entries, now: now)
-                writeOut(HistoryReport.render(summary, since: since, firstEntry: entries.first?.time, calendar: calendar,
-                                              persistent: persistent))
+                writeOut(HistoryReport.render(summary, since: since, firstEntry: entries.first?.time,
+                                              calendar: calendar, persistent: persistent))
             }
             return .success
         }

@@ -18,7 +18,8 @@ enum PathFormatting {
                      "Status:      " + (coloured ? colour.paint(path.status.rawValue) : path.status.rawValue)]
         if path.status != .satisfied && path.status != .requiresConnection {
             let reason = path.unsatisfiedReason?.rawValue ?? "unknown"
-            lines.append("Reason:      \(path.unsatisfiedReason?.explanation(interface: path.reasonInterface) ?? "unknown") [\(reason)]")
+            let explanation = path.unsatisfiedReason?.explanation(interface: path.reasonInterface) ?? "unknown"
+            lines.append("Reason:      \(explanation) [\(reason)]")
         }
         let interfaces = path.availableInterfaces.map { "\($0.name) (\($0.type.rawValue))" }
         lines.append("Interfaces:  \(interfaces.isEmpty ? "none" : interfaces.joined(separator: ", "))")

@@ -6,7 +6,8 @@ struct LocalDateTime: Hashable, Sendable {
     var year, month, day, hour, minute, second: Int
 
     init(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0) {
-        (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
+        (self.year, self.month, self.day) = (year, month, day)
+        (self.hour, self.minute, self.second) = (hour, minute, second)
     }
 }
 

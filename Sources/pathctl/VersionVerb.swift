@@ -10,7 +10,8 @@ enum VersionVerb {
         do throws(PathClientError) {
             let connection = try PathConnection.connect(to: explicit, timeout: .seconds(5))
             if let hello = connection.hello {
-                writeOut("pathd \(hello.daemonVersion) (protocol \(hello.protocolVersion)) at \(connection.socketPath)\n")
+                writeOut("pathd \(hello.daemonVersion) (protocol \(hello.protocolVersion)) "
+                    + "at \(connection.socketPath)\n")
             }
         } catch {
             writeOut("pathd: not reachable: \(CommandError(error).message)\n")

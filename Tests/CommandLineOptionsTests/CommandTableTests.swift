@@ -4,11 +4,13 @@ import Testing
 @Suite("A command table: parsing, usage text and completions from one declaration")
 struct CommandTableTests {
     static let options = [
-        CommandOption(OptionSpec("--socket", value: "PATH", help: "talk to PATH"), brief: "socket to use", completion: .files),
+        CommandOption(OptionSpec("--socket", value: "PATH", help: "talk to PATH"), brief: "socket to use",
+                      completion: .files),
         CommandOption(OptionSpec("--colour", value: "WHEN", help: "paint: when to colour"), brief: "when to colour",
                       completion: .words(["always", "never"])),
         CommandOption(OptionSpec("--help", short: "-h", help: "show this help"), brief: "show the help"),
-        CommandOption(OptionSpec("--dump", value: "SHELL", help: "write a script"), brief: "write a script", hidden: true),
+        CommandOption(OptionSpec("--dump", value: "SHELL", help: "write a script"), brief: "write a script",
+                      hidden: true),
     ]
 
     func table(_ extra: [CommandSpec<String>] = []) -> CommandTable<String> {
@@ -73,9 +75,11 @@ struct CommandTableTests {
             #expect(script.contains("mix"), "\(shell)")
         }
         #expect(after.completion(for: .bash).contains("mix) options+=\" --colour\" ;;"))
-        #expect(after.completion(for: .fish).contains("__fish_seen_subcommand_from paint mix' -l colour -x -a 'always never'"))
-        #expect(after.completion(for: .zsh).contains("mix) _arguments $common '--colour=[when to colour]:when:(always never)' ;;"))
-        #expect(after.completion(for: .zsh).contains("paint) _arguments $common '--colour=[when to colour]:when:(always never)' ;;"))
+        #expect(after.completion(for: .fish)
+            .contains("__fish_seen_subcommand_from paint mix' -l colour -x -a 'always never'"))
+        let colour = "'--colour=[when to colour]:when:(always never)'"
+        #expect(after.completion(for: .zsh).contains("mix) _arguments $common \(colour) ;;"))
+        #expect(after.completion(for: .zsh).contains("paint) _arguments $common \(colour) ;;"))
     }
 
     @Test("values and operands complete by kind: files, words, host names, or nothing")
@@ -95,12 +99,14 @@ struct CommandTableTests {
         let fish = table.completion(for: .fish)
         #expect(fish.contains("complete -c tool -l socket -r -F -d 'socket to use'"))
         #expect(fish.contains("complete -c tool -s h -l help -d 'show the help'"))
-        #expect(fish.contains("complete -c tool -n '__fish_seen_subcommand_from ping' -a '(__fish_print_hostnames)' -d 'host'"))
+        #expect(fish.contains(
+            "complete -c tool -n '__fish_seen_subcommand_from ping' -a '(__fish_print_hostnames)' -d 'host'"))
     }
 
     @Test("quotes in descriptions are escaped for each shell")
     func quoting() {
-        let table = CommandTable(program: "tool", options: Self.options, globalOptions: ["--help"], standaloneOptions: [],
+        let table = CommandTable(program: "tool", options: Self.options, globalOptions: ["--help"],
+                                 standaloneOptions: [],
                                  commands: [CommandSpec("say", summary: "print pathd's [name]", action: "")])
         #expect(table.completion(for: .zsh).contains("'say:print pathd'\\''s [name]'"))
         #expect(table.completion(for: .fish).contains("-a say -d 'print pathd\\'s [name]'"))

@@ -34,7 +34,8 @@ struct CompletionTests {
     @Test("zsh: _pathctl and _pathd parse", .enabled(if: Self.has("zsh"), "zsh is not installed"))
     func zsh() throws {
         for file in ["_pathctl", "_pathd", "_pathd-probe"] {
-            let result = try Command.run(Command.find("zsh"), ["--no-exec", Repository.path("packaging/completions/\(file)")])
+            let result = try Command.run(Command.find("zsh"),
+                                         ["--no-exec", Repository.path("packaging/completions/\(file)")])
             #expect(result.termination == .exit(0), "\(file): \(result.stderr)")
         }
     }
@@ -89,7 +90,8 @@ struct CompletionTests {
         let script = """
             source "$1"; shift
             COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
-            $(complete -p "$1" | sed -E 's/.*-F ([^ ]+).*/\\1/') "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            $(complete -p "$1" | sed -E 's/.*-F ([^ ]+).*/\\1/') \
+                "$1" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let result = try Command.run(Command.find("bash"), ["--norc", "--noprofile", "-c", script, "bash",
@@ -102,8 +104,9 @@ struct CompletionTests {
 
     /// The candidates fish offers for the command line `line` (descriptions dropped).
     private static func fish(_ line: String, file: String = "pathctl.fish") throws -> [String] {
-        let result = try Command.run(Command.find("fish"), ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
-                                                            Repository.path("packaging/completions/\(file)"), line])
+        let result = try Command.run(Command.find("fish"),
+                                     ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
+                                      Repository.path("packaging/completions/\(file)"), line])
         guard result.termination == .exit(0), result.stderr.isEmpty else {
             throw HarnessError("fish completion of \(line): \(result.termination): \(result.stderr)")
         }

@@ -14,7 +14,8 @@ struct HistoryOptionsTests {
     static let forms: [(String, Int64)] = [
         ("@1796150000", 1_796_150_000), ("@1796150000.5", 1_796_150_000),
         ("2026-12-01 03:00", 1_796_094_000 - 7200), ("2026-12-01T03:00:30", 1_796_094_030 - 7200),
-        ("2026-12-01", 1_796_083_200 - 7200), ("2026-12-01T03:00:00Z", 1_796_094_000), ("2026-12-01 03:00Z", 1_796_094_000),
+        ("2026-12-01", 1_796_083_200 - 7200), ("2026-12-01T03:00:00Z", 1_796_094_000),
+        ("2026-12-01 03:00Z", 1_796_094_000),
         ("03:00", 1_796_094_000 - 7200), ("today", 1_796_083_200 - 7200), ("yesterday", 1_796_083_200 - 7200 - 86_400),
         ("now", 1_796_128_496), ("-2h", 1_796_128_496 - 7200), ("90min ago", 1_796_128_496 - 5400),
         ("-1d", 1_796_128_496 - 86_400), ("-30 s", 1_796_128_496 - 30), ("1 week ago", 1_796_128_496 - 604_800),
@@ -72,8 +73,9 @@ struct HistoryOptionsTests {
     }
 
     @Test("durations read as a person says them", arguments: [
-        (Duration.milliseconds(400), "0.4 s"), (.seconds(2), "2 s"), (.milliseconds(9_960), "10 s"), (.seconds(45), "45 s"),
-        (.seconds(192), "3 min 12 s"), (.seconds(600), "10 min"), (.seconds(3720), "1 h 2 min"), (.seconds(97_200), "1 d 3 h"),
+        (Duration.milliseconds(400), "0.4 s"), (.seconds(2), "2 s"), (.milliseconds(9_960), "10 s"),
+        (.seconds(45), "45 s"), (.seconds(192), "3 min 12 s"), (.seconds(600), "10 min"), (.seconds(3720), "1 h 2 min"),
+        (.seconds(97_200), "1 d 3 h"),
     ])
     func durations(duration: Duration, text: String) {
         #expect(HistoryReport.duration(duration) == text)
@@ -118,7 +120,8 @@ struct HistoryOptionsTests {
               offline since 03:19:27 (2 min 3 s so far): no route to the Internet (no default route)
 
             1 outage, offline 0 s in all (and 2 min 3 s so far); pathd not running for 10 min (unknown).
-            History kept since 2026-12-01 03:00:00, listed from 2026-12-01 03:17:47 (in memory only: pathd has no state directory).
+            History kept since 2026-12-01 03:00:00, listed from 2026-12-01 03:17:47 \
+            (in memory only: pathd has no state directory).
 
             """)
     }

@@ -43,7 +43,8 @@ struct PathctlCommandLineTests {
     @Test("an unknown interface type lists the accepted names")
     func unknownType() {
         let message = usageError("status", "--require-type", "pigeon")
-        #expect(message?.hasPrefix("--require-type expects one of wifi, cellular, wiredEthernet, loopback, other") == true)
+        #expect(message?.hasPrefix("--require-type expects one of wifi, cellular, wiredEthernet, loopback, other")
+            == true)
         #expect(message?.hasSuffix("got \"pigeon\"") == true)
     }
 
@@ -58,7 +59,8 @@ struct PathctlCommandLineTests {
     @Test("a repeated single-value option is a usage error")
     func repeated() {
         #expect(usageError("wait", "--timeout", "1", "--timeout", "2") == "--timeout given more than once")
-        #expect(usageError("status", "--require-type=wifi", "--require-type=cellular") == "--require-type given more than once")
+        #expect(usageError("status", "--require-type=wifi", "--require-type=cellular")
+            == "--require-type given more than once")
         #expect(usageError("--socket=/a", "status", "--socket=/b") == "--socket given more than once")
     }
 
@@ -82,8 +84,10 @@ struct PathctlCommandLineTests {
         #expect(PathctlOptions.defaultTimeout == .seconds(30))
         #expect(try options("wait", "--timeout", "0").timeout == .zero)
         #expect(try options("wait", "--timeout=0.25").timeout == .milliseconds(250))
-        #expect(usageError("wait", "--timeout", "1e300") == "--timeout expects a decimal number of seconds, got \"1e300\"")
-        #expect(usageError("wait", "--timeout", "0x1f") == "--timeout expects a decimal number of seconds, got \"0x1f\"")
+        for text in ["1e300", "0x1f"] {
+            #expect(usageError("wait", "--timeout", text)
+                == "--timeout expects a decimal number of seconds, got \"\(text)\"")
+        }
     }
 
     @Test("--check, --json and --no-color are read")
@@ -99,7 +103,8 @@ struct PathctlCommandLineTests {
         #expect(try PathctlCommandLine.parse(["-h"]) == .help)
         #expect(try PathctlCommandLine.parse(["status", "--help"]) == .help)
         #expect(try PathctlCommandLine.parse(["-V"]) == .version(socketPath: nil))
-        #expect(try PathctlCommandLine.parse(["--socket=/tmp/x.sock", "--version"]) == .version(socketPath: "/tmp/x.sock"))
+        #expect(try PathctlCommandLine.parse(["--socket=/tmp/x.sock", "--version"])
+            == .version(socketPath: "/tmp/x.sock"))
     }
 
     @Test("commands and operands are checked")
