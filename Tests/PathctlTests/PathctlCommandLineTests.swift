@@ -107,6 +107,14 @@ struct PathctlCommandLineTests {
             == .version(socketPath: "/tmp/x.sock"))
     }
 
+    @Test("--completions SHELL needs no command, names a known shell, and --help does not list it")
+    func completions() throws {
+        #expect(try PathctlCommandLine.parse(["--completions", "zsh"]) == .completions(.zsh))
+        #expect(try PathctlCommandLine.parse(["--completions=Fish"]) == .completions(.fish))
+        #expect(usageError("--completions", "tcsh") == "--completions expects one of bash, zsh, fish, got \"tcsh\"")
+        #expect(!PathctlCommandLine.usage.contains("--completions"))
+    }
+
     @Test("commands and operands are checked")
     func commands() {
         #expect(usageError() == "no command given")
