@@ -135,12 +135,15 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE)"
 
-# Benchmarks (issues 6, 11 and 16): root, network namespaces, about 7 minutes; not part
-# of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see
-# bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
-# BENCH_ARGS="--only hostile,memory" issue 16's part (about 30 s).
+# Benchmarks (issues 6, 11, 16 and 22): root, network namespaces, about 8 minutes; not
+# part of `test`. Prints Markdown; docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS:
+# see bench.py --help; BENCH_ARGS="--only flood" measures just the route flood (1.5
+# minutes), BENCH_ARGS="--only hostile,memory" issue 16's part (about 30 s),
+# BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's (about 2 minutes).
+# pathd-engine-bench times the client library's in-process engine beside pathd.
 BENCH_ARGS ?=
 bench: deps build
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-engine-bench
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd $(BENCH_ARGS)
 
 # libFuzzer on the request, JSON and configuration parsers, FUZZ_SECONDS each.

@@ -27,6 +27,7 @@ packages=(
     prometheus                 # the metrics test scrapes with it; promtool checks metrics and rules
     prometheus-node-exporter   # the metrics test reads pathd's textfile through it
     python3-prometheus-client  # the metrics test parses pathctl metrics as OpenMetrics
+    linux-perf         # make bench: `perf trace` splits pathd's part of a change into its stages
 )
 
 missing=()
