@@ -591,6 +591,7 @@ def start_time(topology, binary, directory, trials, label):
     """exec → READY=1 (sd_notify: the socket accepts and the first path is known), and
     exec → first path line at a client that polls connect() every millisecond."""
     ready_times, first_path_times = [], []
+    rss, peak = [], []  # KiB, once the first path line is out
     for trial in range(trials):
         notify_path = os.path.join(directory, f"{label}-{trial}.notify")
         notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -626,6 +627,9 @@ def start_time(topology, binary, directory, trials, label):
                         first_path = stamp
             if pathd.process.poll() is not None:
                 raise RuntimeError(f"pathd exited during start: {pathd.log_text()}")
+            status = pathd.status()
+            rss.append(kib(status["VmRSS"]))
+            peak.append(kib(status["VmHWM"]))
         finally:
             if client:
                 client.close()
@@ -642,7 +646,7 @@ def start_time(topology, binary, directory, trials, label):
         subprocess.run([IP, "netns", "exec", topology.a, "/bin/true"], check=True)
         baseline.append(now() - t0)
     return {"trials": trials, "ready": summary_ms(ready_times), "first_path": summary_ms(first_path_times),
-            "ip_netns_exec_true": summary_ms(baseline)}
+            "ip_netns_exec_true": summary_ms(baseline), "rss_kib": sorted(rss), "hwm_kib": sorted(peak)}
 
 
 # MARK: report
@@ -713,6 +717,8 @@ def print_report(results):
                             ("ip_netns_exec_true", "`ip netns exec NS /bin/true` (included above)")):
             v = s[name]
             print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
+        if s.get("hwm_kib"):
+            print(f"\nOnce the first path line was out: RSS {s['rss_kib']} KiB, peak RSS {s['hwm_kib']} KiB (each trial).")
         print()
     for key, title in (("engine_start", "In-process engine start, topology routes only"),
                        ("engine_start_full", "In-process engine start, 1,000,000 routes in the table")):

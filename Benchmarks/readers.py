@@ -10,7 +10,7 @@ import shutil
 import signal
 import subprocess
 
-from harness import IP, ProcessStream, summary_ms
+from harness import IP, ProcessStream, kib, process_status, summary_ms
 
 
 def sibling(pathd_binary, name):
@@ -43,6 +43,7 @@ def engine_start(binary, namespace, trials):
     """exec → the engine's first path handler call, and inside the process: main's
     first statement → first handler call (what a program pays for `start`)."""
     exec_to_path, start_to_path, exec_to_start = [], [], []
+    rss, peak = [], []  # KiB of the whole program, once the first path is out
     for _ in range(trials):
         stream = engine(binary, namespace)
         try:
@@ -51,10 +52,14 @@ def engine_start(binary, namespace, trials):
             exec_to_path.append(path[2]["stamp"] - stream.started)
             start_to_path.append(path[2]["stamp"] - start[2]["stamp"])
             exec_to_start.append(start[2]["stamp"] - stream.started)
+            status = process_status(stream.process.pid)
+            rss.append(kib(status["VmRSS"]))
+            peak.append(kib(status["VmHWM"]))
         finally:
             stream.stop()
     return {"trials": trials, "exec_to_first_path": summary_ms(exec_to_path),
-            "start_to_first_path": summary_ms(start_to_path), "exec_to_main": summary_ms(exec_to_start)}
+            "start_to_first_path": summary_ms(start_to_path), "exec_to_main": summary_ms(exec_to_start),
+            "rss_kib": sorted(rss), "hwm_kib": sorted(peak)}
 
 
 def print_engine_start(title, s, ms):
@@ -65,13 +70,19 @@ def print_engine_start(title, s, ms):
                         ("exec_to_main", "exec → main (`ip netns exec`, loading, runtime; included above)")):
         v = s[name]
         print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
-    print()
+    print(f"\nThe whole program once its first path was out: RSS {s['rss_kib']} KiB, peak RSS {s['hwm_kib']} KiB "
+          "(each trial).\n")
 
 
 # MARK: where pathd's part goes
 
-TRACE_LINE = re.compile(r"^\s*([\d.]+) \(\s*([\d.]+) ms\): (\S*(?:pathd|qos)\S*)/(\d+) (\w+)\(fd: (\d+).*\)\s+= (-?\d+)")
-EPOLL_LINE = re.compile(r"^\s*([\d.]+) \(\s*([\d.]+) ms\): (\S*(?:pathd|qos)\S*)/(\d+) (epoll_\w+)\(.*\)\s+= (-?\d+)")
+# perf trace's lines: a call that returned at once; the entry of one that blocked
+# (ending in "...") and, later, its return ("... [continued]: name())"), which
+# carries the entry's time and the duration.
+COMPLETE = re.compile(r"^\s*([\d.]+) \(\s*([\d.]+) ms\): \S+/(\d+) (\w+)\((.*)\)\s+= (-?\d+)")
+ENTERED = re.compile(r"^\s*([\d.]+) \(\s*\): \S+/(\d+) (\w+)\((.*)\)\s+\.\.\.\s*$")
+CONTINUED = re.compile(r"^\s*([\d.]+) \(\s*([\d.]+) ms\): \S+/(\d+)\s+\.\.\. \[continued\]: (\w+)\(\)\)\s+= (-?\d+)")
+FD = re.compile(r"\bfd: (\d+)")
 
 
 def socket_fds(pid):
@@ -96,10 +107,11 @@ def socket_fds(pid):
 
 
 def breakdown(driver, pathd, rounds, changes):
-    """Route changes with `perf trace` attached to pathd: per change, from the wake-up
-    of libdispatch's epoll thread to the line's send(2), the time in each stage. perf
+    """Changes with `perf trace` watching pathd's system calls: per change, from the
+    read of the kernel's event to the line's send(2), the time in each stage. perf
     adds a few microseconds per traced call, so the stages are a breakdown, not the
-    latency (the latency part measures that untraced)."""
+    latency (the latency part measures that untraced). What happens before the read
+    (libdispatch's epoll thread handing the read source to a worker) is not split."""
     if not shutil.which("perf"):
         return {"skipped": "perf is not installed (linux-perf)"}
     kinds = socket_fds(pathd.pid)
@@ -113,7 +125,7 @@ def breakdown(driver, pathd, rounds, changes):
     # libdispatch starts its workers on demand. pathd's threads are told apart by their
     # ids, read after every round (an idle worker lives on for seconds).
     tracer = subprocess.Popen(["perf", "trace", "-a", "-o", output,
-                               "-e", "recvfrom,sendmsg,sendto,epoll_wait,epoll_pwait"],
+                               "-e", "recvfrom,sendmsg,sendto"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # perf prints nothing when it is attached: give it a moment (not a measurement).
@@ -135,59 +147,57 @@ def stages(lines, threads, event_fd, request_fd):
     """Splits the trace into cycles, each from an event-socket read that returned data
     to the next send(2) to a client, and times the stages of each."""
     calls = []  # (start ms, end ms, thread, name, fd, result)
+    entered = {}  # thread: fd of the call it blocked in
     for line in lines:
-        match = TRACE_LINE.match(line)
-        if match and int(match.group(4)) in threads:
+        match = COMPLETE.match(line)
+        if match and int(match.group(3)) in threads:
             start, duration = float(match.group(1)), float(match.group(2))
-            calls.append((start, start + duration, int(match.group(4)), match.group(5), int(match.group(6)),
-                          int(match.group(7))))
+            fd = FD.search(match.group(5))
+            calls.append((start, start + duration, int(match.group(3)), match.group(4), int(fd.group(1)) if fd else -1,
+                          int(match.group(6))))
             continue
-        match = EPOLL_LINE.match(line)
-        if match and int(match.group(4)) in threads:
+        match = ENTERED.match(line)
+        if match and int(match.group(2)) in threads:
+            fd = FD.search(match.group(4))
+            entered[int(match.group(2))] = int(fd.group(1)) if fd else -1
+            continue
+        match = CONTINUED.match(line)
+        if match and int(match.group(3)) in threads:
             start, duration = float(match.group(1)), float(match.group(2))
-            calls.append((start, start + duration, int(match.group(4)), match.group(5), -1, int(match.group(6))))
+            thread = int(match.group(3))
+            calls.append((start, start + duration, thread, match.group(4), entered.pop(thread, -1), int(match.group(5))))
     calls.sort()
     cycles = []
     current = None
-    last_epoll = None
-    for call in calls:
-        start, end, _, name, fd, result = call
-        if name.startswith("epoll") and result > 0:
-            last_epoll = end
-        elif name == "recvfrom" and fd == event_fd and result > 0 and current is None:
-            current = {"epoll": last_epoll, "read_start": start, "read_end": end, "lookup_start": None,
-                       "lookup_end": None}
+    for start, end, thread, name, fd, result in calls:
+        if name == "recvfrom" and fd == event_fd and result > 0 and current is None:
+            current = {"thread": thread, "read_start": start, "lookup_start": None, "lookup_end": None}
         elif current is not None and fd == request_fd:
             if current["lookup_start"] is None and name == "sendmsg":
                 current["lookup_start"] = start
             if name == "recvfrom":
                 current["lookup_end"] = end
-        elif current is not None and name == "recvfrom" and fd == event_fd:
-            current["drained"] = end
         elif current is not None and name == "sendto" and fd not in (event_fd, request_fd):
             current["send_start"], current["send_end"] = start, end
+            current["same_thread"] = thread == current["thread"]
             cycles.append(current)
             current = None
     names = {
-        "wake": "epoll thread woken → event socket read (the read source's hop to the monitor queue)",
         "read": "event read, decode, drain to EAGAIN",
-        "lookups": "route lookups (RTM_GETROUTE round trips)",
-        "hop": "lookups done → send(2) begins (hop to the state queue, snapshot, evaluation, encoding)",
+        "lookups": "route lookups (two RTM_GETROUTE round trips)",
+        "evaluate": "lookups done → send(2) begins (to the state queue, snapshot, evaluation, encoding)",
         "send": "send(2) of the line",
-        "total": "epoll thread woken → line sent",
+        "total": "event read → line sent",
     }
     values = {key: [] for key in names}
-    for c in cycles:
-        if c["lookup_start"] is None or c["lookup_end"] is None:
-            continue
-        if c["epoll"] is not None and c["epoll"] <= c["read_start"]:
-            values["wake"].append(c["read_start"] - c["epoll"])
-            values["total"].append(c["send_end"] - c["epoll"])
+    complete = [c for c in cycles if c["lookup_start"] is not None and c["lookup_end"] is not None]
+    for c in complete:
         values["read"].append(c["lookup_start"] - c["read_start"])
         values["lookups"].append(c["lookup_end"] - c["lookup_start"])
-        values["hop"].append(c["send_start"] - c["lookup_end"])
+        values["evaluate"].append(c["send_start"] - c["lookup_end"])
         values["send"].append(c["send_end"] - c["send_start"])
-    return {"cycles": len(cycles), "labels": names,
+        values["total"].append(c["send_end"] - c["read_start"])
+    return {"cycles": len(complete), "labels": names, "same_thread": sum(1 for c in complete if c["same_thread"]),
             "stages": {key: summary_ms([v * 1e6 for v in items]) for key, items in values.items()}}
 
 
@@ -196,6 +206,8 @@ def print_breakdown(b, ms):
         print(f"### Where pathd's part goes: skipped ({b['skipped']})\n")
         return
     print(f"### Where pathd's part goes: {b['cycles']} changes under `perf trace` (ms)\n")
+    print(f"The line was sent by the thread that read the event in {b['same_thread']} of {b['cycles']} changes "
+          "(else a second thread was woken for it). perf adds a few microseconds to each traced call.\n")
     print("| stage | n | min | median | p99 | max |\n|---|---|---|---|---|---|")
     for key, label in b["labels"].items():
         s = b["stages"][key]
