@@ -2,7 +2,7 @@ import CLinux
 import Dispatch
 import PathModel
 
-/// Reading, decoding and delivering: everything here runs on `queue`, except `dump`.
+/// Reading, decoding and delivering: everything here runs on `queue`.
 extension NetlinkMonitor {
     enum DrainOutcome {
         /// The socket said EAGAIN: everything queued was read.
@@ -153,9 +153,11 @@ extension NetlinkMonitor {
     }
 
     /// Dumps one object type (NLM_F_DUMP, family AF_UNSPEC: all families) on the
-    /// request socket and decodes it, until NLMSG_DONE. Runs on the dump's queue.
-    func dump<Header: BitwiseCopyable>(type: Int, header: Header, on socket: NetlinkSocket, buffer: ReceiveBuffer,
-                                       _ operation: String) throws(NetlinkError) -> [NetworkEvent] {
+    /// request socket and decodes it, until NLMSG_DONE.
+    func dump<Header: BitwiseCopyable>(type: Int, header: Header, _ operation: String) throws(NetlinkError) -> [NetworkEvent] {
+        guard let socket = requestSocket else {
+            throw NetlinkError(operation: operation, code: .protocolViolation("request socket is closed"))
+        }
         let message = try NetlinkMessage(type: Int32(type), flags: Int32(NLM_F_REQUEST | NLM_F_DUMP))
         try message.append(header)
         var events: [NetworkEvent] = []

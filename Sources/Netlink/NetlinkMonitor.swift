@@ -7,19 +7,13 @@ import PathModel
 /// changes, each batch followed by fresh route lookups. Cancelled and replaced,
 /// never restarted.
 ///
-/// Threading: the monitor works on `queue`, a serial queue of its own that the daemon
-/// and the in-process engine make target their state queue, so that a kernel event is
-/// read, looked up and evaluated on one thread, with no wake-up of another between
-/// them (docs/ARCHITECTURE.md, "Data flow"). The dump at start runs on `dumpQueue`
-/// instead, so a large table never holds `queue`; until it is back, the dump alone
-/// uses the request socket. Every other use of a field below is on `queue`; the read
-/// source targets `queue`; `deliver` and `lost` are called there, and the receiver
-/// hops to its own queue (an `async` onto the queue `queue` targets runs next on the
-/// same thread).
+/// Threading: the monitor works on a serial queue of its own, never the caller's state
+/// queue, so a large dump or a slow lookup never holds up the daemon's clients. Every
+/// field below is used on `queue` only; the read source targets `queue`; `deliver` and
+/// `lost` are called there, and the receiver hops to its own queue.
 ///
 /// `@unchecked Sendable`: the read source's handlers and `queue.async` blocks capture
-/// the monitor, and they all run on `queue`; the dump block only reads what `begin`
-/// handed it.
+/// the monitor, and they all run on `queue`, the one place its state is touched.
 public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// Messages handled per wakeup of the read source before yielding `queue` to other
     /// work (clients, timers): about 6 ms at the measured 670k raw messages/s. The rest
@@ -41,8 +35,6 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
 
     let generation: Generation
     let queue: DispatchQueue
-    /// Where the start's dump runs, so that it never holds `queue`.
-    private let dumpQueue = DispatchQueue(label: "pathd.netlink.dump")
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
     let lost: @Sendable (Generation, SourceLoss) -> Void
@@ -69,8 +61,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// the value set (socket(7)).
     public private(set) var receiveBufferBytes: Int = 0
 
-    /// `queue` is the monitor's own (by default a new one): never the receiver's state
-    /// queue itself, but it may target it.
+    /// `queue` is the monitor's own (by default a new one); never the receiver's state queue.
     public init(generation: Generation, queue: DispatchQueue = DispatchQueue(label: "pathd.netlink"),
                 configuration: NetlinkConfiguration,
                 deliver: @escaping @Sendable (EventBatch) -> Void,
@@ -86,22 +77,31 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     }
 
     /// Opens the sockets on the calling thread (so they belong to its network
-    /// namespace), then dumps links, addresses, routes and rules on a queue of the
-    /// dump's own, and back on `queue` drains what arrived meanwhile, performs the
-    /// lookups and delivers one batch with `isFullState`; then watches the event socket.
-    /// Returns at once. Anything that fails is reported through `lost`, and the
-    /// instance is then finished.
+    /// namespace), then, on `queue`, dumps links, addresses, routes and rules, drains
+    /// what arrived meanwhile, performs the lookups, and delivers one batch with
+    /// `isFullState`; then watches the event socket. Returns at once. Anything that
+    /// fails is reported through `lost`, and the instance is then finished.
     public func start() {
-        // Not through `queue.sync`: `queue` may target the caller's own queue (the
-        // daemon's state queue), where a `sync` would deadlock.
-        let opened: Result<Sockets, NetlinkError>
-        do throws(NetlinkError) {
-            opened = .success(try openSockets())
-        } catch {
-            opened = .failure(error)
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        // `sync` runs the block on the calling thread: setns(2) is per thread.
+        let opened = queue.sync { () -> NetlinkError? in
+            // Started twice, or cancelled before it started: nothing to do, nothing to report.
+            guard case .idle = state else { return nil }
+            do throws(NetlinkError) {
+                try openSockets()
+                state = .starting
+                return nil
+            } catch {
+                state = .finished
+                closeSockets()
+                return error
+            }
         }
-        let handoff = Handoff(opened)
-        queue.async { self.begin(handoff.value) }
+        if let opened {
+            queue.async { self.lost(self.generation, .failure("cannot start the network monitor: \(opened)")) }
+            return
+        }
+        queue.async { self.dumpAndWatch() }
     }
 
     /// Stops delivering; the read source's cancel handler closes the sockets. Callable
@@ -111,48 +111,20 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         queue.async { self.finish() }
     }
 
-    private func begin(_ opened: Result<Sockets, NetlinkError>) {
+    private func dumpAndWatch() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard case .idle = state else {
-            // Started twice, or cancelled before it started: nothing to do, nothing to report.
-            if case .success(let sockets) = opened { sockets.close() }
-            return
-        }
-        switch opened {
-        case .failure(let error):
-            state = .finished
-            lost(generation, .failure("cannot start the network monitor: \(error)"))
-        case .success(let sockets):
-            eventSocket = sockets.events
-            requestSocket = sockets.requests
-            receiveBufferBytes = sockets.receiveBufferBytes
-            isRouteFilterAttached = sockets.isRouteFilterAttached
-            state = .starting
-            // The dump runs off `queue`, which may be the state queue's: a million-route
-            // table takes a good part of a second. Until `dumped` runs, only the dump
-            // touches the request socket (`finish` leaves closing it to `dumped`).
-            let requests = Handoff(sockets.requests)
-            dumpQueue.async {
-                let result = Result { () throws(NetlinkError) in try self.dumpState(on: requests.value) }
-                self.queue.async { self.dumped(result) }
-            }
-        }
-    }
-
-    /// Subscribe first, dump second, drain third. Link and address messages carry whole
-    /// objects, so replaying the events queued during the dump after it, in kernel
-    /// order, ends in the kernel's current state even where they overlap the dump (an
-    /// object's last message wins). That also covers a dump the kernel flags
-    /// NLM_F_DUMP_INTR (changed while dumping): the change is queued.
-    private func dumped(_ result: Result<[NetworkEvent], NetlinkError>) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard case .starting = state else {
-            closeSockets()  // cancelled during the dump
-            return
-        }
+        guard case .starting = state else { return }  // cancelled before the dump began
         do {
+            // Subscribe first, dump second, drain third. Link and address messages carry
+            // whole objects, so replaying the events queued during the dump after it, in
+            // kernel order, ends in the kernel's current state even where they overlap
+            // the dump (an object's last message wins). That also covers a dump the
+            // kernel flags NLM_F_DUMP_INTR (changed while dumping): the change is queued.
             // The dump goes into `pending` first, so the drain appends after it.
-            pending = try result.get()
+            pending = try dump(type: RTM_GETLINK, header: ifinfomsg(), "dump links (RTM_GETLINK)")
+            pending += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
+            pending += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
+            pending += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
                 break  // a flood still queued is read by the source as ordinary batches
@@ -168,70 +140,30 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         }
     }
 
-    /// Dumps on `dumpQueue`: touches nothing of the monitor but `socket`, a buffer of
-    /// its own and the classifier, which nothing else uses before `dumped`.
-    private func dumpState(on socket: NetlinkSocket) throws(NetlinkError) -> [NetworkEvent] {
-        let buffer = ReceiveBuffer()
-        var events = try dump(type: RTM_GETLINK, header: ifinfomsg(), on: socket, buffer: buffer, "dump links (RTM_GETLINK)")
-        events += try dump(type: RTM_GETADDR, header: ifaddrmsg(), on: socket, buffer: buffer, "dump addresses (RTM_GETADDR)")
-        events += try dump(type: RTM_GETROUTE, header: rtmsg(), on: socket, buffer: buffer, "dump routes (RTM_GETROUTE)")
-        events += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), on: socket, buffer: buffer, "dump rules (RTM_GETRULE)")
-        return events
-    }
-
     // MARK: - Lifecycle
 
-    /// A value moved to another queue, whose sender no longer touches it: the sockets
-    /// `start` opened (to `queue`), the request socket during the dump (to `dumpQueue`).
-    struct Handoff<Value>: @unchecked Sendable {
-        let value: Value
-        init(_ value: Value) { self.value = value }
-    }
-
-    /// What `start` opens on the caller's thread and hands to `queue`.
-    struct Sockets {
-        let events: NetlinkSocket
-        let requests: NetlinkSocket
-        let receiveBufferBytes: Int
-        let isRouteFilterAttached: Bool
-
-        func close() {
-            events.close()
-            requests.close()
-        }
-    }
-
-    private func openSockets() throws(NetlinkError) -> Sockets {
+    private func openSockets() throws(NetlinkError) {
         let events = try NetlinkSocket(role: "event socket")
-        do throws(NetlinkError) {
-            let bytes = try setReceiveBuffer(of: events)
-            try events.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
-            // Before joining the groups, so that no message is queued unfiltered.
-            let filtered = attachRouteFilter(to: events)
-            for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
-                          RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
-                try events.addMembership(group)
-            }
-            try events.setNonBlocking()
-
-            let requests = try NetlinkSocket(role: "request socket")
-            do throws(NetlinkError) {
-                try requests.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
-                try requests.setReceiveTimeout(seconds: 5)
-            } catch {
-                requests.close()
-                throw error
-            }
-            return Sockets(events: events, requests: requests, receiveBufferBytes: bytes, isRouteFilterAttached: filtered)
-        } catch {
-            events.close()
-            throw error
+        eventSocket = events
+        try setReceiveBuffer(of: events)
+        try events.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
+        // Before joining the groups, so that no message is queued unfiltered.
+        attachRouteFilter(to: events)
+        for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
+                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
+            try events.addMembership(group)
         }
+        try events.setNonBlocking()
+
+        let requests = try NetlinkSocket(role: "request socket")
+        requestSocket = requests
+        try requests.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
+        try requests.setReceiveTimeout(seconds: 5)
     }
 
     /// SO_RCVBUFFORCE (needs CAP_NET_ADMIN) bypasses net.core.rmem_max; without it,
     /// SO_RCVBUF with the same value, which the kernel caps at rmem_max (socket(7)).
-    private func setReceiveBuffer(of socket: NetlinkSocket) throws(NetlinkError) -> Int {
+    private func setReceiveBuffer(of socket: NetlinkSocket) throws(NetlinkError) {
         let bytes = Int32(clamping: configuration.receiveBufferBytes)
         let forced = socket.setOption(SO_RCVBUFFORCE, bytes)
         let refused: Bool
@@ -243,27 +175,25 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             refused = false
             _ = try forced.get("setsockopt(SO_RCVBUFFORCE, \(bytes))")
         }
-        let obtained = try socket.option(SO_RCVBUF, "SO_RCVBUF")
+        receiveBufferBytes = try socket.option(SO_RCVBUF, "SO_RCVBUF")
         if refused {
             log(.notice, "netlink: SO_RCVBUFFORCE refused (EPERM: it needs CAP_NET_ADMIN, which pathd does not have); "
-                + "asked SO_RCVBUF for \(bytes) bytes and obtained \(obtained) bytes (what getsockopt reports: "
+                + "asked SO_RCVBUF for \(bytes) bytes and obtained \(receiveBufferBytes) bytes (what getsockopt reports: "
                 + "the kernel caps the request at net.core.rmem_max, then doubles it for its bookkeeping)")
         }
-        return obtained
     }
 
     /// Drops, in the kernel, the route messages that cannot change an answer
     /// (`RouteFilter`). The destinations are fixed for the monitor's life; were they
     /// reloadable, a new monitor would attach a new program. Without the filter pathd
     /// reads every route message, as it did before there was one: correct, only busier.
-    private func attachRouteFilter(to socket: NetlinkSocket) -> Bool {
+    private func attachRouteFilter(to socket: NetlinkSocket) {
         let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations)
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
-            return true
+            isRouteFilterAttached = true
         } catch {
             log(.warning, "netlink: route filter not attached, every route message will be read: \(error)")
-            return false
         }
     }
 
@@ -280,10 +210,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
 
     private func finish() {
         switch state {
-        case .idle:
+        case .idle, .starting:
             state = .finished
-        case .starting:
-            state = .finished  // the dump still uses the request socket: `dumped` closes both
+            closeSockets()
         case .running(let source):
             state = .finished
             source.cancel()

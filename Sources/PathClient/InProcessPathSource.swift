@@ -48,11 +48,9 @@ final class InProcessPathSource: @unchecked Sendable {
             destinations = configuration.daemon.lookupDestinations
             let settings = configuration.daemon
             let netlink = NetlinkConfiguration(settings)
-            let queue = self.queue
             let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
-                // As in the daemon: read, look up and evaluate on one thread (docs/ARCHITECTURE.md).
-                NetlinkMonitor(generation: generation, queue: DispatchQueue(label: "PathClient.netlink", target: queue),
-                               configuration: netlink, deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
+                NetlinkMonitor(generation: generation, configuration: netlink,
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
             }
             engine.onChange = { [unowned self] _ in evaluate(handler) }
             engine.onFatal = { why in handler(.failed(why)) }

@@ -2,11 +2,10 @@
 /// in-process mode, a replaying fake in tests. One instance is one generation; it is
 /// cancelled and replaced, never restarted.
 ///
-/// Threading: a source works on a queue of its own (which may target the receiver's
-/// state queue), and never makes the state queue wait for the kernel: what may take
-/// long, like a dump, runs elsewhere. `start()` and `cancel()` may be called from any
-/// queue and return at once; the callbacks are called on the source's queue, and the
-/// receiver hops onto its state queue and checks the generation there, after the hop.
+/// Threading: a source works on a queue of its own, so that the kernel never blocks the
+/// state queue. `start()` and `cancel()` may be called from any queue and return at
+/// once; the callbacks are called on the source's queue, and the receiver hops onto its
+/// state queue and checks the generation there, after the hop.
 public protocol PathEventSource: AnyObject, Sendable {
     /// Subscribes and dumps the current state, asynchronously. The first batch
     /// delivered has `isFullState` set; later batches carry changes. A source that

@@ -34,11 +34,8 @@ final class Daemon: @unchecked Sendable {
             log: log,
             stateDirectory: ProcessEnvironment.stateDirectory,
             makeSource: { generation, callbacks in
-                // Targeting the state queue: an event is read, looked up and published on
-                // one thread (docs/ARCHITECTURE.md, "Data flow").
-                NetlinkMonitor(generation: generation, queue: DispatchQueue(label: "pathd.netlink", target: queue),
-                               configuration: netlink, deliver: callbacks.deliver, lost: callbacks.lost,
-                               log: { level, text in log.log(level, text) })
+                NetlinkMonitor(generation: generation, configuration: netlink,
+                               deliver: callbacks.deliver, lost: callbacks.lost, log: { level, text in log.log(level, text) })
             })
         self.service = service
         resolver = ResolverWatcher(path: settings.resolvConfPath, upstreamPath: settings.upstreamResolvConfPath,
