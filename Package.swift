@@ -63,6 +63,8 @@ let package = Package(
         .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift5",
                 swiftSettings: [.swiftLanguageMode(.v5)]),
         .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift6"),
+        // The in-process engine timed from inside a process, for `make bench` (Benchmarks/).
+        .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"], path: "Benchmarks/EngineBench"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathProbe", dependencies: ["PathClient", "PathModel"], path: "Tests/PathProbe"),

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """pathd benchmarks (issue 6): latency against `ip monitor`, a million-route flood,
 fan-out to 1,000 subscribers, idle cost, start time; (issue 16) a well-behaved
-client's latency under hostile local users, and memory with 1,024 subscribers.
+client's latency under hostile local users, and memory with 1,024 subscribers;
+(issue 22) `pathctl monitor --json` and the in-process engine beside pathd, the
+engine's start, and where pathd's part of a change goes (readers.py).
 
 Runs as root in two network namespaces it creates and always removes; only veth and
 loopback traffic. Prints Markdown tables; `--json FILE` also writes the raw numbers.
@@ -26,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gio  # noqa: E402
 import hostile  # noqa: E402
 import routebench  # noqa: E402
+import readers  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
                      summary_ms)
@@ -125,6 +128,8 @@ class Driver:
         self.links = LinkWatch(topology.a)
         self.loop = Loop([subscriber, self.socket_a, self.socket_b, self.links])
         self.monitor = None
+        # Other readers of the path (readers.py), timed beside pathd's line: {name: stream}.
+        self.readers = {}
         self.start_monitor()
 
     def start_monitor(self):
@@ -148,6 +153,17 @@ class Driver:
     def watch(self, subscriber):
         """Reads another pathd's subscriber in the same loop."""
         self.loop.add(subscriber)
+
+    def add_reader(self, name, stream):
+        """Times `stream`'s path lines in every `measure` from now on."""
+        self.readers[name] = stream
+        self.loop.add(stream)
+
+    def remove_readers(self):
+        for stream in self.readers.values():
+            self.loop.remove(stream)
+            stream.stop()
+        self.readers = {}
 
     def prime(self):
         """Waits until `ip monitor` is subscribed: it prints a route we add and delete."""
@@ -175,10 +191,16 @@ class Driver:
         link notification."""
         path_start = len(self.subscriber.lines)
         monitor_start = len(self.monitor_lines.lines) if monitor_predicate else 0
+        reader_starts = {name: len(reader.lines) for name, reader in self.readers.items()}
         t0, sequence = self.change(stream, request)
         found = {}
 
         def done():
+            for name, reader in self.readers.items():
+                if name not in found:
+                    entry = reader.first(reader_starts[name], lambda e: e[2] is not None and pathd_predicate(e[2]))
+                    if entry:
+                        found[name] = entry
             if "pathd" not in found:
                 entry = self.subscriber.first(path_start, lambda e: pathd_predicate(e[2]))
                 if entry:
@@ -188,7 +210,7 @@ class Driver:
                 if entry:
                     found["monitor"] = entry
             return ("pathd" in found and ("monitor" in found or not monitor_predicate)
-                    and sequence in stream.acks)
+                    and sequence in stream.acks and all(name in found for name in self.readers))
 
         self.loop.pump(done, t0 + int(timeout * 1e9))
         ack = stream.acks.get(sequence)
@@ -204,10 +226,23 @@ class Driver:
             "pathd": found["pathd"][0] - t0 if "pathd" in found else None,
             "monitor": found["monitor"][0] - t0 if "monitor" in found else None,
             "pathd_line": found["pathd"][1] if "pathd" in found else None,
+            "readers": self.reader_times(found, t0),
             "pathd_entry": found.get("pathd"),
         }
 
+    def reader_times(self, found, t0):
+        """Each reader's line against the request; a reader that stamps its lines
+        itself (the in-process engine's handler) also by that stamp."""
+        times = {}
+        for name in self.readers:
+            entry = found.get(name)
+            times[name] = entry[0] - t0 if entry else None
+            if entry and "stamp" in entry[2]:
+                times[name + ", stamped in the handler"] = entry[2]["stamp"] - t0
+        return times
+
     def close(self):
+        self.remove_readers()
         self.loop.close()
         if self.monitor:
             self.monitor.terminate()
@@ -279,6 +314,7 @@ def latency_report(results):
     # "admin up" changes the path only in its reason (both routes are gone); it is
     # reported apart and left out of the overall figures.
     report["all"] = block([r for r in results if r["change"] != "admin up"])
+    report["readers"] = readers.latency_readers(results)
     return report
 
 
@@ -372,7 +408,7 @@ def run_batch(driver, path, rounds=0):
     return start, end, driver.subscriber.lines[first_line:], changes
 
 
-def flood(driver, pathd, directory, count, binary, start_trials, rounds, covering):
+def flood(driver, pathd, directory, count, binary, start_trials, rounds, covering, engine=None):
     """A million routes added then deleted with `ip -batch`, watched by pathd, by a
     second pathd whose receive buffer is the kernel's default (what an unprivileged
     pathd gets on a stock host) and by `ip monitor route`."""
@@ -403,6 +439,7 @@ def flood(driver, pathd, directory, count, binary, start_trials, rounds, coverin
         driver.start_monitor()
         add_change = link_change_after(driver, "1M adds")
         start_full = start_time(top, binary, directory, start_trials, "start-full") if start_trials else None
+        engine_full = readers.engine_start(engine, top.a, start_trials) if start_trials and engine else None
         driver.stop_monitor()
         delete_start, delete_end, delete_lines, delete_changes = run_batch(driver, delete_path, rounds)
         after_cpu, small_after_cpu = pathd.cpu_seconds(), small.cpu_seconds()
@@ -469,6 +506,7 @@ def flood(driver, pathd, directory, count, binary, start_trials, rounds, coverin
         "after_adds": add_change,
         "after_deletes": delete_change,
         "start_full": start_full,
+        "engine_start_full": engine_full,
     }
 
 
@@ -555,6 +593,7 @@ def start_time(topology, binary, directory, trials, label):
     """exec → READY=1 (sd_notify: the socket accepts and the first path is known), and
     exec → first path line at a client that polls connect() every millisecond."""
     ready_times, first_path_times = [], []
+    rss, peak = [], []  # KiB, once the first path line is out
     for trial in range(trials):
         notify_path = os.path.join(directory, f"{label}-{trial}.notify")
         notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
@@ -590,6 +629,9 @@ def start_time(topology, binary, directory, trials, label):
                         first_path = stamp
             if pathd.process.poll() is not None:
                 raise RuntimeError(f"pathd exited during start: {pathd.log_text()}")
+            status = pathd.status()
+            rss.append(kib(status["VmRSS"]))
+            peak.append(kib(status["VmHWM"]))
         finally:
             if client:
                 client.close()
@@ -606,7 +648,7 @@ def start_time(topology, binary, directory, trials, label):
         subprocess.run([IP, "netns", "exec", topology.a, "/bin/true"], check=True)
         baseline.append(now() - t0)
     return {"trials": trials, "ready": summary_ms(ready_times), "first_path": summary_ms(first_path_times),
-            "ip_netns_exec_true": summary_ms(baseline)}
+            "ip_netns_exec_true": summary_ms(baseline), "rss_kib": sorted(rss), "hwm_kib": sorted(peak)}
 
 
 # MARK: report
@@ -649,6 +691,9 @@ def print_report(results):
                   f"{ms(p.get('max'))} | {ms(mo.get('min'))} | {ms(mo.get('median'))} | {ms(mo.get('p99'))} | "
                   f"{ms(mo.get('max'))} | {ms(d.get('median'))} | {block['pathd_missed']} / {block['monitor_missed']} |")
         print()
+        readers.print_latency_readers(report.get("readers", {}), ms)
+    if "breakdown" in results:
+        readers.print_breakdown(results["breakdown"], ms)
     if "fanout" in results:
         f = results["fanout"]
         print(f"### Fan-out: {f['subscribers']} subscribers, {f['complete_trials']}/{f['trials']} complete trials (ms)\n")
@@ -674,7 +719,14 @@ def print_report(results):
                             ("ip_netns_exec_true", "`ip netns exec NS /bin/true` (included above)")):
             v = s[name]
             print(f"| {label} | {ms(v.get('min'))} | {ms(v.get('median'))} | {ms(v.get('max'))} |")
+        if s.get("hwm_kib"):
+            print(f"\nOnce the first path line was out: RSS {s['rss_kib']} KiB, peak RSS {s['hwm_kib']} KiB (each trial).")
         print()
+    for key, title in (("engine_start", "In-process engine start, topology routes only"),
+                       ("engine_start_full", "In-process engine start, 1,000,000 routes in the table")):
+        s = results.get(key) or results.get("flood", {}).get(key)
+        if s:
+            readers.print_engine_start(title, s, ms)
     hostile.print_report(results, ms)
     if "route" in results:
         routebench.print_route_cost(results["route"])
@@ -762,9 +814,15 @@ def main():
     parser.add_argument("--hostile-changes", type=int, default=40, help="route changes, idle and hostile (even)")
     parser.add_argument("--memory-clients", type=int, default=1024)
     parser.add_argument("--route-samples", type=int, default=5000, help="route and ping requests, each way")
-    parser.add_argument("--only", default="start,latency,fanout,idle,hostile,memory,route,flood,start-full,gio",
-                        help="comma-separated subset of start,latency,fanout,idle,hostile,memory,route,flood,start-full,gio "
-                             "(start-full runs inside flood); --only flood measures what the route "
+    parser.add_argument("--pathctl", help="pathctl, timed through `monitor --json` in the latency part "
+                                          "(default: beside --pathd, if there)")
+    parser.add_argument("--engine", help="pathd-engine-bench, the in-process engine (default: beside --pathd, if there)")
+    parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
+    parser.add_argument("--only",
+                        default="start,engine,latency,breakdown,fanout,idle,hostile,memory,route,flood,start-full,gio",
+                        help="comma-separated subset of start,engine,latency,breakdown,fanout,idle,hostile,memory,"
+                             "route,flood,start-full,gio (start-full runs inside flood, for pathd and the in-process "
+                             "engine); --only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs issue 16's part alone")
     parser.add_argument("--gio-watch", help="gio-module's gio-watch (the GLib part needs it and --gio-modules)")
@@ -779,6 +837,8 @@ def main():
         sys.exit("bench: needs root (network namespaces)")
     only = set(arguments.only.split(","))
     binary = os.path.abspath(arguments.pathd)
+    pathctl = arguments.pathctl or readers.sibling(binary, "pathctl")
+    engine = arguments.engine or readers.sibling(binary, "pathd-engine-bench")
     results = {"machine": machine()}
     directory = tempfile.mkdtemp(prefix="pathd-bench-")
     topology = None
@@ -789,13 +849,26 @@ def main():
         if "start" in only:
             print("bench: start time", file=sys.stderr, flush=True)
             results["start"] = start_time(topology, binary, directory, arguments.start_trials, "start")
+        if "engine" in only and engine:
+            print("bench: in-process engine start", file=sys.stderr, flush=True)
+            results["engine_start"] = readers.engine_start(engine, topology.a, arguments.start_trials)
         pathd = Pathd(binary, topology.a, os.path.join(directory, "pathd.sock"), os.path.join(directory, "pathd.log"))
         subscriber = pathd.wait_until_accepting()
         subscriber.wait_for(path_state(True, True))
         driver = Driver(topology, subscriber)
         if "latency" in only:
             print(f"bench: latency, {arguments.rounds * 10} changes", file=sys.stderr, flush=True)
+            if pathctl:
+                driver.add_reader("pathctl monitor --json", readers.pathctl_monitor(pathctl, pathd.socket_path))
+            if engine:
+                driver.add_reader("in-process engine", readers.engine(engine, topology.a))
+            for reader in driver.readers.values():
+                reader.wait_for(path_state(True, True))
             results["latency"] = latency_report(latency(driver, arguments.rounds))
+            driver.remove_readers()
+        if "breakdown" in only:
+            print("bench: where pathd's part goes (perf trace)", file=sys.stderr, flush=True)
+            results["breakdown"] = readers.breakdown(driver, pathd, arguments.breakdown_rounds, change_round)
         if "fanout" in only:
             print(f"bench: fan-out to {arguments.subscribers}", file=sys.stderr, flush=True)
             results["fanout"] = fanout(driver, pathd.socket_path, arguments.subscribers, arguments.fanout_trials)
@@ -821,7 +894,7 @@ def main():
             print(f"bench: flood of {arguments.routes:,} routes", file=sys.stderr, flush=True)
             start_trials = arguments.start_trials if "start-full" in only else 0
             results["flood"] = flood(driver, pathd, directory, arguments.routes, binary, start_trials,
-                                     arguments.change_rounds, arguments.covering_flood)
+                                     arguments.change_rounds, arguments.covering_flood, engine)
         if "gio" in only and not (arguments.gio_watch and arguments.gio_modules):
             print("bench: GLib part skipped: no --gio-watch and --gio-modules", file=sys.stderr, flush=True)
         elif "gio" in only:

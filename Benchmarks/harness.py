@@ -174,9 +174,11 @@ class Stream:
     """Lines from one descriptor, each stamped with the clock reading taken when the
     read that delivered it returned from select."""
 
-    def __init__(self, fd, parse_json=False):
+    def __init__(self, fd, parse_json=False, parse=None):
         self.fd = fd
         self.parse_json = parse_json
+        # Turns a line's text into what `first`'s predicates see (instead of JSON).
+        self.parse = parse
         self.buffer = b""
         self.lines = []  # (time, text, parsed or None)
         self.eof = False
@@ -197,7 +199,9 @@ class Stream:
         for raw in complete:
             text = raw.decode(errors="replace")
             parsed = None
-            if self.parse_json:
+            if self.parse:
+                parsed = self.parse(text)
+            elif self.parse_json:
                 try:
                     parsed = json.loads(text)
                 except ValueError:
@@ -210,6 +214,44 @@ class Stream:
             if predicate(entry):
                 return entry
         return None
+
+
+class ProcessStream(Stream):
+    """The stdout of a process this run starts (stdin kept open: closing it ends
+    pathd-engine-bench), read in the select loop like any other stream."""
+
+    def __init__(self, command, parse_json=False, parse=None):
+        self.started = now()
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL)
+        os.set_blocking(self.process.stdout.fileno(), False)
+        super().__init__(self.process.stdout.fileno(), parse_json=parse_json, parse=parse)
+
+    def wait_for(self, predicate, timeout=10):
+        deadline = now() + int(timeout * 1e9)
+        found = []
+
+        def done():
+            entry = self.first(0, lambda entry: entry[2] is not None and predicate(entry[2]))
+            if entry:
+                found.append(entry)
+            return bool(entry) or self.eof
+
+        Loop([self]).pump(done, deadline)
+        if not found:
+            raise TimeoutError(f"no matching line from {self.process.args}; last lines: "
+                               f"{[line[1] for line in self.lines[-5:]]}")
+        return found[0]
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.stdin.close()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process.stdout.close()
 
 
 class Subscriber(Stream):

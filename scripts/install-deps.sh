@@ -32,6 +32,7 @@ packages=(
     valgrind           # make -C gio-module check, and the kernel test running gio-watch under it
     g++                # make interop: Tests/Interop/qt-reachability.cpp
     qt6-base-dev       # its Qt 6 headers; pulls libqt6network6, whose glib plug-in the test loads (about 15 s, 33 packages)
+    linux-perf         # make bench: `perf trace` splits pathd's part of a change into its stages
 )
 
 missing=()

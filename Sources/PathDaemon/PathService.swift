@@ -227,7 +227,6 @@ public final class PathService: @unchecked Sendable {
                                        force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
-            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
             for key in subscriptions.subscribers(of: criteria) {
                 guard let client = clients[key.client], let subscription = subscriptions[key] else { continue }
                 if let resync {
@@ -236,6 +235,9 @@ public final class PathService: @unchecked Sendable {
                 }
                 client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
             }
+            // After the lines are out: the log line, the service manager's status and the
+            // history file each cost a system call that no subscriber should wait for.
+            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
         }
         metricsChanged()
     }

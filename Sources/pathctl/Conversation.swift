@@ -61,9 +61,12 @@ func converse(_ options: PathctlOptions, _ request: Request,
     }
 }
 
-/// Prints one of the daemon's lines as it came, for `--json`.
+/// Prints one of the daemon's lines as it came, for `--json`: its bytes, never re-encoded.
 func echo(_ line: [UInt8]) {
-    writeOut(String(decoding: line, as: UTF8.self) + "\n")
+    var bytes = line
+    bytes.append(UInt8(ascii: "\n"))
+    // A closed stdout (`pathctl monitor | head`) ends the output, as in `writeOut`.
+    do { try FileDescriptor.standardOutput.writeAll(bytes) } catch {}
 }
 
 /// Writes text to stdout through write(2), whole, so `--json` output is never interleaved.
