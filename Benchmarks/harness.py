@@ -330,3 +330,26 @@ def summary_ms(values_ns):
         return {"n": 0}
     return {"n": len(values), "min": values[0], "median": percentile(values, 0.5),
             "p99": percentile(values, 0.99), "max": values[-1]}
+
+
+class LineClient:
+    """One connection, one line at a time."""
+
+    def __init__(self, socket_path):
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.socket.connect(socket_path)
+        self.socket.settimeout(30)
+        self.pending = b""
+        self.next_line()  # hello
+
+    def next_line(self):
+        while b"\n" not in self.pending:
+            chunk = self.socket.recv(1 << 20)
+            if not chunk:
+                raise RuntimeError("pathd closed the connection")
+            self.pending += chunk
+        line, _, self.pending = self.pending.partition(b"\n")
+        return line
+
+    def close(self):
+        self.socket.close()

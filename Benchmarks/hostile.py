@@ -19,7 +19,7 @@ import socket
 import subprocess
 import time
 
-from harness import IP, Pathd, kib, now, summary_ms
+from harness import IP, LineClient, Pathd, kib, now, summary_ms
 
 HOSTILE_CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "test", "hostile-client.py")
 SETPRIV = "/usr/bin/setpriv"
@@ -128,25 +128,12 @@ class HostileMix:
         }
 
 
-class StatusClient:
+class StatusClient(LineClient):
     """A root client asking `status` one request at a time."""
 
     def __init__(self, socket_path):
-        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.socket.connect(socket_path)
-        self.socket.settimeout(30)
-        self.pending = b""
-        self.next_line()  # hello
+        super().__init__(socket_path)
         self.sequence = 0
-
-    def next_line(self):
-        while b"\n" not in self.pending:
-            chunk = self.socket.recv(65536)
-            if not chunk:
-                raise RuntimeError("pathd closed the status client's connection")
-            self.pending += chunk
-        line, _, self.pending = self.pending.partition(b"\n")
-        return line
 
     def round_trip(self):
         self.sequence += 1

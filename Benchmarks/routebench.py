@@ -3,33 +3,9 @@ pipelined batch, against `ping` (the cheapest request) as the baseline, with pat
 own CPU time per request from /proc. The destinations cycle through a /24 the default
 route covers, so every lookup is a real one in the kernel."""
 
-import socket
 import threading
 
-from harness import now, percentile
-
-
-class LineClient:
-    """One connection, one line at a time."""
-
-    def __init__(self, socket_path):
-        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.socket.connect(socket_path)
-        self.socket.settimeout(30)
-        self.pending = b""
-        self.next_line()  # hello
-
-    def next_line(self):
-        while b"\n" not in self.pending:
-            chunk = self.socket.recv(1 << 20)
-            if not chunk:
-                raise RuntimeError("pathd closed the connection")
-            self.pending += chunk
-        line, _, self.pending = self.pending.partition(b"\n")
-        return line
-
-    def close(self):
-        self.socket.close()
+from harness import LineClient, now, percentile
 
 
 def request(op, index):
