@@ -9,14 +9,16 @@ import PathProtocol
 /// changes a path: it travels beside it, in the `connectivity` member of path lines and
 /// of the `interfaces` reply.
 extension PathService {
-    func handleConnectivityReport(_ request: Request, from connection: ClientConnection) {
+    func handleConnectivityReport(_ report: Connectivity, request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard requireTrusted(request, from: connection, doing: "sent a connectivity report",
                              allowed: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only")
         else { return }
-        guard let report = request.connectivity, let evidence = report.evidence else {
-            // Request.parse guarantees both for this op.
-            preconditionFailure("reportConnectivity without evidence passed Request.parse")
+        guard let evidence = report.evidence else {
+            // Only a request built in code can lack it: `Request.parse` decodes strictly.
+            connection.send(ServerMessage.error(code: .badArgument, message: "the report has no evidence; not recorded",
+                                                id: request.id).encoded())
+            return
         }
         guard let url = configuration.connectivity.url else {
             connection.send(ServerMessage.error(

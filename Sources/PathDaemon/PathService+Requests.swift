@@ -10,9 +10,9 @@ extension PathService {
     func handle(_ request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
         switch request.op {
-        case .status:
-            connection.send(group(for: request.criteria).line.line(id: request.id))
-        case .subscribe:
+        case .status(let criteria):
+            connection.send(group(for: criteria).line.line(id: request.id))
+        case .subscribe(let criteria):
             let limit = configuration.daemon.maximumSubscriptionsPerClient
             guard subscriptions.count(of: connection.id) < limit else {
                 connection.send(ServerMessage.error(
@@ -22,8 +22,8 @@ extension PathService {
                     id: request.id).encoded())
                 return
             }
-            let line = group(for: request.criteria).line
-            let key = subscriptions.add(client: connection.id, id: request.id, criteria: request.criteria)
+            let line = group(for: criteria).line
+            let key = subscriptions.add(client: connection.id, id: request.id, criteria: criteria)
             connection.send(line.line(idMember: subscriptions[key]?.idMember ?? []), kind: .path(subscription: key.number))
             metricsChanged()
         case .unsubscribe:
@@ -45,8 +45,8 @@ extension PathService {
             connection.send(ServerMessage.pong(id: request.id).encoded())
         case .reload:
             handleReload(request, from: connection)
-        case .reportConnectivity:
-            handleConnectivityReport(request, from: connection)
+        case .reportConnectivity(let report):
+            handleConnectivityReport(report, request: request, from: connection)
         case .interfaces:
             // Derived on request from the snapshot the paths were computed from, so the
             // report and the current path never disagree.
@@ -55,14 +55,14 @@ extension PathService {
                 reports[index].connectivity = connectivityReports[reports[index].name] ?? .unknown
             }
             connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports, id: request.id).encoded())
-        case .metrics:
-            let format = request.format ?? .openMetrics
+        case .metrics(let format):
+            let format = format ?? .openMetrics
             connection.send(ServerMessage.metrics(format: format, text: renderedMetrics(format), id: request.id).encoded())
-        case .route:
-            handleRoute(request, from: connection)
-        case .history:
+        case .route(let destination):
+            handleRoute(to: destination, request: request, from: connection)
+        case .history(let since, let limit):
             // Bounded by HistorySize=: O(the reply).
-            let entries = history?.entries(since: request.since, limit: request.limit) ?? []
+            let entries = history?.entries(since: since, limit: limit) ?? []
             connection.send(ServerMessage.history(capacity: configuration.daemon.historySize,
                                                   persistent: history?.isPersistent ?? false,
                                                   entries: entries, id: request.id).encoded())

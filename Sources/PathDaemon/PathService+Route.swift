@@ -8,14 +8,8 @@ import PathProtocol
 /// (docs/ARCHITECTURE.md, "The route to one destination"): the connection holds its
 /// later requests until it is queued, and the state queue serves everyone meanwhile.
 extension PathService {
-    func handleRoute(_ request: Request, from connection: ClientConnection) {
+    func handleRoute(to destination: IPAddress, request: Request, from connection: ClientConnection) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let destination = request.destination else {
-            // `Request.parse` refuses a route without one; a request built in code may lack it.
-            connection.send(ServerMessage.error(code: .badArgument, message: "route needs a \"destination\"",
-                                                id: request.id).encoded())
-            return
-        }
         connection.deferReply()
         let id = request.id
         engine.lookUpRoute(to: destination) { [weak self, connection] result in

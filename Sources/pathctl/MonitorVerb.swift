@@ -7,7 +7,7 @@ import PathProtocol
 enum MonitorVerb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let subscription = Subscription(socketPath: options.socketPath,
-                                        request: Request(op: .subscribe, criteria: options.criteria), timeout: nil)
+                                        request: Request(.subscribe(options.criteria)), timeout: nil)
         let outcome = try subscription.run { message, line in
             switch message {
             case .path(let update, _):
@@ -20,8 +20,6 @@ enum MonitorVerb {
                 }
             case .error:
                 if options.json { echo(line) }
-            case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route, .unrecognized:
-                break
             }
             return nil
         }

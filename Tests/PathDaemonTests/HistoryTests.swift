@@ -14,7 +14,7 @@ import Testing
 struct HistoryTests {
     static func history(_ client: PathConnection, since: Duration? = nil, limit: Int? = nil) throws
         -> (capacity: Int, persistent: Bool, entries: [HistoryEntry]) {
-        try client.send(Request(op: .history, since: since, limit: limit))
+        try client.send(Request(.history(since: since, limit: limit)))
         guard case .history(let capacity, let persistent, let entries, _) = try client.next() else {
             throw PathClientError("no history line")
         }

@@ -17,7 +17,7 @@ struct IdleClientTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let idle = try harness.connect()
-        try idle.send(Request(op: .subscribe, id: .string("idle")))
+        try idle.send(Request(.subscribe(.any), id: .string("idle")))
         _ = try idle.nextPath()
         let busy = try harness.connect()
         // The idle client is the only one with a subscription.
@@ -33,7 +33,7 @@ struct IdleClientTests {
         let before = try wakeups()
         let roundTrips = 500
         for index in 0..<roundTrips {
-            try busy.send(Request(op: .ping, id: .integer(Int64(index))))
+            try busy.send(Request(.ping, id: .integer(Int64(index))))
             try #require(try busy.next() == .pong(id: .integer(Int64(index))))
         }
         let after = try wakeups()
