@@ -23,8 +23,8 @@ struct IdleClientTests {
         // The idle client is the only one with a subscription.
         func wakeups() throws -> (idle: Int, busy: Int) {
             try harness.queue.sync {
-                let clients = harness.service.clients.values
-                let registry = harness.service.subscriptions
+                let clients = harness.service.admission.clients.values
+                let registry = harness.service.publisher.subscriptions
                 let idleClient = try #require(clients.first { registry.count(of: $0.id) > 0 })
                 let busyClient = try #require(clients.first { registry.count(of: $0.id) == 0 })
                 return (idleClient.wakeups, busyClient.wakeups)

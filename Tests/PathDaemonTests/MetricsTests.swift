@@ -149,7 +149,7 @@ struct MetricsFileTests {
             let harness = try DaemonHarness(configuration: .daemon { $0.metricsFilePath = path }, scheduler: scheduler)
             defer { harness.stop() }
             func file() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
-            func writes() -> Int { harness.queue.sync { harness.service.metricsFile?.writes ?? -1 } }
+            func writes() -> Int { harness.queue.sync { harness.service.records.metricsFile?.writes ?? -1 } }
 
             #expect(writes() == 1)
             #expect(try file().contains(#"pathd_path_status{pathd_path_status="satisfied"} 1"#))

@@ -1,7 +1,7 @@
 import Glibc
 import PathClient
 import PathSocketClient
-import PathDaemon
+@testable import PathDaemon
 import PathModel
 import PathProtocol
 import Synchronization
@@ -120,7 +120,7 @@ struct ReloadTests {
               (peer: uid_t.max, daemon: uid_t.max, trusted: false),
           ])
     func trust(peer: uid_t, daemon: uid_t, trusted: Bool) {
-        #expect(PathService.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
+        #expect(ClientAdmission.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
     }
 
     @Test("reconfigure before the first path publishes nothing and is used for it")

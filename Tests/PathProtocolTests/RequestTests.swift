@@ -109,6 +109,24 @@ struct RequestTests {
         #expect(try Self.parse(#"{"op":"\#(op.name.rawValue)","criteria":null}"#) == Request(op))
     }
 
+    /// Each op takes exactly its fields; the first problem in the documented field order
+    /// (criteria, connectivity, format, since, limit, destination) is the one reported.
+    @Test(arguments: [
+        (#"{"op":"status","connectivity":null}"#, #""connectivity" applies to reportConnectivity only"#),
+        (#"{"op":"reportConnectivity","format":"prometheus"}"#, #"reportConnectivity needs a "connectivity" object"#),
+        (#"{"op":"history","since":"soon","destination":"192.0.2.1"}"#,
+         #""since" must be a time in seconds since the epoch (a number)"#),
+        (#"{"op":"history","limit":1,"destination":"192.0.2.1"}"#, #""destination" applies to route only"#),
+        (#"{"op":"route","format":"prometheus"}"#, #""format" applies to metrics only"#),
+        (#"{"op":"metrics","limit":1,"format":"json"}"#, #""format" must be openmetrics or prometheus"#),
+        (#"{"op":"ping","since":1,"criteria":{}}"#, #""criteria" applies to status and subscribe only"#),
+    ])
+    func firstMisplacedOrInvalidFieldIsReported(line: String, message: String) {
+        let error = Self.failure(line)
+        #expect(error?.code == .badArgument)
+        #expect(error?.message == message)
+    }
+
     @Test func unknownTopLevelFieldsAreIgnored() throws {
         #expect(try Self.parse(#"{"op":"ping","client":"pathctl","v":2}"#) == Request(.ping))
     }
