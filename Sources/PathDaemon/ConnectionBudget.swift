@@ -24,7 +24,9 @@ struct ConnectionBudget {
 
     /// Whether `userID` counts as privileged: `ClientAdmission.isTrusted`, the one rule
     /// (`uid_t.max`, "unknown", never does).
-    func isPrivileged(_ userID: UInt32) -> Bool { ClientAdmission.isTrusted(peerUserID: userID, daemonUserID: daemonUserID) }
+    func isPrivileged(_ userID: UInt32) -> Bool {
+        ClientAdmission.isTrusted(peerUserID: userID, daemonUserID: daemonUserID)
+    }
 
     /// The connections `userID` holds now.
     func connections(of userID: UInt32) -> Int { perUser[userID] ?? 0 }

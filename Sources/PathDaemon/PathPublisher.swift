@@ -59,10 +59,12 @@ final class PathPublisher {
             guard changed else { continue }
             if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
             for key in subscriptions.subscribers(of: criteria) {
-                guard let client = admission.clients[key.client], let subscription = subscriptions[key] else { continue }
+                guard let client = admission.clients[key.client], let subscription = subscriptions[key] else {
+                    continue
+                }
                 if let resync {
-                    client.send(ServerMessage.resync(reason: resync, generation: generation, id: subscription.id).encoded(),
-                                kind: .push)
+                    let line = ServerMessage.resync(reason: resync, generation: generation, id: subscription.id)
+                    client.send(line.encoded(), kind: .push)
                 }
                 client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
             }

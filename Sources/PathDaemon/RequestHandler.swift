@@ -85,7 +85,8 @@ final class RequestHandler: @unchecked Sendable {
             for index in reports.indices {
                 reports[index].connectivity = connectivity.report(on: reports[index].name)
             }
-            connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports, id: id).encoded())
+            connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports,
+                                                     id: id).encoded())
         case .reload:
             guard requireTrusted(connection, id: id, doing: "asked to reload",
                                  allowed: "reload is allowed for root and the daemon's own user only") else { return }
@@ -93,13 +94,13 @@ final class RequestHandler: @unchecked Sendable {
             case .valid(_, let warnings):
                 connection.send(ServerMessage.reloaded(warnings: warnings, id: id).encoded())
             case .invalid(let errors, _):
-                connection.send(ServerMessage.error(code: .configInvalid,
-                                                    message: "configuration not reloaded: " + errors.joined(separator: "\n"),
-                                                    id: id).encoded())
+                let message = "configuration not reloaded: " + errors.joined(separator: "\n")
+                connection.send(ServerMessage.error(code: .configInvalid, message: message, id: id).encoded())
             }
         case .reportConnectivity(let report):
             guard requireTrusted(connection, id: id, doing: "sent a connectivity report",
-                                 allowed: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only")
+                                 allowed: "reportConnectivity is allowed for root and the daemon's own user "
+                                     + "(pathd-probe's) only")
             else { return }
             if let refusal = connectivity.record(report) {
                 connection.send(ServerMessage.error(code: .badArgument, message: refusal, id: id).encoded())
@@ -124,7 +125,8 @@ final class RequestHandler: @unchecked Sendable {
 
     /// Whether the peer may make a privileged request (`ClientAdmission.isTrusted`); if
     /// not, logs that it tried (`doing`) and answers `permissionDenied` with `allowed`.
-    private func requireTrusted(_ connection: ClientConnection, id: JSONValue?, doing: String, allowed: String) -> Bool {
+    private func requireTrusted(_ connection: ClientConnection, id: JSONValue?, doing: String,
+                                allowed: String) -> Bool {
         guard !admission.isTrusted(connection) else { return true }
         log.notice("client \(connection.id) (uid \(connection.userID)) \(doing); denied")
         connection.send(ServerMessage.error(code: .permissionDenied, message: allowed, id: id).encoded())
@@ -158,9 +160,8 @@ final class RequestHandler: @unchecked Sendable {
             return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
         case .failure(let error):
             log.warning("route lookup for \(destination) failed: \(error)")
-            return ServerMessage.error(code: .lookupFailed,
-                                       message: "the kernel could not be asked for the route to \(destination): \(error)",
-                                       id: id).encoded()
+            let message = "the kernel could not be asked for the route to \(destination): \(error)"
+            return ServerMessage.error(code: .lookupFailed, message: message, id: id).encoded()
         }
     }
 }

@@ -43,7 +43,8 @@ final class ServiceConfiguration {
     /// Reads the configuration again and applies it if valid; logs the outcome.
     func reload(requestedBy requester: String) -> ConfigurationReload {
         guard let reloader else {
-            let outcome = ConfigurationReload.invalid(errors: ["this pathd has no configuration files to reload"], warnings: [])
+            let outcome = ConfigurationReload.invalid(errors: ["this pathd has no configuration files to reload"],
+                                                      warnings: [])
             log.warning("reload requested by \(requester), but no configuration reloader is installed")
             records.recordReload(.failed)
             records.changed()
@@ -65,7 +66,8 @@ final class ServiceConfiguration {
             for warning in warnings { log.warning(warning) }
             for error in errors { log.error(error) }
             records.recordReload(.failed)
-            log.error("configuration not reloaded (requested by \(requester)): \(errors.count) error(s); the running configuration stays")
+            log.error("configuration not reloaded (requested by \(requester)): \(errors.count) error(s); "
+                + "the running configuration stays")
         }
         return outcome
     }

@@ -50,9 +50,8 @@ final class ServiceRecords: @unchecked Sendable {
         history.record(HistoryEntry(time: clock.now(), event: .started))
         self.history = history
         if let metricsFilePath {
-            metricsFile = MetricsFile(path: metricsFilePath, queue: queue, scheduler: scheduler, log: log) { [unowned self] in
-                Array(rendered(.prometheus).utf8)
-            }
+            metricsFile = MetricsFile(path: metricsFilePath, queue: queue, scheduler: scheduler,
+                                      log: log) { [unowned self] in Array(rendered(.prometheus).utf8) }
         }
     }
 

@@ -138,7 +138,9 @@ extension Request {
         case .status(let criteria), .subscribe(let criteria):
             guard criteria != .any else { break }
             writer.beginObject("criteria")
-            if let required = criteria.requiredInterfaceType { writer.member("requiredInterfaceType", required.rawValue) }
+            if let required = criteria.requiredInterfaceType {
+                writer.member("requiredInterfaceType", required.rawValue)
+            }
             if !criteria.prohibitedInterfaceTypes.isEmpty {
                 writer.beginArray("prohibitedInterfaceTypes")
                 for type in criteria.prohibitedInterfaceTypes.map(\.rawValue).sorted() { writer.element(type) }
@@ -299,7 +301,9 @@ private struct RequestFields {
         if text.contains("%") {
             throw fail("destination must be an IP address without a zone (\"%eth0\"): zones are not supported")
         }
-        guard let address = IPAddress(text) else { throw fail("destination must be an IP address; resolve names first") }
+        guard let address = IPAddress(text) else {
+            throw fail("destination must be an IP address; resolve names first")
+        }
         return address
     }
 }

@@ -50,7 +50,8 @@ struct Subscription {
     /// Hands each message a subscriber acts on (`ServerMessage.forSubscriber`) to `handle`
     /// until it returns an exit status. An `error` line other than `shuttingDown` is a
     /// refusal once `handle` has seen it.
-    func run(handle: (ServerMessage.ForSubscriber, _ line: [UInt8]) -> PathctlExitStatus?) throws(CommandError) -> Outcome {
+    func run(handle: (ServerMessage.ForSubscriber, _ line: [UInt8]) -> PathctlExitStatus?)
+        throws(CommandError) -> Outcome {
         var connection: PathConnection
         do throws(PathClientError) {
             connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
