@@ -57,7 +57,6 @@ final class PathPublisher {
                                        generation: generation, force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
-            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
             for key in subscriptions.subscribers(of: criteria) {
                 guard let client = admission.clients[key.client], let subscription = subscriptions[key] else {
                     continue
@@ -68,6 +67,9 @@ final class PathPublisher {
                 }
                 client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
             }
+            // After the lines are out: the log line, the service manager's status and the
+            // history file each cost a system call that no subscriber should wait for.
+            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
         }
         records.changed()
     }
