@@ -174,7 +174,7 @@ public struct PathConnectionReporter: ConnectivityReporter {
         let connection = try PathConnection(socketPath: socketPath, timeout: .seconds(10))
         defer { connection.close() }
         for (number, result) in results.enumerated() {
-            try connection.send(Request(op: .reportConnectivity, id: .integer(Int64(number)), connectivity: result))
+            try connection.send(Request(.reportConnectivity(result), id: .integer(Int64(number))))
         }
         var answered = 0
         while answered < results.count {

@@ -22,9 +22,11 @@ struct ConnectionBudget {
     /// (32 of the default 1024; none below 32).
     var reservedForPrivileged: Int { maximumClients / 32 }
 
-    /// Whether `userID` counts as privileged: `PathService.isTrusted`, the one rule
+    /// Whether `userID` counts as privileged: `ClientAdmission.isTrusted`, the one rule
     /// (`uid_t.max`, "unknown", never does).
-    func isPrivileged(_ userID: UInt32) -> Bool { PathService.isTrusted(peerUserID: userID, daemonUserID: daemonUserID) }
+    func isPrivileged(_ userID: UInt32) -> Bool {
+        ClientAdmission.isTrusted(peerUserID: userID, daemonUserID: daemonUserID)
+    }
 
     /// The connections `userID` holds now.
     func connections(of userID: UInt32) -> Int { perUser[userID] ?? 0 }

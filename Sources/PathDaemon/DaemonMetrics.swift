@@ -3,7 +3,7 @@ import PathProtocol
 
 /// What pathd's metrics say at one moment, as plain values, and the metric families
 /// they make (`families`, a pure function: tests build one by hand). The service fills
-/// it from its state and `DaemonCounters` (PathService+Metrics.swift).
+/// it from its parts and `DaemonCounters` (`PathService.currentMetrics`).
 ///
 /// To add metrics, add a section: a value with a `families` list of its own, a stored
 /// property here, and its families in `families`.

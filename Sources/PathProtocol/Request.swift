@@ -1,9 +1,25 @@
 import PathModel
 
-/// The requests a client can send, one JSON object per line (docs/PROTOCOL.md).
-public enum RequestOp: String, Hashable, Sendable, CaseIterable {
-    case status
-    case subscribe
+/// One request a client sends, one JSON object per line (docs/PROTOCOL.md, "Requests").
+public struct Request: Hashable, Sendable {
+    /// What is asked, with exactly the fields of that op.
+    public var op: RequestOp
+    /// Echoed in the reply (and in every line of a subscription), any JSON scalar.
+    public var id: JSONValue?
+
+    public init(_ op: RequestOp, id: JSONValue? = nil) {
+        self.op = op
+        self.id = id
+    }
+}
+
+/// The requests a client can send, each with its own fields (docs/PROTOCOL.md).
+public enum RequestOp: Hashable, Sendable {
+    /// The path under `criteria`, once.
+    case status(Criteria)
+    /// The path under `criteria` now and at each change.
+    case subscribe(Criteria)
+    /// Ends the subscriptions that carry the request's id.
     case unsubscribe
     case ping
     /// Every link as the daemon sees it, with why each is or is not usable.
@@ -11,42 +27,33 @@ public enum RequestOp: String, Hashable, Sendable, CaseIterable {
     /// Read the configuration files again (root and the daemon's user only).
     case reload
     /// A connectivity check's result, from pathd-probe (root and the daemon's user only).
-    case reportConnectivity
-    /// The daemon's metrics as exposition text (OpenMetrics or Prometheus 0.0.4).
-    case metrics
-    /// The last changes of the default path, with the daemon's start and stop marks.
-    case history
+    case reportConnectivity(Connectivity)
+    /// The daemon's metrics as exposition text; nil asks for the default, OpenMetrics.
+    case metrics(format: Exposition.Format?)
+    /// The last changes of the default path, with the daemon's start and stop marks:
+    /// only those at or after `since` (wall clock, since the epoch), at most `limit`, the newest.
+    case history(since: Duration?, limit: Int?)
     /// The route the kernel would take to one address, judged as a path is.
-    case route
-}
+    case route(destination: IPAddress)
 
-public struct Request: Hashable, Sendable {
-    public var op: RequestOp
-    /// Echoed in the reply (and in every line of a subscription), any JSON scalar.
-    public var id: JSONValue?
-    public var criteria: Criteria
-    /// What `reportConnectivity` reports (required there, refused elsewhere).
-    public var connectivity: Connectivity?
-    /// `metrics`: the exposition format; nil for OpenMetrics.
-    public var format: Exposition.Format?
-    /// `history`: only entries whose wall-clock time is at or after this (since the epoch).
-    public var since: Duration?
-    /// `history`: at most this many entries, the newest.
-    public var limit: Int?
-    /// `route`: the address asked about (required there, refused elsewhere).
-    public var destination: IPAddress?
+    /// The op's name on the wire.
+    public enum Name: String, Hashable, Sendable, CaseIterable {
+        case status, subscribe, unsubscribe, ping, interfaces, reload, reportConnectivity, metrics, history, route
+    }
 
-    public init(op: RequestOp, id: JSONValue? = nil, criteria: Criteria = .any, connectivity: Connectivity? = nil,
-                format: Exposition.Format? = nil, since: Duration? = nil, limit: Int? = nil,
-                destination: IPAddress? = nil) {
-        self.op = op
-        self.id = id
-        self.criteria = criteria
-        self.connectivity = connectivity
-        self.format = format
-        self.since = since
-        self.limit = limit
-        self.destination = destination
+    public var name: Name {
+        switch self {
+        case .status: .status
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .ping: .ping
+        case .interfaces: .interfaces
+        case .reload: .reload
+        case .reportConnectivity: .reportConnectivity
+        case .metrics: .metrics
+        case .history: .history
+        case .route: .route
+        }
     }
 }
 
@@ -100,104 +107,134 @@ extension Request {
         guard let opName = opValue.stringValue else {
             throw RequestError(code: .badArgument, message: "\"op\" must be a string, got \(opValue.typeName)", id: id)
         }
-        guard let op = RequestOp(rawValue: opName) else {
+        guard let name = RequestOp.Name(rawValue: opName) else {
             throw RequestError(code: .unknownOp, message: "unknown op \"\(opName)\"", id: id)
         }
-        var criteria = Criteria.any
-        if let criteriaValue = members["criteria"], !criteriaValue.isNull {
-            guard op == .subscribe || op == .status else {
-                throw RequestError(code: .badArgument, message: "\"criteria\" applies to status and subscribe only", id: id)
-            }
-            criteria = try parseCriteria(criteriaValue, id: id)
+        var fields = RequestFields(members: members, id: id)
+        let op: RequestOp
+        switch name {
+        case .status: op = .status(try fields.criteria())
+        case .subscribe: op = .subscribe(try fields.criteria())
+        case .unsubscribe: op = .unsubscribe
+        case .ping: op = .ping
+        case .interfaces: op = .interfaces
+        case .reload: op = .reload
+        case .reportConnectivity: op = .reportConnectivity(try fields.connectivity())
+        case .metrics: op = .metrics(format: try fields.format())
+        case .history: op = .history(since: try fields.since(), limit: try fields.limit())
+        case .route: op = .route(destination: try fields.destination())
         }
-        var connectivity: Connectivity?
-        if let connectivityValue = members["connectivity"] {
-            guard op == .reportConnectivity else {
-                throw RequestError(code: .badArgument, message: "\"connectivity\" applies to reportConnectivity only", id: id)
-            }
-            do {
-                connectivity = try Connectivity.decode(connectivityValue, strict: true)
-            } catch {
-                throw RequestError(code: .badArgument, message: error.message, id: id)
-            }
-        } else if op == .reportConnectivity {
-            throw RequestError(code: .badArgument, message: "reportConnectivity needs a \"connectivity\" object", id: id)
-        }
-        var request = Request(op: op, id: id, criteria: criteria, connectivity: connectivity)
-        try request.parseOptions(members, id: id)
-        try request.parseDestination(members["destination"], id: id)
-        return request
+        try fields.refuseOthers()
+        return Request(op, id: id)
     }
 
-    /// `format` (metrics), `since` and `limit` (history): each only for its request.
-    private mutating func parseOptions(_ members: [String: JSONValue], id: JSONValue?) throws(RequestError) {
-        func only(_ field: String, for wanted: RequestOp) throws(RequestError) {
-            guard op == wanted else {
-                throw RequestError(code: .badArgument, message: "\"\(field)\" applies to \(wanted.rawValue) only", id: id)
+    /// The request as a line, for clients.
+    public func encoded() -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("op", op.name.rawValue)
+        if let id { writer.member("id", id) }
+        switch op {
+        case .status(let criteria), .subscribe(let criteria):
+            guard criteria != .any else { break }
+            writer.beginObject("criteria")
+            if let required = criteria.requiredInterfaceType {
+                writer.member("requiredInterfaceType", required.rawValue)
+            }
+            if !criteria.prohibitedInterfaceTypes.isEmpty {
+                writer.beginArray("prohibitedInterfaceTypes")
+                for type in criteria.prohibitedInterfaceTypes.map(\.rawValue).sorted() { writer.element(type) }
+                writer.endArray()
+            }
+            writer.endObject()
+        case .reportConnectivity(let connectivity):
+            connectivity.write(to: &writer, key: "connectivity")
+        case .metrics(let format):
+            if let format { writer.member("format", format.rawValue) }
+        case .history(let since, let limit):
+            if let since { writer.member("since", seconds: since) }
+            if let limit { writer.member("limit", limit) }
+        case .route(let destination):
+            writer.member("destination", destination.description)
+        case .unsubscribe, .ping, .interfaces, .reload:
+            break
+        }
+        writer.endObject()
+        return writer.finishLine()
+    }
+}
+
+/// The fields of one request beyond `op` and `id`, read by its op. Each op reads only
+/// its own fields, in `Field` order; a field that belongs to another op is refused
+/// ("… applies to … only") when the reading passes it, so the first problem in that
+/// order is the one reported, whatever the op. Unknown fields are ignored
+/// (docs/PROTOCOL.md, "Version rule").
+private struct RequestFields {
+    /// Every field an op may carry, in the order they are checked.
+    enum Field: String, CaseIterable, Comparable {
+        case criteria, connectivity, format, since, limit, destination
+
+        /// The ops that take the field, for the refusal's message.
+        var owners: String {
+            switch self {
+            case .criteria: "status and subscribe"
+            case .connectivity: "reportConnectivity"
+            case .format: "metrics"
+            case .since, .limit: "history"
+            case .destination: "route"
             }
         }
-        if let value = members["format"], !value.isNull {
-            try only("format", for: .metrics)
-            guard let name = value.stringValue, let known = Exposition.Format(rawValue: name) else {
-                let names = Exposition.Format.allCases.map(\.rawValue).joined(separator: " or ")
-                throw RequestError(code: .badArgument, message: "\"format\" must be \(names)", id: id)
-            }
-            format = known
-        }
-        if let value = members["since"], !value.isNull {
-            try only("since", for: .history)
-            switch value {
-            case .integer(let whole): since = .seconds(whole)
-            case .double(let number) where number.isFinite && abs(number) < 1e15: since = .seconds(fractional: number)
-            default:
-                throw RequestError(code: .badArgument,
-                                   message: "\"since\" must be a time in seconds since the epoch (a number)", id: id)
-            }
-        }
-        if let value = members["limit"], !value.isNull {
-            try only("limit", for: .history)
-            guard let number = value.integerValue, number >= 0 else {
-                throw RequestError(code: .badArgument, message: "\"limit\" must be an integer of 0 or more", id: id)
-            }
-            limit = Int(clamping: number)
+
+        /// Whether an explicit `null` is the same as no field. A null `connectivity` is
+        /// a report that says nothing, refused as such.
+        var nullIsAbsent: Bool { self != .connectivity }
+
+        static func < (left: Field, right: Field) -> Bool { left.rank < right.rank }
+
+        private var rank: Int { Field.allCases.firstIndex(of: self) ?? 0 }
+    }
+
+    let members: [String: JSONValue]
+    let id: JSONValue?
+    /// The last field read: every field up to it was read or refused.
+    private var checkedUpTo: Field?
+
+    init(members: [String: JSONValue], id: JSONValue?) {
+        self.members = members
+        self.id = id
+    }
+
+    private func fail(_ message: String) -> RequestError {
+        RequestError(code: .badArgument, message: message, id: id)
+    }
+
+    /// The value of `field`, after refusing every field before it that the op did not read.
+    private mutating func value(_ field: Field) throws(RequestError) -> JSONValue? {
+        try refuse(before: field)
+        checkedUpTo = field
+        guard let value = members[field.rawValue] else { return nil }
+        return value.isNull && field.nullIsAbsent ? nil : value
+    }
+
+    /// Refuses every field the op did not read.
+    mutating func refuseOthers() throws(RequestError) {
+        try refuse(before: nil)
+    }
+
+    private func refuse(before end: Field?) throws(RequestError) {
+        for field in Field.allCases where checkedUpTo.map({ field > $0 }) ?? true {
+            if let end, field >= end { return }
+            guard let value = members[field.rawValue], !(value.isNull && field.nullIsAbsent) else { continue }
+            throw fail("\"\(field.rawValue)\" applies to \(field.owners) only")
         }
     }
 
-    /// `destination` (route): an IPv4 or IPv6 address literal, never a name: the daemon
-    /// resolves nothing (a resolver may block, and a name may have many addresses).
-    private mutating func parseDestination(_ value: JSONValue?, id: JSONValue?) throws(RequestError) {
-        guard let value, !value.isNull else {
-            if op == .route {
-                throw RequestError(code: .badArgument, message: "route needs a \"destination\": an IP address", id: id)
-            }
-            return
-        }
-        guard op == .route else {
-            throw RequestError(code: .badArgument, message: "\"destination\" applies to route only", id: id)
-        }
-        guard let text = value.stringValue else {
-            throw RequestError(code: .badArgument,
-                               message: "destination must be an IP address as a string, got \(value.typeName)", id: id)
-        }
-        if text.contains("%") {
-            throw RequestError(code: .badArgument,
-                               message: "destination must be an IP address without a zone (\"%eth0\"): zones are not supported",
-                               id: id)
-        }
-        guard let address = IPAddress(text) else {
-            throw RequestError(code: .badArgument,
-                               message: "destination must be an IP address; resolve names first", id: id)
-        }
-        destination = address
-    }
-
-    private static func parseCriteria(_ value: JSONValue, id: JSONValue?) throws(RequestError) -> Criteria {
-        guard case .object(let members) = value else {
-            throw RequestError(code: .badArgument, message: "\"criteria\" must be an object", id: id)
-        }
+    mutating func criteria() throws(RequestError) -> Criteria {
+        guard let value = try value(.criteria) else { return .any }
+        guard case .object(let members) = value else { throw fail("\"criteria\" must be an object") }
         func type(_ value: JSONValue, field: String) throws(RequestError) -> InterfaceType {
             guard let name = value.stringValue, let type = InterfaceType(known: name) else {
-                throw RequestError(code: .badArgument, message: "\(field) must be one of \(InterfaceType.knownNames)", id: id)
+                throw fail("\(field) must be one of \(InterfaceType.knownNames)")
             }
             return type
         }
@@ -207,39 +244,66 @@ extension Request {
             case "requiredInterfaceType":
                 if !member.isNull { criteria.requiredInterfaceType = try type(member, field: key) }
             case "prohibitedInterfaceTypes":
-                guard let list = member.arrayValue else {
-                    throw RequestError(code: .badArgument, message: "prohibitedInterfaceTypes must be an array", id: id)
-                }
+                guard let list = member.arrayValue else { throw fail("prohibitedInterfaceTypes must be an array") }
                 for element in list { criteria.prohibitedInterfaceTypes.insert(try type(element, field: key)) }
             default:
-                throw RequestError(code: .badArgument, message: "unknown criteria field \"\(key)\"", id: id)
+                throw fail("unknown criteria field \"\(key)\"")
             }
         }
         return criteria
     }
 
-    /// The request as a line, for clients.
-    public func encoded() -> [UInt8] {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.member("op", op.rawValue)
-        if let id { writer.member("id", id) }
-        if criteria != .any {
-            writer.beginObject("criteria")
-            if let required = criteria.requiredInterfaceType { writer.member("requiredInterfaceType", required.rawValue) }
-            if !criteria.prohibitedInterfaceTypes.isEmpty {
-                writer.beginArray("prohibitedInterfaceTypes")
-                for type in criteria.prohibitedInterfaceTypes.map(\.rawValue).sorted() { writer.element(type) }
-                writer.endArray()
-            }
-            writer.endObject()
+    mutating func connectivity() throws(RequestError) -> Connectivity {
+        guard let value = try value(.connectivity) else {
+            throw fail("reportConnectivity needs a \"connectivity\" object")
         }
-        if let connectivity { connectivity.write(to: &writer, key: "connectivity") }
-        if let format { writer.member("format", format.rawValue) }
-        if let since { writer.member("since", seconds: since) }
-        if let limit { writer.member("limit", limit) }
-        if let destination { writer.member("destination", destination.description) }
-        writer.endObject()
-        return writer.finishLine()
+        do {
+            return try Connectivity.decode(value, strict: true)
+        } catch {
+            throw fail(error.message)
+        }
+    }
+
+    mutating func format() throws(RequestError) -> Exposition.Format? {
+        guard let value = try value(.format) else { return nil }
+        guard let name = value.stringValue, let known = Exposition.Format(rawValue: name) else {
+            throw fail("\"format\" must be \(Exposition.Format.allCases.map(\.rawValue).joined(separator: " or "))")
+        }
+        return known
+    }
+
+    mutating func since() throws(RequestError) -> Duration? {
+        switch try value(.since) {
+        case nil: return nil
+        case .integer(let whole): return .seconds(whole)
+        case .double(let number) where number.isFinite && abs(number) < 1e15: return .seconds(fractional: number)
+        default: throw fail("\"since\" must be a time in seconds since the epoch (a number)")
+        }
+    }
+
+    mutating func limit() throws(RequestError) -> Int? {
+        guard let value = try value(.limit) else { return nil }
+        guard let number = value.integerValue, number >= 0 else {
+            throw fail("\"limit\" must be an integer of 0 or more")
+        }
+        return Int(clamping: number)
+    }
+
+    /// An IPv4 or IPv6 address literal, never a name: the daemon resolves nothing (a
+    /// resolver may block, and a name may have many addresses).
+    mutating func destination() throws(RequestError) -> IPAddress {
+        guard let value = try value(.destination) else {
+            throw fail("route needs a \"destination\": an IP address")
+        }
+        guard let text = value.stringValue else {
+            throw fail("destination must be an IP address as a string, got \(value.typeName)")
+        }
+        if text.contains("%") {
+            throw fail("destination must be an IP address without a zone (\"%eth0\"): zones are not supported")
+        }
+        guard let address = IPAddress(text) else {
+            throw fail("destination must be an IP address; resolve names first")
+        }
+        return address
     }
 }

@@ -35,6 +35,26 @@ public enum ServerMessage: Hashable, Sendable {
         if case .unrecognized = self { true } else { false }
     }
 
+    /// What a subscription acts on: its path lines, resyncs and errors.
+    public enum ForSubscriber: Hashable, Sendable {
+        case path(PathUpdate, id: JSONValue?)
+        case resync(reason: String, generation: Generation, id: JSONValue?)
+        case error(code: ErrorCode, message: String, id: JSONValue?)
+    }
+
+    /// The message as a subscriber reads it; nil for what every subscriber skips: the
+    /// hello, the replies to other requests on the connection, and types a newer pathd
+    /// sends (docs/PROTOCOL.md, "Version rule"). The one rule of every client that
+    /// subscribes, so that a new message type changes none of them.
+    public var forSubscriber: ForSubscriber? {
+        switch self {
+        case .path(let update, let id): .path(update, id: id)
+        case .resync(let reason, let generation, let id): .resync(reason: reason, generation: generation, id: id)
+        case .error(let code, let message, let id): .error(code: code, message: message, id: id)
+        default: nil
+        }
+    }
+
     /// The line to send (path lines are better sent through `EncodedPathLine`, once per change).
     public func encoded() -> [UInt8] {
         var writer = JSONWriter()

@@ -103,22 +103,21 @@ public final class DaemonSubscription: @unchecked Sendable {
             }
             guard adopted else { return }
             try connection.setTimeout(nil)
-            try connection.send(Request(op: .subscribe, criteria: criteria))
+            try connection.send(Request(.subscribe(criteria)))
             reconnect.connected(at: scheduler.now())
             if let hello = connection.hello {
                 deliver(.connected(socketPath: connection.socketPath, daemonVersion: hello.daemonVersion,
                                    generation: hello.generation))
             }
             while true {
-                switch try connection.next() {
+                switch try connection.next().forSubscriber {
                 case .path(let update, _):
                     deliver(.path(update))
                 case .resync(let reason, let generation, _):
                     deliver(.resync(reason: reason, generation: generation))
                 case .error(let code, let message, _):
                     throw PathClientError.refused(code, message)
-                case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route,
-                     .unrecognized:
+                case nil:
                     continue
                 }
             }

@@ -13,7 +13,7 @@ extension PathConnection {
     /// `route(to:)` with the exact line of the answer, for output that passes the
     /// daemon's fields through (`pathctl route --json`).
     public func routeWithLine(to destination: IPAddress) throws(PathClientError) -> (report: RouteReport, line: [UInt8]) {
-        try send(Request(op: .route, destination: destination))
+        try send(Request(.route(destination: destination)))
         while true {
             let (message, line) = try nextWithLine()
             switch message {

@@ -19,7 +19,7 @@ enum HistoryVerb: Verb {
             }
             since = resolved
         }
-        let request = Request(op: .history, since: options.json ? since : nil)
+        let request = Request(.history(since: options.json ? since : nil, limit: nil))
         return try converse(options, request) { message, line in
             guard case .history(_, let persistent, let entries, _) = message else { return nil }
             if options.json {

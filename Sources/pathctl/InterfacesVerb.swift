@@ -5,7 +5,7 @@ import PathProtocol
 /// a path (as `networkctl list`, one row per link).
 enum InterfacesVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        try converse(options, Request(op: .interfaces)) { message, line in
+        try converse(options, Request(.interfaces)) { message, line in
             guard case .interfaces(let generation, let reports, _) = message else { return nil }
             if options.json {
                 echo(line)

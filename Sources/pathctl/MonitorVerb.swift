@@ -5,7 +5,7 @@ import PathProtocol
 enum MonitorVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let subscription = ReconnectingSubscription(socketPath: options.socketPath,
-                                        request: Request(op: .subscribe, criteria: options.criteria), timeout: nil)
+                                                    request: Request(.subscribe(options.criteria)), timeout: nil)
         let outcome = try subscription.run { message, line in
             switch message {
             case .path(let update, _):
@@ -18,8 +18,6 @@ enum MonitorVerb: Verb {
                 }
             case .error:
                 if options.json { echo(line) }
-            case .hello, .pong, .unsubscribed, .interfaces, .reloaded, .reported, .metrics, .history, .route, .unrecognized:
-                break
             }
             return nil
         }

@@ -46,9 +46,11 @@ struct ReconnectingSubscription {
         case timedOut
     }
 
-    /// Hands each message to `handle` until it returns an exit status. An `error` line
-    /// other than `shuttingDown` is a refusal once `handle` has seen it.
-    func run(handle: (ServerMessage, _ line: [UInt8]) -> PathctlExitStatus?) throws(CommandError) -> Outcome {
+    /// Hands each message a subscriber acts on (`ServerMessage.forSubscriber`) to `handle`
+    /// until it returns an exit status. An `error` line other than `shuttingDown` is a
+    /// refusal once `handle` has seen it.
+    func run(handle: (ServerMessage.ForSubscriber, _ line: [UInt8]) -> PathctlExitStatus?)
+        throws(CommandError) -> Outcome {
         var connection: PathConnection
         do throws(PathClientError) {
             connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
@@ -66,7 +68,7 @@ struct ReconnectingSubscription {
                 case .message(.error(.shuttingDown, let text, _), _):
                     lost = "pathd is shutting down (\(text))"
                 case .message(let message, let line):
-                    if message.isUnrecognized { continue }
+                    guard let message = message.forSubscriber else { continue }
                     if let status = handle(message, line) { return .finished(status) }
                     if case .error(let code, let text, _) = message { throw .refused(code, text) }
                     continue

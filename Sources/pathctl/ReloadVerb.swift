@@ -6,22 +6,19 @@ import PathProtocol
 /// (`permissionDenied`: not root or pathd's user). `systemctl reload pathd` runs this.
 enum ReloadVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        try converse(options, Request(op: .reload)) { message, line in
-            switch message {
-            case .reloaded(let warnings, _):
-                if options.json {
-                    echo(line)
-                } else {
-                    for warning in warnings { writeError("warning: \(warning)\n") }
-                }
-                return .success
-            case .error:
+        try converse(options, Request(.reload)) { message, line in
+            if case .error = message {
                 // converse fails with pathd's message after this; --json also prints the line.
                 if options.json { echo(line) }
                 return nil
-            case .hello, .path, .resync, .pong, .unsubscribed, .interfaces, .reported, .metrics, .history, .route, .unrecognized:
-                return nil
             }
+            guard case .reloaded(let warnings, _) = message else { return nil }
+            if options.json {
+                echo(line)
+            } else {
+                for warning in warnings { writeError("warning: \(warning)\n") }
+            }
+            return .success
         }
     }
 }

@@ -6,7 +6,7 @@ import SystemCalls
 /// path is not satisfied.
 enum StatusVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        try converse(options, Request(op: .status, criteria: options.criteria)) { message, line in
+        try converse(options, Request(.status(options.criteria))) { message, line in
             guard case .path(let update, _) = message else { return nil }
             if options.json {
                 echo(line)

@@ -8,7 +8,7 @@ enum WaitVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let checkOnce = options.timeout == .zero
         let subscription = ReconnectingSubscription(socketPath: options.socketPath,
-                                        request: Request(op: .subscribe, criteria: options.criteria),
+                                                    request: Request(.subscribe(options.criteria)),
                                         timeout: checkOnce ? nil : options.timeout,
                                         reconnects: !checkOnce)
         let outcome = try subscription.run { message, line in

@@ -29,7 +29,7 @@ struct BadInputTests {
         }
         #expect(received == code)
         #expect(!message.isEmpty)
-        try client.write(Request(op: .ping, id: .string("after")).encoded())
+        try client.write(Request(.ping, id: .string("after")).encoded())
         #expect(try client.next() == .pong(id: .string("after")))
     }
 
@@ -40,7 +40,7 @@ struct BadInputTests {
         let client = try RawClient(path: harness.socketPath)
         let blanks = Array("\n \n\t\n \t \r\n\r\n".utf8)
         try client.write(Array([[UInt8]](repeating: blanks, count: 20_000).joined()))
-        try client.write(Request(op: .ping, id: .integer(1)).encoded())
+        try client.write(Request(.ping, id: .integer(1)).encoded())
         #expect(try client.next() == .pong(id: .integer(1)))
     }
 
@@ -49,7 +49,7 @@ struct BadInputTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try RawClient(path: harness.socketPath)
-        for byte in Request(op: .ping, id: .integer(42)).encoded() {
+        for byte in Request(.ping, id: .integer(42)).encoded() {
             try client.write([byte])
         }
         #expect(try client.next() == .pong(id: .integer(42)))
@@ -68,7 +68,7 @@ struct BadInputTests {
         }
         #expect(throws: RawClient.Closed.self) { try client.next() }
         // Everyone else is still served.
-        try other.send(Request(op: .status))
+        try other.send(Request(.status(.any)))
         #expect(try other.nextPath().update.path.status == .satisfied)
     }
 
@@ -78,7 +78,7 @@ struct BadInputTests {
         defer { harness.stop() }
         let client = try RawClient(path: harness.socketPath)
         // One write: the daemon reads the good lines and the start of the long one together.
-        try client.write(Request(op: .ping, id: .integer(1)).encoded() + Request(op: .ping, id: .integer(2)).encoded()
+        try client.write(Request(.ping, id: .integer(1)).encoded() + Request(.ping, id: .integer(2)).encoded()
             + [UInt8](repeating: UInt8(ascii: "a"), count: maximumRequestLineLength + 10))
         #expect(try client.next() == .pong(id: .integer(1)))
         #expect(try client.next() == .pong(id: .integer(2)))
@@ -102,13 +102,13 @@ struct BadInputTests {
             guard case .refused(.tooManyClients, let message)? = (error as? PathClientError)?.kind else { return false }
             return message.contains("at most 2 clients") && !"\(error)".contains("did not greet")
         }
-        try first.send(Request(op: .ping))
+        try first.send(Request(.ping))
         #expect(try first.next() == .pong(id: nil))
         second.close()
         // A place is free again once the daemon has seen the close.
         try harness.waitForClients("one client after the close") { $0 == 1 }
         let third = try harness.connect()
-        try third.send(Request(op: .ping))
+        try third.send(Request(.ping))
         #expect(try third.next() == .pong(id: nil))
     }
 
@@ -117,7 +117,7 @@ struct BadInputTests {
         let harness = try DaemonHarness(configuration: .daemon { $0.clientQueueLimitBytes = 64 * 1024 })
         defer { harness.stop() }
         let stuck = try harness.connect()
-        try stuck.send(Request(op: .subscribe))
+        try stuck.send(Request(.subscribe(.any)))
         let (reader, first) = try harness.connectAndSubscribe()
         // In lockstep with the reader, so every line it gets is one it was due; the
         // stuck client's socket buffer fills after a few hundred lines.

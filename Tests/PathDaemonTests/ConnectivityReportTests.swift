@@ -31,7 +31,7 @@ struct ConnectivityReportTests {
     }
 
     static func send(_ report: Connectivity, from client: PathConnection, id: Int64 = 1) throws -> ServerMessage {
-        try client.send(Request(op: .reportConnectivity, id: .integer(id), connectivity: report))
+        try client.send(Request(.reportConnectivity(report), id: .integer(id)))
         return try client.next()
     }
 
@@ -55,7 +55,7 @@ struct ConnectivityReportTests {
         let confirmed = Self.report(.portal, redirect: "http://login.example/", elapsed: 99)
         #expect(try Self.send(confirmed, from: probe, id: 2) == .reported(id: .integer(2)))
         try subscriber.expectNothingPending()
-        try probe.send(Request(op: .interfaces))
+        try probe.send(Request(.interfaces))
         guard case .interfaces(_, let reports, _) = try probe.next() else {
             Issue.record("no interfaces reply")
             return
@@ -69,7 +69,7 @@ struct ConnectivityReportTests {
         #expect(third.connectivity == full && third.path == first.path)
 
         // status says the same as the subscription.
-        try probe.send(Request(op: .status))
+        try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == full)
     }
 
@@ -79,7 +79,7 @@ struct ConnectivityReportTests {
         defer { harness.stop() }
         let probe = try harness.connect()
         #expect(try Self.send(Self.report(.full, interface: "wlan9"), from: probe) == .reported(id: .integer(1)))
-        try probe.send(Request(op: .status))
+        try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == .unknown)
     }
 
@@ -110,7 +110,7 @@ struct ConnectivityReportTests {
             return
         }
         #expect(message.contains("URL= is \(Self.url)"))
-        try probe.send(Request(op: .status))
+        try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == .unknown)
 
         let off = try DaemonHarness(configuration: Self.configuration(url: nil))
@@ -173,7 +173,7 @@ struct ConnectivityMetricsTests {
         defer { harness.stop() }
         let client = try harness.connect()
         func metrics() throws -> String {
-            try client.send(Request(op: .metrics, format: .prometheus))
+            try client.send(Request(.metrics(format: .prometheus)))
             guard case .metrics(_, let text, _) = try client.next() else { throw PathClientError("no metrics line") }
             return text
         }

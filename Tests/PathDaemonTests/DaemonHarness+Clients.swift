@@ -8,7 +8,7 @@ extension DaemonHarness {
     /// A new connection subscribed to the default path, and the first path line it got.
     func connectAndSubscribe() throws -> (connection: PathConnection, first: PathUpdate) {
         let connection = try connect()
-        try connection.send(Request(op: .subscribe))
+        try connection.send(Request(.subscribe(.any)))
         return (connection, try connection.nextPath().update)
     }
 
@@ -49,7 +49,7 @@ extension PathConnection {
 
     /// Nothing is waiting on this connection: a ping's pong is the next line.
     func expectNothingPending(sourceLocation: SourceLocation = #_sourceLocation) throws {
-        try send(Request(op: .ping, id: .string("probe")))
+        try send(Request(.ping, id: .string("probe")))
         let message = try next()
         #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)
     }

@@ -22,11 +22,11 @@ extension LoadAndAbuse {
             var subscribers: [PathConnection] = []
             for _ in 0..<subscriberCount {
                 let subscriber = try harness.connect()
-                try subscriber.send(Request(op: .subscribe))
+                try subscriber.send(Request(.subscribe(.any)))
                 subscribers.append(subscriber)
             }
             let canary = try harness.connect()
-            try canary.send(Request(op: .subscribe, id: .string("canary")))
+            try canary.send(Request(.subscribe(.any), id: .string("canary")))
             let first = try canary.nextPath().update
             // In lockstep with the canary: each change is published before the next one
             // is made, and 25 lines fit every socket buffer, so nothing collapses.
@@ -64,7 +64,7 @@ extension LoadAndAbuse {
             // Refused connections hold nothing: the served ones are all still answered.
             #expect(harness.queue.sync { harness.service.clientCount } == limit)
             for (index, client) in served.enumerated() {
-                try client.write(Request(op: .ping, id: .integer(Int64(index))).encoded())
+                try client.write(Request(.ping, id: .integer(Int64(index))).encoded())
                 #expect(try client.next() == .pong(id: .integer(Int64(index))))
             }
         }
@@ -74,7 +74,7 @@ extension LoadAndAbuse {
             let harness = try DaemonHarness()
             defer { harness.stop() }
             let victim = try RawClient(path: harness.socketPath)
-            try victim.write(Request(op: .subscribe).encoded())
+            try victim.write(Request(.subscribe(.any)).encoded())
             let (canary, first) = try harness.connectAndSubscribe()
             // About 350 bytes a line: 2,000 changes overfill the victim's socket buffer,
             // so the daemon holds a half-written or queued line for it (collapsed to the
@@ -90,7 +90,7 @@ extension LoadAndAbuse {
                 try #require(ContinuousClock.now < deadline, "the daemon never dropped the closed client")
                 last = try harness.flapCarrier(1, readingOn: canary, after: last)
             }
-            try canary.send(Request(op: .ping, id: .string("alive")))
+            try canary.send(Request(.ping, id: .string("alive")))
             #expect(try canary.next() == .pong(id: .string("alive")))
         }
     }

@@ -13,7 +13,7 @@ struct GenerationTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(op: .subscribe, id: .string("s")))
+        try client.send(Request(.subscribe(.any), id: .string("s")))
         let first = try client.nextPath().update
 
         let old = harness.network.latest
@@ -83,14 +83,14 @@ struct DumpOffTheStateQueueTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let subscriber = try harness.connect()
-        try subscriber.send(Request(op: .subscribe, id: .string("s")))
+        try subscriber.send(Request(.subscribe(.any), id: .string("s")))
         _ = try subscriber.nextPath()
         // The replacement's dump will not finish until the test says so.
         let gate = harness.network.holdNextStart()
         harness.network.latest.overrun()
         try harness.waitForSources(2)
         let other = try harness.connect()
-        try other.send(Request(op: .ping, id: .string("during the dump")))
+        try other.send(Request(.ping, id: .string("during the dump")))
         #expect(try other.next() == .pong(id: .string("during the dump")))
         gate.signal()
         guard case .resync(_, _, .string("s")) = try subscriber.next() else {

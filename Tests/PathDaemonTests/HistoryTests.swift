@@ -14,7 +14,7 @@ import Testing
 struct HistoryTests {
     static func history(_ client: PathConnection, since: Duration? = nil, limit: Int? = nil) throws
         -> (capacity: Int, persistent: Bool, entries: [HistoryEntry]) {
-        try client.send(Request(op: .history, since: since, limit: limit))
+        try client.send(Request(.history(since: since, limit: limit)))
         guard case .history(let capacity, let persistent, let entries, _) = try client.next() else {
             throw PathClientError("no history line")
         }
@@ -122,7 +122,7 @@ struct HistoryTests {
             }
             #expect(reached.wait(timeout: .now() + 60) == .success, "only \(seen.value) of \(changes) changes arrived")
             let (capacity, memoryCount, fileLines, fileBytes) = harness.queue.sync { () -> (Int, Int, Int, Int) in
-                let history = harness.service.history!
+                let history = harness.service.records.history!
                 let text = FileManager.default.contents(atPath: directory + "/history.jsonl") ?? Data()
                 return (history.capacity, history.count, text.split(separator: UInt8(ascii: "\n")).count, text.count)
             }

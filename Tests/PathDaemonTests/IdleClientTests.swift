@@ -17,14 +17,14 @@ struct IdleClientTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let idle = try harness.connect()
-        try idle.send(Request(op: .subscribe, id: .string("idle")))
+        try idle.send(Request(.subscribe(.any), id: .string("idle")))
         _ = try idle.nextPath()
         let busy = try harness.connect()
         // The idle client is the only one with a subscription.
         func wakeups() throws -> (idle: Int, busy: Int) {
             try harness.queue.sync {
-                let clients = harness.service.clients.values
-                let registry = harness.service.subscriptions
+                let clients = harness.service.admission.clients.values
+                let registry = harness.service.publisher.subscriptions
                 let idleClient = try #require(clients.first { registry.count(of: $0.id) > 0 })
                 let busyClient = try #require(clients.first { registry.count(of: $0.id) == 0 })
                 return (idleClient.wakeups, busyClient.wakeups)
@@ -33,7 +33,7 @@ struct IdleClientTests {
         let before = try wakeups()
         let roundTrips = 500
         for index in 0..<roundTrips {
-            try busy.send(Request(op: .ping, id: .integer(Int64(index))))
+            try busy.send(Request(.ping, id: .integer(Int64(index))))
             try #require(try busy.next() == .pong(id: .integer(Int64(index))))
         }
         let after = try wakeups()

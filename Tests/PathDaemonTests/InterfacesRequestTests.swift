@@ -9,7 +9,7 @@ import Testing
 @Suite("interfaces request")
 struct InterfacesRequestTests {
     func interfaces(_ client: PathConnection, id: JSONValue) throws -> (Generation, [InterfaceReport]) {
-        try client.send(Request(op: .interfaces, id: id))
+        try client.send(Request(.interfaces, id: id))
         let message = try client.next()
         guard case .interfaces(let generation, let reports, let replyID) = message, replyID == id else {
             throw PathClientError("expected an interfaces reply, got \(message)")
@@ -22,7 +22,7 @@ struct InterfacesRequestTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(op: .subscribe, id: .string("s")))
+        try client.send(Request(.subscribe(.any), id: .string("s")))
         _ = try client.nextPath()
         let (generation, reports) = try interfaces(client, id: .string("a"))
         #expect(generation == .first)

@@ -33,7 +33,7 @@ extension LoadAndAbuse {
             DispatchQueue.global().async {
                 do {
                     try corpus.send { try attacker.write($0) }
-                    try attacker.write(Request(op: .ping, id: .string("end")).encoded())
+                    try attacker.write(Request(.ping, id: .string("end")).encoded())
                 } catch {
                     writeFailure.withLock { $0 = "\(error)" }
                 }
@@ -55,7 +55,7 @@ extension LoadAndAbuse {
             #expect(counts == corpus.expectedCounts)
 
             // The attacker's connection still works, and so does everyone else's.
-            try attacker.write(Request(op: .status, id: .integer(1)).encoded())
+            try attacker.write(Request(.status(.any), id: .integer(1)).encoded())
             guard case .path(_, .integer(1)) = try attacker.next() else {
                 Issue.record("status after the flood did not answer")
                 return

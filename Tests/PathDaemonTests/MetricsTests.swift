@@ -13,7 +13,7 @@ import Testing
 struct MetricsTests {
     /// The metrics as `pathctl metrics --format prometheus` gets them.
     static func metrics(_ client: PathConnection) throws -> String {
-        try client.send(Request(op: .metrics, format: .prometheus))
+        try client.send(Request(.metrics(format: .prometheus)))
         guard case .metrics(.prometheus, let text, _) = try client.next() else {
             throw PathClientError("no metrics line")
         }
@@ -130,7 +130,7 @@ struct MetricsTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(op: .metrics, id: .string("m")))
+        try client.send(Request(.metrics(format: nil), id: .string("m")))
         guard case .metrics(.openMetrics, let text, .string("m")) = try client.next() else {
             throw PathClientError("no OpenMetrics reply")
         }
@@ -149,7 +149,7 @@ struct MetricsFileTests {
             let harness = try DaemonHarness(configuration: .daemon { $0.metricsFilePath = path }, scheduler: scheduler)
             defer { harness.stop() }
             func file() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
-            func writes() -> Int { harness.queue.sync { harness.service.metricsFile?.writes ?? -1 } }
+            func writes() -> Int { harness.queue.sync { harness.service.records.metricsFile?.writes ?? -1 } }
 
             #expect(writes() == 1)
             #expect(try file().contains(#"pathd_path_status{pathd_path_status="satisfied"} 1"#))
@@ -194,7 +194,7 @@ struct MetricsFileTests {
         harness.queue.sync {}
         let logged = log.text().components(separatedBy: "metrics: cannot write /nonexistent-pathd-dir/pathd.prom").count - 1
         #expect(logged == 1, "\(log.text())")
-        try client.send(Request(op: .ping, id: .integer(1)))
+        try client.send(Request(.ping, id: .integer(1)))
         #expect(try client.next() == .pong(id: .integer(1)))
     }
 }

@@ -230,7 +230,7 @@ struct PathMonitorTests {
         let admin = try harness.connect()
         script.answer(.valid(ReloadTests.expensiveEth0(), warnings: []))
         for id in 1...2 {
-            try admin.send(Request(op: .reload, id: .integer(Int64(id))))
+            try admin.send(Request(.reload, id: .integer(Int64(id))))
             #expect(try admin.next() == .reloaded(warnings: [], id: .integer(Int64(id))))
             if id == 1 {
                 var expected = first

@@ -1,7 +1,7 @@
 import Glibc
 import PathClient
 import PathSocketClient
-import PathDaemon
+@testable import PathDaemon
 import PathModel
 import PathProtocol
 import Synchronization
@@ -44,7 +44,7 @@ struct ReloadTests {
 
         let admin = try harness.connect()
         script.answer(.valid(Self.expensiveEth0(), warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"]))
-        try admin.send(Request(op: .reload, id: .integer(1)))
+        try admin.send(Request(.reload, id: .integer(1)))
         #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
                                               id: .integer(1)))
         let second = try subscriber.nextPath().update
@@ -53,7 +53,7 @@ struct ReloadTests {
         #expect(second.generation == first.generation)
         try subscriber.expectNothingPending()
 
-        try admin.send(Request(op: .reload, id: .integer(2)))
+        try admin.send(Request(.reload, id: .integer(2)))
         #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
                                               id: .integer(2)))
         try subscriber.expectNothingPending()
@@ -72,7 +72,7 @@ struct ReloadTests {
         let admin = try harness.connect()
         script.answer(.invalid(errors: ["/etc/pathd/pathd.conf:12: Expensive= expects a boolean, got \"maybe\""],
                                warnings: []))
-        try admin.send(Request(op: .reload, id: .string("r")))
+        try admin.send(Request(.reload, id: .string("r")))
         guard case .error(let code, let message, let id) = try admin.next() else {
             Issue.record("expected an error line")
             return
@@ -81,7 +81,7 @@ struct ReloadTests {
         #expect(id == .string("r"))
         #expect(message.contains("/etc/pathd/pathd.conf:12: Expensive= expects a boolean"))
         try subscriber.expectNothingPending()
-        try admin.send(Request(op: .status))
+        try admin.send(Request(.status(.any)))
         let status = try admin.nextPath().update
         #expect(status.path == first.path)
         #expect(status.sequence == first.sequence)
@@ -89,7 +89,7 @@ struct ReloadTests {
 
         // A later valid reload still works from the untouched state.
         script.answer(.valid(Self.expensiveEth0(), warnings: []))
-        try admin.send(Request(op: .reload))
+        try admin.send(Request(.reload))
         #expect(try admin.next() == .reloaded(warnings: [], id: nil))
         #expect(try subscriber.nextPath().update.sequence == first.sequence + 1)
     }
@@ -99,7 +99,7 @@ struct ReloadTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(op: .reload))
+        try client.send(Request(.reload))
         guard case .error(let code, _, _) = try client.next() else {
             Issue.record("expected an error line")
             return
@@ -120,7 +120,7 @@ struct ReloadTests {
               (peer: uid_t.max, daemon: uid_t.max, trusted: false),
           ])
     func trust(peer: uid_t, daemon: uid_t, trusted: Bool) {
-        #expect(PathService.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
+        #expect(ClientAdmission.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
     }
 
     @Test("reconfigure before the first path publishes nothing and is used for it")
@@ -129,7 +129,7 @@ struct ReloadTests {
         defer { harness.stop() }
         harness.queue.sync { harness.service.reconfigure(Self.expensiveEth0()) }
         let client = try harness.connect()
-        try client.send(Request(op: .status))
+        try client.send(Request(.status(.any)))
         #expect(try client.nextPath().update.path.isExpensive)
     }
 }

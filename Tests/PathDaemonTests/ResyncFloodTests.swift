@@ -15,9 +15,9 @@ extension LoadAndAbuse {
                                             log: log.logger)
             defer { harness.stop() }
             let stuck = try harness.connect()
-            try stuck.send(Request(op: .subscribe, id: .string("stuck")))
+            try stuck.send(Request(.subscribe(.any), id: .string("stuck")))
             let reader = try harness.connect()
-            try reader.send(Request(op: .subscribe, id: .string("reader")))
+            try reader.send(Request(.subscribe(.any), id: .string("reader")))
             var last = try reader.nextPath().update
             // Each overrun sends every subscriber a resync line, never dropped, and the
             // path. The stuck client's socket buffer fills, then its queue passes 16 KiB.
@@ -45,7 +45,7 @@ extension LoadAndAbuse {
                 // Whatever it had been sent, the stuck client's connection ends.
                 while true { _ = try stuck.next() }
             }
-            try reader.send(Request(op: .ping, id: .integer(overruns)))
+            try reader.send(Request(.ping, id: .integer(overruns)))
             #expect(try reader.next() == .pong(id: .integer(overruns)))
         }
     }

@@ -22,19 +22,19 @@ struct RouteRequestTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
         let client = try harness.connect()
-        try client.send(Request(op: .route, id: .string("r"), destination: Self.destination))
+        try client.send(Request(.route(destination: Self.destination), id: .string("r")))
         let expected = RouteReport(destination: Self.destination, status: .satisfied, interface: Fixture.eth0Interface,
                                    source: Fixture.onlineAddress.address, gateway: Fixture.ip("198.51.100.1"), table: 254)
         #expect(try client.next() == .route(expected, generation: .first, id: .string("r")))
         // An address the fake kernel has no route for; IPv6, of which the host has no
         // address, says so, as a path would.
-        try client.send(Request(op: .route, destination: Fixture.ip("192.0.2.99")))
+        try client.send(Request(.route(destination: Fixture.ip("192.0.2.99"))))
         guard case .route(let report, _, nil) = try client.next() else {
             Issue.record("expected a route reply")
             return
         }
         #expect(report.unsatisfiedReason == .noRoute)
-        try client.send(Request(op: .route, destination: Fixture.ip("2001:db8::9")))
+        try client.send(Request(.route(destination: Fixture.ip("2001:db8::9"))))
         guard case .route(let v6, _, nil) = try client.next() else {
             Issue.record("expected a route reply")
             return
@@ -138,11 +138,11 @@ struct RouteRequestTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
         let client = try harness.connect()
-        try client.send(Request(op: .subscribe, id: .string("s")))
+        try client.send(Request(.subscribe(.any), id: .string("s")))
         _ = try client.nextPath()
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try client.nextPath().update.path.unsatisfiedReason == .noCarrier)
-        try client.send(Request(op: .route, id: .integer(9), destination: Self.destination))
+        try client.send(Request(.route(destination: Self.destination), id: .integer(9)))
         guard case .route(let report, _, .integer(9)) = try client.next() else {
             Issue.record("expected a route reply")
             return

@@ -23,7 +23,7 @@ struct SequenceTests {
         ]
         var sequences: [String: [UInt64]] = [:]
         for subscription in subscriptions {
-            try client.send(Request(op: .subscribe, id: .string(subscription.id), criteria: subscription.criteria))
+            try client.send(Request(.subscribe(subscription.criteria), id: .string(subscription.id)))
             let (update, id) = try client.nextPath()
             #expect(id == .string(subscription.id))
             sequences[subscription.id, default: []].append(update.sequence)
@@ -50,7 +50,7 @@ struct SequenceTests {
             // The pong usually follows this change's lines, but the daemon may read the
             // ping before it applies the change; a late line is then collected in the
             // next round. Either way each id's lines arrive in order.
-            try client.send(Request(op: .ping, id: .integer(Int64(number))))
+            try client.send(Request(.ping, id: .integer(Int64(number))))
             while true {
                 let message = try client.next()
                 if message == .pong(id: .integer(Int64(number))) { break }

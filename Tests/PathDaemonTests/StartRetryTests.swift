@@ -15,7 +15,7 @@ struct StartRetryTests {
         defer { harness.stop() }
         let client = try harness.connect()
         #expect(client.hello?.generation == Generation(rawValue: 3))
-        try client.send(Request(op: .status))
+        try client.send(Request(.status(.any)))
         let update = try client.nextPath().update
         #expect(update.generation == Generation(rawValue: 3))
         #expect(update.path.status == .satisfied)
@@ -39,7 +39,7 @@ struct RestartRetryTests {
         let harness = try DaemonHarness(scheduler: clock)
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(op: .subscribe, id: .string("s")))
+        try client.send(Request(.subscribe(.any), id: .string("s")))
         let first = try client.nextPath().update
         // The overrun's replacement fails to start; the next one would work.
         harness.network.failNextStarts(1)

@@ -15,7 +15,7 @@ struct StatusAndSubscribeTests {
         let client = try harness.connect()
         #expect(client.hello?.protocolVersion == ProtocolVersion.current)
         #expect(client.hello?.generation == .first)
-        try client.send(Request(op: .status, id: .integer(7)))
+        try client.send(Request(.status(.any), id: .integer(7)))
         let (update, id) = try client.nextPath()
         #expect(id == .integer(7))
         #expect(update.generation == .first)
@@ -69,12 +69,12 @@ struct StatusAndSubscribeTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(op: .subscribe, id: .string("wifi"), criteria: Criteria(requiredInterfaceType: .wifi)))
+        try client.send(Request(.subscribe(Criteria(requiredInterfaceType: .wifi)), id: .string("wifi")))
         let wifi = try client.nextPath()
         #expect(wifi.id == .string("wifi"))
         #expect(wifi.update.path.status == .unsatisfied)
         #expect(wifi.update.path.unsatisfiedReason == .interfaceTypeExcluded)
-        try client.send(Request(op: .subscribe, id: .string("any")))
+        try client.send(Request(.subscribe(.any), id: .string("any")))
         let any = try client.nextPath()
         #expect(any.id == .string("any"))
         #expect(any.update.path.status == .satisfied)
@@ -85,9 +85,9 @@ struct StatusAndSubscribeTests {
         #expect(change.id == .string("any"))
         #expect(change.update.path.unsatisfiedReason == .noRoute)
 
-        try client.send(Request(op: .unsubscribe, id: .string("any")))
+        try client.send(Request(.unsubscribe, id: .string("any")))
         #expect(try client.next() == .unsubscribed(id: .string("any")))
-        try client.send(Request(op: .unsubscribe, id: .string("any")))
+        try client.send(Request(.unsubscribe, id: .string("any")))
         guard case .error(.unknownSubscription, _, .string("any")) = try client.next() else {
             Issue.record("a second unsubscribe must fail with unknownSubscription")
             return

@@ -11,14 +11,14 @@ struct MetricsHistoryRequestTests {
     @Test("format, since and limit are read, and written back the same")
     func options() throws {
         let metrics = try Self.parse(#"{"op":"metrics","format":"prometheus"}"#)
-        #expect(metrics == Request(op: .metrics, format: .prometheus))
+        #expect(metrics == Request(.metrics(format: .prometheus)))
         let history = try Self.parse(#"{"op":"history","since":1796150000.25,"limit":5,"id":"h"}"#)
-        #expect(history == Request(op: .history, id: .string("h"), since: .milliseconds(1_796_150_000_250), limit: 5))
-        #expect(try Self.parse(#"{"op":"history","since":1796150000}"#).since == .seconds(1_796_150_000))
+        #expect(history == Request(.history(since: .milliseconds(1_796_150_000_250), limit: 5), id: .string("h")))
+        #expect(try Self.parse(#"{"op":"history","since":1796150000}"#).op == .history(since: .seconds(1_796_150_000), limit: nil))
         for request in [metrics, history] {
             #expect(try Request.parse(line: request.encoded().dropLast()) == request)
         }
-        #expect(try Self.parse(#"{"op":"metrics","format":null}"#).format == nil)
+        #expect(try Self.parse(#"{"op":"metrics","format":null}"#).op == .metrics(format: nil))
     }
 
     @Test("each option only with its request, and only with a value of its type", arguments: [

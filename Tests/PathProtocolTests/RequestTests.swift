@@ -13,12 +13,19 @@ struct RequestTests {
         #expect(throws: RequestError.self) { try parse(text) }
     }
 
-    @Test(arguments: RequestOp.allCases.filter { $0 != .reportConnectivity && $0 != .route })
+    @Test(arguments: [RequestOp.status(.any), .subscribe(.any), .unsubscribe, .ping, .interfaces, .reload,
+                      .metrics(format: nil), .history(since: nil, limit: nil)])
     func parsesEachOp(_ op: RequestOp) throws {
-        let request = try Self.parse(#"{"op":"\#(op.rawValue)"}"#)
-        #expect(request == Request(op: op))
+        let request = try Self.parse(#"{"op":"\#(op.name.rawValue)"}"#)
+        #expect(request == Request(op))
         #expect(request.id == nil)
-        #expect(request.criteria == .any)
+    }
+
+    @Test func everyOpHasItsName() {
+        let ops: [RequestOp] = [.status(.any), .subscribe(.any), .unsubscribe, .ping, .interfaces, .reload,
+                                .reportConnectivity(.unknown), .metrics(format: nil), .history(since: nil, limit: nil),
+                                .route(destination: .v4(0))]
+        #expect(ops.map(\.name) == RequestOp.Name.allCases)
     }
 
     @Test(arguments: [
@@ -27,7 +34,7 @@ struct RequestTests {
     ])
     func echoesScalarIds(idText: String, id: JSONValue) throws {
         #expect(try Self.parse(#"{"op":"ping","id":\#(idText)}"#).id == id)
-        #expect(try Self.parse(#"{"id":\#(idText),"op":"status"}"#) == Request(op: .status, id: id))
+        #expect(try Self.parse(#"{"id":\#(idText),"op":"status"}"#) == Request(.status(.any), id: id))
     }
 
     @Test(arguments: ["true", "[1]", "{}"])
@@ -74,8 +81,8 @@ struct RequestTests {
          Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.wifi])),
     ])
     func parsesCriteria(criteriaText: String, expected: Criteria) throws {
-        #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).criteria == expected)
-        #expect(try Self.parse(#"{"op":"status","criteria":\#(criteriaText)}"#).criteria == expected)
+        #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).op == .subscribe(expected))
+        #expect(try Self.parse(#"{"op":"status","criteria":\#(criteriaText)}"#).op == .status(expected))
     }
 
     @Test(arguments: [
@@ -94,25 +101,44 @@ struct RequestTests {
 
     @Test(arguments: [RequestOp.ping, .unsubscribe])
     func criteriaOnlyApplyToStatusAndSubscribe(op: RequestOp) throws {
-        let error = Self.failure(#"{"op":"\#(op.rawValue)","id":2,"criteria":{"requiredInterfaceType":"wifi"}}"#)
+        let error = Self.failure(#"{"op":"\#(op.name.rawValue)","id":2,"criteria":{"requiredInterfaceType":"wifi"}}"#)
         #expect(error?.code == .badArgument)
         #expect(error?.id == .integer(2))
+        #expect(error?.message == #""criteria" applies to status and subscribe only"#)
         // An explicit null is the same as no criteria.
-        #expect(try Self.parse(#"{"op":"\#(op.rawValue)","criteria":null}"#) == Request(op: op))
+        #expect(try Self.parse(#"{"op":"\#(op.name.rawValue)","criteria":null}"#) == Request(op))
+    }
+
+    /// Each op takes exactly its fields; the first problem in the documented field order
+    /// (criteria, connectivity, format, since, limit, destination) is the one reported.
+    @Test(arguments: [
+        (#"{"op":"status","connectivity":null}"#, #""connectivity" applies to reportConnectivity only"#),
+        (#"{"op":"reportConnectivity","format":"prometheus"}"#, #"reportConnectivity needs a "connectivity" object"#),
+        (#"{"op":"history","since":"soon","destination":"192.0.2.1"}"#,
+         #""since" must be a time in seconds since the epoch (a number)"#),
+        (#"{"op":"history","limit":1,"destination":"192.0.2.1"}"#, #""destination" applies to route only"#),
+        (#"{"op":"route","format":"prometheus"}"#, #""format" applies to metrics only"#),
+        (#"{"op":"metrics","limit":1,"format":"json"}"#, #""format" must be openmetrics or prometheus"#),
+        (#"{"op":"ping","since":1,"criteria":{}}"#, #""criteria" applies to status and subscribe only"#),
+    ])
+    func firstMisplacedOrInvalidFieldIsReported(line: String, message: String) {
+        let error = Self.failure(line)
+        #expect(error?.code == .badArgument)
+        #expect(error?.message == message)
     }
 
     @Test func unknownTopLevelFieldsAreIgnored() throws {
-        #expect(try Self.parse(#"{"op":"ping","client":"pathctl","v":2}"#) == Request(op: .ping))
+        #expect(try Self.parse(#"{"op":"ping","client":"pathctl","v":2}"#) == Request(.ping))
     }
 
     @Test(arguments: [
-        Request(op: .status),
-        Request(op: .ping, id: .string("p\"1\"\n")),
-        Request(op: .ping, id: .null),
-        Request(op: .unsubscribe, id: .integer(99)),
-        Request(op: .subscribe, id: .double(0.25), criteria: Criteria(requiredInterfaceType: .wifi)),
-        Request(op: .subscribe, id: .integer(-1), criteria: Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi])),
-        Request(op: .status, criteria: Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.loopback])),
+        Request(.status(.any)),
+        Request(.ping, id: .string("p\"1\"\n")),
+        Request(.ping, id: .null),
+        Request(.unsubscribe, id: .integer(99)),
+        Request(.subscribe(Criteria(requiredInterfaceType: .wifi)), id: .double(0.25)),
+        Request(.subscribe(Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi])), id: .integer(-1)),
+        Request(.status(Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.loopback]))),
     ])
     func encodedRoundTripsThroughParse(_ request: Request) throws {
         let line = request.encoded()
@@ -122,9 +148,9 @@ struct RequestTests {
     }
 
     @Test func encodedIsCompactAndSorted() {
-        let request = Request(op: .subscribe, id: .integer(1), criteria: Criteria(prohibitedInterfaceTypes: [.wifi, .cellular]))
+        let request = Request(.subscribe(Criteria(prohibitedInterfaceTypes: [.wifi, .cellular])), id: .integer(1))
         #expect(String(decoding: request.encoded(), as: UTF8.self)
             == #"{"op":"subscribe","id":1,"criteria":{"prohibitedInterfaceTypes":["cellular","wifi"]}}"# + "\n")
-        #expect(String(decoding: Request(op: .ping).encoded(), as: UTF8.self) == #"{"op":"ping"}"# + "\n")
+        #expect(String(decoding: Request(.ping).encoded(), as: UTF8.self) == #"{"op":"ping"}"# + "\n")
     }
 }

@@ -85,4 +85,19 @@ struct ServerMessageTests {
         let line = #"{"type":"pong","id":3,"addedInVersion2":{"deep":[1,2]}}"#
         #expect(try ServerMessage.decode(line: Fixture.bytes(line)) == .pong(id: .integer(3)))
     }
+
+    @Test("a subscriber acts on path, resync and error lines and skips every other message")
+    func subscriberRule() {
+        let update = PathUpdate(generation: Generation(rawValue: 2), sequence: 3, path: Path(status: .satisfied))
+        #expect(ServerMessage.path(update, id: .string("s")).forSubscriber == .path(update, id: .string("s")))
+        #expect(ServerMessage.resync(reason: "overrun", generation: Generation(rawValue: 4), id: nil).forSubscriber
+            == .resync(reason: "overrun", generation: Generation(rawValue: 4), id: nil))
+        #expect(ServerMessage.error(code: .shuttingDown, message: "bye", id: nil).forSubscriber
+            == .error(code: .shuttingDown, message: "bye", id: nil))
+        let skipped: [ServerMessage] = [
+            .hello(protocolVersion: 1, daemonVersion: "1", generation: .first), .pong(id: nil), .unsubscribed(id: nil),
+            .reloaded(warnings: [], id: nil), .reported(id: nil), .unrecognized(type: "weather", .object([:])),
+        ]
+        for message in skipped { #expect(message.forSubscriber == nil, "\(message)") }
+    }
 }

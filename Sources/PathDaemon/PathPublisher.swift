@@ -1,0 +1,114 @@
+import PathEngine
+import PathModel
+import PathProtocol
+
+/// Publishing to subscription groups: the path, sequence and encoded line of every
+/// criteria anyone asked about (`CriteriaGroup`), who is subscribed to what
+/// (`SubscriptionRegistry`), and the lines sent when a path changes.
+///
+/// Threading: the state queue only (see `PathService`).
+final class PathPublisher {
+    /// Every criteria anyone asked about, by criteria; never removed (`CriteriaGroup`).
+    private var groups: [Criteria: CriteriaGroup] = [:]
+    /// Who is subscribed to what: the one owner of that relation.
+    private(set) var subscriptions = SubscriptionRegistry()
+    /// Called with the default path each time it is published (the log line, the
+    /// service manager's status).
+    var onDefaultPathChange: ((Path) -> Void)?
+    private let engine: PathEngine
+    private let configuration: ServiceConfiguration
+    private let connectivity: ConnectivityReports
+    private let admission: ClientAdmission
+    private let records: ServiceRecords
+
+    init(engine: PathEngine, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
+         admission: ClientAdmission, records: ServiceRecords) {
+        self.engine = engine
+        self.configuration = configuration
+        self.connectivity = connectivity
+        self.admission = admission
+        self.records = records
+    }
+
+    /// The group of `criteria`. The first time anyone asks about `criteria` its path is
+    /// evaluated and the group created; for the default criteria that is the first
+    /// publication of the default path (the log, the counters, the history).
+    func findOrPublishGroup(for criteria: Criteria) -> CriteriaGroup {
+        if let existing = groups[criteria] { return existing }
+        let path = evaluate(criteria)
+        let created = CriteriaGroup(path: path, connectivity: connectivity.connectivity(of: path),
+                                    generation: engine.generation)
+        groups[criteria] = created
+        if criteria == .any { defaultPathPublished(created, generation: engine.generation, previous: nil) }
+        return created
+    }
+
+    /// Re-evaluates every criteria group and sends a line to the subscribers of each
+    /// whose path changed (every group after a resync, preceded by the resync line).
+    func publishChanges(resync: String? = nil) {
+        let generation = engine.generation
+        connectivity.prune()
+        _ = findOrPublishGroup(for: .any)
+        for criteria in Array(groups.keys) {
+            guard var group = groups[criteria] else { continue }
+            let path = evaluate(criteria)
+            let previous = group.path
+            let changed = group.update(path: path, connectivity: connectivity.connectivity(of: path),
+                                       generation: generation, force: resync != nil)
+            groups[criteria] = group
+            guard changed else { continue }
+            for key in subscriptions.subscribers(of: criteria) {
+                guard let client = admission.clients[key.client], let subscription = subscriptions[key] else {
+                    continue
+                }
+                if let resync {
+                    let line = ServerMessage.resync(reason: resync, generation: generation, id: subscription.id)
+                    client.send(line.encoded(), kind: .push)
+                }
+                client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
+            }
+            // After the lines are out: the log line, the service manager's status and the
+            // history file each cost a system call that no subscriber should wait for.
+            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
+        }
+        records.changed()
+    }
+
+    // MARK: Subscriptions
+
+    /// Subscribes `connection` to `criteria` and sends it the current path.
+    func subscribe(_ connection: ClientConnection, id: JSONValue?, criteria: Criteria) {
+        let line = findOrPublishGroup(for: criteria).line
+        let key = subscriptions.add(client: connection.id, id: id, criteria: criteria)
+        connection.send(line.line(idMember: subscriptions[key]?.idMember ?? []), kind: .path(subscription: key.number))
+        records.changed()
+    }
+
+    /// Ends `connection`'s subscriptions with `id`; whether there were any.
+    func unsubscribe(_ connection: ClientConnection, id: JSONValue?) -> Bool {
+        guard !subscriptions.remove(client: connection.id, id: id).isEmpty else { return false }
+        records.changed()
+        return true
+    }
+
+    /// Forgets every subscription of a connection that closed.
+    func forgetSubscriptions(of connection: ClientConnection) {
+        subscriptions.removeAll(of: connection.id)
+    }
+
+    // MARK: Evaluation
+
+    private func evaluate(_ criteria: Criteria) -> Path {
+        PathEvaluator.evaluate(engine.snapshot, policy: configuration.current.policy,
+                               destinations: configuration.current.daemon.lookupDestinations, criteria: criteria)
+    }
+
+    /// The default path was published: the log line and the service manager's status
+    /// (`onDefaultPathChange`) each time; the counters and the history only when it
+    /// differs from `previous` (nil for the first path: a resync re-publishes the same).
+    private func defaultPathPublished(_ group: CriteriaGroup, generation: Generation, previous: Path?) {
+        onDefaultPathChange?(group.path)
+        guard previous != group.path else { return }
+        records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous)
+    }
+}

@@ -1,0 +1,167 @@
+import Dispatch
+import PathEngine
+import PathModel
+import PathProtocol
+
+/// Answers each request line of a connection (docs/PROTOCOL.md, "Requests"): parses it
+/// into a typed `Request` and replies, asking the part that owns what the op is about.
+/// Every request costs O(1) or O(the size of its own reply); `route` costs one
+/// evaluation of a path here and a kernel lookup on the monitor's queue.
+///
+/// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
+/// lookup's reply captures `self` and is called on that queue.
+final class RequestHandler: @unchecked Sendable {
+    private let queue: DispatchQueue
+    private let log: Logger
+    private let engine: PathEngine
+    private let configuration: ServiceConfiguration
+    private let admission: ClientAdmission
+    private let publisher: PathPublisher
+    private let connectivity: ConnectivityReports
+    private let records: ServiceRecords
+
+    init(queue: DispatchQueue, log: Logger, engine: PathEngine, configuration: ServiceConfiguration,
+         admission: ClientAdmission, publisher: PathPublisher, connectivity: ConnectivityReports,
+         records: ServiceRecords) {
+        self.queue = queue
+        self.log = log
+        self.engine = engine
+        self.configuration = configuration
+        self.admission = admission
+        self.publisher = publisher
+        self.connectivity = connectivity
+        self.records = records
+    }
+
+    /// One request line; a line that is no request gets the error line that says why.
+    func received(_ line: [UInt8], from connection: ClientConnection) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let request: Request
+        do {
+            request = try Request.parse(line: line)
+        } catch {
+            connection.send(ServerMessage.error(code: error.code, message: error.message, id: error.id).encoded())
+            return
+        }
+        handle(request, from: connection)
+    }
+
+    private func handle(_ request: Request, from connection: ClientConnection) {
+        let id = request.id
+        switch request.op {
+        case .status(let criteria):
+            connection.send(publisher.findOrPublishGroup(for: criteria).line.line(id: id))
+        case .subscribe(let criteria):
+            let limit = configuration.current.daemon.maximumSubscriptionsPerClient
+            guard publisher.subscriptions.count(of: connection.id) < limit else {
+                connection.send(ServerMessage.error(
+                    code: .limitExceeded,
+                    message: "this connection already holds \(limit) subscriptions (MaxSubscriptionsPerClient=); "
+                        + "unsubscribe one first",
+                    id: id).encoded())
+                return
+            }
+            publisher.subscribe(connection, id: id, criteria: criteria)
+        case .unsubscribe:
+            guard id != nil else {
+                connection.send(ServerMessage.error(code: .badArgument,
+                                                    message: "unsubscribe needs the \"id\" of the subscription",
+                                                    id: nil).encoded())
+                return
+            }
+            guard publisher.unsubscribe(connection, id: id) else {
+                connection.send(ServerMessage.error(code: .unknownSubscription,
+                                                    message: "no subscription with this id on this connection",
+                                                    id: id).encoded())
+                return
+            }
+            connection.send(ServerMessage.unsubscribed(id: id).encoded())
+        case .ping:
+            connection.send(ServerMessage.pong(id: id).encoded())
+        case .interfaces:
+            // Derived on request from the snapshot the paths were computed from, so the
+            // report and the current path never disagree.
+            var reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.current.policy)
+            for index in reports.indices {
+                reports[index].connectivity = connectivity.report(on: reports[index].name)
+            }
+            connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports,
+                                                     id: id).encoded())
+        case .reload:
+            guard requireTrusted(connection, id: id, doing: "asked to reload",
+                                 allowed: "reload is allowed for root and the daemon's own user only") else { return }
+            switch configuration.reload(requestedBy: "client \(connection.id) (uid \(connection.userID))") {
+            case .valid(_, let warnings):
+                connection.send(ServerMessage.reloaded(warnings: warnings, id: id).encoded())
+            case .invalid(let errors, _):
+                let message = "configuration not reloaded: " + errors.joined(separator: "\n")
+                connection.send(ServerMessage.error(code: .configInvalid, message: message, id: id).encoded())
+            }
+        case .reportConnectivity(let report):
+            guard requireTrusted(connection, id: id, doing: "sent a connectivity report",
+                                 allowed: "reportConnectivity is allowed for root and the daemon's own user "
+                                     + "(pathd-probe's) only")
+            else { return }
+            if let refusal = connectivity.record(report) {
+                connection.send(ServerMessage.error(code: .badArgument, message: refusal, id: id).encoded())
+                return
+            }
+            connection.send(ServerMessage.reported(id: id).encoded())
+            if engine.hasState { publisher.publishChanges() }
+        case .metrics(let format):
+            let format = format ?? .openMetrics
+            connection.send(ServerMessage.metrics(format: format, text: records.rendered(format), id: id).encoded())
+        case .history(let since, let limit):
+            // Bounded by HistorySize=: O(the reply).
+            let history = records.history
+            connection.send(ServerMessage.history(capacity: configuration.current.daemon.historySize,
+                                                  persistent: history?.isPersistent ?? false,
+                                                  entries: history?.entries(since: since, limit: limit) ?? [],
+                                                  id: id).encoded())
+        case .route(let destination):
+            lookUpRoute(to: destination, id: id, for: connection)
+        }
+    }
+
+    /// Whether the peer may make a privileged request (`ClientAdmission.isTrusted`); if
+    /// not, logs that it tried (`doing`) and answers `permissionDenied` with `allowed`.
+    private func requireTrusted(_ connection: ClientConnection, id: JSONValue?, doing: String,
+                                allowed: String) -> Bool {
+        guard !admission.isTrusted(connection) else { return true }
+        log.notice("client \(connection.id) (uid \(connection.userID)) \(doing); denied")
+        connection.send(ServerMessage.error(code: .permissionDenied, message: allowed, id: id).encoded())
+        return false
+    }
+
+    // MARK: Route
+
+    /// The kernel's route to one address, judged as a path is. The lookup is I/O on the
+    /// netlink monitor's queue, so the reply is deferred (docs/ARCHITECTURE.md, "The
+    /// route to one destination"): the connection holds its later requests until it is
+    /// queued, and the state queue serves everyone meanwhile.
+    private func lookUpRoute(to destination: IPAddress, id: JSONValue?, for connection: ClientConnection) {
+        connection.deferReply()
+        engine.lookUpRoute(to: destination) { [weak self, connection] result in
+            guard let self else { return }
+            dispatchPrecondition(condition: .onQueue(queue))
+            connection.finishDeferredReply(routeReply(to: destination, result, id: id))
+        }
+    }
+
+    /// The reply line: evaluated against the snapshot of the moment the kernel's answer
+    /// arrives (the links and addresses it names are then at least as new as the lookup).
+    private func routeReply(to destination: IPAddress, _ result: Result<RouteLookup, RouteLookupError>,
+                            id: JSONValue?) -> [UInt8] {
+        switch result {
+        case .success(let lookup):
+            let report = PathEvaluator.route(to: destination, lookup: lookup, snapshot: engine.snapshot,
+                                             policy: configuration.current.policy,
+                                             destinations: configuration.current.daemon.lookupDestinations)
+            return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
+        case .failure(let error):
+            log.warning("route lookup for \(destination) failed: \(error)")
+            let message = "the kernel could not be asked for the route to \(destination): \(error)"
+            return ServerMessage.error(code: .lookupFailed, message: message, id: id).encoded()
+        }
+    }
+}

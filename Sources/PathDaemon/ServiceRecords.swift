@@ -1,0 +1,103 @@
+import Dispatch
+import PathEngine
+import PathModel
+import PathProtocol
+import SystemCalls
+
+/// What the daemon tells about its past: the counters of what happened, the default
+/// path's history and the metrics made from them (docs/PROTOCOL.md, `metrics` and
+/// `history`; pathd(8), METRICS). The other parts record each event here where it
+/// happens; nothing else keeps a counter.
+///
+/// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the
+/// metrics file's render closure captures `self` and runs on that queue.
+final class ServiceRecords: @unchecked Sendable {
+    enum Phase { case starting, live, closed }
+
+    private let queue: DispatchQueue
+    private let log: Logger
+    private let scheduler: any Scheduler
+    /// The clock of the history and the metrics.
+    let clock: any TimeSource
+    /// When the service was made, for `pathd_start_time_seconds`.
+    let startTime: Timestamp
+    /// What happened since the start: the one owner of every counter.
+    private(set) var counters = DaemonCounters()
+    /// The default path's changes; opened by `open`.
+    private(set) var history: PathHistory?
+    /// `MetricsFile=`, when set; opened by `open`.
+    private(set) var metricsFile: MetricsFile?
+    /// The metrics file follows changes from the first path on (until then the path is
+    /// unknown) until the service stops (the file is emptied then, and a write would be
+    /// wasted).
+    private var phase = Phase.starting
+    /// Everything the metrics say now, gathered from the service's parts; set by
+    /// `PathService` once they all exist.
+    var sample: (() -> DaemonMetrics)?
+
+    init(queue: DispatchQueue, log: Logger, scheduler: any Scheduler, clock: any TimeSource) {
+        self.queue = queue
+        self.log = log
+        self.scheduler = scheduler
+        self.clock = clock
+        startTime = clock.now()
+    }
+
+    /// Opens the history (with its start mark) and the metrics file.
+    func open(historySize: Int, stateDirectory: String?, metricsFilePath: String?) {
+        let history = PathHistory(capacity: historySize, directory: stateDirectory, queue: queue,
+                                  scheduler: scheduler, log: log)
+        history.record(HistoryEntry(time: clock.now(), event: .started))
+        self.history = history
+        if let metricsFilePath {
+            metricsFile = MetricsFile(path: metricsFilePath, queue: queue, scheduler: scheduler,
+                                      log: log) { [unowned self] in Array(rendered(.prometheus).utf8) }
+        }
+    }
+
+    /// The first path is out: the metrics file follows changes from now on.
+    func firstPathPublished() {
+        if phase == .starting { phase = .live }
+    }
+
+    /// The stop mark; the history's file is synced and the metrics file emptied.
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        history?.record(HistoryEntry(time: clock.now(), event: .stopped))
+        history?.close()
+        metricsFile?.stop()
+    }
+
+    /// Something the metrics show changed: the metrics file is rewritten (at most once
+    /// a second).
+    func changed() {
+        guard phase == .live else { return }
+        metricsFile?.changed()
+    }
+
+    /// The exposition text of the metrics now.
+    func rendered(_ format: Exposition.Format) -> String {
+        Exposition.render(sample?().families ?? [], as: format)
+    }
+
+    // MARK: Events
+
+    /// The default path was published and differs from `previous` (nil for the first).
+    func recordDefaultPath(_ path: Path, generation: Generation, sequence: UInt64, previous: Path?) {
+        let now = clock.now()
+        counters.recordDefaultPath(path, isFirst: previous == nil, at: now)
+        history?.record(HistoryEntry(time: now, event: .change(PathChange(path, generation: generation,
+                                                                          sequence: sequence))))
+    }
+
+    func recordResync() { counters.recordResync() }
+
+    func recordSourceLost(_ loss: SourceLoss) { counters.recordSourceLost(loss) }
+
+    func recordDisconnect(_ reason: ClientConnection.CloseReason) { counters.recordDisconnect(reason) }
+
+    func recordReload(_ result: DaemonCounters.ReloadResult) { counters.recordReload(result) }
+
+    func recordConnectivityReport(_ state: ConnectivityState) { counters.recordConnectivityReport(state) }
+}
