@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # pathd — build, run, test, install, package.
 # `make run`, `make test`, `make deb` and `make bench` first install missing Debian
 # packages (scripts/install-deps.sh is silent when everything is present); `make build`
