@@ -42,7 +42,7 @@ DEB_ARCH    = $(shell dpkg --print-architecture)
 DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
-.PHONY: all deps build run test lint install uninstall deb clean bench fuzz
+.PHONY: all deps build run test test-repeat lint install uninstall deb clean bench fuzz
 
 all: build
 
@@ -69,6 +69,18 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 # looks, and Tests/AppleCompatibility is compiled in both language modes.
 test: deps lint deb
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) $(SWIFT) test $(WARNINGS_AS_ERRORS)
+
+# `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
+# tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
+# kernel, daemon and netlink tests by default: the ones that race real processes and
+# sockets) and stops at the first failing run, printing its number, the failed tests and
+# its log (build/test-repeat/run-N.log). The package tests need `make deb` first
+# (PATHD_TEST_DEB); without it they skip.
+N      ?= 20
+FILTER ?= KernelTests|PathDaemonTests|NetlinkTests
+test-repeat: deps
+	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
+	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
