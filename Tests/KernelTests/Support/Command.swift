@@ -49,8 +49,9 @@ enum Command {
         let stderrPath = directory.path("stderr")
         let child = try ChildProcess(executable, arguments, stderrPath: stderrPath, stdoutPath: stdoutPath)
         let command = [executable.path] + arguments
-        let deadline = timeout.map { Date().addingTimeInterval($0.timeInterval) } ?? .distantFuture
-        guard let termination = child.wait(until: deadline) else {
+        // NSCondition.wait(until: .distantFuture) traps: no timeout, no deadline.
+        guard let termination = timeout.map({ child.wait(until: Date().addingTimeInterval($0.timeInterval)) }) ?? child.wait()
+        else {
             try child.kill(command.joined(separator: " "))
             let stderr = try String(contentsOfFile: stderrPath, encoding: .utf8)
             throw HarnessError("`\(command.joined(separator: " "))` did not finish within "
