@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # pathd — build, run, test, install, package.
 # `make run`, `make test`, `make deb` and `make bench` first install missing Debian
 # packages (scripts/install-deps.sh is silent when everything is present); `make build`
@@ -42,7 +43,7 @@ DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
-.PHONY: all deps build run test lint install uninstall deb clean bench fuzz gio-module \
+.PHONY: all deps build run test test-repeat lint install uninstall deb clean bench fuzz gio-module \
         build-gio-module install-gio-module uninstall-gio-module interop completions
 
 all: build
@@ -114,6 +115,18 @@ test: deps lint deb gio-module interop
 # loaded into a GLib program by the kernel tests (Tests/KernelTests/GIOModuleTests.swift).
 gio-module:
 	$(MAKE) -C gio-module all check
+
+# `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
+# tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
+# kernel, daemon and netlink tests by default: the ones that race real processes and
+# sockets) and stops at the first failing run, printing its number, the failed tests and
+# its log (build/test-repeat/run-N.log). The package tests need `make deb` first
+# (PATHD_TEST_DEB); without it they skip.
+N      ?= 20
+FILTER ?= KernelTests|PathDaemonTests|NetlinkTests
+test-repeat: deps
+	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
+	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages pathd needs to build, test and lint.
 # Idempotent: prints nothing and changes nothing when everything is present.
 set -euo pipefail

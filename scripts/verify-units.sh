@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs `systemd-analyze verify` on the given unit files.
 # verify refuses a unit whose Exec*= binary does not exist, and lint must not
 # need an installed pathd: the units are checked as copies whose commands under

@@ -8,26 +8,40 @@ import PathProtocol
 /// bounded and sequences stay monotonic for as long as the daemon runs.
 struct CriteriaGroup {
     private(set) var path: Path
-    /// As published: the evidence of the check that reached the current verdict.
+    /// The evidence of the latest check: in `line`, so in every `status` reply and every
+    /// new subscription's first line, even while subscribers are sent no line for it.
     private(set) var connectivity: Connectivity
     private(set) var sequence: UInt64 = 1
+    /// The generation `line` was published under.
+    private var generation: Generation
     private(set) var line: EncodedPathLine
 
     init(path: Path, connectivity: Connectivity, generation: Generation) {
         self.path = path
         self.connectivity = connectivity
+        self.generation = generation
         line = EncodedPathLine(PathUpdate(generation: generation, sequence: 1, path: path, connectivity: connectivity))
     }
 
     /// Records a newly evaluated path and the connectivity of its first interface.
     /// Returns whether a line must be published: the path changed, the connectivity's
-    /// verdict changed (a check that only confirms it, with new timings, is no news), or
-    /// `force` (after a resync the current path is sent regardless).
+    /// verdict changed, or `force` (after a resync the current path is sent regardless).
+    /// A check that only confirms the verdict is no news for subscribers, but it is the
+    /// latest evidence: the line is encoded again with it, under the same sequence
+    /// (docs/PROTOCOL.md, "Connectivity").
     mutating func update(path newPath: Path, connectivity newConnectivity: Connectivity, generation: Generation,
                          force: Bool) -> Bool {
-        guard force || newPath != path || newConnectivity.verdict != connectivity.verdict else { return false }
+        guard force || newPath != path || newConnectivity.verdict != connectivity.verdict else {
+            if newConnectivity != connectivity {
+                connectivity = newConnectivity
+                line = EncodedPathLine(PathUpdate(generation: self.generation, sequence: sequence, path: path,
+                                                  connectivity: newConnectivity))
+            }
+            return false
+        }
         path = newPath
         connectivity = newConnectivity
+        self.generation = generation
         sequence += 1
         line = EncodedPathLine(PathUpdate(generation: generation, sequence: sequence, path: newPath,
                                           connectivity: newConnectivity))

@@ -7,9 +7,10 @@ extension KernelTests {
     /// the test's two namespaces.
     @Suite("connectivity check (pathd-probe)")
     struct Connectivity {
-        static func writeConfig(_ topology: VethTopology, url: String?, timeout: String = "2s") throws -> String {
+        static func writeConfig(_ topology: VethTopology, url: String?, timeout: String = "2s",
+                                interval: String = "1h") throws -> String {
             let path = topology.directory.path("pathd.conf")
-            var text = "[Connectivity]\nInterval=1h\nTimeout=\(timeout)\n"
+            var text = "[Connectivity]\nInterval=\(interval)\nTimeout=\(timeout)\n"
             if let url { text += "URL=\(url)\nExpectedContent=pathd-ok\\n\n" }
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             return path
@@ -29,6 +30,12 @@ extension KernelTests {
             fields["sequence"] = nil
             fields["connectivity"] = nil
             return fields as NSDictionary
+        }
+
+        /// `pathctl status --json`: the daemon's path line.
+        static func status(_ topology: VethTopology) throws -> [String: Any] {
+            let json = try Command.check(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status", "--json"])
+            return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
         }
 
         static func sha256(_ text: String) throws -> String {
@@ -76,8 +83,13 @@ extension KernelTests {
                 #expect(full["redirectTarget"] is NSNull && full["error"] is NSNull)
 
                 // A check that confirms the verdict sends no line: the next one is the portal's.
+                // status shows that check (two rounds begin at least 2 s apart, so a later checkedAt).
                 try probe.checkNow()
                 try probe.waitForLog("vA: Internet reachable", count: 2)
+                let confirmed = try Self.status(topology)
+                #expect(Self.state(confirmed) == "full" && confirmed["sequence"] as? Int == sequence, "\(confirmed)")
+                #expect(Self.connectivity(confirmed)["checkedAt"] as? String ?? "" > full["checkedAt"] as? String ?? "",
+                        "status kept the first check: \(confirmed)")
 
                 try server.set(mode: "redirect")
                 try probe.checkNow()
@@ -121,6 +133,35 @@ extension KernelTests {
                 let reply = try #require(try JSONSerialization.jsonObject(with: Data(interfaces.utf8)) as? [String: Any])
                 let vA = (reply["interfaces"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "vA" } ?? [:]
                 #expect(Self.state(vA) == "none")
+            }
+        }
+
+        @Test("while the probe runs, status shows each periodic check that confirms the verdict; subscribers get no line")
+        func periodicChecksInStatus() throws {
+            try withVethTopology { topology in
+                let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
+                                             directory: topology.directory)
+                // The shortest interval pathd.conf allows.
+                let config = try Self.writeConfig(topology, url: server.url, interval: "10s")
+                let daemon = try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
+                                             stderrPath: topology.directory.path("probe.stderr"))
+                defer { teardown("stop pathd-probe") { try probe.terminate() } }
+                let full = try subscriber.waitFor("full") { Self.state($0) == "full" }
+                var checkedAt = Self.connectivity(full)["checkedAt"] as? String ?? ""
+                // Two more rounds, by the interval alone: after each, status has its evidence.
+                for round in 2...3 {
+                    try probe.waitForLog("vA: Internet reachable", count: round, timeout: .seconds(40))
+                    let status = try Self.status(topology)
+                    let latest = Self.connectivity(status)["checkedAt"] as? String ?? ""
+                    #expect(Self.state(status) == "full" && latest > checkedAt, "round \(round): \(status)")
+                    #expect(status["sequence"] as? Int == full["sequence"] as? Int, "a confirmation made a new line: \(status)")
+                    checkedAt = latest
+                }
+                try daemon.terminate()
+                let paths = try subscriber.linesUntilClosed("pathd's lines").filter(PathLine.isPath)
+                #expect(paths.map { Self.state($0) ?? "?" } == ["unknown", "full"], "\(paths)")
             }
         }
 

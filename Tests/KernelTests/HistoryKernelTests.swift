@@ -21,6 +21,40 @@ extension KernelTests {
             return state
         }
 
+        /// Every path line a subscriber of the default path received has its `change` entry
+        /// in `entries`, in the order received: pathd appends the entry before it sends the
+        /// line (PathService.publishChanges). The path line right after a `resync` line may
+        /// repeat the path, and then has no entry of its own.
+        static func expectRecorded(_ published: [[String: Any]], in entries: [NSDictionary]) {
+            let changes = entries.filter { $0["event"] as? String == "change" }
+            var next = changes.startIndex
+            var afterResync = false
+            var checked = 0
+            for line in published {
+                if line["type"] as? String == "resync" { afterResync = true }
+                guard PathLine.isPath(line) else { continue }
+                defer { afterResync = false }
+                guard !afterResync else { continue }
+                let generation = line["generation"] as? Int
+                let sequence = line["sequence"] as? Int
+                guard let found = changes[next...].firstIndex(where: {
+                    $0["generation"] as? Int == generation && $0["sequence"] as? Int == sequence
+                }) else {
+                    let missing = "generation \(generation ?? -1) sequence \(sequence ?? -1) was published but is not "
+                        + "in the history after the entries already matched; history:\n\(changes)"
+                    Issue.record(Comment(rawValue: missing))
+                    return
+                }
+                #expect(changes[found]["status"] as? String == PathLine.status(line)
+                        && changes[found]["unsatisfiedReason"] as? String == PathLine.unsatisfiedReason(line),
+                        "entry \(changes[found]) for the line \(line)")
+                next = changes.index(after: found)
+                checked += 1
+            }
+            // The subscription's first line and the burst's "no route" at least.
+            #expect(checked >= 2, "lines published: \(published)")
+        }
+
         @Test("a flapped default route and a flapped carrier are listed as two outages, each with its reason")
         func flaps() throws {
             try withVethTopology { topology in
@@ -56,21 +90,32 @@ extension KernelTests {
             try withVethTopology { topology in
                 let state = try Self.stateDirectory(topology)
                 let (daemon, subscriber) = try Self.start(topology, state: state)
-                // 3000 flaps of the default route, fed to the kernel as fast as ip can.
-                let batch = topology.directory.path("flaps.batch")
-                try String(repeating: "route del default\nroute add default via \(VethTopology.routerAddress)\n", count: 3000)
-                    .write(toFile: batch, atomically: true, encoding: .utf8)
-                let burst = try ChildProcess(Command.find("ip"), ["-netns", topology.a.name, "-force", "-batch", batch],
+                // One `ip -batch` reads the burst from a FIFO that the test writes and closes:
+                // it cannot end before the test says so, so pathd is stopped and killed in
+                // the middle of the burst by construction, however fast either of them runs.
+                let batch = try BatchFIFO(path: topology.directory.path("flaps.fifo"))
+                let burst = try ChildProcess(Command.find("ip"), ["-netns", topology.a.name, "-force", "-batch", batch.path],
                                              stderrPath: topology.directory.path("burst.stderr"))
-                // pathd is in the middle of it: it has published some of the changes.
-                for number in 1...10 { try subscriber.waitFor("change \(number) of the burst") { PathLine.isPath($0) } }
-                let midBurst = burst.isRunning
+                let delete = "route del default\n"
+                let add = "route add default via \(VethTopology.routerAddress)\n"
+                // The first part ends without a default route, so pathd publishes at least
+                // that change whatever it coalesces; it may be anywhere in the rest when stopped.
+                try batch.write(delete + String(repeating: add + delete, count: 100))
+                try subscriber.waitFor("no route, in the first part of the burst", PathLine.unsatisfied(reason: "noRoute"))
+                try daemon.send(SIGSTOP)
+                // The rest (the pipe holds all of it, about 48 KiB, even if ip read nothing)
+                // reaches the kernel while pathd cannot read it.
+                try batch.write(String(repeating: add + delete, count: 800) + add)
+                #expect(burst.isRunning, "ip ended before the burst was written whole: see burst.stderr")
+                batch.close()
+                #expect(burst.wait(until: Date().addingTimeInterval(60)) == .exit(0), "the burst did not finish")
                 try daemon.kill()
-                #expect(midBurst, "the burst was over before pathd was killed")
+                #expect(try topology.hasDefaultRoute, "the burst ends with a default route")
+
+                // Every line pathd sent before it was stopped, read to the end of the connection.
+                let published = try subscriber.linesUntilClosed("the lines pathd sent before it was killed")
                 let file = state + "/history.jsonl"
                 let written = try Data(contentsOf: URL(fileURLWithPath: file))
-                #expect(burst.wait(until: Date().addingTimeInterval(30)) == .exit(0), "the burst did not finish")
-                if !(try topology.hasDefaultRoute) { try topology.addDefaultRoute() }
                 // Every complete line written before the kill (a torn last one aside).
                 let complete = written.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast()
                     .map { line -> NSDictionary? in
@@ -81,6 +126,7 @@ extension KernelTests {
                         }
                     }
                 #expect(complete.count >= 3 && !complete.contains { $0 == nil }, "\(complete.count) lines before the kill")
+                Self.expectRecorded(published, in: complete.compactMap { $0 })
 
                 subscriber.close()
                 let (_, _) = try Self.start(topology, state: state)
@@ -99,4 +145,40 @@ extension KernelTests {
             }
         }
     }
+}
+
+/// A FIFO that `ip -batch` reads commands from: it reaches end of file only when `close()`
+/// is called. Opened read-write so that opening never blocks, whether or not ip has
+/// opened it yet; writes larger than the pipe's 64 KiB would block until ip reads.
+private final class BatchFIFO {
+    let path: String
+    private var descriptor: Int32
+
+    init(path: String) throws {
+        self.path = path
+        guard mkfifo(path, 0o600) == 0 else { throw HarnessError.posix("mkfifo \(path)", errno: errno) }
+        descriptor = open(path, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else { throw HarnessError.posix("open \(path)", errno: errno) }
+    }
+
+    func write(_ text: String) throws {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw HarnessError.posix("write \(path)", errno: errno)
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// The end of the batch. Idempotent.
+    func close() {
+        guard descriptor >= 0 else { return }
+        Glibc.close(descriptor)
+        descriptor = -1
+    }
+
+    deinit { close() }
 }

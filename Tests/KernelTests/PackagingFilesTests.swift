@@ -12,6 +12,22 @@ struct PackagingFilesTests {
         #expect(first.hasPrefix("pathd (\(DaemonVersion.current)) "), "packaging/debian/changelog: \(first)")
     }
 
+    @Test("LICENSE is the Apache License 2.0, and debian/copyright says so in the machine-readable format")
+    func license() throws {
+        let license = try Repository.read("LICENSE")
+        #expect(license.contains("Apache License\n                           Version 2.0, January 2004"))
+        #expect(license.contains("END OF TERMS AND CONDITIONS") && license.contains("APPENDIX: How to apply"))
+        let copyright = try Repository.read("packaging/debian/copyright")
+        // DEP-5: the header paragraph, a Files paragraph for everything, the license's own paragraph.
+        #expect(copyright.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        let paragraphs = copyright.components(separatedBy: "\n\n")
+        #expect(paragraphs.contains { $0.hasPrefix("Files: *\n") && $0.contains("\nLicense: Apache-2.0") },
+                "\(copyright)")
+        #expect(copyright.contains("\nLicense: Apache-2.0\n Licensed under the Apache License, Version 2.0"))
+        #expect(copyright.contains("\"/usr/share/common-licenses/Apache-2.0\""))
+        #expect(try Repository.read("Package.swift").contains("// SPDX-License-Identifier: Apache-2.0\n"))
+    }
+
     @Test("the example pathd.conf names every key of pathd.conf(5), and as shipped changes nothing")
     func exampleConfigurationIsTheDefaults() throws {
         let example = try Repository.read("packaging/pathd.conf")

@@ -22,12 +22,13 @@ struct ConnectivityReportTests {
     }
 
     static func report(_ state: ConnectivityState, interface: String = "eth0", url: String = Self.url,
-                       redirect: String? = nil, elapsed: Int64 = 5) -> Connectivity {
+                       redirect: String? = nil, elapsed: Int64 = 5,
+                       checkedAt: Int64 = 1_796_113_800) -> Connectivity {
         Connectivity(state: state, evidence: ConnectivityEvidence(
             url: url, interface: interface, httpStatus: state == .none ? nil : (redirect == nil ? 200 : 302),
             redirectTarget: redirect, bytesReceived: 9,
             bodySHA256: state == .none ? nil : "5200f31394e983861b573ecf424853b57ad2abc2218a0d2cc390877a6bcc2197",
-            elapsedMilliseconds: elapsed, checkedAt: UTCTime(secondsSinceEpoch: 1_796_113_800)))
+            elapsedMilliseconds: elapsed, checkedAt: UTCTime(secondsSinceEpoch: checkedAt)))
     }
 
     static func send(_ report: Connectivity, from client: PathConnection, id: Int64 = 1) throws -> ServerMessage {
@@ -71,6 +72,39 @@ struct ConnectivityReportTests {
         // status says the same as the subscription.
         try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == full)
+    }
+
+    @Test("a check that confirms the verdict sends no line, but status and a new subscription show its evidence")
+    func latestEvidenceInStatus() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration())
+        defer { harness.stop() }
+        let (subscriber, _) = try harness.connectAndSubscribe()
+        let probe = try harness.connect()
+        let first = Self.report(.full, checkedAt: 1_796_113_800)
+        _ = try Self.send(first, from: probe)
+        let announced = try subscriber.nextPath().update
+        #expect(announced.connectivity == first)
+
+        // Five more checks, each a minute later, each confirming "full".
+        var latest = first
+        for minute in 1...5 {
+            latest = Self.report(.full, elapsed: 5 + Int64(minute), checkedAt: 1_796_113_800 + 60 * Int64(minute))
+            #expect(try Self.send(latest, from: probe, id: Int64(minute) + 1) == .reported(id: .integer(Int64(minute) + 1)))
+            try probe.send(Request(op: .status))
+            let status = try probe.nextPath().update
+            #expect(status.connectivity == latest, "status kept an older check")
+            #expect(status.sequence == announced.sequence && status.generation == announced.generation
+                    && status.path == announced.path, "a confirmation is not a new path line")
+        }
+        try subscriber.expectNothingPending()
+        let (_, joined) = try harness.connectAndSubscribe()
+        #expect(joined.connectivity == latest && joined.sequence == announced.sequence)
+
+        // The next change of verdict is published with its own evidence.
+        let portal = Self.report(.portal, redirect: "http://login.example/", checkedAt: 1_796_114_200)
+        _ = try Self.send(portal, from: probe, id: 9)
+        let changed = try subscriber.nextPath().update
+        #expect(changed.connectivity == portal && changed.sequence == announced.sequence + 1)
     }
 
     @Test("the path's connectivity is its first interface's; a report on another link is only in interfaces")

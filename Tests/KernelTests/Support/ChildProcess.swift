@@ -76,6 +76,11 @@ final class ChildProcess {
         exit.wait(until: deadline)
     }
 
+    /// The termination, once the child has exited, however long that takes.
+    func wait() -> Termination {
+        exit.wait()
+    }
+
     func send(_ signal: Int32) throws {
         // ESRCH: already exited (and perhaps not yet reaped); nothing left to signal.
         if Glibc.kill(pid, signal) != 0 && errno != ESRCH {
@@ -138,6 +143,15 @@ private final class ExitSignal: @unchecked Sendable {
         stored = termination
         condition.broadcast()
         condition.unlock()
+    }
+
+    func wait() -> Termination {
+        condition.lock()
+        defer { condition.unlock() }
+        while true {
+            if let stored { return stored }
+            condition.wait()
+        }
     }
 
     func wait(until deadline: Date) -> Termination? {

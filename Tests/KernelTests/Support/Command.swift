@@ -37,37 +37,31 @@ enum Command {
     /// Runs `executable` with `arguments`, waits for it and returns its output, whatever its exit status.
     /// With a `timeout`, a command still running then is killed and the wait throws: the deadline
     /// that fails a test whose command (a `pathctl status` the daemon never answers) would hang.
+    ///
+    /// Spawned with `ChildProcess` (posix_spawn), not Foundation's `Process`: in Swift 6.3.1,
+    /// `Process.run()` copies a whole `struct dirent` while it lists /proc/self/fd and now and
+    /// then reads past a mapped page, crashing the test runner (swift-corelibs-foundation
+    /// pull request 5472). The output goes to files, so the child can never block on a full pipe.
     static func run(_ executable: URL, _ arguments: [String], timeout: Duration? = nil) throws -> CommandResult {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.standardInput = FileHandle.nullDevice
-        let stdoutPipe = Pipe()
-        let stderrPipe = Pipe()
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        // Both pipes are drained at once: a child that fills one while we block on the other would hang.
-        let stderrReader = PipeReader(stderrPipe.fileHandleForReading)
-        let stdoutReader = PipeReader(stdoutPipe.fileHandleForReading)
-        if let timeout, exited.wait(timeout: .now() + timeout.timeInterval) == .timedOut {
-            // SIGKILL: the child inherits the test thread's blocked signals (see `ChildProcess`).
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            let stderr = String(decoding: stderrReader.waitForEnd(), as: UTF8.self)
-            throw HarnessError("`\(([executable.path] + arguments).joined(separator: " "))` did not finish within "
-                + "\(timeout) and was killed; stderr: \(stderr)")
+        let directory = try TemporaryDirectory()
+        defer { teardown("remove \(directory.url.path)") { try directory.remove() } }
+        let stdoutPath = directory.path("stdout")
+        let stderrPath = directory.path("stderr")
+        let child = try ChildProcess(executable, arguments, stderrPath: stderrPath, stdoutPath: stdoutPath)
+        let command = [executable.path] + arguments
+        // NSCondition.wait(until: .distantFuture) traps: no timeout, no deadline.
+        guard let termination = timeout.map({ child.wait(until: Date().addingTimeInterval($0.timeInterval)) }) ?? child.wait()
+        else {
+            try child.kill(command.joined(separator: " "))
+            let stderr = try String(contentsOfFile: stderrPath, encoding: .utf8)
+            throw HarnessError("`\(command.joined(separator: " "))` did not finish within "
+                + "\(timeout.map { "\($0)" } ?? "ever") and was killed; stderr: \(stderr)")
         }
-        let stdout = stdoutReader.waitForEnd()
-        let stderr = stderrReader.waitForEnd()
-        process.waitUntilExit()
         return CommandResult(
-            command: [executable.path] + arguments,
-            termination: Termination(process),
-            stdout: String(decoding: stdout, as: UTF8.self),
-            stderr: String(decoding: stderr, as: UTF8.self)
+            command: command,
+            termination: termination,
+            stdout: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stdoutPath)), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: URL(fileURLWithPath: stderrPath)), as: UTF8.self)
         )
     }
 
@@ -93,35 +87,5 @@ enum Command {
             }
         }
         throw HarnessError("\(name) not found in \(directories.joined(separator: ":"))")
-    }
-}
-
-/// Reads a pipe to its end on its own thread.
-///
-/// `@unchecked Sendable`: `data` and `done` are only touched with `condition` locked.
-private final class PipeReader: @unchecked Sendable {
-    private let condition = NSCondition()
-    private var data = Data()
-    private var done = false
-
-    init(_ handle: FileHandle) {
-        let thread = Thread { [self] in
-            let read = handle.readDataToEndOfFile()
-            condition.lock()
-            data = read
-            done = true
-            condition.broadcast()
-            condition.unlock()
-        }
-        thread.start()
-    }
-
-    func waitForEnd() -> Data {
-        condition.lock()
-        defer { condition.unlock() }
-        while !done {
-            condition.wait()
-        }
-        return data
     }
 }

@@ -53,6 +53,16 @@ final class OutputLines: @unchecked Sendable {
         }
     }
 
+    /// Whether the output ended before `deadline`.
+    func waitUntilFinished(deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while endReason == nil {
+            if !condition.wait(until: deadline) { break }
+        }
+        return endReason != nil
+    }
+
     /// The first line not yet consumed that `predicate` accepts, consuming it and every
     /// line before it; throws `Ending` when the output ends or `deadline` passes first.
     func waitFor(deadline: Date, _ predicate: (String) -> Bool) throws -> String {

@@ -45,6 +45,21 @@ final class Subscriber {
         try waitFor(description, timeout: timeout) { _ in true }
     }
 
+    /// Waits until the daemon closes the connection (it exited, say) and returns every
+    /// line it sent, consumed or not, oldest first. Throws when the connection is still
+    /// open after `timeout` or a line is not a JSON object.
+    func linesUntilClosed(_ description: String, timeout: Duration = .seconds(10)) throws -> [[String: Any]] {
+        guard lines.waitUntilFinished(deadline: Date().addingTimeInterval(timeout.timeInterval)) else {
+            throw HarnessError("\(description): the connection was still open after \(timeout); lines seen:\n\(lines.listing)")
+        }
+        return try lines.all.map { line in
+            guard let object = OutputLines.object(line) else {
+                throw HarnessError("\(description): not a JSON object: \(line)")
+            }
+            return object
+        }
+    }
+
     /// Idempotent: `deinit` calls it again after an explicit close.
     func close() {
         guard !isClosed else { return }

@@ -34,6 +34,12 @@ final class VethTopology {
         try a.ip("link", "set", "vA", "up")
         try b.ip("link", "set", "vB", "up")
         try addDefaultRoute()
+        // The kernel sets vA's operstate (and IFF_RUNNING) through linkwatch, up to about
+        // a second late when other links changed just before (the tests running beside
+        // this one): a program started at once could find vA without carrier, offline.
+        try waitUntil("vA in \(a.name) is operationally up") {
+            try a.ip("-o", "link", "show", "vA").contains(" state UP ")
+        }
     }
 
     func addDefaultRoute() throws {
