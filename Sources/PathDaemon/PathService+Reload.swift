@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
-import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// What reading the configuration again came to: a complete, validated service
 /// configuration, or the errors that kept the running one in place. Diagnostics are

@@ -3,6 +3,7 @@ import Glibc
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// The heart of the daemon: the engine (the kernel's state), the published paths, the

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import PathEngine
+import ServiceSupport
 import PathModel
 
 /// pathd-probe's command line, in the grammar pathd and pathctl share.

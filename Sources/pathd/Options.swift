@@ -1,8 +1,8 @@
 import CommandLineOptions
 import PathDaemon
-import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// pathd's command line, in the grammar every pathd and pathctl option shares (OptionParser).
 /// Each daemon flag is optional: when given, it overrides the configuration file's key,
