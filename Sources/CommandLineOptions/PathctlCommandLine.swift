@@ -139,8 +139,8 @@ public enum PathctlCommandLine {
         let line = try parser.parse(arguments)
         if line.has("--help") { return .help }
         let socketPath = try line.value("--socket").map { path throws(UsageError) in
-            guard !path.isEmpty, path.utf8.count <= DaemonSettings.maximumSocketPathBytes else {
-                throw UsageError("--socket expects a path of 1 to \(DaemonSettings.maximumSocketPathBytes) bytes")
+            if let expectation = SocketPath.expectation(for: path, absolute: false) {
+                throw UsageError("--socket expects \(expectation)")
             }
             return path
         }

@@ -64,8 +64,6 @@ public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
     public static let receiveBufferRange = 4096...(1 << 30)
     /// A path line is about 300 bytes; below 4K even one resync could not wait.
     public static let clientQueueLimitRange = 4096...(1 << 30)
-    /// `sun_path` holds 108 bytes including the terminating NUL.
-    public static let maximumSocketPathBytes = 107
 }
 
 /// One `[Daemon]` key.
@@ -74,9 +72,18 @@ public typealias DaemonKey = ConfigurationKey<DaemonSettings>
 extension DaemonSettings {
     /// Every `[Daemon]` key, in the order pathd.conf(5) and `--check-config` list them.
     public static let keys: [DaemonKey] = [
-        path("Socket", \.socketPath, maximumBytes: maximumSocketPathBytes,
-             "the Unix socket to listen on when not socket-activated; empty: /run/pathd/pathd.sock for root, "
-                + "$XDG_RUNTIME_DIR/pathd/pathd.sock for other users"),
+        DaemonKey("Socket", .path, range: "an absolute path of at most \(SocketPath.maximumBytes) bytes",
+                  "the Unix socket to listen on when not socket-activated; empty: /run/pathd/pathd.sock for root, "
+                    + "$XDG_RUNTIME_DIR/pathd/pathd.sock for other users",
+                  parse: { settings, value in
+                      if let expectation = SocketPath.expectation(for: value, absolute: true) {
+                          return .invalid(expectation: expectation)
+                      }
+                      settings.socketPath = value
+                      return .set
+                  },
+                  reset: { $0.socketPath = nil },
+                  print: { $0.socketPath ?? "" }),
         address("LookupIPv4", \.lookupIPv4, family: .ipv4, "destination of the IPv4 route lookup (no packet is sent)"),
         address("LookupIPv6", \.lookupIPv6, family: .ipv6, "destination of the IPv6 route lookup (no packet is sent)"),
         count("MaxClients", \.maximumClients, in: maximumClientsRange,
