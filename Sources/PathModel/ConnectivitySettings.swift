@@ -38,7 +38,8 @@ public struct ConnectivitySettings: Hashable, Sendable, ConfigurationSection {
 extension ConnectivitySettings {
     /// Every `[Connectivity]` key, in the order `--check-config` prints them.
     public static let keys: [ConfigurationKey<ConnectivitySettings>] = [
-        ConfigurationKey("URL", .url, range: "an http:// or https:// URL with a host, of at most \(maximumURLBytes) bytes",
+        ConfigurationKey("URL", .url,
+                         range: "an http:// or https:// URL with a host, of at most \(maximumURLBytes) bytes",
                          "fetched through each interface of a satisfied path; empty: no check",
                          parse: { settings, value in
                              guard isCheckableURL(value) else {
@@ -54,8 +55,8 @@ extension ConnectivitySettings {
                          "the exact body the URL serves",
                          parse: { settings, value in
                              guard let bytes = unescaped(value), bytes.count <= maximumExpectedContentBytes else {
-                                 return .invalid(expectation: "text of at most 64 KiB, with \\n, \\r, \\t, \\\\, \\s (space) "
-                                     + "and \\xHH escapes")
+                                 return .invalid(expectation: "text of at most 64 KiB, with \\n, \\r, \\t, \\\\, "
+                                     + "\\s (space) and \\xHH escapes")
                              }
                              settings.expected = .bytes(bytes)
                              return .set
@@ -87,13 +88,13 @@ extension ConnectivitySettings {
     ]
 
     private static func span(_ name: String, _ setting: WritableKeyPath<ConnectivitySettings, Duration> & Sendable,
-                             in range: ClosedRange<Duration>, _ summary: String) -> ConfigurationKey<ConnectivitySettings> {
+                             in range: ClosedRange<Duration>,
+                             _ summary: String) -> ConfigurationKey<ConnectivitySettings> {
         let bounds = "\(TimeSpan.render(range.lowerBound)) to \(TimeSpan.render(range.upperBound))"
         return ConfigurationKey(name, .span, range: bounds, summary,
                                 parse: { settings, value in
                                     guard let span = TimeSpan.parse(value), range.contains(span) else {
-                                        return .invalid(expectation: "a time span from \(TimeSpan.render(range.lowerBound)) to "
-                                            + "\(TimeSpan.render(range.upperBound)) (such as 30s, 5min, 1h)")
+                                        return .invalid(expectation: "a time span from \(bounds) (such as 30s, 5min, 1h)")
                                     }
                                     settings[keyPath: setting] = span
                                     return .set

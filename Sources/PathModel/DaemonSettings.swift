@@ -180,11 +180,13 @@ extension DaemonSettings {
     /// A byte size (`4K`, `8M`) in `range`.
     private static func size(_ name: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
                              in range: ClosedRange<Int>, isReloadable: Bool, _ summary: String) -> DaemonKey {
-        let bounds = "\(Configuration.documentedSize(range.lowerBound)) to \(Configuration.documentedSize(range.upperBound))"
+        let bounds = Configuration.documentedSize(range.lowerBound) + " to "
+            + Configuration.documentedSize(range.upperBound)
         return DaemonKey(name, .size, range: bounds, isReloadable: isReloadable, summary,
                          parse: { settings, value in
                              guard let bytes = Configuration.parseSize(value), range.contains(bytes) else {
-                                 return .invalid(expectation: "a size from \(bounds) (bytes, or with a K, M or G suffix)")
+                                 return .invalid(
+                                     expectation: "a size from \(bounds) (bytes, or with a K, M or G suffix)")
                              }
                              settings[keyPath: setting] = bytes
                              return .set

@@ -130,7 +130,9 @@ extension InterfaceRule {
                              return .set
                          },
                          reset: { $0[keyPath: setting] = MatchList() },
-                         print: { $0[keyPath: setting].isEmpty ? nil : $0[keyPath: setting].terms.joined(separator: " ") })
+                         print: { rule in
+                             rule[keyPath: setting].isEmpty ? nil : rule[keyPath: setting].terms.joined(separator: " ")
+                         })
     }
 
     private static func flag(_ name: String, _ setting: WritableKeyPath<InterfaceRule, Bool?> & Sendable,

@@ -16,8 +16,8 @@ struct Options {
     /// Each daemon flag, with the `[Daemon]` key it overrides: derived from
     /// `DaemonSettings.keys`, so a new key is a new flag with its `--help` lines.
     static let daemonFlags: [(option: OptionSpec, key: String)] = DaemonSettings.keys.map { key in
-        (OptionSpec(flag(for: key.name), value: valueName[key.kind] ?? key.kind.rawValue.uppercased(), help: help(for: key)),
-         key.name)
+        let value = valueName[key.kind] ?? key.kind.rawValue.uppercased()
+        return (OptionSpec(flag(for: key.name), value: value, help: help(for: key)), key.name)
     }
 
     /// `MaxClientsPerUser` → `--max-clients-per-user`, `LookupIPv4` → `--lookup-ipv4`: a
