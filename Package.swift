@@ -36,22 +36,28 @@ let package = Package(
         .target(name: "PathModel"),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
         .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "SystemCalls"]),
-        .target(name: "PathEngine", dependencies: ["PathModel", "SystemCalls"]),
-        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol", "SystemCalls"]),
+        // What every program of the package shares that is neither the model nor a system
+        // call: the logger, the handled signals, the system clocks, the configuration files.
+        .target(name: "ServiceSupport", dependencies: ["PathModel", "SystemCalls"]),
+        .target(name: "PathEngine", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
+        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol", "ServiceSupport",
+                                                  "SystemCalls"]),
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
-        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
+        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient",
+                                                  "ServiceSupport", "SystemCalls"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
-        .target(name: "ConnectivityCheck", dependencies: ["PathEngine", "PathModel", "PathProtocol", "PathSocketClient",
+        .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathProtocol", "PathSocketClient", "ServiceSupport",
                                                           "SystemCalls"]),
         // The command-line grammar of the executables, and the command table that writes
         // pathctl's usage text and shell completions.
         .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon", "PathEngine",
-                                                        "PathModel", "PathProtocol", "SystemCalls"]),
+                                                        "PathModel", "PathProtocol", "ServiceSupport", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel", "PathProtocol",
-                                                          "SystemCalls"]),
-        .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck", "PathEngine",
-                                                              "PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"]),
+                                                          "ServiceSupport", "SystemCalls"]),
+        .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck", "PathModel",
+                                                              "PathProtocol", "PathSocketClient", "ServiceSupport",
+                                                              "SystemCalls"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         // The two programs of issue 9's "Done when", as written for Apple's Network.
@@ -76,7 +82,8 @@ let package = Package(
         // pathctl's command line, history report and colours, inside the executable (@testable).
         .testTarget(name: "PathctlTests", dependencies: ["pathctl", "CommandLineOptions", "PathModel", "PathProtocol"]),
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"], exclude: ["Golden"]),
-        .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
+        .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
+                                                         "ServiceSupport", "SystemCalls"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathProbe", "NWPathMonitorCallback",

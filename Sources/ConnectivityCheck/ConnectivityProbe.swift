@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import PathEngine
+import ServiceSupport
 import PathModel
 import PathProtocol
 import PathSocketClient

@@ -3,6 +3,7 @@ import Netlink
 import PathEngine
 import PathModel
 import PathSocketClient
+import ServiceSupport
 
 extension InProcessPathSource {
     /// The `route` answer without a daemon: pathd's engine, started in this process for

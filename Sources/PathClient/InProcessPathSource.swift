@@ -2,6 +2,7 @@ import Dispatch
 import Netlink
 import PathEngine
 import PathModel
+import ServiceSupport
 
 /// pathd's own engine, run inside the client process when no daemon answers: the same
 /// Netlink monitor, snapshot and evaluator, the same configuration files

@@ -3,6 +3,7 @@ import Glibc
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// Who is connected, and who may connect: the listener, the connections, their budgets

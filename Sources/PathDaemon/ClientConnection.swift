@@ -1,8 +1,8 @@
 import Dispatch
 import Glibc
-import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// One accepted client, as transport only: bytes in, request lines out, lines queued

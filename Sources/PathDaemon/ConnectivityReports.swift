@@ -1,6 +1,7 @@
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// Connectivity reports (docs/PROTOCOL.md, `reportConnectivity`): pathd-probe fetches
 /// the configured URL through each interface of the path and reports what it found.

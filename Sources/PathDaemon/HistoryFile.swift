@@ -1,5 +1,4 @@
 import Glibc
-import PathEngine
 import PathModel
 import PathProtocol
 import SystemCalls

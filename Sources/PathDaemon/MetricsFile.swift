@@ -1,5 +1,5 @@
 import Dispatch
-import PathEngine
+import ServiceSupport
 import SystemCalls
 
 /// The metrics as a file for node_exporter's textfile collector (`MetricsFile=`):

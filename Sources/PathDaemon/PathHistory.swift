@@ -1,6 +1,6 @@
 import Dispatch
-import PathEngine
 import PathModel
+import ServiceSupport
 import SystemCalls
 
 /// The last `capacity` changes of the default path, with the daemon's start and stop

@@ -2,6 +2,7 @@ import Dispatch
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// The daemon: the engine (the kernel's state) and the parts that serve it to clients,

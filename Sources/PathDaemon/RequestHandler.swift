@@ -2,6 +2,7 @@ import Dispatch
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// Answers each request line of a connection (docs/PROTOCOL.md, "Requests"): parses it
 /// into a typed `Request` and replies, asking the part that owns what the op is about.

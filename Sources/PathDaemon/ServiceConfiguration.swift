@@ -1,6 +1,7 @@
 import Dispatch
 import PathEngine
 import PathModel
+import ServiceSupport
 
 /// What reading the configuration again came to: a complete, validated service
 /// configuration, or the errors that kept the running one in place. Diagnostics are

@@ -2,6 +2,7 @@ import Dispatch
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// What the daemon tells about its past: the counters of what happened, the default

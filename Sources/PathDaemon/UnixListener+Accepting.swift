@@ -1,5 +1,5 @@
 import Dispatch
-import PathEngine
+import ServiceSupport
 import SystemCalls
 
 /// The accept loop of a `UnixListener`: a read source on its descriptor that accepts

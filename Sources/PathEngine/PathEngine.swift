@@ -1,5 +1,6 @@
 import Dispatch
 import PathModel
+import ServiceSupport
 import SystemCalls
 
 /// The kernel's state as the evaluator needs it, kept current: one event source per

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PathModel
+import ServiceSupport
 import SystemCalls
 
 /// Watches resolv.conf and reports whether DNS has a server to ask: resolv.conf names

@@ -25,16 +25,7 @@ extension Configuration {
             lines.append("")
             lines.append("[Interface]")
             if !rule.origin.isEmpty { lines.append("# \(rule.origin)") }
-            let matches = [("Name", rule.match.name), ("Type", rule.match.type), ("Kind", rule.match.kind)]
-            for (key, list) in matches where !list.isEmpty {
-                lines.append("\(key)=" + list.terms.joined(separator: " "))
-            }
-            let flags = [("Expensive", rule.isExpensive), ("Constrained", rule.isConstrained),
-                         ("OnDemand", rule.isOnDemand), ("Ignore", rule.isIgnored)]
-            for (key, value) in flags {
-                if let value { lines.append("\(key)=\(value ? "yes" : "no")") }
-            }
-            if let type = rule.setType { lines.append("SetType=\(type.rawValue)") }
+            lines += rule.renderedLines
         }
         lines.append("")
         lines.append("[Connectivity]")

@@ -15,20 +15,20 @@ extension Configuration {
             var log = DiagnosticLog(file: source.name)
             for section in document.sections {
                 switch section.name {
-                case "Daemon":
-                    for entry in section.entries { applyDaemon(entry, to: &configuration.daemon, log: &log) }
-                case "Interface":
+                case DaemonSettings.sectionName:
+                    for entry in section.entries { apply(entry, to: &configuration.daemon, log: &log) }
+                case InterfaceRule.sectionName:
                     interfaceSections += 1
                     if interfaceSections == maximumInterfaceSections + 1 {
                         log.error(line: section.line, "more than \(maximumInterfaceSections) [Interface] sections")
                     }
                     guard interfaceSections <= maximumInterfaceSections else { continue }
                     var rule = InterfaceRule(origin: "\(source.name):\(section.line)")
-                    for entry in section.entries { applyInterface(entry, to: &rule, log: &log) }
+                    for entry in section.entries { apply(entry, to: &rule, log: &log) }
                     configuration.policy.rules.append(rule)
-                case "Connectivity":
+                case ConnectivitySettings.sectionName:
                     for entry in section.entries {
-                        if applyConnectivity(entry, to: &configuration.connectivity, log: &log) {
+                        if apply(entry, to: &configuration.connectivity, log: &log) {
                             connectivityOrigins[entry.key] = (source.name, entry.line)
                         }
                     }
@@ -51,89 +51,23 @@ extension Configuration {
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let sectionNames = ["Daemon", "Interface", "Connectivity"]
+    static let sectionNames = [DaemonSettings.sectionName, InterfaceRule.sectionName, ConnectivitySettings.sectionName]
 
-    static var daemonKeys: [String] { DaemonSettings.keys.map(\.name) }
-    static let interfaceKeys = ["Name", "Type", "Kind", "Expensive", "Constrained", "SetType", "OnDemand", "Ignore"]
-
-    private static func applyDaemon(_ entry: INIDocument.Entry, to daemon: inout DaemonSettings, log: inout DiagnosticLog) {
-        switch daemon.set(entry.key, to: entry.value) {
-        case .set:
-            break
-        case .invalid(let expectation):
-            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(entry.value))")
-        case .unknownKey:
-            unknownKey(entry, section: "Daemon", known: daemonKeys, log: &log)
-        }
-    }
-
-    /// Returns whether the key was set.
-    private static func applyConnectivity(_ entry: INIDocument.Entry, to settings: inout ConnectivitySettings,
-                                          log: inout DiagnosticLog) -> Bool {
+    /// Sets one key of a section from its entry, logging what is wrong; returns whether it was set.
+    @discardableResult
+    private static func apply<Section: ConfigurationSection>(_ entry: INIDocument.Entry, to settings: inout Section,
+                                                            log: inout DiagnosticLog) -> Bool {
         switch settings.set(entry.key, to: entry.value) {
         case .set:
             return true
         case .invalid(let expectation):
             log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(entry.value))")
+        case .refused(let message):
+            log.error(line: entry.line, message)
         case .unknownKey:
-            unknownKey(entry, section: "Connectivity", known: ConnectivitySettings.keys, log: &log)
+            unknownKey(entry, section: Section.sectionName, known: Section.keys.map(\.name), log: &log)
         }
         return false
-    }
-
-    private static func applyInterface(_ entry: INIDocument.Entry, to rule: inout InterfaceRule, log: inout DiagnosticLog) {
-        let value = entry.value
-        func flag() -> Bool?? {
-            if value.isEmpty { return .some(nil) }
-            guard let parsed = parseBoolean(value) else {
-                log.error(line: entry.line, "\(entry.key)= expects a boolean (yes, no, true, false, on, off, 1, 0), got \(quoted(value))")
-                return nil
-            }
-            return .some(parsed)
-        }
-        let terms = value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-        switch entry.key {
-        case "Name", "Kind":
-            // An empty assignment resets the list, as in systemd; terms accumulate otherwise.
-            var list = entry.key == "Name" ? rule.match.name : rule.match.kind
-            if terms.isEmpty { list = MatchList() }
-            for term in terms {
-                guard term != "!" else {
-                    return log.error(line: entry.line, "\(entry.key)= has a lone \"!\"; write !PATTERN with no space")
-                }
-                list.append(term)
-            }
-            if entry.key == "Name" { rule.match.name = list } else { rule.match.kind = list }
-        case "Type":
-            if terms.isEmpty { rule.match.type = MatchList() }
-            for term in terms {
-                let name = term.hasPrefix("!") ? String(term.dropFirst()) : term
-                guard InterfaceType(known: name) != nil else {
-                    return log.error(line: entry.line,
-                                     "Type= expects types among \(InterfaceType.knownNames) (each may start with !), got \(quoted(term))")
-                }
-                rule.match.type.append(term)
-            }
-        case "SetType":
-            if value.isEmpty {
-                rule.setType = nil
-                return
-            }
-            guard let type = InterfaceType(known: value) else {
-                return log.error(line: entry.line, "SetType= expects one of \(InterfaceType.knownNames), got \(quoted(value))")
-            }
-            rule.setType = type
-        case "Expensive":
-            if let parsed = flag() { rule.isExpensive = parsed }
-        case "Constrained":
-            if let parsed = flag() { rule.isConstrained = parsed }
-        case "OnDemand":
-            if let parsed = flag() { rule.isOnDemand = parsed }
-        case "Ignore":
-            if let parsed = flag() { rule.isIgnored = parsed }
-        default:
-            unknownKey(entry, section: "Interface", known: interfaceKeys, log: &log)
-        }
     }
 
     private static func unknownKey(_ entry: INIDocument.Entry, section: String, known: [String], log: inout DiagnosticLog) {

@@ -1,7 +1,7 @@
 /// The `[Connectivity]` section: the check `pathd-probe` makes and pathd publishes
 /// (pathd.conf(5)). No URL, no check: nothing is contacted until an administrator
 /// names a server. Defaults are written here and nowhere else.
-public struct ConnectivitySettings: Hashable, Sendable {
+public struct ConnectivitySettings: Hashable, Sendable, ConfigurationSection {
     /// What the URL must give back to prove the way to it is open.
     public enum ExpectedContent: Hashable, Sendable {
         /// `ExpectedContent=`: these exact bytes.
@@ -31,57 +31,76 @@ public struct ConnectivitySettings: Hashable, Sendable {
     public static let maximumURLBytes = 2048
     public static let maximumExpectedContentBytes = 64 * 1024
 
-    public static let keys = ["URL", "ExpectedContent", "ExpectedSHA256", "Interval", "Timeout"]
+    public static let sectionName = "Connectivity"
+    public static var defaults: ConnectivitySettings { ConnectivitySettings() }
 }
 
 extension ConnectivitySettings {
-    /// Sets one key from its text; an empty value restores the default. Returns what the
-    /// key expects when the value is not that.
-    mutating func set(_ key: String, to value: String) -> DaemonSettingOutcome {
-        switch key {
-        case "URL":
-            if value.isEmpty {
-                url = nil
-                return .set
-            }
-            guard Self.isCheckableURL(value) else {
-                return .invalid(expectation: "an http:// or https:// URL with a host, of at most \(Self.maximumURLBytes) bytes")
-            }
-            url = value
-        case "ExpectedContent":
-            if value.isEmpty {
-                expected = nil
-                return .set
-            }
-            guard let bytes = Self.unescaped(value), bytes.count <= Self.maximumExpectedContentBytes else {
-                return .invalid(expectation: "text of at most 64 KiB, with \\n, \\r, \\t, \\\\, \\s (space) and \\xHH escapes")
-            }
-            expected = .bytes(bytes)
-        case "ExpectedSHA256":
-            if value.isEmpty {
-                expected = nil
-                return .set
-            }
-            guard let digest = Self.hexBytes(value), digest.count == 32 else {
-                return .invalid(expectation: "64 hexadecimal digits")
-            }
-            expected = .sha256(digest)
-        case "Interval", "Timeout":
-            let setting: WritableKeyPath<ConnectivitySettings, Duration> = key == "Interval" ? \.interval : \.timeout
-            let range = key == "Interval" ? Self.intervalRange : Self.timeoutRange
-            if value.isEmpty {
-                self[keyPath: setting] = ConnectivitySettings()[keyPath: setting]
-                return .set
-            }
-            guard let span = TimeSpan.parse(value), range.contains(span) else {
-                return .invalid(expectation: "a time span from \(TimeSpan.render(range.lowerBound)) to "
-                    + "\(TimeSpan.render(range.upperBound)) (such as 30s, 5min, 1h)")
-            }
-            self[keyPath: setting] = span
-        default:
-            return .unknownKey
-        }
-        return .set
+    /// Every `[Connectivity]` key, in the order `--check-config` prints them.
+    public static let keys: [ConfigurationKey<ConnectivitySettings>] = [
+        ConfigurationKey("URL", .url,
+                         range: "an http:// or https:// URL with a host, of at most \(maximumURLBytes) bytes",
+                         "fetched through each interface of a satisfied path; empty: no check",
+                         parse: { settings, value in
+                             guard isCheckableURL(value) else {
+                                 return .invalid(expectation: "an http:// or https:// URL with a host, of at most "
+                                     + "\(maximumURLBytes) bytes")
+                             }
+                             settings.url = value
+                             return .set
+                         },
+                         reset: { $0.url = nil },
+                         print: { $0.url ?? "" }),
+        ConfigurationKey("ExpectedContent", .text, range: "at most 64 KiB, with escapes",
+                         "the exact body the URL serves",
+                         parse: { settings, value in
+                             guard let bytes = unescaped(value), bytes.count <= maximumExpectedContentBytes else {
+                                 return .invalid(expectation: "text of at most 64 KiB, with \\n, \\r, \\t, \\\\, "
+                                     + "\\s (space) and \\xHH escapes")
+                             }
+                             settings.expected = .bytes(bytes)
+                             return .set
+                         },
+                         reset: { $0.expected = nil },
+                         // Printed empty when neither is set; only the one set otherwise.
+                         print: { settings in
+                             switch settings.expected {
+                             case .bytes(let bytes): escaped(bytes)
+                             case .sha256: nil
+                             case nil: ""
+                             }
+                         }),
+        ConfigurationKey("ExpectedSHA256", .hex, range: "64 hexadecimal digits",
+                         "the SHA-256 of the body the URL serves, instead of ExpectedContent=",
+                         parse: { settings, value in
+                             guard let digest = hexBytes(value), digest.count == 32 else {
+                                 return .invalid(expectation: "64 hexadecimal digits")
+                             }
+                             settings.expected = .sha256(digest)
+                             return .set
+                         },
+                         reset: { $0.expected = nil },
+                         print: { settings in
+                             if case .sha256(let digest) = settings.expected { hex(digest) } else { nil }
+                         }),
+        span("Interval", \.interval, in: intervalRange, "how often to check while the path stays satisfied (±10%)"),
+        span("Timeout", \.timeout, in: timeoutRange, "how long one fetch may take, shorter than Interval="),
+    ]
+
+    private static func span(_ name: String, _ setting: WritableKeyPath<ConnectivitySettings, Duration> & Sendable,
+                             in range: ClosedRange<Duration>,
+                             _ summary: String) -> ConfigurationKey<ConnectivitySettings> {
+        let bounds = "\(TimeSpan.render(range.lowerBound)) to \(TimeSpan.render(range.upperBound))"
+        return ConfigurationKey(name, .span, range: bounds, summary,
+                                parse: { settings, value in
+                                    guard let span = TimeSpan.parse(value), range.contains(span) else {
+                                        return .invalid(expectation: "a time span from \(bounds) (such as 30s, 5min, 1h)")
+                                    }
+                                    settings[keyPath: setting] = span
+                                    return .set
+                                },
+                                reset: { $0[keyPath: setting] = ConnectivitySettings()[keyPath: setting] },
+                                print: { TimeSpan.render($0[keyPath: setting]) })
     }
 
     /// What makes the section as a whole wrong, if anything: a URL without expected
@@ -105,19 +124,6 @@ extension ConnectivitySettings {
         case .sha256: "ExpectedSHA256"
         case nil: nil
         }
-    }
-
-    /// The section's lines as `--check-config` prints them (every key, empty when unset).
-    var renderedLines: [String] {
-        var lines = ["URL=" + (url ?? "")]
-        switch expected {
-        case .bytes(let bytes): lines.append("ExpectedContent=" + Self.escaped(bytes))
-        case .sha256(let digest): lines.append("ExpectedSHA256=" + Self.hex(digest))
-        case nil: lines.append("ExpectedContent=")
-        }
-        lines.append("Interval=" + TimeSpan.render(interval))
-        lines.append("Timeout=" + TimeSpan.render(timeout))
-        return lines
     }
 
     /// An http or https URL with a non-empty host and nothing a URL cannot hold

@@ -49,7 +49,7 @@ public struct InterfaceMatch: Hashable, Sendable {
 
 /// One `[Interface]` section: a match and the settings it states. A setting left nil
 /// says nothing, so an earlier section's value (or the built-in default) stands.
-public struct InterfaceRule: Hashable, Sendable {
+public struct InterfaceRule: Hashable, Sendable, ConfigurationSection {
     public var match: InterfaceMatch
     public var isExpensive: Bool?
     public var isConstrained: Bool?
@@ -68,5 +68,84 @@ public struct InterfaceRule: Hashable, Sendable {
         self.isOnDemand = isOnDemand
         self.isIgnored = isIgnored
         self.origin = origin
+    }
+}
+
+extension InterfaceRule {
+    public static let sectionName = "Interface"
+    public static var defaults: InterfaceRule { InterfaceRule() }
+
+    /// Every `[Interface]` key, in the order `--check-config` prints those a section sets.
+    /// Match keys accumulate their terms (an empty value empties the list, as in
+    /// systemd); every other key is unset (nil) until a section sets it.
+    public static let keys: [ConfigurationKey<InterfaceRule>] = [
+        globs("Name", \.match.name, "match the interface name"),
+        ConfigurationKey("Type", .types, range: "types among \(InterfaceType.knownNames), each may start with !",
+                         "match the detected type",
+                         parse: { rule, value in
+                             for term in terms(value) {
+                                 let name = term.hasPrefix("!") ? String(term.dropFirst()) : term
+                                 guard InterfaceType(known: name) != nil else {
+                                     return .refused("Type= expects types among \(InterfaceType.knownNames) "
+                                         + "(each may start with !), got \(quoted(term))")
+                                 }
+                                 rule.match.type.append(term)
+                             }
+                             return .set
+                         },
+                         reset: { $0.match.type = MatchList() },
+                         print: { $0.match.type.isEmpty ? nil : $0.match.type.terms.joined(separator: " ") }),
+        globs("Kind", \.match.kind, "match the netlink link kind (veth, bridge, wireguard, tun, vlan, ...)"),
+        flag("Expensive", \.isExpensive, "paths through it are expensive (built in: yes for cellular)"),
+        flag("Constrained", \.isConstrained, "paths through it are constrained"),
+        flag("OnDemand", \.isOnDemand, "it comes up when traffic needs it (dial on demand)"),
+        flag("Ignore", \.isIgnored, "never part of a path"),
+        ConfigurationKey("SetType", .type, range: "one of \(InterfaceType.knownNames)",
+                         "report it as this type instead of the detected one",
+                         parse: { rule, value in
+                             guard let type = InterfaceType(known: value) else {
+                                 return .invalid(expectation: "one of \(InterfaceType.knownNames)")
+                             }
+                             rule.setType = type
+                             return .set
+                         },
+                         reset: { $0.setType = nil },
+                         print: { $0.setType?.rawValue }),
+    ]
+
+    private static func terms(_ value: String) -> [String] {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    }
+
+    private static func globs(_ name: String, _ setting: WritableKeyPath<InterfaceRule, MatchList> & Sendable,
+                              _ summary: String) -> ConfigurationKey<InterfaceRule> {
+        ConfigurationKey(name, .globs, range: "shell globs, each may start with !", summary,
+                         parse: { rule, value in
+                             for term in terms(value) {
+                                 guard term != "!" else {
+                                     return .refused("\(name)= has a lone \"!\"; write !PATTERN with no space")
+                                 }
+                                 rule[keyPath: setting].append(term)
+                             }
+                             return .set
+                         },
+                         reset: { $0[keyPath: setting] = MatchList() },
+                         print: { rule in
+                             rule[keyPath: setting].isEmpty ? nil : rule[keyPath: setting].terms.joined(separator: " ")
+                         })
+    }
+
+    private static func flag(_ name: String, _ setting: WritableKeyPath<InterfaceRule, Bool?> & Sendable,
+                             _ summary: String) -> ConfigurationKey<InterfaceRule> {
+        ConfigurationKey(name, .bool, range: "yes, no, true, false, on, off, 1, 0", summary,
+                         parse: { rule, value in
+                             guard let parsed = Configuration.parseBoolean(value) else {
+                                 return .invalid(expectation: "a boolean (yes, no, true, false, on, off, 1, 0)")
+                             }
+                             rule[keyPath: setting] = parsed
+                             return .set
+                         },
+                         reset: { $0[keyPath: setting] = nil },
+                         print: { $0[keyPath: setting].map { $0 ? "yes" : "no" } })
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 import PathModel
 import PathProtocol
-import SystemCalls
+import ServiceSupport
 
 /// `pathctl history`: when the host had no path, for how long and why, and when pathd
 /// did not run (unknown), with totals. The text is read from every entry pathd keeps,
@@ -9,8 +9,7 @@ import SystemCalls
 /// daemon's `history` line for a request with `since` as given.
 enum HistoryVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        let now = Timestamp(wall: .nanoseconds(SystemClock.realtimeNanoseconds),
-                            monotonic: .nanoseconds(SystemClock.boottimeNanoseconds))
+        let now = SystemTimeSource().now()
         let calendar = LocalCalendar.system
         var since: Duration?
         if let specification = options.since {

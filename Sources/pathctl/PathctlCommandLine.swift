@@ -94,8 +94,8 @@ enum PathctlCommandLine {
                                                        among: Shell.allCases.map { ($0.rawValue, $0) }))
         }
         let socketPath = try line.value("--socket").map { path throws(UsageError) in
-            guard !path.isEmpty, path.utf8.count <= DaemonSettings.maximumSocketPathBytes else {
-                throw UsageError("--socket expects a path of 1 to \(DaemonSettings.maximumSocketPathBytes) bytes")
+            if let expectation = SocketPath.expectation(for: path, absolute: false) {
+                throw UsageError("--socket expects \(expectation)")
             }
             return path
         }

@@ -1,5 +1,5 @@
 import CommandLineOptions
-import PathEngine
+import ServiceSupport
 import PathModel
 
 /// pathd-probe's command line, in the grammar pathd and pathctl share.
@@ -57,8 +57,8 @@ struct ProbeOptions {
         if let operand = line.operands.first { throw UsageError("unexpected argument \"\(operand)\"") }
         var options = ProbeOptions()
         if let path = line.value("--socket") {
-            guard path.hasPrefix("/"), path.utf8.count <= DaemonSettings.maximumSocketPathBytes else {
-                throw UsageError("--socket expects an absolute path of at most \(DaemonSettings.maximumSocketPathBytes) bytes")
+            if let expectation = SocketPath.expectation(for: path, absolute: true) {
+                throw UsageError("--socket expects \(expectation)")
             }
             options.socketPath = path
         }

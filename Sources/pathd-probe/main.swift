@@ -1,7 +1,7 @@
 import CommandLineOptions
 import ConnectivityCheck
 import Glibc
-import PathEngine
+import ServiceSupport
 import PathModel
 import PathProtocol
 

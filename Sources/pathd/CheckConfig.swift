@@ -1,6 +1,5 @@
 import Glibc
 import PathDaemon
-import PathEngine
 import SystemCalls
 import PathModel
 import PathProtocol

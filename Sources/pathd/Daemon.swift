@@ -5,6 +5,7 @@ import PathDaemon
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// The running daemon: the service, its netlink source factory, the resolv.conf

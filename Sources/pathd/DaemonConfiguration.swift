@@ -1,6 +1,6 @@
 import Glibc
 import PathDaemon
-import PathEngine
+import ServiceSupport
 import SystemCalls
 import PathModel
 import PathProtocol

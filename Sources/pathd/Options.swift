@@ -1,8 +1,8 @@
 import CommandLineOptions
 import PathDaemon
-import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// pathd's command line, in the grammar every pathd and pathctl option shares (OptionParser).
 /// Each daemon flag is optional: when given, it overrides the configuration file's key,
@@ -13,9 +13,48 @@ struct Options {
     /// The `[Daemon]` keys the flags set, in command-line order, each already checked.
     private(set) var overrides: [(key: String, value: String)] = []
 
-    /// Each daemon flag, with the `[Daemon]` key it overrides (`DaemonSettings.keys`).
+    /// Each daemon flag, with the `[Daemon]` key it overrides: derived from
+    /// `DaemonSettings.keys`, so a new key is a new flag with its `--help` lines.
     static let daemonFlags: [(option: OptionSpec, key: String)] = DaemonSettings.keys.map { key in
-        (OptionSpec(key.flag, value: key.valueName, help: key.help), key.name)
+        let value = valueName[key.kind] ?? key.kind.rawValue.uppercased()
+        return (OptionSpec(flag(for: key.name), value: value, help: help(for: key)), key.name)
+    }
+
+    /// `MaxClientsPerUser` → `--max-clients-per-user`, `LookupIPv4` → `--lookup-ipv4`: a
+    /// dash where a lower-case letter meets a capital.
+    static func flag(for key: String) -> String {
+        var flag = "--"
+        var previous: Character?
+        for character in key {
+            if character.isUppercase, let previous, previous.isLowercase { flag.append("-") }
+            flag += character.lowercased()
+            previous = character
+        }
+        return flag
+    }
+
+    /// What a flag's value is called in `--help`, by the key's kind.
+    private static let valueName: [DaemonKey.Kind: String] = [.address: "ADDR", .count: "N"]
+
+    /// The key's summary, its range and its default, wrapped for the help's column.
+    private static func help(for key: DaemonKey) -> String {
+        var text = key.summary
+        // Paths and addresses say what they are in the summary; numbers need their bounds.
+        if let range = key.range, [.count, .size, .level].contains(key.kind) {
+            text += " (\(range)" + (key.kind == .size ? ", bytes or with K, M or G" : "") + ")"
+        }
+        let defaultValue = key.documentedDefault
+        if !defaultValue.isEmpty { text += "; default \(defaultValue)" }
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > 56 {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        return (lines + [line]).joined(separator: "\n")
     }
 
     enum Action {

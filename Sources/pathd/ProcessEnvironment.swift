@@ -1,7 +1,7 @@
 import CSystemd
 import Glibc
-import PathEngine
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// Process-wide set-up that belongs to the executable, not to the service.

@@ -1,9 +1,9 @@
 import Dispatch
 import Glibc
 import PathDaemon
-import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// Entry point: parse the command line, read the configuration, wire the netlink
 /// monitor into the service, and serve until SIGTERM or SIGINT. Everything after

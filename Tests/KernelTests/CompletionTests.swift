@@ -71,8 +71,23 @@ struct CompletionTests {
         }
     }
 
-    @Test("every option of pathd --help and pathd-probe --help is in each of their completions",
-          arguments: [("pathd", 11), ("pathd-probe", 4)])
+    @Test("bash and fish offer every option of pathd --help, read from pathd --help; zsh's reads the same")
+    func pathdCompletionsAreGenerated() throws {
+        let options = UsageText(try Command.check(BuiltProduct.url("pathd"), ["--help"])).longOptions
+        #expect(options.count >= 17, "\(options)")
+        #expect(try Self.bash(["pathd", "--"], file: "pathd.bash") == options)
+        #expect(try Self.bash(["pathd", "--max-clients-per-user", ""], file: "pathd.bash") == [])
+        #expect(try Self.bash(["pathd", "--socket", "/proc/self/cwd/Pack"], file: "pathd.bash")
+            == ["/proc/self/cwd/Package.swift"])
+        if Self.has("fish") {
+            #expect(try Set(Self.fish("pathd --", file: "pathd.fish")) == Set(options))
+            #expect(try Self.fish("pathd --max-cl", file: "pathd.fish") == ["--max-clients", "--max-clients-per-user"])
+        }
+        let zsh = try Repository.read("packaging/completions/_pathd")
+        #expect(zsh.contains("--help") && !zsh.contains("--max-clients"), "_pathd lists options instead of reading --help")
+    }
+
+    @Test("every option of pathd-probe --help is in each of its completions", arguments: [("pathd-probe", 4)])
     func daemonCompletionsAreComplete(program: String, minimum: Int) throws {
         let options = UsageText(try Command.check(BuiltProduct.url(program), ["--help"])).longOptions
         #expect(options.count >= minimum, "\(options)")
@@ -88,6 +103,7 @@ struct CompletionTests {
     /// What bash's programmable completion offers for `words`, the last one being completed.
     private static func bash(_ words: [String], file: String = "pathctl.bash") throws -> [String] {
         let script = """
+            PATH="\(try Self.builtDirectory()):$PATH"
             source "$1"; shift
             COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
             $(complete -p "$1" | sed -E 's/.*-F ([^ ]+).*/\\1/') \
@@ -104,13 +120,19 @@ struct CompletionTests {
 
     /// The candidates fish offers for the command line `line` (descriptions dropped).
     private static func fish(_ line: String, file: String = "pathctl.fish") throws -> [String] {
-        let result = try Command.run(Command.find("fish"),
-                                     ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
-                                      Repository.path("packaging/completions/\(file)"), line])
+        let result = try Command.run(Command.find("fish"), ["--no-config", "-c",
+                                                            "set -x PATH \(try Self.builtDirectory()) $PATH; "
+                                                                + "source $argv[1]; complete -C $argv[2]",
+                                                            Repository.path("packaging/completions/\(file)"), line])
         guard result.termination == .exit(0), result.stderr.isEmpty else {
             throw HarnessError("fish completion of \(line): \(result.termination): \(result.stderr)")
         }
         return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
+    }
+
+    /// Where pathd was built, put first on PATH: its completions run `pathd --help`.
+    private static func builtDirectory() throws -> String {
+        try BuiltProduct.url("pathd").deletingLastPathComponent().path
     }
 
     private static func has(_ program: String) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+import PathModel
 import PathProtocol
 import Testing
 
@@ -47,6 +48,51 @@ struct PackagingFilesTests {
             let defaults = try Self.checkConfig(empty)
             let shipped = try Self.checkConfig(Repository.path("packaging/pathd.conf"))
             #expect(shipped == defaults)
+        }
+    }
+
+    @Test("pathd.conf(5) and the example pathd.conf list every key of every section's table, with its kind and default")
+    func documentsMatchTheKeyTables() throws {
+        let manual = try Repository.read("man/pathd.conf.5")
+        let example = try Repository.read("packaging/pathd.conf")
+        func check<Section: ConfigurationSection>(_ section: Section.Type) {
+            // The section's part of each file: from its heading to the next one.
+            let heading = "[\(Section.sectionName)]"
+            let manualPart = manual.components(separatedBy: ".Ss \(heading)").dropFirst().first?
+                .components(separatedBy: "\n.Ss ").first?.components(separatedBy: "\n.Sh ").first ?? ""
+            let examplePart = example.components(separatedBy: "\n\(heading)\n").dropFirst().first
+                ?? example.components(separatedBy: "\n#\(heading)\n").dropFirst().first ?? ""
+            #expect(!manualPart.isEmpty, "pathd.conf.5 has no .Ss \(heading)")
+            #expect(!examplePart.isEmpty, "packaging/pathd.conf has no \(heading)")
+            let documented = manualPart.split(separator: "\n").compactMap { line -> Substring? in
+                guard line.hasPrefix(".It Cm "), let equals = line.firstIndex(of: "=") else { return nil }
+                return line[line.index(line.startIndex, offsetBy: 7)..<equals]
+            }
+            #expect(Set(documented.map(String.init)) == Set(Section.keys.map(\.name)),
+                    "\(heading): pathd.conf.5 lists \(documented), the table \(Section.keys.map(\.name))")
+            for key in Section.keys {
+                let item = ".It Cm \(key.name)= Ns Ar \(key.kind.rawValue)"
+                #expect(manualPart.contains(item + "\n"), "pathd.conf.5 lacks \"\(item)\" under \(heading)")
+                let description = manualPart.components(separatedBy: item).dropFirst().first?
+                    .components(separatedBy: "\n.It ").first ?? ""
+                if !key.documentedDefault.isEmpty {
+                    #expect(description.contains(key.documentedDefault),
+                            "pathd.conf.5 does not give \(key.name)='s default \(key.documentedDefault)")
+                }
+                #expect(examplePart.contains("\n#\(key.name)=\(key.documentedDefault)\n"),
+                        "packaging/pathd.conf lacks #\(key.name)=\(key.documentedDefault) under \(heading)")
+            }
+        }
+        check(DaemonSettings.self)
+        check(InterfaceRule.self)
+        check(ConnectivitySettings.self)
+    }
+
+    @Test("the pathd completions offer the log levels LogLevel= takes")
+    func completionsOfferTheLogLevels() throws {
+        let levels = LogLevel.allCases.map(\.rawValue).joined(separator: " ")
+        for file in ["pathd.bash", "_pathd", "pathd.fish"] {
+            #expect(try Repository.read("packaging/completions/\(file)").contains(levels), "\(file) does not offer \(levels)")
         }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import PathDaemon
-import PathEngine
 import PathModel
 import Testing
+import ServiceSupport
 
 @Suite("reading pathd.conf and its drop-ins")
 struct ConfigurationFilesTests {

@@ -5,9 +5,9 @@ import Foundation
 import PathClient
 import PathSocketClient
 @testable import PathDaemon
-import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 import Synchronization
 import SystemCalls
 

@@ -4,7 +4,6 @@ import Foundation
 import PathClient
 import PathSocketClient
 @testable import PathDaemon
-import PathEngine
 import PathModel
 import PathProtocol
 import Synchronization

@@ -1,7 +1,7 @@
 import Glibc
 import PathDaemon
-import PathEngine
 import PathModel
+import ServiceSupport
 import SystemCalls
 import Testing
 

@@ -3,6 +3,7 @@ import Foundation
 import PathDaemon
 import PathEngine
 import Testing
+import ServiceSupport
 
 /// The resolv.conf watcher against a real file in a temporary directory, replaced the
 /// way resolvconf and systemd-resolved replace it.

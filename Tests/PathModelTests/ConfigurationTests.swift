@@ -209,9 +209,9 @@ struct ConfigurationTests {
     }
 }
 
-@Suite("[Daemon] keys table")
-struct DaemonKeysTableTests {
-    @Test("every key parses what it prints, and its flag is --lowercase-with-dashes")
+@Suite("the key tables of every section")
+struct ConfigurationKeyTableTests {
+    @Test("every [Daemon] key parses what it prints")
     func roundTrip() {
         let settings = DaemonSettings()
         for key in DaemonSettings.keys {
@@ -219,9 +219,38 @@ struct DaemonKeysTableTests {
             let printed = key.render(settings)
             #expect(copy.set(key.name, to: printed) == .set, "\(key.name)=\(printed)")
             #expect(copy == settings, "\(key.name) changed the settings on a round trip")
-            #expect(key.flag.hasPrefix("--") && key.flag == key.flag.lowercased(), "\(key.flag)")
         }
-        #expect(Set(DaemonSettings.keys.map(\.flag)).count == DaemonSettings.keys.count, "two keys share a flag")
+    }
+
+    @Test("every key of every section takes its documented default and leaves the section at its defaults")
+    func documentedDefaults() {
+        func check<Section: ConfigurationSection & Equatable>(_ section: Section.Type) {
+            let names = Section.keys.map { $0.name.lowercased() }
+            #expect(Set(names).count == names.count, "two [\(Section.sectionName)] keys differ only in case")
+            for key in Section.keys {
+                var settings = Section.defaults
+                #expect(settings.set(key.name, to: key.documentedDefault) == .set, "\(key.name)=\(key.documentedDefault)")
+                #expect(settings == Section.defaults, "\(key.name)=\(key.documentedDefault) is not the default")
+                #expect(!key.summary.isEmpty && !key.summary.contains("\n"), "\(key.name): one line of description")
+            }
+        }
+        check(DaemonSettings.self)
+        check(ConnectivitySettings.self)
+        check(InterfaceRule.self)
+        #expect(DaemonSettings.keys.first { $0.name == "ClientQueueLimit" }?.documentedDefault == "256K")
+        #expect(ConnectivitySettings.keys.first { $0.name == "Interval" }?.documentedDefault == "5min")
+    }
+
+    @Test("a refused value changes nothing, whatever the section")
+    func refusedValueChangesNothing() {
+        var rule = InterfaceRule()
+        #expect(rule.set("Type", to: "wifi !modem") == .refused(
+            "Type= expects types among \(InterfaceType.knownNames) (each may start with !), got \"!modem\""))
+        #expect(rule == InterfaceRule())
+        #expect(rule.set("Name", to: "eth* !") == .refused("Name= has a lone \"!\"; write !PATTERN with no space"))
+        #expect(rule == InterfaceRule())
+        #expect(rule.set("Name", to: "eth* !eth9") == .set)
+        #expect(rule.renderedLines == ["Name=eth* !eth9"])
     }
 
     @Test("a reload takes only the keys it can apply; the rest keep their running values")
