@@ -1,5 +1,6 @@
 import CLinux
 import Glibc
+import SystemCalls
 
 /// A failure of the netlink layer: what was being done and the code that said no.
 public struct NetlinkError: Error, CustomStringConvertible, Sendable {
@@ -28,7 +29,7 @@ public struct NetlinkError: Error, CustomStringConvertible, Sendable {
         case .libnl(let value):
             return "\(operation): libnl error \(value) (\(String(cString: nl_geterror(value))))"
         case .errno(let value):
-            return "\(operation): errno \(value) (\(String(cString: strerror(value))))"
+            return "\(operation): errno \(value) (\(Errno(rawValue: value)))"
         case .protocolViolation(let text):
             return "\(operation): \(text)"
         }
@@ -65,7 +66,7 @@ enum NetlinkStatus {
     /// A syscall return value; reads `errno` when it is negative, so call it right away.
     init(syscall result: Int) {
         if result >= 0 { self = .ok(result); return }
-        self.init(errno: Glibc.errno)
+        self.init(errno: Errno.current.rawValue)
     }
 
     /// An errno value (from a failed syscall).

@@ -26,7 +26,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
         self.queue = queue
         self.log = log
         self.onAccept = onAccept
-        readSource = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
+        readSource = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor.rawValue, queue: queue)
         source = PausableSource(readSource)
     }
 
@@ -57,7 +57,7 @@ final class ConnectionAcceptor: @unchecked Sendable {
     private func acceptPending() {
         for _ in 0..<Self.acceptsPerWakeup {
             do {
-                onAccept(try FileDescriptor(rawValue: listener.descriptor).acceptConnection())
+                onAccept(try listener.descriptor.acceptConnection())
             } catch .wouldBlock {
                 return
             } catch where error == .tooManyOpenFiles || error == .tooManyOpenFilesInSystem {

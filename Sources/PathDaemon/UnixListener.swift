@@ -6,21 +6,22 @@ import SystemCalls
 /// socket file itself, removes that file (and only that file) on `close()`.
 public final class UnixListener {
     public let path: String
-    /// The listening descriptor; -1 once closed. Owned: closed only by `close()`.
-    public private(set) var descriptor: Int32
+    /// The listening descriptor. Owned: closed only by `close()`.
+    public let descriptor: FileDescriptor
+    private var isClosed = false
     /// The socket file this process bound (device and inode), so that stopping never
     /// removes a file somebody else put at the path since; nil when systemd passed the
     /// socket in or the file was removed already.
     private var boundFile: FileStatus?
 
-    private init(path: String, descriptor: Int32, boundFile: FileStatus?) {
+    private init(path: String, descriptor: FileDescriptor, boundFile: FileStatus?) {
         self.path = path
         self.descriptor = descriptor
         self.boundFile = boundFile
     }
 
     deinit {
-        assert(descriptor == -1, "UnixListener for \(path) leaked its descriptor")
+        assert(isClosed, "UnixListener for \(path) leaked its descriptor")
     }
 
     /// Binds `path` (creating its directory), mode 0666 so that every local user may ask.
@@ -60,7 +61,7 @@ public final class UnixListener {
             socket.close()
             throw DaemonError("cannot listen on \(path): \(error)")
         }
-        return UnixListener(path: path, descriptor: socket.rawValue, boundFile: bound)
+        return UnixListener(path: path, descriptor: socket, boundFile: bound)
     }
 
     /// Adopts a listening socket passed by systemd socket activation (sd_listen_fds(3)),
@@ -78,14 +79,15 @@ public final class UnixListener {
         guard flags >= 0, fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0 else {
             throw DaemonError("cannot make the activated socket non-blocking: \(Errno.current)")
         }
-        return UnixListener(path: "(socket activation, fd \(fd))", descriptor: fd, boundFile: nil)
+        return UnixListener(path: "(socket activation, fd \(fd))", descriptor: FileDescriptor(rawValue: fd),
+                            boundFile: nil)
     }
 
     /// Stops listening and removes the socket file if this process bound it.
     public func close() {
-        guard descriptor >= 0 else { return }
-        FileDescriptor(rawValue: descriptor).close()
-        descriptor = -1
+        guard !isClosed else { return }
+        isClosed = true
+        descriptor.close()
         removeFile()
     }
 
@@ -123,9 +125,9 @@ public final class UnixListener {
     private static func withUmask<Result>(_ mask: mode_t, _ body: () -> Result) -> Result {
         let previous = umask(mask)
         let result = body()
-        let error = errno
+        let error = Errno.current
         umask(previous)
-        errno = error
+        Errno.current = error
         return result
     }
 
@@ -149,7 +151,7 @@ public final class UnixListener {
             throw DaemonError("cannot tell whether \(path) is in use: \(failure)")
         }
         // Nobody accepts on it: a crashed run left it behind.
-        guard unlink(path) == 0 || errno == ENOENT else {
+        guard unlink(path) == 0 || Errno.current == .noSuchFile else {
             throw DaemonError("cannot remove stale socket \(path): \(Errno.current)")
         }
     }

@@ -5,8 +5,11 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// The calling thread's `errno`.
-    public static var current: Errno { Errno(rawValue: errno) }
+    /// The calling thread's `errno`; set, for code that must keep it across other calls.
+    public static var current: Errno {
+        get { Errno(rawValue: errno) }
+        set { errno = newValue.rawValue }
+    }
 
     public static let interrupted = Errno(rawValue: EINTR)
     public static let wouldBlock = Errno(rawValue: EAGAIN)
