@@ -14,7 +14,7 @@ struct SubscriptionKey: Hashable, Sendable {
 }
 
 /// What one subscription asked for: the criteria, and the id its lines carry.
-struct Subscription: Hashable, Sendable {
+struct SubscriptionTerms: Hashable, Sendable {
     var id: JSONValue?
     var criteria: Criteria
     /// `id` as its path lines carry it (`EncodedPathLine.idMember`), encoded once.
@@ -27,7 +27,7 @@ struct Subscription: Hashable, Sendable {
 /// unsubscribe). A value type; the service keeps one and nothing else stores the
 /// relation.
 struct SubscriptionRegistry {
-    private var subscriptions: [SubscriptionKey: Subscription] = [:]
+    private var subscriptions: [SubscriptionKey: SubscriptionTerms] = [:]
     private var byCriteria: [Criteria: Set<SubscriptionKey>] = [:]
     private var byClient: [ClientID: ClientSubscriptions] = [:]
 
@@ -62,7 +62,7 @@ struct SubscriptionRegistry {
     /// The criteria anyone is subscribed to.
     var subscribedCriteria: Dictionary<Criteria, Set<SubscriptionKey>>.Keys { byCriteria.keys }
 
-    subscript(key: SubscriptionKey) -> Subscription? { subscriptions[key] }
+    subscript(key: SubscriptionKey) -> SubscriptionTerms? { subscriptions[key] }
 
     /// The subscriptions to `criteria`.
     func subscribers(of criteria: Criteria) -> Set<SubscriptionKey> { byCriteria[criteria] ?? [] }
@@ -74,7 +74,7 @@ struct SubscriptionRegistry {
     /// dictionary, and the first change would copy all of it, O(subscriptions) a request.
     mutating func add(client: ClientID, id: JSONValue?, criteria: Criteria) -> SubscriptionKey {
         let key = byClient[client, default: ClientSubscriptions()].add(id: id, client: client)
-        subscriptions[key] = Subscription(id: id, criteria: criteria, idMember: EncodedPathLine.idMember(id))
+        subscriptions[key] = SubscriptionTerms(id: id, criteria: criteria, idMember: EncodedPathLine.idMember(id))
         byCriteria[criteria, default: []].insert(key)
         return key
     }

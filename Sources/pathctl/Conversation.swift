@@ -27,11 +27,11 @@ enum CommandError: Error {
         }
     }
 
-    /// The one line printed after "pathctl: ".
+    /// The one line printed after "pathctl: "; a refusal in the client library's wording.
     var message: String {
         switch self {
         case .usage(let text), .unreachable(let text): text
-        case .refused(let code, let text): "pathd refused: \(text) [\(code.rawValue)]"
+        case .refused(let code, let text): PathClientError.refused(code, text).description
         }
     }
 }
@@ -41,7 +41,8 @@ enum CommandError: Error {
 /// exit status. An `error` line ends the exchange as a refusal once `handle` has seen it
 /// (so `--json` may pass it on); a failure to reach or read pathd makes it unreachable.
 func converse(_ options: PathctlOptions, _ request: Request,
-              handle: (ServerMessage, _ line: [UInt8]) -> PathctlExitStatus?) throws(CommandError) -> PathctlExitStatus {
+              handle: (ServerMessage, _ line: [UInt8]) -> PathctlExitStatus?)
+    throws(CommandError) -> PathctlExitStatus {
     let connection: PathConnection
     do throws(PathClientError) {
         connection = try PathConnection.connect(to: options.socketPath)
