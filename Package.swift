@@ -7,7 +7,7 @@ let package = Package(
     products: [
         .executable(name: "pathd", targets: ["pathd"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
-        // The connectivity check (issue 15): the only program of the package that opens IP
+        // The connectivity check (docs/ARCHITECTURE.md): the only program of the package that opens IP
         // sockets, and the only one that links libcurl.
         .executable(name: "pathd-probe", targets: ["pathd-probe"]),
         // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
@@ -60,7 +60,7 @@ let package = Package(
                                                               "SystemCalls"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
-        // The two programs of issue 9's "Done when", as written for Apple's Network.
+        // Two programs as written for Apple's Network, built against PathClient.
         .executableTarget(name: "NWPathMonitorCallback", dependencies: ["PathClient"], path: "Examples/NWPathMonitorCallback"),
         .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"], path: "Examples/NWPathMonitorAsync"),
         // Only pathd's socket: links neither libnl nor libsystemd (checked with ldd).
@@ -74,7 +74,7 @@ let package = Package(
         .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"], path: "Benchmarks/EngineBench"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
-        .executableTarget(name: "PathProbe", dependencies: ["PathClient", "PathModel"], path: "Tests/PathProbe"),
+        .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"], path: "Tests/PathMonitorPrinter"),
         // The one fixture library of the unit, protocol and daemon tests.
         .target(name: "PathTestFixtures", dependencies: ["PathModel", "SystemCalls"], path: "Tests/PathTestFixtures"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
@@ -86,7 +86,7 @@ let package = Package(
                                                          "ServiceSupport", "SystemCalls"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
         .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
-        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathProbe", "NWPathMonitorCallback",
+        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter", "NWPathMonitorCallback",
                                                        "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
                                                        "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",
                                                        "PathTestFixtures"]),

@@ -1,6 +1,6 @@
-/// What a connectivity check found beyond the path (issue 15): whether a configured URL
-/// gave back its expected content. Kept apart from `Path`: a check never changes a
-/// path's status or any other of its fields.
+/// What a connectivity check found beyond the path (docs/ARCHITECTURE.md, "The
+/// connectivity check"): whether a configured URL gave back its expected content. Kept
+/// apart from `Path`: a check never changes a path's status or any other of its fields.
 ///
 /// Open (docs/PROTOCOL.md, "Version rule"): a newer pathd may publish a state this
 /// version does not know; a report to pathd must be one of `allCases` but `unknown`.
@@ -106,7 +106,8 @@ public struct Connectivity: Hashable, Sendable {
     }
 
     public var verdict: Verdict {
-        Verdict(state: state, url: evidence?.url, interface: evidence?.interface, redirectTarget: evidence?.redirectTarget)
+        Verdict(state: state, url: evidence?.url, interface: evidence?.interface,
+                redirectTarget: evidence?.redirectTarget)
     }
 
     /// "captive portal: http://login.example/" or "no Internet access".

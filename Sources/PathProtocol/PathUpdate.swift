@@ -7,7 +7,7 @@ public struct PathUpdate: Hashable, Sendable {
     /// Strictly increasing per subscription; a gap means lines were superseded.
     public var sequence: UInt64
     public var path: Path
-    /// The connectivity check's verdict on the path's first interface (issue 15): beside
+    /// The connectivity check's verdict on the path's first interface (docs/PROTOCOL.md): beside
     /// the path, never part of it.
     public var connectivity: Connectivity
 

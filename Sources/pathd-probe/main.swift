@@ -5,8 +5,9 @@ import ServiceSupport
 import PathModel
 import PathProtocol
 
-/// pathd-probe: the connectivity check kept apart from pathd (issue 15). Wiring only:
-/// the command line, the configuration's [Connectivity] section, libcurl, signals.
+/// pathd-probe: the connectivity check kept apart from pathd (docs/ARCHITECTURE.md, "The
+/// connectivity check"). Wiring only: the command line, the configuration's
+/// [Connectivity] section, libcurl, signals.
 
 // Before any thread exists, as in pathd: SIGTERM, SIGINT and SIGHUP stay pending until
 // the main thread takes them (HandledSignals).

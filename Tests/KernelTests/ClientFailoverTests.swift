@@ -20,7 +20,7 @@ extension KernelTests {
         func automaticMode() throws {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
-                let probe = try topology.runProgram("PathProbe", ["--mode", "automatic", "--socket", topology.socketPath])
+                let probe = try topology.runProgram("PathMonitorPrinter", ["--mode", "automatic", "--socket", topology.socketPath])
                 defer { teardown("kill the probe") { try probe.kill() } }
                 let first = try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 #expect(first["state"] as? String == "available")
@@ -55,7 +55,7 @@ extension KernelTests {
         func daemonMode() throws {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
-                let probe = try topology.runProgram("PathProbe", ["--mode", "daemon", "--socket", topology.socketPath])
+                let probe = try topology.runProgram("PathMonitorPrinter", ["--mode", "daemon", "--socket", topology.socketPath])
                 defer { teardown("kill the probe") { try probe.kill() } }
                 try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 try daemon.terminate()

@@ -104,7 +104,7 @@ struct ClientLibraries {
     }
 
     @Test("PathClient programs link libnl (the in-process engine) but not libsystemd",
-          arguments: ["NWPathMonitorCallback", "NWPathMonitorAsync", "OfflineBanner", "PathProbe"])
+          arguments: ["NWPathMonitorCallback", "NWPathMonitorAsync", "OfflineBanner", "PathMonitorPrinter"])
     func pathClient(program: String) throws {
         let libraries = try Self.libraries(of: program)
         #expect(libraries.contains { $0.hasPrefix("libnl-route-3.so") }, "\(libraries)")

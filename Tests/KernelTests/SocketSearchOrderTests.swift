@@ -55,7 +55,7 @@ extension KernelTests {
                 #expect(elsewhere["isExpensive"] as? Bool == true, "the daemon PATHD_SOCKET names answered: \(elsewhere)")
 
                 // A PathMonitor in daemon mode (no in-process fallback to hide a miss).
-                let probe = try BuiltProduct.url("PathProbe").path
+                let probe = try BuiltProduct.url("PathMonitorPrinter").path
                 for (socket, extra) in [(Self.system, [:]), (Self.elsewhere, ["PATHD_SOCKET": Self.elsewhere])] {
                     let monitor = try Self.asNobody(mounts, [probe, "--mode", "daemon"], extra: extra,
                                                     stderrPath: log("probe-\(extra.isEmpty ? "system" : "named")"))

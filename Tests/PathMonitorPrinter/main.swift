@@ -1,7 +1,7 @@
-// PathProbe: prints every update of a PathMonitor as one JSON line, for the kernel tests,
+// PathMonitorPrinter: prints every update of a PathMonitor as one JSON line, for the kernel tests,
 // which run it inside a network namespace beside the real pathd.
 //
-//   PathProbe --mode automatic|daemon|inProcess [--socket PATH] [--require TYPE]
+//   PathMonitorPrinter --mode automatic|daemon|inProcess [--socket PATH] [--require TYPE]
 //             [--prohibit TYPE]...
 //
 // stdout: {"event":"state", "state":…, "path":{every field}|null, "source":…} per call of
@@ -16,7 +16,7 @@ import PathClient
 import PathModel
 
 func fail(_ message: String) -> Never {
-    FileHandle.standardError.write(Data("PathProbe: \(message)\n".utf8))
+    FileHandle.standardError.write(Data("PathMonitorPrinter: \(message)\n".utf8))
     exit(2)
 }
 
@@ -98,7 +98,7 @@ func emit(_ event: String, _ state: PathMonitor.State, _ source: PathMonitor.Sou
     }
 }
 
-let queue = DispatchQueue(label: "PathProbe.handler")
+let queue = DispatchQueue(label: "PathMonitorPrinter.handler")
 let monitor = PathMonitor(requiredInterfaceType: required, prohibitedInterfaceTypes: prohibited,
                           socketPath: socketPath, mode: mode)
 monitor.pathUpdateHandler = { path in

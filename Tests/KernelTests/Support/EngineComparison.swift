@@ -6,11 +6,11 @@ import Testing
 ///
 /// Both run inside one private mount namespace whose /etc carries the same
 /// pathd.conf and resolv.conf, so the policy (expensive, constrained, types, on-demand)
-/// and DNS are the same for both. For each criteria set there are two PathProbes that
+/// and DNS are the same for both. For each criteria set there are two PathMonitorPrinters that
 /// live through every change, one on the daemon (`.daemon`), one with its own engine
 /// (`.inProcess`), and at each check a third one started cold (`.inProcess`).
 final class EngineComparison {
-    /// A criteria set, as PathProbe takes it and as a status request carries it.
+    /// A criteria set, as PathMonitorPrinter takes it and as a status request carries it.
     struct Criteria {
         let name: String
         let probeArguments: [String]
@@ -43,7 +43,7 @@ final class EngineComparison {
 
         """
 
-    /// Every field of a path, as pathd's path lines and PathProbe name them.
+    /// Every field of a path, as pathd's path lines and PathMonitorPrinter name them.
     static let pathFields = ["status", "unsatisfiedReason", "reasonInterface", "interfaces", "isExpensive",
                              "isConstrained", "supportsIPv4", "supportsIPv6", "supportsDNS", "gateways"]
 
@@ -75,7 +75,7 @@ final class EngineComparison {
     private enum Mode: String { case daemon, inProcess }
 
     private func probe(_ mode: Mode, _ criteria: Criteria) throws -> ProgramProcess {
-        let command = [try BuiltProduct.url("PathProbe").path, "--mode", mode.rawValue, "--socket", topology.socketPath]
+        let command = [try BuiltProduct.url("PathMonitorPrinter").path, "--mode", mode.rawValue, "--socket", topology.socketPath]
             + criteria.probeArguments
         let (executable, arguments) = mounts.execArguments(command)
         let program = try ProgramProcess(executable, arguments, stderrPath: topology.directory.path(

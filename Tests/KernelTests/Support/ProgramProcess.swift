@@ -1,7 +1,7 @@
 import Foundation
 
 /// A program the test talks to through its standard input and output while it runs:
-/// the client programs (the examples, PathProbe) and small helpers. Its output is read
+/// the client programs (the examples, PathMonitorPrinter) and small helpers. Its output is read
 /// line by line on a thread of its own; stderr goes to a file for diagnostics.
 ///
 /// Started with Foundation's `Process`, which hands the test runner's blocked signals
@@ -52,7 +52,7 @@ final class ProgramProcess {
         try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
     }
 
-    /// Closes the program's input (PathProbe and hold-tun.py exit then).
+    /// Closes the program's input (PathMonitorPrinter and hold-tun.py exit then).
     func closeInput() {
         guard !inputClosed else { return }
         inputClosed = true
