@@ -71,7 +71,9 @@ public struct ParsedCommandLine: Equatable, Sendable {
         return occurrences.map(\.name).filter { seen.insert($0).inserted }
     }
 
-    fileprivate mutating func add(_ name: String, _ value: String?) { occurrences.append(Occurrence(name: name, value: value)) }
+    fileprivate mutating func add(_ name: String, _ value: String?) {
+        occurrences.append(Occurrence(name: name, value: value))
+    }
     fileprivate mutating func addOperand(_ operand: String) { operands.append(operand) }
 }
 

@@ -8,7 +8,8 @@ import SystemCalls
 
 /// Fetches the check URL through one interface; blocking (runs on the probe's worker).
 public protocol ConnectivityFetcher: Sendable {
-    func fetch(url: String, interface: String, timeout: Duration, expected: ConnectivitySettings.ExpectedContent) -> FetchResult
+    func fetch(url: String, interface: String, timeout: Duration,
+               expected: ConnectivitySettings.ExpectedContent) -> FetchResult
 }
 
 /// Hands a round's results to pathd; blocking (runs on the probe's worker).
@@ -132,7 +133,8 @@ public final class ConnectivityProbe: @unchecked Sendable {
                 outcome = "not reported: \(error)"
             }
             for result in results {
-                let line = "\(result.evidence?.interface ?? "?"): \(result.summary) (\(Self.describe(result.evidence))); \(outcome)"
+                let interface = result.evidence?.interface ?? "?"
+                let line = "\(interface): \(result.summary) (\(Self.describe(result.evidence))); \(outcome)"
                 if outcome == "reported" { log.info(line) } else { log.warning(line) }
             }
             queue.async { [self] in

@@ -56,7 +56,8 @@ public struct FetchResult: Hashable, Sendable {
 ///
 /// A status code alone never proves anything: a portal may answer 200.
 public enum ConnectivityClassifier {
-    public static func classify(_ result: FetchResult, expected: ConnectivitySettings.ExpectedContent) -> ConnectivityState {
+    public static func classify(_ result: FetchResult,
+                                expected: ConnectivitySettings.ExpectedContent) -> ConnectivityState {
         switch result.ending {
         case .couldNotConnect:
             return .none

@@ -22,7 +22,8 @@ enum AddressDecoder {
         let message = header.payload(as: ifaddrmsg.self)
         guard let family = AddressFamily(linuxValue: message.ifa_family), message.ifa_index > 0 else { return nil }
 
-        return Attributes.parse(header, headerSize: MemoryLayout<ifaddrmsg>.size, maxType: Int(__IFA_MAX) - 1) { attributes -> AddressMessage? in
+        return Attributes.parse(header, headerSize: MemoryLayout<ifaddrmsg>.size,
+                                maxType: Int(__IFA_MAX) - 1) { attributes -> AddressMessage? in
             guard let address = attributes.ipAddress(Int(IFA_LOCAL)) ?? attributes.ipAddress(Int(IFA_ADDRESS)),
                   address.family == family else { return nil }
             let value = InterfaceAddress(

@@ -13,7 +13,9 @@ struct Attributes {
     static func parse<Result>(_ header: UnsafeMutablePointer<nlmsghdr>, headerSize: Int, maxType: Int,
                               _ body: (Attributes) -> Result) -> Result? {
         withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<nlattr>?.self, capacity: maxType + 1) { table in
-            guard nlmsg_parse(header, Int32(headerSize), table.baseAddress, Int32(maxType), nil) == 0 else { return nil }
+            guard nlmsg_parse(header, Int32(headerSize), table.baseAddress, Int32(maxType), nil) == 0 else {
+                return nil
+            }
             return body(Attributes(table: table))
         }
     }

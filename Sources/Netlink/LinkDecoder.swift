@@ -38,7 +38,8 @@ enum LinkDecoder {
         let index = InterfaceIndex(rawValue: info.ifi_index)
         if type == RTM_DELLINK { return .removed(index) }
 
-        return Attributes.parse(header, headerSize: MemoryLayout<ifinfomsg>.size, maxType: Int(__IFLA_MAX) - 1) { attributes -> LinkMessage? in
+        return Attributes.parse(header, headerSize: MemoryLayout<ifinfomsg>.size,
+                                maxType: Int(__IFLA_MAX) - 1) { attributes -> LinkMessage? in
             guard let name = attributes.string(Int(IFLA_IFNAME)), !name.isEmpty else { return nil }
             // IFLA_OPERSTATE is absent only on very old kernels; unknown is what they meant.
             let operState = attributes.uint8(Int(IFLA_OPERSTATE)).flatMap(OperState.init(rawValue:)) ?? .unknown
@@ -50,7 +51,9 @@ enum LinkDecoder {
             }
             // IFLA_MASTER is present only while the link is a port (`rtnl_fill_ifinfo`,
             // net/core/rtnetlink.c); leaving a bridge sends RTM_NEWLINK without it.
-            let master = attributes.uint32(Int(IFLA_MASTER)).flatMap { $0 == 0 ? nil : InterfaceIndex(rawValue: Int32(bitPattern: $0)) }
+            let master = attributes.uint32(Int(IFLA_MASTER)).flatMap {
+                $0 == 0 ? nil : InterfaceIndex(rawValue: Int32(bitPattern: $0))
+            }
             return .changed(LinkAttributes(
                 index: index, name: name, flags: LinkFlags(rawValue: info.ifi_flags),
                 operState: operState, hardwareType: HardwareType(rawValue: info.ifi_type), kind: kind, master: master))

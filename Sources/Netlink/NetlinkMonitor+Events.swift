@@ -154,7 +154,8 @@ extension NetlinkMonitor {
 
     /// Dumps one object type (NLM_F_DUMP, family AF_UNSPEC: all families) on the
     /// request socket and decodes it, until NLMSG_DONE.
-    func dump<Header: BitwiseCopyable>(type: Int, header: Header, _ operation: String) throws(NetlinkError) -> [NetworkEvent] {
+    func dump<Header: BitwiseCopyable>(type: Int, header: Header,
+                                       _ operation: String) throws(NetlinkError) -> [NetworkEvent] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: operation, code: .protocolViolation("request socket is closed"))
         }

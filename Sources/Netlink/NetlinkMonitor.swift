@@ -129,7 +129,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             case .caughtUp, .budgetExhausted:
                 break  // a flood still queued is read by the source as ordinary batches
             case .failed(let loss):
-                throw NetlinkError(operation: "drain events queued during the dump", code: .protocolViolation(loss.description))
+                throw NetlinkError(operation: "drain events queued during the dump",
+                                   code: .protocolViolation(loss.description))
             }
             try deliverPending(isFullState: true)
             resumeSource()
@@ -178,7 +179,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         receiveBufferBytes = try socket.option(SO_RCVBUF, "SO_RCVBUF")
         if refused {
             log(.notice, "netlink: SO_RCVBUFFORCE refused (EPERM: it needs CAP_NET_ADMIN, which pathd does not have); "
-                + "asked SO_RCVBUF for \(bytes) bytes and obtained \(receiveBufferBytes) bytes (what getsockopt reports: "
+                + "asked SO_RCVBUF for \(bytes) bytes and obtained \(receiveBufferBytes) bytes "
+                + "(what getsockopt reports: "
                 + "the kernel caps the request at net.core.rmem_max, then doubles it for its bookkeeping)")
         }
     }

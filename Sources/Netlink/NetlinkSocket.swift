@@ -151,7 +151,9 @@ final class NetlinkSocket {
             case .interrupted:
                 continue
             case .ok(let length) where length > buffer.storage.count:
-                return .failed(.protocolViolation("netlink message of \(length) bytes exceeds the \(buffer.storage.count)-byte receive buffer"))
+                let capacity = buffer.storage.count
+                return .failed(.protocolViolation(
+                    "netlink message of \(length) bytes exceeds the \(capacity)-byte receive buffer"))
             default:
                 return status
             }
@@ -187,7 +189,9 @@ final class ReceiveBuffer {
 
     /// Calls `body` for each complete message among the first `length` bytes, in order
     /// (NLMSG_OK / NLMSG_NEXT). Returns early when `body` returns false.
-    func forEachMessage<Failure: Error>(length: Int, _ body: (UnsafeMutablePointer<nlmsghdr>) throws(Failure) -> Bool) throws(Failure) {
+    func forEachMessage<Failure: Error>(length: Int,
+                                        _ body: (UnsafeMutablePointer<nlmsghdr>) throws(Failure) -> Bool)
+        throws(Failure) {
         guard let base = storage.baseAddress else { return }
         var remaining = Int32(length)
         var header = base.assumingMemoryBound(to: nlmsghdr.self)

@@ -60,10 +60,13 @@ struct RouteLookupRequest {
     static func lookup(fromReply header: UnsafeMutablePointer<nlmsghdr>) -> RouteLookup? {
         guard header.hasPayload(of: rtmsg.self) else { return nil }
         let route = header.payload(as: rtmsg.self)
-        return Attributes.parse(header, headerSize: MemoryLayout<rtmsg>.size, maxType: Int(__RTA_MAX.rawValue) - 1) { attributes in
+        return Attributes.parse(header, headerSize: MemoryLayout<rtmsg>.size,
+                                maxType: Int(__RTA_MAX.rawValue) - 1) { attributes in
             .route(RouteAnswer(
                 type: RouteType(rawValue: route.rtm_type),
-                outputInterface: attributes.uint32(Int(RTA_OIF.rawValue)).map { InterfaceIndex(rawValue: Int32(bitPattern: $0)) },
+                outputInterface: attributes.uint32(Int(RTA_OIF.rawValue)).map {
+                    InterfaceIndex(rawValue: Int32(bitPattern: $0))
+                },
                 gateway: attributes.ipAddress(Int(RTA_GATEWAY.rawValue)),
                 table: attributes.uint32(Int(RTA_TABLE.rawValue)) ?? UInt32(route.rtm_table),
                 preferredSource: attributes.ipAddress(Int(RTA_PREFSRC.rawValue)),

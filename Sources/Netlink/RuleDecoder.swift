@@ -38,7 +38,9 @@ enum RuleDecoder {
                                isInverted: rule.flags & UInt32(FIB_RULE_INVERT) != 0,
                                firewallMark: mark,
                                firewallMask: attributes.uint32(Int(FRA_FWMASK)) ?? (mark == nil ? 0 : 0xFFFF_FFFF),
-                               suppressPrefixLength: attributes.uint32(Int(FRA_SUPPRESS_PREFIXLEN)).map { Int32(bitPattern: $0) },
+                               suppressPrefixLength: attributes.uint32(Int(FRA_SUPPRESS_PREFIXLEN)).map {
+                                   Int32(bitPattern: $0)
+                               },
                                hasOtherSelectors: otherSelectors)
         }
         guard let decoded else { return nil }

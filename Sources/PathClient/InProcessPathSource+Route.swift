@@ -11,7 +11,8 @@ extension InProcessPathSource {
     /// on-demand interfaces), waits for the kernel's state, asks the kernel for the route
     /// on the netlink monitor's queue (`PathEngine.lookUpRoute`), judges it as the daemon
     /// does (`PathEvaluator.route`), and stops. `reply` is called once, on a private queue.
-    static func route(to destination: PathModel.IPAddress, configurationFiles: ConfigurationFiles = ConfigurationFiles(),
+    static func route(to destination: PathModel.IPAddress,
+                      configurationFiles: ConfigurationFiles = ConfigurationFiles(),
                       reply: @escaping @Sendable (Result<RouteReport, PathClientError>) -> Void) {
         let queue = DispatchQueue(label: "pathd.PathClient.route")
         queue.async {
@@ -34,8 +35,9 @@ extension InProcessPathSource {
                                                            policy: configuration.policy,
                                                            destinations: configuration.daemon.lookupDestinations)))
                     case .failure(let error):
-                        reply(.failure(PathClientError("the kernel could not be asked for the route to \(destination): \(error)",
-                                                       kind: .unreachable)))
+                        reply(.failure(PathClientError(
+                            "the kernel could not be asked for the route to \(destination): \(error)",
+                            kind: .unreachable)))
                     }
                     finish(engine)
                 }

@@ -39,7 +39,8 @@ final class InProcessPathSource: @unchecked Sendable {
     /// `handler` gets the first path once the kernel's state is read, then each change.
     /// A configuration with errors is reported in `configurationProblems` and the
     /// built-in policy is used, as a program cannot fix the host's files.
-    func start(handler: @escaping @Sendable (Event) -> Void, configurationProblems: @escaping @Sendable ([String]) -> Void) {
+    func start(handler: @escaping @Sendable (Event) -> Void,
+               configurationProblems: @escaping @Sendable ([String]) -> Void) {
         queue.async { [self] in
             guard !isCancelled else { return }
             let (result, _) = configurationFiles.load()
@@ -80,7 +81,8 @@ final class InProcessPathSource: @unchecked Sendable {
 
     private func evaluate(_ handler: @Sendable (Event) -> Void) {
         guard !isCancelled, let engine else { return }
-        let path = PathEvaluator.evaluate(engine.snapshot, policy: policy, destinations: destinations, criteria: criteria)
+        let path = PathEvaluator.evaluate(engine.snapshot, policy: policy, destinations: destinations,
+                                          criteria: criteria)
         guard path != lastPath else { return }
         lastPath = path
         handler(.path(path))

@@ -85,7 +85,9 @@ public struct IPv6Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
 
     /// The address in sixteen network-order bytes; nil for any other length.
     public init?(_ rawValue: Data, _ interface: NWInterface? = nil) {
-        guard rawValue.count == 16, case .v6(let high, let low)? = PathModel.IPAddress(bytes: rawValue) else { return nil }
+        guard rawValue.count == 16, case .v6(let high, let low)? = PathModel.IPAddress(bytes: rawValue) else {
+            return nil
+        }
         self.init(high: high, low: low, interface: interface)
     }
 

@@ -56,7 +56,8 @@ public enum NWEndpoint: Hashable, Sendable, CustomDebugStringConvertible {
     }
 
     /// A port number.
-    public struct Port: Hashable, Sendable, RawRepresentable, ExpressibleByIntegerLiteral, CustomDebugStringConvertible {
+    public struct Port: Hashable, Sendable, RawRepresentable, ExpressibleByIntegerLiteral,
+                        CustomDebugStringConvertible {
         /// The port number.
         public let rawValue: UInt16
         /// A port by number (never nil: every UInt16 is a port).

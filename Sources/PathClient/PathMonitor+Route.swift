@@ -17,7 +17,8 @@ extension PathMonitor {
     /// answer, or pathd refused (`lookupFailed`: ask again).
     public static func route(to destination: PathModel.IPAddress, socketPath: String? = nil,
                              mode: Mode = .automatic) async throws(PathClientError) -> RouteReport {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<RouteReport, PathClientError>, Never>) in
+        typealias Reply = Result<RouteReport, PathClientError>
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
             let reply: @Sendable (Result<RouteReport, PathClientError>) -> Void = { continuation.resume(returning: $0) }
             if mode == .inProcess {
                 InProcessPathSource.route(to: destination, reply: reply)

@@ -199,7 +199,9 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func readOnce(into buffer: UnsafeMutableRawBufferPointer) {
-        let received = syscallResult { recv(descriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) }
+        let received = syscallResult {
+            recv(descriptor.rawValue, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+        }
         switch received {
         case .success(0):
             // End of input: the last line may lack its newline; answer it too.
@@ -216,7 +218,8 @@ final class ClientConnection: @unchecked Sendable {
                 send(ServerMessage.error(code: .lineTooLong,
                                          message: "request line longer than \(maximumRequestLineLength) bytes; closing",
                                          id: nil).encoded())
-                log.notice("client \(id) (uid \(userID)): request line over \(maximumRequestLineLength) bytes; disconnected")
+                log.notice("client \(id) (uid \(userID)): request line over \(maximumRequestLineLength) bytes; "
+                           + "disconnected")
                 closeAfterFlush(.lineTooLong)
                 return
             }

@@ -37,18 +37,21 @@ struct DaemonMetrics: Sendable {
                     """, states: ConnectivityState.allCases.map(\.rawValue), active: [path.state.rawValue]),
                 .gauge("pathd_connectivity_state", help: "1 for each link's latest connectivity verdict, by state.",
                        byLink.map { link, report in
-                           MetricSample([MetricLabel("interface", link), MetricLabel("state", report.state.rawValue)], value: 1)
+                           MetricSample([MetricLabel("interface", link), MetricLabel("state", report.state.rawValue)],
+                                        value: 1)
                        }),
                 .gauge("pathd_connectivity_check_timestamp_seconds", unit: "seconds",
                        help: "When each link was last checked, Unix time.",
                        byLink.compactMap { link, report in
                            report.evidence.map { evidence in
-                               MetricSample([MetricLabel("interface", link)], value: Double(evidence.checkedAt.secondsSinceEpoch))
+                               MetricSample([MetricLabel("interface", link)],
+                                            value: Double(evidence.checkedAt.secondsSinceEpoch))
                            }
                        }),
                 .counter("pathd_connectivity_reports", help: "Connectivity reports taken from pathd-probe, by state.",
                          ConnectivityState.allCases.map { state in
-                             MetricSample([MetricLabel("state", state.rawValue)], value: Double(reportCounts[state] ?? 0))
+                             MetricSample([MetricLabel("state", state.rawValue)],
+                                          value: Double(reportCounts[state] ?? 0))
                          }),
             ]
         }
@@ -69,11 +72,13 @@ struct DaemonMetrics: Sendable {
                 .stateSet("pathd_path_unsatisfied_reason",
                           help: "Why the default path is unsatisfied; every state is 0 while it is not.",
                           states: UnsatisfiedReason.allCases.map(\.rawValue),
-                          active: path.status == .unsatisfied ? Set(path.unsatisfiedReason.map { [$0.rawValue] } ?? []) : []),
-                .flag("pathd_path_expensive", help: "1 when the default path uses an interface the policy marks expensive.",
-                      path.isExpensive),
+                          active: path.status == .unsatisfied
+                              ? Set(path.unsatisfiedReason.map { [$0.rawValue] } ?? []) : []),
+                .flag("pathd_path_expensive",
+                      help: "1 when the default path uses an interface the policy marks expensive.", path.isExpensive),
                 .flag("pathd_path_constrained",
-                      help: "1 when the default path uses an interface the policy marks constrained.", path.isConstrained),
+                      help: "1 when the default path uses an interface the policy marks constrained.",
+                      path.isConstrained),
                 .flag("pathd_path_supports_ipv4", help: "1 when IPv4 traffic has a usable route, interface and source.",
                       path.supportsIPv4),
                 .flag("pathd_path_supports_ipv6", help: "1 when IPv6 traffic has a usable route, interface and source.",
@@ -161,9 +166,11 @@ struct DaemonMetrics: Sendable {
                              MetricSample([MetricLabel("reason", reason.rawValue)],
                                           value: Double(counters.disconnects[reason] ?? 0))
                          }),
-                .counter("pathd_config_reloads", help: "Configuration reloads (SIGHUP or the reload request), by result.",
+                .counter("pathd_config_reloads",
+                         help: "Configuration reloads (SIGHUP or the reload request), by result.",
                          DaemonCounters.ReloadResult.allCases.map { result in
-                             MetricSample([MetricLabel("result", result.rawValue)], value: Double(counters.reloads[result] ?? 0))
+                             MetricSample([MetricLabel("result", result.rawValue)],
+                                          value: Double(counters.reloads[result] ?? 0))
                          }),
                 .gauge("pathd_start_time_seconds", unit: "seconds", help: "When pathd started, Unix time.",
                        value: startTime.seconds),

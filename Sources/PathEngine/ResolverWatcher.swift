@@ -111,14 +111,16 @@ public final class ResolverWatcher: @unchecked Sendable {
             let onlyStub = ResolverConfiguration.namesOnlyResolvedStub(nameservers)
             if onlyStub != usingUpstream {
                 usingUpstream = onlyStub
-                log.info(onlyStub ? "\(path) names only the systemd-resolved stub; its upstream servers are read from \(upstreamPath)"
-                                  : "\(path) names a nameserver other than the systemd-resolved stub")
+                log.info(onlyStub
+                         ? "\(path) names only the systemd-resolved stub; its upstream servers are read from "
+                           + upstreamPath
+                         : "\(path) names a nameserver other than the systemd-resolved stub")
             }
             var upstream: [String]?
             if onlyStub {
                 watchDirectories(of: upstreamPath)
-                upstream = self.nameservers(in: upstreamPath,
-                                            why: "DNS counts as unconfigured while \(path) names only the systemd-resolved stub")
+                let why = "DNS counts as unconfigured while \(path) names only the systemd-resolved stub"
+                upstream = self.nameservers(in: upstreamPath, why: why)
             }
             configured = ResolverConfiguration.isConfigured(nameservers: nameservers, upstream: upstream)
         } else {

@@ -38,7 +38,9 @@ extension Configuration {
                         + (hint.map { " (did you mean [\($0)]?)" } ?? "") + "; ignored")
                 }
             }
-            diagnostics += (document.diagnostics + log.finished).sorted { ($0.line == 0 ? Int.max : $0.line) < ($1.line == 0 ? Int.max : $1.line) }
+            diagnostics += (document.diagnostics + log.finished).sorted {
+                ($0.line == 0 ? Int.max : $0.line) < ($1.line == 0 ? Int.max : $1.line)
+            }
         }
         // Across all files: a drop-in may complete what the main file began.
         if let (key, message) = configuration.connectivity.inconsistency {
@@ -70,7 +72,8 @@ extension Configuration {
         return false
     }
 
-    private static func unknownKey(_ entry: INIDocument.Entry, section: String, known: [String], log: inout DiagnosticLog) {
+    private static func unknownKey(_ entry: INIDocument.Entry, section: String, known: [String],
+                                   log: inout DiagnosticLog) {
         let hint = known.first { $0.lowercased() == entry.key.lowercased() }
         log.warning(line: entry.line, "unknown key \(entry.key)= in [\(section)]"
             + (hint.map { " (did you mean \($0)=?)" } ?? "") + "; ignored")

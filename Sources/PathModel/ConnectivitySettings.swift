@@ -94,7 +94,8 @@ extension ConnectivitySettings {
         return ConfigurationKey(name, .span, range: bounds, summary,
                                 parse: { settings, value in
                                     guard let span = TimeSpan.parse(value), range.contains(span) else {
-                                        return .invalid(expectation: "a time span from \(bounds) (such as 30s, 5min, 1h)")
+                                        let examples = "(such as 30s, 5min, 1h)"
+                                        return .invalid(expectation: "a time span from \(bounds) \(examples)")
                                     }
                                     settings[keyPath: setting] = span
                                     return .set
@@ -110,10 +111,12 @@ extension ConnectivitySettings {
             return ("URL", "URL= needs ExpectedContent= or ExpectedSHA256=: the check is proved by content")
         }
         if url == nil && expected != nil {
-            return (expectedKey ?? "ExpectedContent", "\(expectedKey ?? "ExpectedContent")= is set but URL= is not; nothing would be checked")
+            let key = expectedKey ?? "ExpectedContent"
+            return (key, "\(key)= is set but URL= is not; nothing would be checked")
         }
         if url != nil && timeout >= interval {
-            return ("Timeout", "Timeout=\(TimeSpan.render(timeout)) must be shorter than Interval=\(TimeSpan.render(interval))")
+            return ("Timeout",
+                    "Timeout=\(TimeSpan.render(timeout)) must be shorter than Interval=\(TimeSpan.render(interval))")
         }
         return nil
     }
@@ -154,7 +157,8 @@ extension ConnectivitySettings {
             case UInt8(ascii: "s"): result.append(0x20)
             case UInt8(ascii: "\\"): result.append(UInt8(ascii: "\\"))
             case UInt8(ascii: "x"):
-                guard bytes.count >= 2, let value = hexBytes(String(decoding: bytes.prefix(2), as: UTF8.self))?.first else {
+                guard bytes.count >= 2,
+                      let value = hexBytes(String(decoding: bytes.prefix(2), as: UTF8.self))?.first else {
                     return nil
                 }
                 result.append(value)

@@ -95,13 +95,15 @@ public struct HistorySummary: Hashable, Sendable {
             switch entry.event {
             case .started:
                 if let stoppedAt {
+                    let duration = elapsed(from: stoppedAt, to: entry.time, sameRun: false)
                     summary.periods.append(.unknown(Gap(start: stoppedAt, end: entry.time, afterCleanStop: true,
-                                                        duration: elapsed(from: stoppedAt, to: entry.time, sameRun: false))))
+                                                        duration: duration)))
                 } else if let last {
                     // The previous run ended without a stop mark: its last line is all we know.
                     close(.lost(lastSeen: last.time), at: last.time)
+                    let duration = elapsed(from: last.time, to: entry.time, sameRun: false)
                     summary.periods.append(.unknown(Gap(start: last.time, end: entry.time, afterCleanStop: false,
-                                                        duration: elapsed(from: last.time, to: entry.time, sameRun: false))))
+                                                        duration: duration)))
                 }
                 stoppedAt = nil
                 last = entry

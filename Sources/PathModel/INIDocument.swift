@@ -61,8 +61,9 @@ struct DiagnosticLog {
     var finished: [ConfigurationDiagnostic] {
         let suppressed = suppressedErrors + suppressedWarnings
         guard suppressed > 0 else { return entries }
-        let summary = ConfigurationDiagnostic(suppressedErrors > 0 ? .error : .warning, file: file, line: 0,
-                                              "\(suppressedErrors) more errors and \(suppressedWarnings) more warnings not shown")
+        let summary = ConfigurationDiagnostic(
+            suppressedErrors > 0 ? .error : .warning, file: file, line: 0,
+            "\(suppressedErrors) more errors and \(suppressedWarnings) more warnings not shown")
         return entries + [summary]
     }
 }

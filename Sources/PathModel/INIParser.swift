@@ -26,7 +26,8 @@ public enum INIParser {
         func finish(_ logical: ArraySlice<UInt8>, line: Int) {
             if logical.first == UInt8(ascii: "[") {
                 guard logical.last == UInt8(ascii: "]"), logical.count >= 2 else {
-                    log.error(line: line, "section header \(quoted(String(decoding: logical, as: UTF8.self))) lacks a closing ']'")
+                    log.error(line: line,
+                              "section header \(quoted(String(decoding: logical, as: UTF8.self))) lacks a closing ']'")
                     inBrokenSection = true
                     return
                 }
@@ -37,11 +38,13 @@ public enum INIParser {
                     return
                 }
                 inBrokenSection = false
-                sections.append(INIDocument.Section(name: String(decoding: name, as: UTF8.self), line: line, entries: []))
+                sections.append(INIDocument.Section(name: String(decoding: name, as: UTF8.self), line: line,
+                                                    entries: []))
                 return
             }
             guard let equals = logical.firstIndex(of: UInt8(ascii: "=")) else {
-                log.error(line: line, "expected [Section] or Key=Value, got \(quoted(String(decoding: logical, as: UTF8.self)))")
+                log.error(line: line,
+                          "expected [Section] or Key=Value, got \(quoted(String(decoding: logical, as: UTF8.self)))")
                 return
             }
             let key = trimmed(logical[..<equals])
@@ -119,7 +122,8 @@ public enum INIParser {
     }
 
     /// Without leading and trailing spaces and tabs.
-    static func trimmed<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence where Bytes.Element == UInt8 {
+    static func trimmed<Bytes: BidirectionalCollection>(_ bytes: Bytes) -> Bytes.SubSequence
+        where Bytes.Element == UInt8 {
         let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
         var slice = bytes[...]
         while let first = slice.first, isBlank(first) { slice = slice.dropFirst() }

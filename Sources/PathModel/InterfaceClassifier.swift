@@ -9,7 +9,8 @@ public struct InterfaceFacts: Hashable, Sendable {
     /// IFLA_INFO_KIND (veth, bridge, wireguard, tun, …).
     public var kind: String?
 
-    public init(devType: String? = nil, hasWirelessDirectory: Bool = false, hardwareType: HardwareType, kind: String? = nil) {
+    public init(devType: String? = nil, hasWirelessDirectory: Bool = false, hardwareType: HardwareType,
+                kind: String? = nil) {
         self.devType = devType
         self.hasWirelessDirectory = hasWirelessDirectory
         self.hardwareType = hardwareType

@@ -25,7 +25,8 @@ public struct InterfaceReport: Hashable, Sendable {
 
     public init(name: String, index: InterfaceIndex, type: InterfaceType, kind: String? = nil, operState: OperState,
                 flags: LinkFlags, addresses: [InterfaceAddress] = [], isExpensive: Bool = false,
-                isConstrained: Bool = false, unusableReason: UnusableReason? = nil, connectivity: Connectivity = .unknown) {
+                isConstrained: Bool = false, unusableReason: UnusableReason? = nil,
+                connectivity: Connectivity = .unknown) {
         self.name = name
         self.index = index
         self.type = type
@@ -77,7 +78,9 @@ public struct InterfaceReport: Hashable, Sendable {
         /// traffic from beyond the link (`Snapshot.hasUsableAddress`).
         public static let noUsableAddress = UnusableReason(UnsatisfiedReason.noAddress.rawValue, "no usable address")
 
-        public static let known: [UnusableReason] = [.ignored, .loopback, .adminDown, .dormant, .noCarrier, .noUsableAddress]
+        public static let known: [UnusableReason] = [
+            .ignored, .loopback, .adminDown, .dormant, .noCarrier, .noUsableAddress,
+        ]
     }
 }
 
@@ -85,7 +88,9 @@ extension InterfaceReport {
     /// One report per link of `snapshot`, in index order.
     public static func reports(for snapshot: Snapshot, policy: Policy) -> [InterfaceReport] {
         let states = snapshot.linkStates()
-        return snapshot.sortedLinks.map { report(for: $0, state: states[$0.index] ?? $0.linkState, in: snapshot, policy: policy) }
+        return snapshot.sortedLinks.map {
+            report(for: $0, state: states[$0.index] ?? $0.linkState, in: snapshot, policy: policy)
+        }
     }
 
     /// The report of one link. The first reason that applies wins, in the order a
@@ -95,7 +100,8 @@ extension InterfaceReport {
         report(for: link, state: snapshot.linkState(of: link), in: snapshot, policy: policy)
     }
 
-    private static func report(for link: Link, state: LinkState, in snapshot: Snapshot, policy: Policy) -> InterfaceReport {
+    private static func report(for link: Link, state: LinkState, in snapshot: Snapshot,
+                               policy: Policy) -> InterfaceReport {
         let settings = policy.settings(for: link)
         let addresses = snapshot.addresses(of: link.index)
         let reason: UnusableReason?

@@ -15,7 +15,8 @@ public struct LookupDestinations: Hashable, Sendable {
     /// TEST-NET-1 is often the on-link network of test rigs and sandboxes (it is on the
     /// machines pathd is developed on), and an on-link answer would hide a missing
     /// default route.
-    public static let standard = LookupDestinations(ipv4: .v4(0xCB00_7101), ipv6: .v6(high: 0x2001_0DB8_0000_0000, low: 1))
+    public static let standard = LookupDestinations(ipv4: .v4(0xCB00_7101),
+                                                    ipv6: .v6(high: 0x2001_0DB8_0000_0000, low: 1))
 
     public subscript(family: AddressFamily) -> IPAddress {
         family == .ipv4 ? ipv4 : ipv6

@@ -68,13 +68,15 @@ public enum UnsatisfiedReason: OpenEnumeration {
         case .noCarrier:
             return interface.map { "no carrier on \($0) (cable unplugged or peer down)" } ?? "no interface has carrier"
         case .dormant:
-            return interface.map { "\($0) is dormant (waiting for authentication or dial-up)" } ?? "the interface is dormant"
+            return interface.map { "\($0) is dormant (waiting for authentication or dial-up)" }
+                ?? "the interface is dormant"
         case .noAddress:
             return interface.map { "\($0) has no usable address" } ?? "no interface has a usable address"
         case .noRoute:
             return "no route to the Internet (no default route)"
         case .routeRejects:
-            return interface.map { "the route via \($0) rejects traffic" } ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
+            return interface.map { "the route via \($0) rejects traffic" }
+                ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
         case .interfaceTypeExcluded:
             return "only interfaces the criteria exclude are available"
         case .unrecognized(let name):

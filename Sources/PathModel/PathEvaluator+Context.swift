@@ -53,10 +53,13 @@ extension PathEvaluator {
         }
 
         func interface(for link: Link) -> Interface {
-            Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link), isTunnel: link.isTunnel)
+            Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link),
+                      isTunnel: link.isTunnel)
         }
 
-        var simulator: RouteSimulator { RouteSimulator(snapshot: snapshot, destinations: destinations, includes: includes) }
+        var simulator: RouteSimulator {
+            RouteSimulator(snapshot: snapshot, destinations: destinations, includes: includes)
+        }
 
         func verdict(for family: AddressFamily) -> FamilyVerdict {
             // The kernel's answer is authoritative unless it names an interface the
@@ -152,7 +155,8 @@ extension PathEvaluator {
             let usable = up.filter { state(of: $0) == .usable }
             if usable.isEmpty {
                 let link = up[0]
-                return .unusable(state(of: link) == .dormant ? .dormant : .noCarrier, interface: link.name, progress: .addressed)
+                return .unusable(state(of: link) == .dormant ? .dormant : .noCarrier, interface: link.name,
+                                 progress: .addressed)
             }
             if !usable.contains(where: { snapshot.hasUsableAddress($0.index, family: family) }) {
                 return .unusable(.noAddress, interface: usable.count == 1 ? usable[0].name : nil, progress: .absent)

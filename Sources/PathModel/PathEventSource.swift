@@ -18,7 +18,8 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// rules applied, no packet sent), for the `route` request. Returns at once; `reply`
     /// is called once, on the source's own queue, behind the work already queued there.
     /// A source that can no longer ask (cancelled, its socket failed) replies a failure.
-    func lookUpRoute(to destination: IPAddress, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void)
+    func lookUpRoute(to destination: IPAddress,
+                     reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void)
 }
 
 /// A route lookup that got no answer from the kernel (the request socket failed or is
@@ -63,7 +64,8 @@ public struct SourceLoss: Hashable, Sendable, CustomStringConvertible {
     public let description: String
 
     /// ENOBUFS from recvmsg (libnl's -NLE_NOMEM): events were lost.
-    public static let overrun = SourceLoss(kind: .overrun, description: "kernel receive buffer overrun (ENOBUFS): events lost")
+    public static let overrun = SourceLoss(kind: .overrun,
+                                           description: "kernel receive buffer overrun (ENOBUFS): events lost")
 
     public static func failure(_ description: String) -> SourceLoss {
         SourceLoss(kind: .failure, description: description)

@@ -26,7 +26,8 @@ public struct RouteReport: Hashable, Sendable {
 
     public init(destination: IPAddress, status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil,
                 reasonInterface: String? = nil, interface: Interface? = nil, source: IPAddress? = nil,
-                gateway: IPAddress? = nil, table: UInt32? = nil, isExpensive: Bool = false, isConstrained: Bool = false) {
+                gateway: IPAddress? = nil, table: UInt32? = nil, isExpensive: Bool = false,
+                isConstrained: Bool = false) {
         self.destination = destination
         self.status = status
         self.unsatisfiedReason = unsatisfiedReason

@@ -53,7 +53,8 @@ struct RouteSimulator {
         for rule in snapshot.rules(for: family) where rule.matchesUnmarkedTraffic {
             if case .reject = rule.action { break }
             guard case .lookup(let table) = rule.action, seenTables.insert(table).inserted else { continue }
-            for route in ordered(snapshot.routes(family: family, table: table)) where route.covers(destination) && route.type == .unicast {
+            for route in ordered(snapshot.routes(family: family, table: table))
+            where route.covers(destination) && route.type == .unicast {
                 let nexthops = included(route.nexthops)
                 if !nexthops.isEmpty { result.append((route, nexthops)) }
             }
@@ -61,7 +62,8 @@ struct RouteSimulator {
         return result
     }
 
-    private func best(in table: UInt32, family: AddressFamily, covering destination: IPAddress) -> (TrackedRoute, [Nexthop])? {
+    private func best(in table: UInt32, family: AddressFamily,
+                      covering destination: IPAddress) -> (TrackedRoute, [Nexthop])? {
         for route in ordered(snapshot.routes(family: family, table: table)) where route.covers(destination) {
             if route.nexthops.isEmpty { return (route, []) }  // rejecting routes have no hop
             let nexthops = included(route.nexthops)

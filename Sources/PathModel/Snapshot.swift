@@ -31,8 +31,8 @@ public struct Snapshot: Hashable, Sendable {
         switch event {
         case .linkChanged(let link):
             links[link.index] = link
-            // Admin down flushes the link's IPv4 routes with no RTM_DELROUTE
-            // (docs/ARCHITECTURE.md, "Toolchain and kernel facts"; net/ipv4/fib_frontend.c fib_disable_ip). Do the same.
+            // Admin down flushes the link's IPv4 routes with no RTM_DELROUTE (docs/ARCHITECTURE.md,
+            // "Toolchain and kernel facts"; net/ipv4/fib_frontend.c fib_disable_ip). Do the same.
             if !link.flags.contains(.up) { dropNexthops(on: link.index, families: [.ipv4]) }
         case .linkRemoved(let index):
             links[index] = nil

@@ -69,7 +69,9 @@ extension Snapshot {
                 return true
             }
             return addresses.keys.contains { index in
-                usableCandidates(on: index, family: .ipv4).contains { $0.scope != .link && $0.scope.reaches(route.scope) }
+                usableCandidates(on: index, family: .ipv4).contains {
+                    $0.scope != .link && $0.scope.reaches(route.scope)
+                }
             }
         case .ipv6:
             return addresses.keys.contains { !usableCandidates(on: $0, family: .ipv6).isEmpty }

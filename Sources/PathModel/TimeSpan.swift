@@ -35,7 +35,9 @@ public enum TimeSpan {
             skipBlanks()
             let unit = rest.prefix { $0.isASCII && $0.isLetter }
             rest = rest.dropFirst(unit.count)
-            guard let scale = units.first(where: { $0.names.contains(unit.lowercased()) })?.milliseconds else { return nil }
+            guard let scale = units.first(where: { $0.names.contains(unit.lowercased()) })?.milliseconds else {
+                return nil
+            }
             let integral = (Int64(whole) ?? 0) * scale
             // The fraction scaled to milliseconds; finer digits are cut off.
             var fractional: Int64 = 0

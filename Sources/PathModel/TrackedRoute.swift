@@ -66,7 +66,8 @@ public struct TrackedRoute: Hashable, Sendable {
     }
 
     public var identity: Identity {
-        Identity(family: family, table: table, destination: destination, prefixLength: prefixLength, tos: tos, metric: metric)
+        Identity(family: family, table: table, destination: destination, prefixLength: prefixLength, tos: tos,
+                 metric: metric)
     }
 
     /// Whether the route covers `address` (same family, prefix matches).

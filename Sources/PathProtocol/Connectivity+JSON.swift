@@ -42,22 +42,27 @@ extension Connectivity {
             if strict { throw .init("a report's state must be full, portal, limited or none") }
             return .unknown
         }
-        func text(_ key: String, maximum: Int = maximumTextBytes, optional: Bool) throws(ConnectivityDecodingError) -> String? {
+        func text(_ key: String, maximum: Int = maximumTextBytes,
+                  optional: Bool) throws(ConnectivityDecodingError) -> String? {
             guard let member = members[key], !member.isNull else {
                 if optional || !strict { return nil }
                 throw .init("connectivity lacks string \"\(key)\"")
             }
             guard let string = member.stringValue else { throw .init("connectivity \"\(key)\" must be a string") }
-            if strict && string.utf8.count > maximum { throw .init("connectivity \"\(key)\" is longer than \(maximum) bytes") }
+            if strict && string.utf8.count > maximum {
+                throw .init("connectivity \"\(key)\" is longer than \(maximum) bytes")
+            }
             return string
         }
-        func integer(_ key: String, in range: ClosedRange<Int64>, optional: Bool) throws(ConnectivityDecodingError) -> Int64? {
+        func integer(_ key: String, in range: ClosedRange<Int64>,
+                     optional: Bool) throws(ConnectivityDecodingError) -> Int64? {
             guard let member = members[key], !member.isNull else {
                 if optional || !strict { return nil }
                 throw .init("connectivity lacks integer \"\(key)\"")
             }
             guard let number = member.integerValue, !strict || range.contains(number) else {
-                throw .init("connectivity \"\(key)\" must be an integer from \(range.lowerBound) to \(range.upperBound)")
+                throw .init("connectivity \"\(key)\" must be an integer from \(range.lowerBound) to "
+                            + "\(range.upperBound)")
             }
             return number
         }
@@ -66,7 +71,8 @@ extension Connectivity {
         if strict && interface.isEmpty { throw .init("connectivity \"interface\" must name an interface") }
         let status = try integer("httpStatus", in: 100...999, optional: true)
         let digest = try text("sha256", optional: true)
-        if strict, let digest, digest.utf8.count != 64 || ConnectivitySettings.hexBytes(digest) == nil || digest.lowercased() != digest {
+        if strict, let digest,
+           digest.utf8.count != 64 || ConnectivitySettings.hexBytes(digest) == nil || digest.lowercased() != digest {
             throw .init("connectivity \"sha256\" must be 64 lowercase hexadecimal digits")
         }
         let checkedText = try text("checkedAt", optional: false)

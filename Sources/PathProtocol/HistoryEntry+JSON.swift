@@ -33,7 +33,9 @@ extension HistoryEntry {
     /// Reads one entry. Unknown members are ignored; an event, status or reason this
     /// version does not know (written by a newer pathd) is kept as `unrecognized`.
     public static func decode(_ value: JSONValue) throws(MessageDecodingError) -> HistoryEntry {
-        func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "history entry: \(what)") }
+        func fail(_ what: String) -> MessageDecodingError {
+            MessageDecodingError(description: "history entry: \(what)")
+        }
         func seconds(_ key: String) throws(MessageDecodingError) -> Duration {
             switch value[key] {
             case .integer(let whole): return .seconds(whole)
@@ -62,7 +64,8 @@ extension HistoryEntry {
             }
             return HistoryEntry(time: time, event: .change(PathChange(
                 status: status, unsatisfiedReason: reason, reasonInterface: value["reasonInterface"]?.stringValue,
-                interfaces: interfaces, generation: Generation(rawValue: UInt64(generation)), sequence: UInt64(sequence))))
+                interfaces: interfaces, generation: Generation(rawValue: UInt64(generation)),
+                sequence: UInt64(sequence))))
         case let other?:
             return HistoryEntry(time: time, event: .unrecognized(other))
         case nil:

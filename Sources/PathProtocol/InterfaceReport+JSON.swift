@@ -16,7 +16,9 @@ extension InterfaceReport {
 
     /// Scope names as `ip address` prints them (`RT_SCOPE_*`, `<linux/rtnetlink.h>`);
     /// any other scope is its number.
-    static let scopeNames: [(UInt8, String)] = [(0, "global"), (200, "site"), (253, "link"), (254, "host"), (255, "nowhere")]
+    static let scopeNames: [(UInt8, String)] = [
+        (0, "global"), (200, "site"), (253, "link"), (254, "host"), (255, "nowhere"),
+    ]
 
     static func scopeName(_ scope: AddressScope) -> String {
         scopeNames.first { $0.0 == scope.rawValue }?.1 ?? String(scope.rawValue)
@@ -60,7 +62,9 @@ extension InterfaceReport {
     /// it does not know is `unrecognized`, an operstate `unknown` (IF_OPER_UNKNOWN: the
     /// kernel's own word for a state it cannot tell).
     static func decode(_ value: JSONValue) throws(MessageDecodingError) -> InterfaceReport {
-        func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "interfaces line: \(what)") }
+        func fail(_ what: String) -> MessageDecodingError {
+            MessageDecodingError(description: "interfaces line: \(what)")
+        }
         guard let name = value["name"]?.stringValue, let indexNumber = value["index"]?.integerValue,
               let rawIndex = Int32(exactly: indexNumber), let typeName = value["type"]?.stringValue else {
             throw fail("invalid name, index or type")
@@ -83,7 +87,9 @@ extension InterfaceReport {
             }
             var addressFlags = AddressFlags()
             for element in entry["flags"]?.arrayValue ?? [] {
-                if let flag = addressFlagNames.first(where: { $0.1 == element.stringValue })?.0 { addressFlags.insert(flag) }
+                if let flag = addressFlagNames.first(where: { $0.1 == element.stringValue })?.0 {
+                    addressFlags.insert(flag)
+                }
             }
             addresses.append(InterfaceAddress(interface: index, address: address, prefixLength: prefixLength,
                                               flags: addressFlags, scope: AddressScope(rawValue: scope)))
@@ -93,7 +99,9 @@ extension InterfaceReport {
         // 1's `unusableReason` field, the words before); "unknown" only guards a line
         // that lacks both.
         let reason = usable ? nil : UnusableReason(rawValue: value["unusableReason"]?.stringValue
-            ?? value["why"]?.stringValue.flatMap { words in UnusableReason.known.first { $0.explanation == words }?.rawValue }
+            ?? value["why"]?.stringValue.flatMap { words in
+                UnusableReason.known.first { $0.explanation == words }?.rawValue
+            }
             ?? value["why"]?.stringValue ?? "unknown")
         var connectivity = Connectivity.unknown
         if let member = value["connectivity"] {

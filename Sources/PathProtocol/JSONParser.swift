@@ -17,7 +17,8 @@ public struct JSONParser {
     private let bytes: [UInt8]
     private var position = 0
 
-    public static func parse<Bytes: Collection>(_ input: Bytes) throws(JSONParseError) -> JSONValue where Bytes.Element == UInt8 {
+    public static func parse<Bytes: Collection>(_ input: Bytes) throws(JSONParseError) -> JSONValue
+        where Bytes.Element == UInt8 {
         var parser = JSONParser(bytes: Array(input))
         parser.skipWhitespace()
         let value = try parser.parseValue(depth: 0)
@@ -68,7 +69,9 @@ public struct JSONParser {
         }
         while true {
             skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a member name") }
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error("expected a member name")
+            }
             let key = try parseString()
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
@@ -150,7 +153,8 @@ public struct JSONParser {
         case UInt8(ascii: "u"):
             let first = try parseHex4()
             if (0xD800..<0xDC00).contains(first) {
-                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                      bytes[position + 1] == UInt8(ascii: "u") else {
                     throw error("unpaired surrogate")
                 }
                 position += 2
@@ -189,7 +193,9 @@ public struct JSONParser {
         let start = position
         func digits() -> Int {
             let begin = position
-            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+            while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) {
+                position += 1
+            }
             return position - begin
         }
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
@@ -208,18 +214,23 @@ public struct JSONParser {
         if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
             isInteger = false
             position += 1
-            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
             guard digits() > 0 else { throw error("invalid number") }
         }
         // The bytes are ASCII digits and signs, checked above.
         let text = String(decoding: bytes[start..<position], as: UTF8.self)
         if isInteger {
             guard let value = Int64(text) else {
-                throw JSONParseError(offset: start, problem: "integer out of the 64-bit range", isIntegerOutOfRange: true)
+                throw JSONParseError(offset: start, problem: "integer out of the 64-bit range",
+                                     isIntegerOutOfRange: true)
             }
             return .integer(value)
         }
-        guard let value = Double(text), value.isFinite else { throw JSONParseError(offset: start, problem: "number out of range") }
+        guard let value = Double(text), value.isFinite else {
+            throw JSONParseError(offset: start, problem: "number out of range")
+        }
         return .double(value)
     }
 }

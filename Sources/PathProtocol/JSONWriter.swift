@@ -65,7 +65,8 @@ public struct JSONWriter {
         let magnitude = milliseconds.magnitude
         let fraction = String(magnitude % 1000)
         let sign = milliseconds < 0 ? "-" : ""
-        bytes.append(contentsOf: "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)".utf8)
+        let padding = String(repeating: "0", count: 3 - fraction.count)
+        bytes.append(contentsOf: "\(sign)\(magnitude / 1000).\(padding)\(fraction)".utf8)
     }
 
     /// A whole value: an array element, or the top level (object members sorted by key).

@@ -35,7 +35,8 @@ public struct MetricFamily: Hashable, Sendable {
     }
 
     /// One value, or one per label set.
-    public static func gauge(_ name: String, unit: String? = nil, help: String, _ samples: [MetricSample]) -> MetricFamily {
+    public static func gauge(_ name: String, unit: String? = nil, help: String,
+                             _ samples: [MetricSample]) -> MetricFamily {
         MetricFamily(name: name, kind: .gauge, unit: unit, help: help, samples: samples)
     }
 
@@ -48,7 +49,8 @@ public struct MetricFamily: Hashable, Sendable {
         gauge(name, help: help, value: flag ? 1 : 0)
     }
 
-    public static func counter(_ name: String, unit: String? = nil, help: String, _ samples: [MetricSample]) -> MetricFamily {
+    public static func counter(_ name: String, unit: String? = nil, help: String,
+                               _ samples: [MetricSample]) -> MetricFamily {
         MetricFamily(name: name, kind: .counter, unit: unit, help: help, samples: samples)
     }
 
@@ -69,7 +71,9 @@ public struct MetricFamily: Hashable, Sendable {
     /// `[a-zA-Z_:][a-zA-Z0-9_:]*`, the metric name grammar of both formats.
     public static func isValidName(_ name: String) -> Bool {
         guard let first = name.utf8.first, !isDigit(first) else { return false }
-        return name.utf8.allSatisfy { isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") }
+        return name.utf8.allSatisfy {
+            isLetter($0) || isDigit($0) || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":")
+        }
     }
 
     static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }

@@ -73,14 +73,16 @@ extension Request {
     }
 
     /// Parses one request line (without its newline).
-    public static func parse<Bytes: Collection>(line: Bytes) throws(RequestError) -> Request where Bytes.Element == UInt8 {
+    public static func parse<Bytes: Collection>(line: Bytes) throws(RequestError) -> Request
+        where Bytes.Element == UInt8 {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
         } catch where error.isIntegerOutOfRange {
             // Echoing it as a double would not give back what the client sent.
+            let range = "\(Int64.min) to \(Int64.max)"
             throw RequestError(code: .badArgument,
-                               message: "integers must fit in 64 bits (\(Int64.min) to \(Int64.max)); use a string id: \(error)",
+                               message: "integers must fit in 64 bits (\(range)); use a string id: \(error)",
                                id: nil)
         } catch {
             throw RequestError(code: .badJSON, message: "request is not valid JSON: \(error)", id: nil)
@@ -92,12 +94,14 @@ extension Request {
         if let id {
             switch id {
             case .string, .integer, .double, .null: break
-            default: throw RequestError(code: .badArgument, message: "\"id\" must be a string, a number or null", id: nil)
+            default:
+                throw RequestError(code: .badArgument, message: "\"id\" must be a string, a number or null", id: nil)
             }
             let encodedLength = EncodedPathLine.idMember(id).count - 6  // without `,"id":`
             if encodedLength > maximumIDLength {
                 throw RequestError(code: .limitExceeded,
-                                   message: "\"id\" is \(encodedLength) bytes long; at most \(maximumIDLength) are echoed",
+                                   message: "\"id\" is \(encodedLength) bytes long; "
+                                       + "at most \(maximumIDLength) are echoed",
                                    id: nil)
             }
         }

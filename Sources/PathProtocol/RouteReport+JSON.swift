@@ -23,7 +23,8 @@ extension RouteReport {
     }
 
     /// Reads a `route` line's members. Unknown members are ignored (additive changes).
-    static func decode(_ value: JSONValue) throws(MessageDecodingError) -> (report: RouteReport, generation: Generation) {
+    static func decode(_ value: JSONValue)
+        throws(MessageDecodingError) -> (report: RouteReport, generation: Generation) {
         func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "route line: \(what)") }
         func address(_ key: String) throws(MessageDecodingError) -> IPAddress? {
             guard let member = value[key], !member.isNull else { return nil }
@@ -46,7 +47,9 @@ extension RouteReport {
         report.source = try address("source")
         report.gateway = try address("gateway")
         if let member = value["table"], !member.isNull {
-            guard let number = member.integerValue, let table = UInt32(exactly: number) else { throw fail("invalid \"table\"") }
+            guard let number = member.integerValue, let table = UInt32(exactly: number) else {
+                throw fail("invalid \"table\"")
+            }
             report.table = table
         }
         report.isExpensive = value["isExpensive"]?.boolValue ?? false

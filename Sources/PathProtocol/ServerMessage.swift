@@ -146,7 +146,8 @@ extension ServerMessage {
     /// Parses one line from the daemon. Unknown fields are ignored, an unknown message
     /// type is `unrecognized`, an unknown enumerated value its type's `unrecognized`
     /// (docs/PROTOCOL.md, "Version rule": additive changes keep the protocol version).
-    public static func decode<Bytes: Collection>(line: Bytes) throws(MessageDecodingError) -> ServerMessage where Bytes.Element == UInt8 {
+    public static func decode<Bytes: Collection>(line: Bytes) throws(MessageDecodingError) -> ServerMessage
+        where Bytes.Element == UInt8 {
         let value: JSONValue
         do {
             value = try JSONParser.parse(line)
@@ -214,7 +215,8 @@ extension ServerMessage {
             }
             var entries: [HistoryEntry] = []
             for element in list { entries.append(try HistoryEntry.decode(element)) }
-            return .history(capacity: Int(clamping: try integer("capacity")), persistent: persistent, entries: entries, id: id)
+            return .history(capacity: Int(clamping: try integer("capacity")), persistent: persistent, entries: entries,
+                            id: id)
         case "route":
             let (report, generation) = try RouteReport.decode(value)
             return .route(report, generation: generation, id: id)

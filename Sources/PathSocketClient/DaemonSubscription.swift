@@ -7,9 +7,10 @@ import SystemCalls
 /// A subscription to pathd that outlives the daemon: it finds the daemon through the
 /// search order (`PathConnection.connect(to:)`), subscribes with its criteria, reports
 /// every path line, and when the daemon goes away reports that and reconnects with a
-/// capped, jittered back-off until cancelled (`ReconnectSchedule`: every failure waits). Events are delivered on the queue given
-/// to `start`, in order; after `cancel()` no handler call begins, even for lines read
-/// before it (the check is made on that queue, after the hop).
+/// capped, jittered back-off until cancelled (`ReconnectSchedule`: every failure waits).
+/// Events are delivered on the queue given to `start`, in order; after `cancel()` no
+/// handler call begins, even for lines read before it (the check is made on that queue,
+/// after the hop).
 ///
 /// For programs that want only pathd's socket (this module links neither libnl nor
 /// libsystemd). `PathMonitor` and `NWPathMonitor` in the PathClient module build on it.

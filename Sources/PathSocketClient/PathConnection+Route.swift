@@ -12,7 +12,8 @@ extension PathConnection {
 
     /// `route(to:)` with the exact line of the answer, for output that passes the
     /// daemon's fields through (`pathctl route --json`).
-    public func routeWithLine(to destination: IPAddress) throws(PathClientError) -> (report: RouteReport, line: [UInt8]) {
+    public func routeWithLine(to destination: IPAddress)
+        throws(PathClientError) -> (report: RouteReport, line: [UInt8]) {
         try send(Request(.route(destination: destination)))
         while true {
             let (message, line) = try nextWithLine()

@@ -27,7 +27,8 @@ public final class PathConnection {
     /// `$PATHD_SOCKET` alone, else the system socket, then the user's), and reads its
     /// `hello`. With a `timeout`, every wait for a line fails after that long instead of
     /// blocking forever.
-    public static func connect(to socketPath: String? = nil, timeout: Duration? = nil) throws(PathClientError) -> PathConnection {
+    public static func connect(to socketPath: String? = nil,
+                               timeout: Duration? = nil) throws(PathClientError) -> PathConnection {
         let candidates = searchOrder(explicit: socketPath)
         var failures: [String] = []
         for candidate in candidates {
@@ -167,7 +168,8 @@ public final class PathConnection {
             let count: Int
             switch received {
             case .success(let value): count = value
-            case .failure(.wouldBlock): throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout)
+            case .failure(.wouldBlock):
+                throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout)
             case .failure(let error): throw PathClientError("cannot read from pathd: \(error)", kind: .closed)
             }
             if count == 0 { throw PathClientError("pathd closed the connection", kind: .closed) }

@@ -77,7 +77,8 @@ public struct ConfigurationFiles: Hashable, Sendable {
     static func dropIns(in directory: String) -> Result<[String], RegularFile.ReadError> {
         guard let handle = opendir(directory) else {
             let error = Errno.current
-            return .failure(RegularFile.ReadError("cannot open the directory: \(error)", isMissing: error == .noSuchFile))
+            return .failure(RegularFile.ReadError("cannot open the directory: \(error)",
+                                                  isMissing: error == .noSuchFile))
         }
         defer { closedir(handle) }
         var names: [String] = []

@@ -49,7 +49,8 @@ public struct FileDescriptor: RawRepresentable, Hashable, Sendable {
 
     /// Accepts one pending connection, non-blocking and close-on-exec (`accept4(2)`).
     public func acceptConnection() throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try syscall { accept4(rawValue, nil, nil, Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)) })
+        let flags = Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)
+        return FileDescriptor(rawValue: try syscall { accept4(rawValue, nil, nil, flags) })
     }
 
     /// The credentials of a Unix socket's peer (`SO_PEERCRED`, unix(7)). `struct ucred`

@@ -38,11 +38,13 @@ public enum HostResolver {
             let bytes: [UInt8]
             switch current.ai_family {
             case AF_INET:
-                bytes = UnsafeRawPointer(socketAddress).withMemoryRebound(to: sockaddr_in.self, capacity: 1) { address in
+                bytes = UnsafeRawPointer(socketAddress).withMemoryRebound(to: sockaddr_in.self,
+                                                                          capacity: 1) { address in
                     withUnsafeBytes(of: address.pointee.sin_addr) { Array($0) }
                 }
             case AF_INET6:
-                bytes = UnsafeRawPointer(socketAddress).withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { address in
+                bytes = UnsafeRawPointer(socketAddress).withMemoryRebound(to: sockaddr_in6.self,
+                                                                          capacity: 1) { address in
                     withUnsafeBytes(of: address.pointee.sin6_addr) { Array($0) }
                 }
             default:

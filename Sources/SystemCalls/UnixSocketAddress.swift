@@ -36,7 +36,8 @@ public struct UnixSocketAddress: Sendable {
     public struct AddressError: Error, Sendable, CustomStringConvertible {
         public let path: String
         public var description: String {
-            "socket path \"\(path)\" is empty, contains a NUL or is longer than \(UnixSocketAddress.pathCapacity - 1) bytes"
+            "socket path \"\(path)\" is empty, contains a NUL or is longer than "
+                + "\(UnixSocketAddress.pathCapacity - 1) bytes"
         }
     }
 }

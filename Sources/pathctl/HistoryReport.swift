@@ -64,8 +64,8 @@ enum HistoryReport {
                 return "\(what) \(duration(outage.duration)), \(start)–\(endTime(end, after: outage.start, calendar))"
                     + reasons
             case .stopped(let end):
-                return "\(what) \(duration(outage.duration)), \(start)–\(endTime(end, after: outage.start, calendar)) "
-                    + "(pathd stopped)\(reasons)"
+                return "\(what) \(duration(outage.duration)), \(start)–\(endTime(end, after: outage.start, calendar))"
+                    + " (pathd stopped)\(reasons)"
             case .lost(let lastSeen):
                 return "\(what) from \(start), end unknown (pathd ended without stopping; last seen "
                     + "\(endTime(lastSeen, after: outage.start, calendar)))\(reasons)"

@@ -67,7 +67,8 @@ struct CurlFetcher: ConnectivityFetcher {
         // CURLOPT_ERRORBUFFER's text when libcurl wrote one (it names host, port, timings),
         // else the code's generic words.
         let written = errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
-        let message = written.isEmpty ? String(cString: curl_easy_strerror(code)) : String(decoding: written, as: UTF8.self)
+        let message = written.isEmpty
+            ? String(cString: curl_easy_strerror(code)) : String(decoding: written, as: UTF8.self)
         let ending: FetchResult.Ending
         switch code {
         case CURLE_OK:

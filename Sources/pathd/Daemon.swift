@@ -36,7 +36,8 @@ final class Daemon: @unchecked Sendable {
             stateDirectory: ProcessEnvironment.stateDirectory,
             makeSource: { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
-                               deliver: callbacks.deliver, lost: callbacks.lost, log: { level, text in log.log(level, text) })
+                               deliver: callbacks.deliver, lost: callbacks.lost,
+                               log: { level, text in log.log(level, text) })
             })
         self.service = service
         resolver = ResolverWatcher(path: settings.resolvConfPath, upstreamPath: settings.upstreamResolvConfPath,
@@ -70,7 +71,8 @@ final class Daemon: @unchecked Sendable {
             })
             service.serve(listener)
             service.whenFirstPathKnown { [service] in
-                ServiceManager.ready(status: service.currentPath().map { "path: \($0.summary)" } ?? "watching the network")
+                let status = service.currentPath().map { "path: \($0.summary)" } ?? "watching the network"
+                ServiceManager.ready(status: status)
                 if let interval = ServiceManager.watchdogInterval {
                     ServiceManager.startWatchdog(every: interval, on: self.stateQueue, scheduler: DispatchScheduler())
                 }

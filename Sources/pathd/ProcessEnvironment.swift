@@ -9,7 +9,8 @@ enum ProcessEnvironment {
     /// The socket to listen on without `--socket` or `Socket=`; nil for a user other
     /// than root without XDG_RUNTIME_DIR.
     static var defaultSocketPath: String? {
-        SocketLocation.defaultPath(userID: getuid(), environment: Environment.values(SocketLocation.environmentVariables))
+        SocketLocation.defaultPath(userID: getuid(),
+                                   environment: Environment.values(SocketLocation.environmentVariables))
     }
 
     /// Where the history file goes: the first directory of `$STATE_DIRECTORY`, which
