@@ -1,9 +1,9 @@
 import Dispatch
 import Glibc
-import ServiceSupport
 import PathModel
 import PathProtocol
 import PathSocketClient
+import ServiceSupport
 import SystemCalls
 
 /// Fetches the check URL through one interface; blocking (runs on the probe's worker).

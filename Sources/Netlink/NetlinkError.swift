@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import SystemCalls
 
 /// A failure of the netlink layer: what was being done and the code that said no.

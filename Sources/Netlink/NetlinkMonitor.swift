@@ -1,6 +1,5 @@
 import CLinux
 import Dispatch
-import Glibc
 import PathModel
 
 /// Watches rtnetlink for one generation: dumps links and addresses, then delivers

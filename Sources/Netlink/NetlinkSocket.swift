@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 
 /// One libnl routing socket (`nl_socket_alloc` + `nl_connect(sk, NETLINK_ROUTE)`).
 /// The one owner of the handle: `close()` frees it (and its file descriptor) once;

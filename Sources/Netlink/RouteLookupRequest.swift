@@ -1,5 +1,4 @@
 import CLinux
-import Glibc
 import PathModel
 
 /// "Which route would the kernel take to `destination`?" — an RTM_GETROUTE built by

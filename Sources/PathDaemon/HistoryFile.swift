@@ -1,6 +1,4 @@
-import Glibc
 import PathModel
-import PathProtocol
 import SystemCalls
 
 /// The history on disk: `history.jsonl` in the state directory, one JSON object per

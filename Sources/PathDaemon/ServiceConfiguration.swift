@@ -1,5 +1,3 @@
-import Dispatch
-import PathEngine
 import PathModel
 import ServiceSupport
 

@@ -1,5 +1,4 @@
 import Dispatch
-import PathEngine
 import PathModel
 import PathProtocol
 import ServiceSupport

@@ -1,9 +1,9 @@
 import CommandLineOptions
 import ConnectivityCheck
 import Glibc
-import ServiceSupport
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// pathd-probe: the connectivity check kept apart from pathd (docs/ARCHITECTURE.md, "The
 /// connectivity check"). Wiring only: the command line, the configuration's

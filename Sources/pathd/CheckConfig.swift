@@ -1,8 +1,5 @@
-import Glibc
-import PathDaemon
 import SystemCalls
 import PathModel
-import PathProtocol
 
 /// `pathd --check-config`: reads the files as a start would, prints every diagnostic to
 /// stderr (file:line) and, when valid, the effective configuration to stdout in INI

@@ -1,9 +1,6 @@
-import Glibc
 import PathDaemon
 import ServiceSupport
-import SystemCalls
 import PathModel
-import PathProtocol
 
 /// The configuration pathd runs with: the files' settings with the command line on
 /// top, loaded once at start and again (through `reload()`) on SIGHUP or a reload request.

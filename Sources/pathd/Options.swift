@@ -1,7 +1,5 @@
 import CommandLineOptions
-import PathDaemon
 import PathModel
-import PathProtocol
 import ServiceSupport
 
 /// pathd's command line, in the grammar every pathd and pathctl option shares (OptionParser).

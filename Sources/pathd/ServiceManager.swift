@@ -1,7 +1,5 @@
 import CSystemd
 import Dispatch
-import Glibc
-import PathModel
 import SystemCalls
 
 /// What pathd tells systemd (sd_notify(3)) and how it finds out it runs under it.
