@@ -85,7 +85,7 @@ let package = Package(
         .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
                                                          "ServiceSupport", "SystemCalls"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
-        .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
+        .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter", "NWPathMonitorCallback",
                                                        "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
                                                        "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",
