@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 import PathModel
 import PathProtocol
 import PathSocketClient
@@ -161,9 +160,9 @@ public enum ProbeClock {
 }
 
 extension UTCTime {
-    /// The wall clock now (CLOCK_REALTIME), to the second.
+    /// The wall clock now (CLOCK_REALTIME), to the second: `SystemTimeSource`'s.
     @Sendable public static func now() -> UTCTime {
-        UTCTime(secondsSinceEpoch: Int64(Glibc.time(nil)))
+        SystemTimeSource().now().utc
     }
 }
 
