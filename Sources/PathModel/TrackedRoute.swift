@@ -15,16 +15,23 @@ public struct Nexthop: Hashable, Sendable {
 /// A short-prefix route (prefix length 0 or 1, any table): the only routes pathd keeps.
 /// Default routes and VPN split routes (OpenVPN's 0.0.0.0/1 + 128.0.0.0/1) are all of
 /// this kind; everything longer is left to the kernel's lookup, so memory does not
-/// grow with the routing table.
+/// grow with the routing table. Its identity's fields read as its own (`route.table`).
+@dynamicMemberLookup
 public struct TrackedRoute: Hashable, Sendable {
-    public var family: AddressFamily
-    /// RTA_TABLE (or rtm_table): 254 is main.
-    public var table: UInt32
-    public var destination: IPAddress
-    public var prefixLength: UInt8
-    public var tos: UInt8
-    /// RTA_PRIORITY: the metric; lower wins.
-    public var metric: UInt32
+    /// What the kernel identifies a route by when it replaces or deletes one: family,
+    /// table, destination, tos and priority (net/ipv4/fib_trie.c `fib_table_delete`).
+    public struct Identity: Hashable, Sendable {
+        public var family: AddressFamily
+        /// RTA_TABLE (or rtm_table): 254 is main.
+        public var table: UInt32
+        public var destination: IPAddress
+        public var prefixLength: UInt8
+        public var tos: UInt8
+        /// RTA_PRIORITY: the metric; lower wins.
+        public var metric: UInt32
+    }
+
+    public var identity: Identity
     public var type: RouteType
     /// One for a plain route, several for ECMP (RTA_MULTIPATH); none for a rejecting route.
     public var nexthops: [Nexthop]
@@ -42,41 +49,27 @@ public struct TrackedRoute: Hashable, Sendable {
     public init(family: AddressFamily, table: UInt32 = 254, destination: IPAddress, prefixLength: UInt8, tos: UInt8 = 0,
                 metric: UInt32 = 0, type: RouteType = .unicast, nexthops: [Nexthop], scope: AddressScope = .universe,
                 preferredSource: IPAddress? = nil) {
-        self.family = family
-        self.table = table
-        self.destination = destination
-        self.prefixLength = prefixLength
-        self.tos = tos
-        self.metric = metric
+        identity = Identity(family: family, table: table, destination: destination, prefixLength: prefixLength,
+                            tos: tos, metric: metric)
         self.type = type
         self.nexthops = nexthops
         self.scope = scope
         self.preferredSource = preferredSource
     }
 
-    /// What the kernel identifies a route by when it replaces or deletes one: family,
-    /// table, destination, tos and priority (net/ipv4/fib_trie.c `fib_table_delete`).
-    public struct Identity: Hashable, Sendable {
-        public var family: AddressFamily
-        public var table: UInt32
-        public var destination: IPAddress
-        public var prefixLength: UInt8
-        public var tos: UInt8
-        public var metric: UInt32
-    }
-
-    public var identity: Identity {
-        Identity(family: family, table: table, destination: destination, prefixLength: prefixLength, tos: tos,
-                 metric: metric)
+    @inlinable
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Identity, Value>) -> Value {
+        get { identity[keyPath: field] }
+        set { identity[keyPath: field] = newValue }
     }
 
     /// Whether the route covers `address` (same family, prefix matches).
     public func covers(_ address: IPAddress) -> Bool {
-        guard address.family == family else { return false }
-        switch prefixLength {
+        guard address.family == identity.family else { return false }
+        switch identity.prefixLength {
         case 0: return true
-        case 1: return address.bytes[0] & 0x80 == destination.bytes[0] & 0x80
-        default: return address == destination
+        case 1: return address.bytes[0] & 0x80 == identity.destination.bytes[0] & 0x80
+        default: return address == identity.destination
         }
     }
 }
