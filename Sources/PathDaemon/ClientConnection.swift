@@ -75,7 +75,6 @@ final class ClientConnection: @unchecked Sendable {
     private let queue: DispatchQueue
     private let limits: Limits
     private let log: Logger
-    private let readSource: any DispatchSourceRead
     private let reader: PausableSource
     private var writer: PausableSource?
     /// Sources not yet through their cancel handler; the descriptor closes at zero.
@@ -116,17 +115,15 @@ final class ClientConnection: @unchecked Sendable {
         self.queue = queue
         self.limits = limits
         self.log = log
-        readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor.rawValue, queue: queue)
-        reader = PausableSource(readSource)
+        reader = PausableSource(reading: descriptor, on: queue)
     }
 
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        readSource.setEventHandler { [unowned self] in
+        reader.setHandlers(onEvent: { [unowned self] in
             wakeups += 1
             readAvailable()
-        }
-        readSource.setCancelHandler { [self] in sourceCancelled() }
+        }, onCancel: { [self] in sourceCancelled() })
         reader.resume()
     }
 
@@ -312,14 +309,12 @@ final class ClientConnection: @unchecked Sendable {
     }
 
     private func makeWriter() -> PausableSource {
-        let source = DispatchSource.makeWriteSource(fileDescriptor: descriptor.rawValue, queue: queue)
-        source.setEventHandler { [unowned self] in
+        let pausable = PausableSource(writing: descriptor, on: queue)
+        pausable.setHandlers(onEvent: { [unowned self] in
             wakeups += 1
             flush()
-        }
-        source.setCancelHandler { [self] in sourceCancelled() }
+        }, onCancel: { [self] in sourceCancelled() })
         liveSources += 1
-        let pausable = PausableSource(source)
         writer = pausable
         return pausable
     }

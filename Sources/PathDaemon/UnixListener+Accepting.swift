@@ -17,7 +17,6 @@ final class ConnectionAcceptor: @unchecked Sendable {
     private let queue: DispatchQueue
     private let log: Logger
     private let onAccept: (FileDescriptor) -> Void
-    private let readSource: any DispatchSourceRead
     private let source: PausableSource
     private var isPausedForDescriptors = false
 
@@ -26,15 +25,13 @@ final class ConnectionAcceptor: @unchecked Sendable {
         self.queue = queue
         self.log = log
         self.onAccept = onAccept
-        readSource = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor.rawValue, queue: queue)
-        source = PausableSource(readSource)
+        source = PausableSource(reading: listener.descriptor, on: queue)
     }
 
     func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        readSource.setEventHandler { [unowned self] in acceptPending() }
         // The descriptor outlives the source, as Dispatch requires: closed once it is cancelled.
-        readSource.setCancelHandler { [listener] in listener.close() }
+        source.setHandlers(onEvent: { [unowned self] in acceptPending() }, onCancel: { [listener] in listener.close() })
         source.resume()
         log.info("listening on \(listener.path)")
     }
