@@ -22,7 +22,8 @@ public final class ResolverWatcher: @unchecked Sendable {
     private let queue: DispatchQueue
     private let report: @Sendable (Bool) -> Void
     private let log: Logger
-    private var descriptor: Int32 = -1
+    /// The inotify descriptor, while watching; the source's cancel handler closes it.
+    private var descriptor: FileDescriptor?
     private var source: DispatchSourceRead?
     private var lastReported: Bool?
     /// The files whose last read failure was logged, so a missing file is said once.
@@ -49,16 +50,17 @@ public final class ResolverWatcher: @unchecked Sendable {
     /// (DNS then stays as first read) rather than fatal: it is not the main job.
     public func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else {
+        let raw = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard raw >= 0 else {
             log.warning("cannot watch \(path): inotify_init1: \(Errno.current)")
             reread()
             return
         }
+        let fd = FileDescriptor(rawValue: raw)
         descriptor = fd
-        let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        let source = DispatchSource.makeReadSource(fileDescriptor: fd.rawValue, queue: queue)
         source.setEventHandler { [unowned self] in drainAndReread() }
-        source.setCancelHandler { _ = Glibc.close(fd) }
+        source.setCancelHandler { fd.close() }
         source.resume()
         self.source = source
         reread()
@@ -73,10 +75,10 @@ public final class ResolverWatcher: @unchecked Sendable {
     /// Watches the directories of `file` (see `directories(of:)`). Adding a watch that
     /// exists changes nothing (inotify_add_watch(2)); one that fails is logged once.
     private func watchDirectories(of file: String) {
-        guard descriptor >= 0 else { return }
+        guard let descriptor else { return }
         let mask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB)
         for directory in Self.directories(of: file) {
-            if inotify_add_watch(descriptor, directory, mask) >= 0 {
+            if inotify_add_watch(descriptor.rawValue, directory, mask) >= 0 {
                 reportedUnwatchable.remove(directory)
             } else if reportedUnwatchable.insert(directory).inserted {
                 log.warning("cannot watch directory \(directory): \(Errno.current)")
@@ -100,7 +102,9 @@ public final class ResolverWatcher: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 4096)
         // Events name files in the watched directories; any of them may be the link or
         // its target, and re-reading a small file is cheaper than matching names.
-        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+        if let descriptor {
+            while buffer.withUnsafeMutableBytes({ read(descriptor.rawValue, $0.baseAddress, $0.count) }) > 0 {}
+        }
         reread()
     }
 
