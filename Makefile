@@ -44,7 +44,7 @@ DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
 .PHONY: all deps build run test test-repeat lint install uninstall deb clean bench fuzz gio-module \
-        build-gio-module install-gio-module uninstall-gio-module interop completions
+        build-gio-module install-gio-module uninstall-gio-module interop completions example-config
 
 all: build
 
@@ -144,6 +144,12 @@ completions:
 	$$($(SWIFT) build --show-bin-path)/pathctl --completions bash > packaging/completions/pathctl.bash
 	$$($(SWIFT) build --show-bin-path)/pathctl --completions zsh > packaging/completions/_pathctl
 	$$($(SWIFT) build --show-bin-path)/pathctl --completions fish > packaging/completions/pathctl.fish
+
+# packaging/pathd.conf likewise is written by pathd from its configuration-key tables;
+# run this after adding or changing a key (PackagingFilesTests fails until it matches).
+example-config:
+	$(SWIFT) build --product pathd
+	$$($(SWIFT) build --show-bin-path)/pathd --print-example-config > packaging/pathd.conf
 
 # Copies what `make build` made; never builds (it runs as root, the build as you).
 install:
