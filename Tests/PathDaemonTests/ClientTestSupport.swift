@@ -148,37 +148,6 @@ final class PinnedRandom: Sendable {
     }
 }
 
-/// A new directory for one test under the temporary directory; `removeScratchDirectory`
-/// removes it. Tests use `withScratchDirectory`; `DaemonHarness` keeps one as long as it runs.
-func makeScratchDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    return path
-}
-
-/// Removes `path` with what it holds; a failure is recorded as an issue, not thrown.
-func removeScratchDirectory(_ path: String) {
-    do {
-        try FileManager.default.removeItem(atPath: path)
-    } catch {
-        Issue.record("cannot remove \(path): \(error)")
-    }
-}
-
-/// Runs `body` with a directory of its own, removed with what it holds afterwards,
-/// whether `body` returns or throws.
-func withScratchDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
-    let path = try makeScratchDirectory()
-    defer { removeScratchDirectory(path) }
-    return try body(path)
-}
-
-/// `withScratchDirectory` for a test that runs daemons itself: `body` gets the socket
-/// path they listen on, `pathd.sock` in the scratch directory.
-func withSocketDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
-    try withScratchDirectory { try body($0 + "/pathd.sock") }
-}
-
 /// A request that fails the way an app's request fails while the path is satisfied:
 /// a TCP connect to 127.0.0.1 refused (the port is bound, nobody listens).
 func refusedConnectToLoopback() throws -> Int32 {
