@@ -76,7 +76,7 @@ let package = Package(
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"], path: "Tests/PathMonitorPrinter"),
         // The one fixture library of the unit, protocol and daemon tests.
-        .target(name: "PathTestFixtures", dependencies: ["PathModel", "SystemCalls"], path: "Tests/PathTestFixtures"),
+        .target(name: "PathTestFixtures", dependencies: ["PathModel", "PathSocketClient", "SystemCalls"], path: "Tests/PathTestFixtures"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         // pathctl's command line, history report and colours, inside the executable (@testable).
@@ -85,6 +85,7 @@ let package = Package(
         .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
                                                          "ServiceSupport", "SystemCalls"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "PathModel", "PathTestFixtures"]),
+        .testTarget(name: "PathEngineTests", dependencies: ["PathEngine", "ServiceSupport", "PathTestFixtures"]),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel"]),

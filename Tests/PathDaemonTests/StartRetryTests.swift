@@ -5,6 +5,7 @@ import PathDaemon
 import PathEngine
 import PathModel
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 @Suite("monitor start")

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import PathDaemon
 import PathEngine
 import PathTestFixtures
 import Testing
