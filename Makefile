@@ -118,12 +118,12 @@ gio-module:
 
 # `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
 # tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
-# kernel, daemon, netlink, engine, system-call and file-reading tests by default: the ones
+# kernel, daemon, client, netlink, engine, system-call and file-reading tests by default: the ones
 # that race real processes, sockets and files) and stops at the first failing run, printing its number, the failed tests and
 # its log (build/test-repeat/run-N.log). The package tests need `make deb` first
 # (PATHD_TEST_DEB); without it they skip.
 N      ?= 20
-FILTER ?= KernelTests|PathDaemonTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
+FILTER ?= KernelTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
 test-repeat: deps
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
