@@ -117,11 +117,11 @@ gio-module:
 	$(MAKE) -C gio-module all check
 
 # `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
-# tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
-# kernel, daemon, client, netlink, engine, system-call and file-reading tests by default: the ones
-# that race real processes, sockets and files) and stops at the first failing run, printing its number, the failed tests and
-# its log (build/test-repeat/run-N.log). The package tests need `make deb` first
-# (PATHD_TEST_DEB); without it they skip.
+# tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (by
+# default the kernel, daemon, client, netlink, engine, system-call and file-reading tests:
+# the ones that race real processes, sockets and files) and stops at the first failing
+# run, printing its number, the failed tests and its log (build/test-repeat/run-N.log).
+# The package tests need `make deb` first (PATHD_TEST_DEB); without it they skip.
 N      ?= 20
 FILTER ?= KernelTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
 test-repeat: deps
