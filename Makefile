@@ -44,7 +44,7 @@ DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
 .PHONY: all deps build run test test-repeat lint install uninstall deb clean bench fuzz gio-module \
-        build-gio-module install-gio-module uninstall-gio-module interop completions
+        build-gio-module install-gio-module uninstall-gio-module interop completions example-config
 
 all: build
 
@@ -117,13 +117,13 @@ gio-module:
 	$(MAKE) -C gio-module all check
 
 # `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
-# tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
-# kernel, daemon and netlink tests by default: the ones that race real processes and
-# sockets) and stops at the first failing run, printing its number, the failed tests and
-# its log (build/test-repeat/run-N.log). The package tests need `make deb` first
-# (PATHD_TEST_DEB); without it they skip.
+# tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (by
+# default the kernel, daemon, client, netlink, engine, system-call and file-reading tests:
+# the ones that race real processes, sockets and files) and stops at the first failing
+# run, printing its number, the failed tests and its log (build/test-repeat/run-N.log).
+# The package tests need `make deb` first (PATHD_TEST_DEB); without it they skip.
 N      ?= 20
-FILTER ?= KernelTests|PathDaemonTests|NetlinkTests
+FILTER ?= KernelTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
 test-repeat: deps
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
@@ -144,6 +144,12 @@ completions:
 	$$($(SWIFT) build --show-bin-path)/pathctl --completions bash > packaging/completions/pathctl.bash
 	$$($(SWIFT) build --show-bin-path)/pathctl --completions zsh > packaging/completions/_pathctl
 	$$($(SWIFT) build --show-bin-path)/pathctl --completions fish > packaging/completions/pathctl.fish
+
+# packaging/pathd.conf likewise is written by pathd from its configuration-key tables;
+# run this after adding or changing a key (PackagingFilesTests fails until it matches).
+example-config:
+	$(SWIFT) build --product pathd
+	$$($(SWIFT) build --show-bin-path)/pathd --print-example-config > packaging/pathd.conf
 
 # Copies what `make build` made; never builds (it runs as root, the build as you).
 install:

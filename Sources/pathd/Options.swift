@@ -60,9 +60,17 @@ struct Options {
         case checkConfig(Options)
         case help
         case version
+        /// `--print-example-config`: for packaging, not listed in `--help`.
+        case printExampleConfig
     }
 
-    static let parser = OptionParser([
+    /// For packagers: writes packaging/pathd.conf (ExampleConfiguration). Accepted but
+    /// left out of `--help`, and so out of the completions, which read `--help`.
+    static let printExampleConfig = OptionSpec("--print-example-config", help: "print the example pathd.conf and exit")
+
+    static let parser = OptionParser(visibleOptions + [printExampleConfig])
+
+    private static let visibleOptions = [
         OptionSpec("--config", value: "PATH", help: """
             main configuration file (default /etc/pathd/pathd.conf,
             optional); drop-ins are read from PATH.d/*.conf
@@ -71,7 +79,7 @@ struct Options {
     ] + daemonFlags.map(\.option) + [
         OptionSpec("--help", short: "-h", help: "show this help and exit"),
         OptionSpec("--version", short: "-V", help: "show the version and exit"),
-    ])
+    ]
 
     static let usage = """
         Usage: pathd [OPTIONS]
@@ -84,7 +92,7 @@ struct Options {
         each may be given once, as --option VALUE or --option=VALUE.
 
         Options:
-        \(parser.optionsHelp)
+        \(OptionParser(visibleOptions).optionsHelp)
 
         Exit status: 0 after SIGTERM or SIGINT (or a valid --check-config), 1 on a
         runtime error or an invalid configuration, 2 on a usage error. See pathd(8)
@@ -115,6 +123,7 @@ struct Options {
         let line = try parser.parse(arguments)
         if line.has("--help") { return .help }
         if line.has("--version") { return .version }
+        if line.has(printExampleConfig.name) { return .printExampleConfig }
         if let operand = line.operands.first { throw UsageError("unexpected argument \"\(operand)\"") }
         var options = Options()
         for occurrence in line.occurrences {

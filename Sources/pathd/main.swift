@@ -29,6 +29,9 @@ do {
     case .version:
         print("pathd \(DaemonVersion.current) (protocol \(ProtocolVersion.current))")
         exit(0)
+    case .printExampleConfig:
+        print(ExampleConfiguration.text, terminator: "")
+        exit(0)
     case .checkConfig(let parsed):
         exit(CheckConfig.run(parsed))
     case .run(let parsed):

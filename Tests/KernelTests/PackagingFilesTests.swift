@@ -88,6 +88,13 @@ struct PackagingFilesTests {
         check(ConnectivitySettings.self)
     }
 
+    @Test("the checked-in packaging/pathd.conf is what `pathd --print-example-config` writes from the key tables")
+    func exampleConfigurationIsGenerated() throws {
+        let generated = try Command.check(BuiltProduct.url("pathd"), ["--print-example-config"])
+        #expect(generated == (try Repository.read("packaging/pathd.conf")),
+                "packaging/pathd.conf is stale: run `make example-config`")
+    }
+
     @Test("the pathd completions offer the log levels LogLevel= takes")
     func completionsOfferTheLogLevels() throws {
         let levels = LogLevel.allCases.map(\.rawValue).joined(separator: " ")

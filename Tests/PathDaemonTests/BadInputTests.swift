@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import PathTestFixtures
 import Glibc
 import PathClient

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import PathTestFixtures
 import PathClient
 import PathSocketClient

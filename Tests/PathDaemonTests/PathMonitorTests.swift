@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import PathTestFixtures
 import Dispatch
 import Foundation
@@ -8,52 +9,6 @@ import PathModel
 import PathProtocol
 import PathSocketClient
 import Testing
-
-/// A PathMonitor in `.daemon` mode on a harness's socket, every handler call recorded
-/// (each handler asserts it runs on the start queue).
-final class WatchedMonitor: Sendable {
-    let monitor: PathMonitor
-    let queue: DispatchQueue
-    let paths = Received<Path>()
-    let states = Received<PathMonitor.State>()
-
-    init(socketPath: String, requiredInterfaceType: InterfaceType? = nil, scheduler: any Scheduler = DispatchScheduler(),
-         label: String = "pathd.test.monitor") {
-        let queue = DispatchQueue(label: label)
-        self.queue = queue
-        monitor = PathMonitor(requiredInterfaceType: requiredInterfaceType, socketPath: socketPath, mode: .daemon,
-                              scheduler: scheduler)
-        monitor.pathUpdateHandler = { [paths] path in
-            dispatchPrecondition(condition: .onQueue(queue))
-            paths.append(path)
-        }
-        monitor.stateUpdateHandler = { [states] state in
-            dispatchPrecondition(condition: .onQueue(queue))
-            states.append(state)
-        }
-    }
-
-    func start() { monitor.start(queue: queue) }
-}
-
-/// An NWPathMonitor on a `.daemon`-mode PathMonitor, its handler's calls recorded (and
-/// asserted to run on `queue`).
-final class WatchedAppleMonitor: Sendable {
-    let monitor: NWPathMonitor
-    let queue: DispatchQueue
-    let paths = Received<NWPath>()
-
-    init(socketPath: String, scheduler: any Scheduler = DispatchScheduler(), queue: DispatchQueue) {
-        self.queue = queue
-        monitor = NWPathMonitor(PathMonitor(socketPath: socketPath, mode: .daemon, scheduler: scheduler))
-        monitor.pathUpdateHandler = { [paths] path in
-            dispatchPrecondition(condition: .onQueue(queue))
-            paths.append(path)
-        }
-    }
-
-    func start() { monitor.start(queue: queue) }
-}
 
 /// The lifecycle contract of issue 9 §4 for the native API, against a daemon on a real
 /// socket (the in-process engine is in the kernel tests: it needs a kernel).

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import Glibc
 import PathClient
 import PathSocketClient

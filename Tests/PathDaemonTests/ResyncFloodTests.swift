@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import PathClient
 import PathSocketClient
 import PathDaemon

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import Foundation
 import PathClient
 import PathSocketClient
@@ -5,6 +6,7 @@ import PathDaemon
 import PathEngine
 import PathModel
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 @Suite("monitor start")

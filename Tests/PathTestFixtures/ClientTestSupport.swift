@@ -1,8 +1,6 @@
 import Dispatch
 import Foundation
 import Glibc
-import PathModel
-import PathProtocol
 import PathSocketClient
 import Synchronization
 import SystemCalls
@@ -13,12 +11,14 @@ import Testing
 /// waiting for a sentinel it caused afterwards, which must then be the next value.
 ///
 /// `@unchecked Sendable`: `values` and `taken` are touched only with `condition` locked.
-final class Received<Value: Sendable>: @unchecked Sendable {
+public final class Received<Value: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
     private var values: [Value] = []
     private var taken = 0
 
-    func append(_ value: Value) {
+    public init() {}
+
+    public func append(_ value: Value) {
         condition.lock()
         values.append(value)
         condition.broadcast()
@@ -26,14 +26,14 @@ final class Received<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Everything received so far.
-    var all: [Value] {
+    public var all: [Value] {
         condition.lock()
         defer { condition.unlock() }
         return values
     }
 
     /// The next value not yet taken; throws when none comes within `timeout`.
-    func next(_ description: String, timeout: Duration = .seconds(10)) throws -> Value {
+    public func next(_ description: String, timeout: Duration = .seconds(10)) throws -> Value {
         let deadline = Date().addingTimeInterval(timeout / .seconds(1))
         condition.lock()
         defer { condition.unlock() }
@@ -54,7 +54,7 @@ final class Received<Value: Sendable>: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: `pending`, `delays` and `elapsed` are touched only with
 /// `condition` locked.
-final class ManualScheduler: Scheduler, @unchecked Sendable {
+public final class ManualScheduler: Scheduler, @unchecked Sendable {
     private let condition = NSCondition()
     private var pending: [(queue: DispatchQueue, due: Duration, work: @Sendable () -> Void)] = []
     private var delays: [Duration] = []
@@ -62,7 +62,9 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
     private var elapsed = Duration.zero
     private let start = ContinuousClock.now
 
-    func schedule(after delay: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
+    public init() {}
+
+    public func schedule(after delay: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
         condition.lock()
         pending.append((queue, elapsed + delay, work))
         delays.append(delay)
@@ -70,14 +72,14 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
         condition.unlock()
     }
 
-    func now() -> ContinuousClock.Instant {
+    public func now() -> ContinuousClock.Instant {
         condition.lock()
         defer { condition.unlock() }
         return start + elapsed
     }
 
     /// Turns the clock; nothing scheduled runs by itself.
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         condition.lock()
         elapsed += duration
         condition.unlock()
@@ -85,7 +87,7 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
 
     /// Waits until `count` works have been scheduled in all, and returns every delay asked for.
     @discardableResult
-    func waitForScheduled(_ count: Int, timeout: Duration = .seconds(10)) throws -> [Duration] {
+    public func waitForScheduled(_ count: Int, timeout: Duration = .seconds(10)) throws -> [Duration] {
         let deadline = Date().addingTimeInterval(timeout / .seconds(1))
         condition.lock()
         defer { condition.unlock() }
@@ -98,14 +100,14 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// The delays of the works scheduled and not yet run, oldest first.
-    var pendingDelays: [Duration] {
+    public var pendingDelays: [Duration] {
         condition.lock()
         defer { condition.unlock() }
         return Array(delays.suffix(pending.count))
     }
 
     /// Waits until some work is scheduled and not yet run, and returns its delay.
-    func waitForPending(timeout: Duration = .seconds(10)) throws -> Duration {
+    public func waitForPending(timeout: Duration = .seconds(10)) throws -> Duration {
         let deadline = Date().addingTimeInterval(timeout / .seconds(1))
         condition.lock()
         defer { condition.unlock() }
@@ -118,7 +120,7 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
     }
 
     /// Runs the oldest work not yet run, the clock moved to when it was due.
-    func runNext() throws {
+    public func runNext() throws {
         condition.lock()
         guard !pending.isEmpty else {
             condition.unlock()
@@ -132,15 +134,15 @@ final class ManualScheduler: Scheduler, @unchecked Sendable {
 }
 
 /// Values from a list, in turn, as a `random` source for back-off jitter.
-final class PinnedRandom: Sendable {
+public final class PinnedRandom: Sendable {
     private let values: [Double]
     private let index = Mutex(0)
 
-    init(_ values: [Double]) {
+    public init(_ values: [Double]) {
         self.values = values
     }
 
-    func next() -> Double {
+    public func next() -> Double {
         index.withLock { index in
             defer { index += 1 }
             return values[index % values.count]
@@ -148,40 +150,9 @@ final class PinnedRandom: Sendable {
     }
 }
 
-/// A new directory for one test under the temporary directory; `removeScratchDirectory`
-/// removes it. Tests use `withScratchDirectory`; `DaemonHarness` keeps one as long as it runs.
-func makeScratchDirectory() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-test-\(UUID().uuidString.prefix(8))").path
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-    return path
-}
-
-/// Removes `path` with what it holds; a failure is recorded as an issue, not thrown.
-func removeScratchDirectory(_ path: String) {
-    do {
-        try FileManager.default.removeItem(atPath: path)
-    } catch {
-        Issue.record("cannot remove \(path): \(error)")
-    }
-}
-
-/// Runs `body` with a directory of its own, removed with what it holds afterwards,
-/// whether `body` returns or throws.
-func withScratchDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
-    let path = try makeScratchDirectory()
-    defer { removeScratchDirectory(path) }
-    return try body(path)
-}
-
-/// `withScratchDirectory` for a test that runs daemons itself: `body` gets the socket
-/// path they listen on, `pathd.sock` in the scratch directory.
-func withSocketDirectory<Result>(_ body: (String) throws -> Result) throws -> Result {
-    try withScratchDirectory { try body($0 + "/pathd.sock") }
-}
-
 /// A request that fails the way an app's request fails while the path is satisfied:
 /// a TCP connect to 127.0.0.1 refused (the port is bound, nobody listens).
-func refusedConnectToLoopback() throws -> Int32 {
+public func refusedConnectToLoopback() throws -> Int32 {
     let bound = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard bound >= 0 else { throw PathClientError("socket: \(Errno.current)") }
     defer { close(bound) }

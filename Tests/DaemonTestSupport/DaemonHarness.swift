@@ -12,12 +12,12 @@ import Synchronization
 import SystemCalls
 
 /// A PathService on a real Unix socket in a temporary directory, fed by a FakeNetwork.
-final class DaemonHarness {
-    let directory: String
-    let socketPath: String
-    let queue = DispatchQueue(label: "pathd.test.state")
-    let network: FakeNetwork
-    let service: PathService
+public final class DaemonHarness {
+    public let directory: String
+    public let socketPath: String
+    public let queue = DispatchQueue(label: "pathd.test.state")
+    public let network: FakeNetwork
+    public let service: PathService
     private var isStopped = false
     /// The directory is the harness's (made and removed by it), not the test's.
     private let ownsDirectory: Bool
@@ -25,7 +25,7 @@ final class DaemonHarness {
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
     /// `socketPath`: listen there (a daemon that comes back where another was), in a
     /// directory the test owns; by default in a directory of the harness's own.
-    init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
+    public init(state: [NetworkEvent] = Fixture.online, configuration: Configuration = .builtIn,
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
          scheduler: any Scheduler = DispatchScheduler(), clock: any TimeSource = SystemTimeSource(),
          stateDirectory: String? = nil, socketPath: String? = nil) throws {
@@ -62,7 +62,7 @@ final class DaemonHarness {
     }
 
     /// The engine gave up: no source ever delivered a first state.
-    struct StartFailed: Error { let reason: String }
+    public struct StartFailed: Error { let reason: String }
 
     /// The first of "first path known" and "fatal", waited for with a deadline.
     private final class StartOutcome: Sendable {
@@ -88,7 +88,7 @@ final class DaemonHarness {
 
     /// Waits until the number of connected clients satisfies `condition`, as the daemon
     /// reports admissions and departures; fails after 10 s.
-    func waitForClients(_ description: String, _ condition: @escaping @Sendable (Int) -> Bool) throws {
+    public func waitForClients(_ description: String, _ condition: @escaping @Sendable (Int) -> Bool) throws {
         let changed = DispatchSemaphore(value: 0)
         queue.sync { service.onClientsChanged = { changed.signal() } }
         defer { queue.sync { service.onClientsChanged = nil } }
@@ -101,17 +101,17 @@ final class DaemonHarness {
     }
 
     /// Waits (10 s at most) until the fake kernel has made `count` source instances.
-    func waitForSources(_ count: Int) throws {
+    public func waitForSources(_ count: Int) throws {
         guard network.waitForSources(count) else { throw StartFailed(reason: "only \(network.sources.count) sources") }
     }
 
     /// A client that fails (rather than hangs) when a line does not come within 10 s.
-    func connect() throws -> PathConnection {
+    public func connect() throws -> PathConnection {
         try PathConnection(socketPath: socketPath, timeout: .seconds(10))
     }
 
     /// Idempotent, so a test that stops the daemon midway can still `defer` it.
-    func stop() {
+    public func stop() {
         guard !isStopped else { return }
         isStopped = true
         queue.sync { service.stop(reason: "test finished") }
@@ -126,7 +126,7 @@ final class DaemonHarness {
 
 extension Configuration {
     /// The built-in configuration with some `[Daemon]` settings changed.
-    static func daemon(_ change: (inout DaemonSettings) -> Void) -> Configuration {
+    public static func daemon(_ change: (inout DaemonSettings) -> Void) -> Configuration {
         var configuration = Configuration.builtIn
         change(&configuration.daemon)
         return configuration

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import PathDaemon
 import PathEngine
+import PathTestFixtures
 import Testing
 import ServiceSupport
 

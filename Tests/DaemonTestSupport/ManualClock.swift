@@ -2,16 +2,16 @@ import PathModel
 import Synchronization
 
 /// A clock that moves only when the test says so; both of its readings move together.
-final class ManualClock: TimeSource, Sendable {
+public final class ManualClock: TimeSource, Sendable {
     private let current: Mutex<Timestamp>
 
-    init(wall: Duration = .seconds(1_796_150_000), monotonic: Duration = .seconds(1000)) {
+    public init(wall: Duration = .seconds(1_796_150_000), monotonic: Duration = .seconds(1000)) {
         current = Mutex(Timestamp(wall: wall, monotonic: monotonic))
     }
 
-    func now() -> Timestamp { current.withLock { $0 } }
+    public func now() -> Timestamp { current.withLock { $0 } }
 
-    func advance(by duration: Duration) {
+    public func advance(by duration: Duration) {
         current.withLock {
             $0.wall += duration
             $0.monotonic += duration

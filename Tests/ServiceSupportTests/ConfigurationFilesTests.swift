@@ -1,6 +1,6 @@
 import Foundation
-import PathDaemon
 import PathModel
+import PathTestFixtures
 import Testing
 import ServiceSupport
 

@@ -6,7 +6,7 @@ import Testing
 
 extension DaemonHarness {
     /// A new connection subscribed to the default path, and the first path line it got.
-    func connectAndSubscribe() throws -> (connection: PathConnection, first: PathUpdate) {
+    public func connectAndSubscribe() throws -> (connection: PathConnection, first: PathUpdate) {
         let connection = try connect()
         try connection.send(Request(.subscribe(.any)))
         return (connection, try connection.nextPath().update)
@@ -16,7 +16,7 @@ extension DaemonHarness {
     /// reader's next path line must be the one right after `last`. Returns the last line.
     /// Each change undoes the one `last` shows (carrier lost when satisfied, back when
     /// not), so every call publishes, however many came before.
-    func flapCarrier(_ count: Int, readingOn reader: PathConnection, after last: PathUpdate,
+    public func flapCarrier(_ count: Int, readingOn reader: PathConnection, after last: PathUpdate,
                      sourceLocation: SourceLocation = #_sourceLocation) throws -> PathUpdate {
         var last = last
         for _ in 0..<count {
@@ -31,7 +31,7 @@ extension DaemonHarness {
 
 extension PathConnection {
     /// The next path line, failing on anything else.
-    func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
+    public func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
         let message = try next()
         guard case .path(let update, let id) = message else {
             throw PathClientError("expected a path line, got \(message)")
@@ -40,7 +40,7 @@ extension PathConnection {
     }
 
     /// Path lines until one satisfies `predicate` (each read fails after the connection's timeout).
-    func waitForPath(_ predicate: (Path) -> Bool) throws -> Path {
+    public func waitForPath(_ predicate: (Path) -> Bool) throws -> Path {
         while true {
             let update = try nextPath().update
             if predicate(update.path) { return update.path }
@@ -48,7 +48,7 @@ extension PathConnection {
     }
 
     /// Nothing is waiting on this connection: a ping's pong is the next line.
-    func expectNothingPending(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public func expectNothingPending(sourceLocation: SourceLocation = #_sourceLocation) throws {
         try send(Request(.ping, id: .string("probe")))
         let message = try next()
         #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)

@@ -1,3 +1,4 @@
+import DaemonTestSupport
 import Dispatch
 import PathClient
 import PathModel

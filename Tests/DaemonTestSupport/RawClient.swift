@@ -8,16 +8,16 @@ import Testing
 ///
 /// `@unchecked Sendable` so that one thread may write while another reads: `write`
 /// touches only the immutable descriptor, `next` only the framer and the lines.
-final class RawClient: @unchecked Sendable {
-    struct Closed: Error {}
-    struct Failure: Error, CustomStringConvertible { let description: String }
+public final class RawClient: @unchecked Sendable {
+    public struct Closed: Error {}
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     private let descriptor: Int32
     private var framer = LineFramer(maximumLineLength: 1 << 20)
     private var lines: [[UInt8]] = []
 
     /// Connects; with `expectHello`, reads the daemon's `hello` and fails without one.
-    init(path: String, expectHello: Bool = true) throws {
+    public init(path: String, expectHello: Bool = true) throws {
         do {
             descriptor = try UnixSocket.connect(to: UnixSocketAddress(path: path)).rawValue
         } catch {
@@ -36,12 +36,12 @@ final class RawClient: @unchecked Sendable {
     deinit { close(descriptor) }
 
     /// Closes the connection now, unread data and all (the peer then sees EPIPE).
-    func closeNow() { shutdown(descriptor, Int32(SHUT_RDWR)) }
+    public func closeNow() { shutdown(descriptor, Int32(SHUT_RDWR)) }
 
     /// Ends the requests (end of input), keeping the reading side open.
-    func finishWriting() { shutdown(descriptor, Int32(SHUT_WR)) }
+    public func finishWriting() { shutdown(descriptor, Int32(SHUT_WR)) }
 
-    func write(_ bytes: [UInt8]) throws {
+    public func write(_ bytes: [UInt8]) throws {
         var rest = bytes[...]
         while !rest.isEmpty {
             let sent = rest.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -50,7 +50,7 @@ final class RawClient: @unchecked Sendable {
         }
     }
 
-    func next() throws -> ServerMessage {
+    public func next() throws -> ServerMessage {
         while lines.isEmpty {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }

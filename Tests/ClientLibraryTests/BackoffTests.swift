@@ -1,8 +1,10 @@
+import DaemonTestSupport
 import Dispatch
 import PathClient
 import PathModel
 import PathProtocol
 import PathSocketClient
+import PathTestFixtures
 import Testing
 
 /// Issue 9 §4.6: reconnecting with a capped, jittered back-off, on an injected clock.

@@ -6,8 +6,8 @@ import Synchronization
 /// An event source that replays values: the boundary the daemon owns, faked as a
 /// plain object (no kernel). Its first batch is whatever state the test set up. Like the
 /// netlink monitor it calls back on a queue of its own, never the state queue.
-final class FakeEventSource: PathEventSource, Sendable {
-    let generation: Generation
+public final class FakeEventSource: PathEventSource, Sendable {
+    public let generation: Generation
     /// The fake kernel's routing answers (`FakeNetwork.routes`).
     private let network: FakeNetwork?
     private let callbacks: SourceCallbacks
@@ -18,7 +18,7 @@ final class FakeEventSource: PathEventSource, Sendable {
     private let startGate: DispatchSemaphore?
     private let cancelledFlag = Mutex(false)
 
-    init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent],
+    public init(generation: Generation, callbacks: SourceCallbacks, queue: DispatchQueue, initialState: [NetworkEvent],
          failsToStart: Bool = false, startGate: DispatchSemaphore? = nil, network: FakeNetwork? = nil) {
         self.network = network
         self.generation = generation
@@ -29,9 +29,9 @@ final class FakeEventSource: PathEventSource, Sendable {
         self.startGate = startGate
     }
 
-    var isCancelled: Bool { cancelledFlag.withLock { $0 } }
+    public var isCancelled: Bool { cancelledFlag.withLock { $0 } }
 
-    func start() {
+    public func start() {
         queue.async { [self] in
             startGate?.wait()
             if failsToStart {
@@ -42,13 +42,13 @@ final class FakeEventSource: PathEventSource, Sendable {
         }
     }
 
-    func cancel() {
+    public func cancel() {
         cancelledFlag.withLock { $0 = true }
     }
 
     /// Answers from the fake kernel's routes on the source's queue, as the netlink
     /// monitor answers on its own; a held lookup waits there for the test's gate.
-    func lookUpRoute(to destination: IPAddress, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+    public func lookUpRoute(to destination: IPAddress, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
         queue.async { [network] in
             guard let network else {
                 reply(.failure(RouteLookupError("the fake source has no network")))
@@ -60,19 +60,19 @@ final class FakeEventSource: PathEventSource, Sendable {
 
     /// Delivers a batch of changes from the source's queue, as a real source does. A
     /// cancelled source still delivers: the daemon's generation gate must drop it.
-    func emit(_ events: [NetworkEvent]) {
+    public func emit(_ events: [NetworkEvent]) {
         let batch = EventBatch(generation: generation, isFullState: false, events: events)
         queue.async { [callbacks] in callbacks.deliver(batch) }
     }
 
     /// Reports lost events (a kernel overrun).
-    func overrun() {
+    public func overrun() {
         queue.async { [callbacks, generation] in callbacks.lost(generation, .overrun) }
     }
 }
 
 /// The fake kernel: what a new source instance dumps, and every instance made so far.
-final class FakeNetwork: Sendable {
+public final class FakeNetwork: Sendable {
     private struct State {
         var events: [NetworkEvent]
         var sources: [FakeEventSource] = []
@@ -94,37 +94,37 @@ final class FakeNetwork: Sendable {
     /// Signalled each time a route lookup reaches the fake kernel.
     private let lookupArrived = DispatchSemaphore(value: 0)
 
-    init(_ events: [NetworkEvent]) {
+    public init(_ events: [NetworkEvent]) {
         state = Mutex(State(events: events))
     }
 
     /// Sets what the next instance's dump will contain.
-    func setState(_ events: [NetworkEvent]) {
+    public func setState(_ events: [NetworkEvent]) {
         state.withLock { $0.events = events }
     }
 
-    var sources: [FakeEventSource] { state.withLock { $0.sources } }
+    public var sources: [FakeEventSource] { state.withLock { $0.sources } }
 
     /// Sets what a route lookup of `destination` answers.
-    func setRoute(to destination: IPAddress, _ answer: Result<RouteLookup, RouteLookupError>) {
+    public func setRoute(to destination: IPAddress, _ answer: Result<RouteLookup, RouteLookupError>) {
         state.withLock { $0.routes[destination] = answer }
     }
 
     /// Makes the next route lookup wait (on the fake kernel's queue) until the returned
     /// gate is signalled, as a lookup behind a long dump would.
-    func holdNextLookup() -> DispatchSemaphore {
+    public func holdNextLookup() -> DispatchSemaphore {
         let gate = DispatchSemaphore(value: 0)
         state.withLock { $0.nextLookupGate = gate }
         return gate
     }
 
     /// Waits (10 s at most) for the next route lookup to reach the fake kernel.
-    func waitForLookup() -> Bool {
+    public func waitForLookup() -> Bool {
         lookupArrived.wait(timeout: .now() + 10) == .success
     }
 
     /// The destinations looked up so far, in order.
-    var lookedUp: [IPAddress] { state.withLock { $0.lookedUp } }
+    public var lookedUp: [IPAddress] { state.withLock { $0.lookedUp } }
 
     /// Called on the fake kernel's queue.
     fileprivate func answerLookup(to destination: IPAddress) -> Result<RouteLookup, RouteLookupError> {
@@ -139,7 +139,7 @@ final class FakeNetwork: Sendable {
     }
 
     /// Waits (10 s at most) until `count` instances were made; false if they were not.
-    func waitForSources(_ count: Int) -> Bool {
+    public func waitForSources(_ count: Int) -> Bool {
         let deadline = DispatchTime.now() + 10
         while sources.count < count {
             guard made.wait(timeout: deadline) == .success else { return false }
@@ -148,24 +148,24 @@ final class FakeNetwork: Sendable {
     }
 
     /// Makes the next instance's start (its dump) wait until the returned gate is signalled.
-    func holdNextStart() -> DispatchSemaphore {
+    public func holdNextStart() -> DispatchSemaphore {
         let gate = DispatchSemaphore(value: 0)
         state.withLock { $0.nextStartGate = gate }
         return gate
     }
 
     /// Makes the next `count` instances throw from `start()`.
-    func failNextStarts(_ count: Int) {
+    public func failNextStarts(_ count: Int) {
         state.withLock { $0.failingStarts = count }
     }
 
-    var latest: FakeEventSource {
+    public var latest: FakeEventSource {
         guard let last = sources.last else { preconditionFailure("no source was made yet") }
         return last
     }
 
     /// Every instance calls back on `queue`, the fake kernel's own serial queue.
-    func factory(queue: DispatchQueue = DispatchQueue(label: "pathd.test.fake-kernel")) -> PathEventSourceFactory {
+    public func factory(queue: DispatchQueue = DispatchQueue(label: "pathd.test.fake-kernel")) -> PathEventSourceFactory {
         { [self] generation, callbacks in
             state.withLock { state in
                 let fails = state.failingStarts > 0
