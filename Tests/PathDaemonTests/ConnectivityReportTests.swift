@@ -90,7 +90,7 @@ struct ConnectivityReportTests {
         for minute in 1...5 {
             latest = Self.report(.full, elapsed: 5 + Int64(minute), checkedAt: 1_796_113_800 + 60 * Int64(minute))
             #expect(try Self.send(latest, from: probe, id: Int64(minute) + 1) == .reported(id: .integer(Int64(minute) + 1)))
-            try probe.send(Request(op: .status))
+            try probe.send(Request(.status(.any)))
             let status = try probe.nextPath().update
             #expect(status.connectivity == latest, "status kept an older check")
             #expect(status.sequence == announced.sequence && status.generation == announced.generation
