@@ -120,8 +120,9 @@ gio-module:
 # tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
 # kernel, daemon and netlink tests by default: the ones that race real processes and
 # sockets) and stops at the first failing run, printing its number, the failed tests and
-# its log (build/test-repeat/run-N.log). The package tests need `make deb` first
-# (PATHD_TEST_DEB); without it they skip.
+# its log (build/test-repeat/run-N.log). The package tests unpack the packages `make deb`
+# left in build/ (or PATHD_TEST_DEB and PATHD_TEST_GIO_DEB); run it first, or they skip
+# (each run's line counts the skipped tests).
 N      ?= 20
 FILTER ?= KernelTests|PathDaemonTests|NetlinkTests
 test-repeat: deps

@@ -69,7 +69,8 @@ let package = Package(
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathProbe", dependencies: ["PathClient", "PathModel"], path: "Tests/PathProbe"),
-        // The one fixture library of the unit, protocol and daemon tests.
+        // The one fixture library of the tests: the fixtures of the unit, protocol and daemon
+        // tests, and the child processes of the kernel and netlink tests (ChildProcess, Command).
         .target(name: "PathTestFixtures", dependencies: ["PathModel", "SystemCalls"], path: "Tests/PathTestFixtures"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
@@ -78,7 +79,7 @@ let package = Package(
         .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"], exclude: ["Golden"]),
         .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
-        .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel"]),
+        .testTarget(name: "NetlinkTests", dependencies: ["Netlink", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathProbe", "NWPathMonitorCallback",
                                                        "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
                                                        "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",

@@ -1,5 +1,6 @@
 import Foundation
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 /// The packaging sources: one version, the example configuration, `make install`.
