@@ -120,12 +120,13 @@ gio-module:
 # tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (the
 # kernel, daemon and netlink tests by default: the ones that race real processes and
 # sockets) and stops at the first failing run, printing its number, the failed tests and
-# its log (build/test-repeat/run-N.log). The package tests unpack the packages `make deb`
+# its log (build/test-repeat/run-N.log). It builds the GIO module and the interop programs
+# as `make test` does, so their tests run too. The package tests unpack the packages `make deb`
 # left in build/ (or PATHD_TEST_DEB and PATHD_TEST_GIO_DEB); run it first, or they skip
 # (each run's line counts the skipped tests).
 N      ?= 20
 FILTER ?= KernelTests|PathDaemonTests|NetlinkTests
-test-repeat: deps
+test-repeat: deps gio-module interop
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
 
