@@ -121,10 +121,13 @@ gio-module:
 # default the kernel, daemon, client, netlink, engine, system-call and file-reading tests:
 # the ones that race real processes, sockets and files) and stops at the first failing
 # run, printing its number, the failed tests and its log (build/test-repeat/run-N.log).
-# The package tests need `make deb` first (PATHD_TEST_DEB); without it they skip.
+# It builds the GIO module and the interop programs as `make test` does, so their tests
+# run too. The package tests unpack the packages `make deb` left in build/ (or
+# PATHD_TEST_DEB and PATHD_TEST_GIO_DEB); run it first, or they skip (each run's line
+# counts the skipped tests).
 N      ?= 20
 FILTER ?= KernelTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
-test-repeat: deps
+test-repeat: deps gio-module interop
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
 

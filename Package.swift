@@ -75,7 +75,8 @@ let package = Package(
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"], path: "Tests/PathMonitorPrinter"),
-        // The one fixture library of the unit, protocol and daemon tests.
+        // The one fixture library of the tests: the fixtures of the unit, protocol and daemon
+        // tests, and the child processes of the kernel and netlink tests (ChildProcess, Command).
         .target(name: "PathTestFixtures", dependencies: ["PathModel", "PathSocketClient", "SystemCalls"], path: "Tests/PathTestFixtures"),
         .target(name: "DaemonTestSupport", dependencies: ["PathDaemon", "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
                                                    "ServiceSupport", "SystemCalls", "PathTestFixtures"],
@@ -93,7 +94,7 @@ let package = Package(
                                                               "SystemCalls", "PathTestFixtures", "DaemonTestSupport"]),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
-        .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel"]),
+        .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter", "NWPathMonitorCallback",
                                                        "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
                                                        "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",

@@ -24,7 +24,9 @@ for run in $(seq 1 "$runs"); do
     log=$logs/run-$run.log
     started=$SECONDS
     if "$swift" test --skip-build --filter "$filter" > "$log" 2>&1; then
-        echo "test-repeat: run $run of $runs passed ($((SECONDS - started)) s); $(grep -E '^(✔ )?Test run with' "$log" | tail -1)"
+        # A skipped test (a package not built, a tool not installed) hunts nothing: say how many.
+        skipped=$(grep -cE '^[^ ]+ Test ".*" skipped' "$log")
+        echo "test-repeat: run $run of $runs passed ($((SECONDS - started)) s, $skipped skipped); $(grep -E '^(✔ )?Test run with' "$log" | tail -1)"
     else
         echo "test-repeat: run $run of $runs FAILED ($((SECONDS - started)) s); its output: $log"
         # Swift Testing marks a failed test and its issues with ✘; XCTest prints error: lines.

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import Testing
 
 /// packaging/completions: each shell completes what `--help` lists.

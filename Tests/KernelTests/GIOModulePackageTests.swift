@@ -1,5 +1,6 @@
 import Foundation
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 /// pathd-gio-module, the second binary package `make deb` builds (`make test` passes its

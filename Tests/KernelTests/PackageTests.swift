@@ -1,5 +1,6 @@
 import Foundation
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 /// The Debian package `make deb` built (`make test` builds it first and passes its path in

@@ -1,6 +1,7 @@
 import Foundation
 import PathModel
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 /// The packaging sources: one version, the example configuration, `make install`.

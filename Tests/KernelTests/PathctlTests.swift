@@ -1,5 +1,6 @@
 import Foundation
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 extension KernelTests {

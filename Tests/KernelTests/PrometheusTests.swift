@@ -1,5 +1,6 @@
 import Foundation
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 /// The tools these tests run, from Debian's packages (scripts/install-deps.sh installs them).

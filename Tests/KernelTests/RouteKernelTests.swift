@@ -1,6 +1,7 @@
 import Foundation
 import PathClient
 import PathModel
+import PathTestFixtures
 import Testing
 
 extension KernelTests {

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import Testing
 
 extension KernelTests {
@@ -24,8 +25,7 @@ extension KernelTests {
                 let state = topology.directory.path("state")
                 let metrics = topology.directory.path("metrics")
                 for directory in [state, metrics] {
-                    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false,
-                                                            attributes: [.ownerAccountID: 65534, .groupOwnerAccountID: 65534])
+                    try makeDirectory(directory, owner: (65534, 65534))
                 }
                 let daemon = try topology.startDaemon(socketPath: socket, arguments: ["--metrics-file", metrics + "/pathd.prom"],
                                                       launcher: Self.launcher,
@@ -70,10 +70,10 @@ extension KernelTests {
         static func unpackPackage(in topology: VethTopology) throws -> (root: String, socket: String) {
             try topology.openDirectoryToOthers()
             let root = topology.directory.path("root")
+            try makeDirectory(root)
             try Command.check(Command.find("dpkg-deb"), ["--extract", PackageUnderTest.probe.path, root])
             let run = topology.directory.path("run")
-            try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false,
-                                                    attributes: [.ownerAccountID: 65534, .groupOwnerAccountID: 65534])
+            try makeDirectory(run, owner: (65534, 65534))
             return (root, "\(run)/pathd.sock")
         }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PathTestFixtures
 import SystemCalls
 import Testing
 

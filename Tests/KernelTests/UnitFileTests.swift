@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import Testing
 
 /// What the systemd units in packaging/systemd run, read from the files themselves.

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import PathTestFixtures
 import Testing
 @testable import Netlink
 
@@ -12,33 +13,8 @@ func ip(_ arguments: String...) throws -> String {
 
 @discardableResult
 func ip(_ arguments: [String]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/sbin/ip")
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    // stderr goes to a file, not a second pipe: while stdout is read to its end, an `ip`
-    // that filled a stderr pipe nobody reads yet would block, and the test with it.
-    let errorsPath = FileManager.default.temporaryDirectory.appendingPathComponent("pathd-nl-ip-\(UUID().uuidString).stderr").path
-    guard FileManager.default.createFile(atPath: errorsPath, contents: nil),
-          let errors = FileHandle(forWritingAtPath: errorsPath) else {
-        throw CommandFailed(description: "cannot create \(errorsPath)")
-    }
-    defer {
-        do { try FileManager.default.removeItem(atPath: errorsPath) } catch { Issue.record("cleanup: \(error)") }
-    }
-    process.standardError = errors
-    try process.run()
-    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-        let errorText = try String(contentsOfFile: errorsPath, encoding: .utf8)
-        throw CommandFailed(description: "ip \(arguments.joined(separator: " ")): \(errorText)")
-    }
-    return text
+    try Command.check(URL(fileURLWithPath: "/usr/sbin/ip"), arguments)
 }
-
-struct CommandFailed: Error, CustomStringConvertible { var description: String }
 
 /// A new namespace's name, `pathd-nl-<random>`.
 func makeNamespaceName() -> String {
@@ -70,14 +46,14 @@ func inNetworkNamespace<Value>(_ name: String, _ body: @escaping () throws -> Va
         defer { done.signal() }
         let fd = open("/var/run/netns/\(name)", O_RDONLY | O_CLOEXEC)
         guard fd >= 0, joinNetworkNamespace(fd) else {
-            call.outcome = Result.failure(CommandFailed(description: "setns(\(name)): \(String(cString: strerror(errno)))"))
+            call.outcome = Result.failure(HarnessError("setns(\(name)): \(String(cString: strerror(errno)))"))
             return
         }
         close(fd)
         call.outcome = Result { try call.body() }
     }
     thread.start()
-    guard done.wait(timeout: .now() + 10) == .success else { throw CommandFailed(description: "setns thread timed out") }
+    guard done.wait(timeout: .now() + 10) == .success else { throw HarnessError("setns thread timed out") }
     return try call.outcome!.get()
 }
 
@@ -97,7 +73,7 @@ func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue, inNamespace name:
         let caller = pthread_self()
         try queue.sync {
             guard pthread_equal(caller, pthread_self()) != 0 else {
-                throw CommandFailed(description: "queue.sync ran on another thread; sockets would not be in the namespace")
+                throw HarnessError("queue.sync ran on another thread; sockets would not be in the namespace")
             }
         }
         // start() opens the sockets through the monitor queue's `sync`, on this thread.

@@ -117,12 +117,22 @@ public final class FakeDaemon: Sendable {
             }
             acceptedOne.signal()
             let reply = script(index)
-            for line in reply.lines { Self.write(line, to: connection.rawValue) }
             if reply.closes {
+                for line in reply.lines { Self.write(line, to: connection.rawValue) }
                 connection.close()
-            } else {
-                state.withLock { $0.open.append(connection.rawValue) }
+                continue
             }
+            // The reply is written and the connection joins `open` under one lock: a client
+            // that read its reply and had the test `send` next must be reached by that send,
+            // and a send never comes between the reply's lines. (The replies are a few short
+            // lines: the socket's buffer takes them without blocking.)
+            let held = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                for line in reply.lines { Self.write(line, to: connection.rawValue) }
+                state.open.append(connection.rawValue)
+                return true
+            }
+            if !held { connection.close() }
         }
     }
 

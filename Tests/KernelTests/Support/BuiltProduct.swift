@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Locates the `pathd` and `pathctl` executables that `swift build` put beside the test bundle.
 enum BuiltProduct {

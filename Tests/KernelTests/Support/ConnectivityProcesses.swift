@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// `pathd-probe` running in a namespace, its stderr (its log) kept in a file.
 final class ProbeProcess {

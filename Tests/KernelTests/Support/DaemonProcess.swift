@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// The real `pathd` binary running inside a network namespace, its stderr kept in a file for diagnostics.
 final class DaemonProcess {

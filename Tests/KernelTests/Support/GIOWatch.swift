@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// gio-module/build/gio-watch — an unchanged GLib program asking `g_network_monitor_get_default()` —
 /// running in a namespace with pathd's GIO module on `GIO_EXTRA_MODULES`. It prints one JSON

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// scripts/test/hostile-client.py running as nobody (uid and gid 65534, no groups) in
 /// namespace A: a plain Python client, as any local user could write one. It reports

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PathTestFixtures
 
 /// Request lines a hostile or broken client might send, each of which must be answered
 /// with exactly one error line (and never a crash or a disconnect), with a valid ping

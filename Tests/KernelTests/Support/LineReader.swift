@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import PathTestFixtures
 import SystemCalls
 
 /// Reads newline-terminated lines from a connected socket on the calling thread, each

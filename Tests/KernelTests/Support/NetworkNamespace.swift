@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// A network namespace `pathd-kt-<random>` made with `ip netns add`.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// A mount namespace of its own inside a network namespace, held open by a sleeping
 /// process: there a test mounts what pathd and its clients should see (an overlay that
@@ -52,7 +53,16 @@ final class PrivateMounts {
     func overlayEtc(_ files: [String: String], directory: String) throws {
         for (path, contents) in files {
             let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            // The top layer's root becomes /etc: each directory 0755, whatever the umask.
+            var missing: [String] = []
+            var parent = url.deletingLastPathComponent()
+            while !FileManager.default.fileExists(atPath: parent.path) {
+                missing.append(parent.path)
+                parent = parent.deletingLastPathComponent()
+            }
+            for made in missing.reversed() {
+                try makeDirectory(made)
+            }
             try contents.write(to: url, atomically: true, encoding: .utf8)
         }
         try run([mount.path, "-t", "overlay", "overlay", "-o", "lowerdir=\(directory):/etc", "/etc"])

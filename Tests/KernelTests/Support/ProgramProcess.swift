@@ -1,43 +1,73 @@
 import Foundation
+import PathTestFixtures
+import Synchronization
+import PathTestFixtures
 
 /// A program the test talks to through its standard input and output while it runs:
 /// the client programs (the examples, PathMonitorPrinter) and small helpers. Its output is read
 /// line by line on a thread of its own; stderr goes to a file for diagnostics.
 ///
-/// Started with Foundation's `Process`, which hands the test runner's blocked signals
-/// to the child: these programs are ended by closing their input or by SIGKILL, never
-/// by SIGTERM (the daemon, which must see SIGTERM, is a `ChildProcess`).
+/// A `ChildProcess` with a pipe at each end: like every child of the tests, spawned with
+/// posix_spawn in a clean signal state, never with Foundation's `Process` (whose `run()`
+/// can crash the test runner; `Command.run` says how).
 final class ProgramProcess {
     let command: [String]
-    private let process = Process()
-    private let input = Pipe()
+    private let child: ChildProcess
+    /// The write end of the program's input; -1 once closed.
+    private let input = Mutex<Int32>(-1)
     private let lines = OutputLines()
     private let stderrPath: String
-    private var inputClosed = false
 
     /// Starts `executable`; `environment` replaces the runner's when given.
     init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, stderrPath: String) throws {
         command = [executable.path] + arguments
         self.stderrPath = stderrPath
-        guard FileManager.default.createFile(atPath: stderrPath, contents: nil) else {
-            throw HarnessError("cannot create \(stderrPath)")
+        let inputPipe = try Self.pipe()
+        let outputPipe: (read: Int32, write: Int32)
+        do {
+            outputPipe = try Self.pipe()
+        } catch {
+            close(inputPipe.read)
+            close(inputPipe.write)
+            throw error
         }
-        let output = Pipe()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle(forWritingAtPath: stderrPath)
-        try process.run()
-        let reading = output.fileHandleForReading
+        // The child's ends are dup2'ed to its stdin and stdout; this process keeps only its own.
+        defer {
+            close(inputPipe.read)
+            close(outputPipe.write)
+        }
+        do {
+            child = try ChildProcess(executable, arguments, stderrPath: stderrPath,
+                                     environment: environment ?? [:], replacesEnvironment: environment != nil,
+                                     standardInput: inputPipe.read, standardOutput: outputPipe.write)
+        } catch {
+            close(inputPipe.write)
+            close(outputPipe.read)
+            throw error
+        }
+        input.withLock { $0 = inputPipe.write }
         let lines = self.lines
-        // The thread holds the pipe and the buffer, never `self`; it ends at end of file.
-        Thread { withExtendedLifetime(reading) { lines.read(from: reading.fileDescriptor) } }.start()
+        // The thread holds the read end and the buffer, never `self`; it ends at end of file.
+        Thread {
+            lines.read(from: outputPipe.read)
+            close(outputPipe.read)
+        }.start()
+    }
+
+    /// A pipe whose ends close on exec: a child gets only the ends dup2'ed to it.
+    private static func pipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw HarnessError.posix("pipe", errno: errno) }
+        for end in ends where fcntl(end, F_SETFD, FD_CLOEXEC) != 0 {
+            let code = errno
+            ends.forEach { close($0) }
+            throw HarnessError.posix("fcntl(F_SETFD, FD_CLOEXEC)", errno: code)
+        }
+        return (ends[0], ends[1])
     }
 
     /// The program's pid (the program's own when started through `ip netns exec`, which execs it).
-    var pid: pid_t { process.processIdentifier }
+    var pid: pid_t { child.pid }
 
     /// What the program wrote to stderr so far.
     var stderr: String {
@@ -49,17 +79,28 @@ final class ProgramProcess {
 
     /// Writes `line` and a newline to the program's input.
     func send(_ line: String) throws {
-        try input.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8))
+        try input.withLock { descriptor in
+            guard descriptor >= 0 else { throw HarnessError("\(command.joined(separator: " ")): input already closed") }
+            var bytes = Array((line + "\n").utf8)[...]
+            while !bytes.isEmpty {
+                let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw HarnessError.posix("\(command.joined(separator: " ")): write to its input", errno: errno)
+                }
+                bytes = bytes.dropFirst(count)
+            }
+        }
     }
 
     /// Closes the program's input (PathMonitorPrinter and hold-tun.py exit then).
     func closeInput() {
-        guard !inputClosed else { return }
-        inputClosed = true
-        do {
-            try input.fileHandleForWriting.close()
-        } catch {
-            // Already closed by the other side's exit: nothing is lost.
+        input.withLock { descriptor in
+            guard descriptor >= 0 else { return }
+            // close(2) releases the descriptor even when it reports an error (EINTR, EIO):
+            // nothing is left to retry.
+            close(descriptor)
+            descriptor = -1
         }
     }
 
@@ -89,18 +130,16 @@ final class ProgramProcess {
 
     /// Waits for the program to exit by itself.
     func waitForExit(timeout: Duration = .seconds(10)) throws -> Termination {
-        try waitUntil("\(command.joined(separator: " ")) exits", timeout: timeout,
-                      detail: { "; stderr:\n\(self.stderr)" }) { !process.isRunning }
-        return Termination(process)
+        guard let end = child.wait(until: Date().addingTimeInterval(timeout.timeInterval)) else {
+            throw HarnessError("\(command.joined(separator: " ")) did not exit within \(timeout); stderr:\n\(stderr)")
+        }
+        return end
     }
 
     /// SIGKILL (if still running) and wait for it.
     func kill() throws {
         closeInput()
-        guard process.isRunning else { return }
-        if Glibc.kill(process.processIdentifier, SIGKILL) != 0 && errno != ESRCH {
-            throw HarnessError.posix("\(command.joined(separator: " ")): kill(\(process.processIdentifier), SIGKILL)", errno: errno)
-        }
-        process.waitUntilExit()
+        guard child.isRunning else { return }
+        try child.kill(command.joined(separator: " "))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// A client that sends `{"op":"subscribe"}` and collects the daemon's JSON lines on a background thread.
 final class Subscriber {

@@ -1,25 +1,5 @@
 import Foundation
-
-/// A directory made with mkdtemp(3) for one test's sockets and logs, removed with its contents.
-final class TemporaryDirectory {
-    let url: URL
-
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/pathd-kt-XXXXXX").utf8CString)
-        guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw HarnessError.posix("mkdtemp", errno: errno)
-        }
-        url = URL(fileURLWithPath: String(cString: created), isDirectory: true)
-    }
-
-    func path(_ name: String) -> String {
-        url.appendingPathComponent(name).path
-    }
-
-    func remove() throws {
-        try FileManager.default.removeItem(at: url)
-    }
-}
+import PathTestFixtures
 
 /// Runs `body` with a fresh temporary directory and removes it afterwards, whether
 /// `body` returns or throws; a failed removal is recorded as an issue.
@@ -27,4 +7,17 @@ func withTemporaryDirectory<Result>(_ body: (TemporaryDirectory) throws -> Resul
     let directory = try TemporaryDirectory()
     defer { teardown("remove \(directory.url.path)") { try directory.remove() } }
     return try body(directory)
+}
+
+/// Makes the directory `path` (its parent must exist) with mode 0755 set by chmod(2), not
+/// left to the umask: the umask is process-wide, and the daemon tests in this process bind
+/// their sockets under umask 0111 for an instant (UnixListener), so a directory that
+/// FileManager or mkdir made then had mode 0666, and a user other than root could not
+/// enter it (pathd as 65534 failed to listen in it with "Permission denied").
+func makeDirectory(_ path: String, owner: (uid: uid_t, gid: gid_t)? = nil) throws {
+    guard mkdir(path, 0o755) == 0 else { throw HarnessError.posix("mkdir \(path)", errno: errno) }
+    guard chmod(path, 0o755) == 0 else { throw HarnessError.posix("chmod 0755 \(path)", errno: errno) }
+    if let owner, chown(path, owner.uid, owner.gid) != 0 {
+        throw HarnessError.posix("chown \(owner.uid):\(owner.gid) \(path)", errno: errno)
+    }
 }

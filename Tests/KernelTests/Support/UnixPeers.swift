@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Whether the daemon `server` has accepted a connection from the process `client`: one
 /// of the client's sockets has a peer (as ss(8) reports it from the kernel's sock_diag)

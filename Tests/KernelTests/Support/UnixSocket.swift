@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import SystemCalls
 
 /// A connected `AF_UNIX` stream socket, made and written through SystemCalls as pathd's

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// A Linux bridge br0 in A that takes over vA's network: 198.51.100.2/24 and the default
 /// route move to br0, and vA becomes (or stops being) its one port. With vA as a port,

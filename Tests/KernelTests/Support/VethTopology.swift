@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Two namespaces joined by a veth pair, the test's daemons and subscribers, torn down together.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Waits for a condition read from outside (the kernel's own state, a socket that starts
 /// accepting), polling with a deadline that fails the test. Not for ordering events the

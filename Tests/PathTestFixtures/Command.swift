@@ -1,39 +1,35 @@
 import Foundation
 
 /// How a finished child process ended.
-struct Termination: CustomStringConvertible, Equatable, Sendable {
-    let status: Int32
-    let bySignal: Bool
+public struct Termination: CustomStringConvertible, Equatable, Sendable {
+    public let status: Int32
+    public let bySignal: Bool
 
-    var isCleanExit: Bool { !bySignal && status == 0 }
+    public var isCleanExit: Bool { !bySignal && status == 0 }
 
-    var description: String { bySignal ? "killed by signal \(status)" : "exit status \(status)" }
+    public var description: String { bySignal ? "killed by signal \(status)" : "exit status \(status)" }
 
-    static func exit(_ status: Int32) -> Termination {
+    public static func exit(_ status: Int32) -> Termination {
         Termination(status: status, bySignal: false)
     }
 
-    init(status: Int32, bySignal: Bool) {
+    public init(status: Int32, bySignal: Bool) {
         self.status = status
         self.bySignal = bySignal
-    }
-
-    init(_ process: Process) {
-        status = process.terminationStatus
-        bySignal = process.terminationReason == .uncaughtSignal
     }
 }
 
 /// The captured result of a command that ran to completion.
-struct CommandResult: Sendable {
-    let command: [String]
-    let termination: Termination
-    let stdout: String
-    let stderr: String
+public struct CommandResult: Sendable {
+    public let command: [String]
+    public let termination: Termination
+    public let stdout: String
+    public let stderr: String
 }
 
-/// Runs short-lived commands (`ip`, `pathctl`) and captures their output.
-enum Command {
+/// Runs short-lived commands (`ip`, `pathctl`) and captures their output: the one way the
+/// tests run a command to its end.
+public enum Command {
     /// Runs `executable` with `arguments`, waits for it and returns its output, whatever its exit status.
     /// With a `timeout`, a command still running then is killed and the wait throws: the deadline
     /// that fails a test whose command (a `pathctl status` the daemon never answers) would hang.
@@ -42,9 +38,20 @@ enum Command {
     /// `Process.run()` copies a whole `struct dirent` while it lists /proc/self/fd and now and
     /// then reads past a mapped page, crashing the test runner (swift-corelibs-foundation
     /// pull request 5472). The output goes to files, so the child can never block on a full pipe.
-    static func run(_ executable: URL, _ arguments: [String], timeout: Duration? = nil) throws -> CommandResult {
+    public static func run(_ executable: URL, _ arguments: [String], timeout: Duration? = nil) throws -> CommandResult {
         let directory = try TemporaryDirectory()
-        defer { teardown("remove \(directory.url.path)") { try directory.remove() } }
+        let outcome = Result { try run(executable, arguments, timeout: timeout, in: directory) }
+        do {
+            try directory.remove()
+        } catch {
+            if case .failure(let failure) = outcome { throw HarnessError("\(failure); then removing its output failed: \(error)") }
+            throw error
+        }
+        return try outcome.get()
+    }
+
+    private static func run(_ executable: URL, _ arguments: [String], timeout: Duration?,
+                            in directory: TemporaryDirectory) throws -> CommandResult {
         let stdoutPath = directory.path("stdout")
         let stderrPath = directory.path("stderr")
         let child = try ChildProcess(executable, arguments, stderrPath: stderrPath, stdoutPath: stdoutPath)
@@ -67,7 +74,7 @@ enum Command {
 
     /// Runs the command and throws, with its stderr, unless it exits with status 0.
     @discardableResult
-    static func check(_ executable: URL, _ arguments: [String]) throws -> String {
+    public static func check(_ executable: URL, _ arguments: [String]) throws -> String {
         let result = try run(executable, arguments)
         guard result.termination.isCleanExit else {
             let stderr = result.stderr.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -77,7 +84,7 @@ enum Command {
     }
 
     /// Finds a system tool such as `ip` on PATH or in the sbin directories that a non-login PATH may omit.
-    static func find(_ name: String) throws -> URL {
+    public static func find(_ name: String) throws -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         let directories = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/bin", "/bin"]
         for directory in directories {

@@ -6,14 +6,18 @@ import Foundation
 /// `Process` hands that mask (and the runner's ignored SIGPIPE) to the child, so a daemon under test
 /// would never see SIGTERM. Here the child starts with an empty mask and every signal at its default,
 /// as it would from a shell or systemd.
-final class ChildProcess {
-    let pid: pid_t
+public final class ChildProcess {
+    public let pid: pid_t
     private let exit = ExitSignal()
 
-    /// Starts `executable` with `arguments` and this process's environment plus `environment`;
-    /// stdin is /dev/null, stderr goes to `stderrPath`, stdout to `stdoutPath` (or /dev/null).
-    init(_ executable: URL, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil,
-         environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments` and this process's environment plus `environment`
+    /// (`environment` alone if `replacesEnvironment`); stdin is /dev/null, stderr goes to
+    /// `stderrPath`, stdout to `stdoutPath` (or /dev/null). `standardInput` and `standardOutput`,
+    /// when given, are descriptors (a pipe's ends, say) that become the child's stdin and stdout
+    /// instead; the caller still owns and closes them.
+    public init(_ executable: URL, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil,
+                environment: [String: String] = [:], replacesEnvironment: Bool = false,
+                standardInput: Int32? = nil, standardOutput: Int32? = nil) throws {
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawnattr_init(&attributes)
@@ -29,20 +33,26 @@ final class ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setsigdefault(&attributes, &allSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        if let stdoutPath {
+        if let standardInput {
+            posix_spawn_file_actions_adddup2(&actions, standardInput, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
+        if let standardOutput {
+            posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+        } else if let stdoutPath {
             posix_spawn_file_actions_addopen(&actions, 1, stdoutPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         }
         posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        // Tests running beside this one hold pipes without close-on-exec (Foundation's Pipe);
-        // a daemon that inherited a write end would keep their readers from seeing EOF.
+        // Tests running beside this one hold pipes (another child's input, say); a daemon
+        // that inherited a write end would keep their readers from seeing EOF.
         try Self.closeOtherDescriptors(in: &actions)
 
         let argv = ([executable.path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var variables = ProcessInfo.processInfo.environment
+        var variables = replacesEnvironment ? [:] : ProcessInfo.processInfo.environment
         variables.merge(environment) { _, added in added }
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
@@ -57,7 +67,7 @@ final class ChildProcess {
         Thread { [pid] in ChildProcess.reap(pid, into: exit) }.start()
     }
 
-    var isRunning: Bool { exit.termination == nil }
+    public var isRunning: Bool { exit.termination == nil }
 
     /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34) is declared only with
     /// _GNU_SOURCE, which Swift's Glibc module is not built with; found at run time instead.
@@ -72,16 +82,16 @@ final class ChildProcess {
     }
 
     /// The termination once the child has exited, or nil if `deadline` passed first.
-    func wait(until deadline: Date) -> Termination? {
+    public func wait(until deadline: Date) -> Termination? {
         exit.wait(until: deadline)
     }
 
     /// The termination, once the child has exited, however long that takes.
-    func wait() -> Termination {
+    public func wait() -> Termination {
         exit.wait()
     }
 
-    func send(_ signal: Int32) throws {
+    public func send(_ signal: Int32) throws {
         // ESRCH: already exited (and perhaps not yet reaped); nothing left to signal.
         if Glibc.kill(pid, signal) != 0 && errno != ESRCH {
             throw HarnessError.posix("kill(\(pid), \(signal))", errno: errno)
@@ -93,7 +103,7 @@ final class ChildProcess {
     /// SIGTERM is a bug; `name` and `detail()` (its log, say) go into that error. A child
     /// that already exited is not signalled.
     @discardableResult
-    func terminate(_ name: String, timeout: Duration = .seconds(10),
+    public func terminate(_ name: String, timeout: Duration = .seconds(10),
                    detail: () throws -> String = { "" }) throws -> Termination {
         if let end = wait(until: Date()) { return end }
         try send(SIGTERM)
@@ -103,7 +113,7 @@ final class ChildProcess {
     }
 
     /// SIGKILL and a wait for the child to be gone.
-    func kill(_ name: String) throws {
+    public func kill(_ name: String) throws {
         try send(SIGKILL)
         guard wait(until: Date().addingTimeInterval(10)) != nil else {
             throw HarnessError("\(name) (pid \(pid)) survived SIGKILL for 10 s")
@@ -154,7 +164,7 @@ private final class ExitSignal: @unchecked Sendable {
         }
     }
 
-    func wait(until deadline: Date) -> Termination? {
+    public func wait(until deadline: Date) -> Termination? {
         condition.lock()
         defer { condition.unlock() }
         while stored == nil {
