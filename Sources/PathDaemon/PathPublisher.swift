@@ -39,7 +39,9 @@ final class PathPublisher {
         let created = CriteriaGroup(path: path, connectivity: connectivity.connectivity(of: path),
                                     generation: engine.generation)
         groups[criteria] = created
-        if criteria == .any { defaultPathPublished(created, generation: engine.generation, previous: nil) }
+        if criteria == .any {
+            defaultPathPublished(created, generation: engine.generation, previous: nil, at: records.clock.now())
+        }
         return created
     }
 
@@ -47,6 +49,9 @@ final class PathPublisher {
     /// whose path changed (every group after a resync, preceded by the resync line).
     func publishChanges(resync: String? = nil) {
         let generation = engine.generation
+        // The change happened now, not when its records are written after the lines are
+        // out: a subscriber that reacts to its line must not move the recorded time.
+        let publishedAt = records.clock.now()
         connectivity.prune()
         _ = findOrPublishGroup(for: .any)
         for criteria in Array(groups.keys) {
@@ -69,7 +74,9 @@ final class PathPublisher {
             }
             // After the lines are out: the log line, the service manager's status and the
             // history file each cost a system call that no subscriber should wait for.
-            if criteria == .any { defaultPathPublished(group, generation: generation, previous: previous) }
+            if criteria == .any {
+                defaultPathPublished(group, generation: generation, previous: previous, at: publishedAt)
+            }
         }
         records.changed()
     }
@@ -106,9 +113,11 @@ final class PathPublisher {
     /// The default path was published: the log line and the service manager's status
     /// (`onDefaultPathChange`) each time; the counters and the history only when it
     /// differs from `previous` (nil for the first path: a resync re-publishes the same).
-    private func defaultPathPublished(_ group: CriteriaGroup, generation: Generation, previous: Path?) {
+    private func defaultPathPublished(_ group: CriteriaGroup, generation: Generation, previous: Path?,
+                                      at publishedAt: Timestamp) {
         onDefaultPathChange?(group.path)
         guard previous != group.path else { return }
-        records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous)
+        records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous,
+                                  at: publishedAt)
     }
 }

@@ -83,9 +83,10 @@ final class ServiceRecords: @unchecked Sendable {
 
     // MARK: Events
 
-    /// The default path was published and differs from `previous` (nil for the first).
-    func recordDefaultPath(_ path: Path, generation: Generation, sequence: UInt64, previous: Path?) {
-        let now = clock.now()
+    /// The default path was published at `now` and differs from `previous` (nil for the
+    /// first).
+    func recordDefaultPath(_ path: Path, generation: Generation, sequence: UInt64, previous: Path?,
+                           at now: Timestamp) {
         counters.recordDefaultPath(path, isFirst: previous == nil, at: now)
         history?.record(HistoryEntry(time: now, event: .change(PathChange(path, generation: generation,
                                                                           sequence: sequence))))
