@@ -253,8 +253,12 @@ public final class PathMonitor: Sendable {
                 return state.detachInProcess()
             }
             stopped?.cancel()
-            publish(State(update.path))
-            publish(update.connectivity)
+            // Both are recorded before any handler runs, so a path handler that reads
+            // `currentConnectivity` sees the verdict that came with its path.
+            let pathCalls = record(State(update.path))
+            let connectivityCall = record(update.connectivity)
+            pathCalls?()
+            connectivityCall?()
         case .disconnected(let error):
             let next = state.withLock { state -> State? in
                 state.lastError = error
@@ -263,8 +267,10 @@ public final class PathMonitor: Sendable {
                 state.source = .none
                 return .unknown
             }
-            if let next { publish(next) }
-            publish(Connectivity.unknown)
+            let stateCalls = next.flatMap(record)
+            let connectivityCall = record(Connectivity.unknown)
+            stateCalls?()
+            connectivityCall?()
             // In automatic mode the path stays as it was until the engine here answers.
             if mode == .automatic { startInProcess() }
         }
@@ -297,7 +303,7 @@ public final class PathMonitor: Sendable {
         switch event {
         case .path(let path):
             state.withLock { $0.source = .inProcess }
-            publish(State(path))
+            record(State(path))?()
         case .failed(let why):
             let (failed, wasKnown) = state.withLock { state -> (InProcessPathSource?, Bool) in
                 state.lastError = PathClientError("the in-process engine cannot watch the kernel: \(why)")
@@ -305,24 +311,27 @@ public final class PathMonitor: Sendable {
                 return (state.detachInProcess(), state.current != .unknown)
             }
             failed?.cancel()
-            if wasKnown { publish(State.unknown) }
+            if wasKnown { record(State.unknown)?() }
         }
     }
 
-    /// Records a connectivity verdict and calls its handler, unless it is what the handler
-    /// last saw (a confirmation with new timings is no news either).
-    private func publish(_ next: Connectivity) {
+    /// Records a connectivity verdict (a confirmation too, for its new timings) and returns
+    /// the call of its handler, unless the verdict is what the handler last saw.
+    private func record(_ next: Connectivity) -> (() -> Void)? {
         let handler = state.withLock { state -> (@Sendable (Connectivity) -> Void)?? in
-            guard state.lifecycle == .running, state.connectivity.verdict != next.verdict else { return nil }
+            guard state.lifecycle == .running else { return nil }
+            let isNews = state.connectivity.verdict != next.verdict
             state.connectivity = next
-            return .some(state.connectivityHandler)
+            return isNews ? .some(state.connectivityHandler) : nil
         }
-        if case .some(let handler?) = handler { handler(next) }
+        guard case .some(let handler?) = handler else { return nil }
+        return { handler(next) }
     }
 
-    /// Records `next` and calls the handlers that have not seen it: the state handler
-    /// when the state changed, the path handler when the path differs from its last.
-    private func publish(_ next: State) {
+    /// Records `next` and returns the calls of the handlers that have not seen it: the
+    /// state handler when the state changed, the path handler when the path differs from
+    /// its last. The caller makes them, outside the lock.
+    private func record(_ next: State) -> (() -> Void)? {
         typealias Calls = (path: (@Sendable (Path) -> Void)?, state: (@Sendable (State) -> Void)?)
         let calls = state.withLock { state -> Calls? in
             guard state.lifecycle == .running, state.current != next else { return nil }
@@ -334,8 +343,10 @@ public final class PathMonitor: Sendable {
             }
             return calls
         }
-        guard let calls else { return }
-        if let path = next.path { calls.path?(path) }
-        calls.state?(next)
+        guard let calls else { return nil }
+        return {
+            if let path = next.path { calls.path?(path) }
+            calls.state?(next)
+        }
     }
 }

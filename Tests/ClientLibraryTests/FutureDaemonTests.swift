@@ -39,9 +39,8 @@ struct FutureDaemonTests {
             #expect(path.unsatisfiedReason == .unrecognized("noSignal"))
             #expect(path.availableInterfaces.map(\.type) == [.unrecognized("satellite")])
             #expect(try watched.states.next("its state") == .unavailable(path))
-            // The path's handlers run first in the block that delivers the line, its
-            // connectivity right after: read it once that block is over, on the same queue.
-            #expect(watched.queue.sync { watched.monitor.currentConnectivity.state } == .unrecognized("throttled"))
+            // Recorded with the path, before its handlers ran.
+            #expect(watched.monitor.currentConnectivity.state == .unrecognized("throttled"))
 
             let nwPath = try apple.paths.next("the newer daemon's NWPath")
             #expect(nwPath.status == .unsatisfied)

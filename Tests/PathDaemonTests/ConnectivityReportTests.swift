@@ -180,8 +180,12 @@ struct MonitorConnectivityTests {
         let queue = DispatchQueue(label: "pathd.test.connectivity")
         let paths = Received<Path>()
         let verdicts = Received<Connectivity>()
+        let readInPathHandler = Received<Connectivity>()
         let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { paths.append($0) }
+        monitor.pathUpdateHandler = { [unowned monitor] in
+            readInPathHandler.append(monitor.currentConnectivity)
+            paths.append($0)
+        }
         monitor.connectivityUpdateHandler = { verdicts.append($0) }
         monitor.start(queue: queue)
         defer { monitor.cancel() }
@@ -196,6 +200,8 @@ struct MonitorConnectivityTests {
         #expect(try verdicts.next("the unknown verdict after the carrier loss") == .unknown)
         #expect(paths.all.count == 2, "the report called the path handler")
         #expect(verdicts.all == [portal, .unknown])
+        // The path handler already reads the verdict that came with its path.
+        #expect(readInPathHandler.all == [.unknown, .unknown])
         #expect(queue.sync { monitor.currentConnectivity } == .unknown)
     }
 }
