@@ -30,6 +30,29 @@ struct PackagingFilesTests {
         #expect(try Repository.read("Package.swift").contains("// SPDX-License-Identifier: Apache-2.0\n"))
     }
 
+    @Test("pathd(8) gives every option pathd accepts a SYNOPSIS mention and an entry, and names no other")
+    func daemonManualListsEveryOption() throws {
+        let help = try Command.check(BuiltProduct.url("pathd"), ["--help"])
+        // --print-example-config is for packagers: accepted, left out of --help, in the manual.
+        let accepted = Set(UsageText(help).longOptions + ["--print-example-config"])
+        #expect(accepted.count > 10, "options read from pathd --help: \(accepted)")
+        let manual = try Repository.read("man/pathd.8")
+        // The option list: from "The options are as follows:" to the list's end.
+        let list = manual.components(separatedBy: "The options are as follows:\n").dropFirst().first?
+            .components(separatedBy: "\n.El\n").first ?? ""
+        // ".It Fl \-socket Ar path", ".It Fl h , Fl \-help"
+        let entries = Set(list.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^\.It Fl (?:[A-Za-z] , Fl )?\\-([a-z0-9-]+)/).map { "--" + $0.1 }
+        })
+        #expect(entries == accepted, "pathd(8)'s option list \(entries.sorted()), pathd's \(accepted.sorted())")
+        let synopsis = (manual.components(separatedBy: "\n.Sh ").first { $0.hasPrefix("SYNOPSIS\n") } ?? "") + "\n"
+        for option in accepted where option != "--print-example-config" {
+            // ".Op Fl \-socket Ar path", ".Fl h | \-help"
+            let name = "\\-\(option.dropFirst(2))"
+            #expect(synopsis.contains(name + " ") || synopsis.contains(name + "\n"), "\(option) is not in pathd(8)'s SYNOPSIS")
+        }
+    }
+
     @Test("the example pathd.conf names every key of pathd.conf(5), and as shipped changes nothing")
     func exampleConfigurationIsTheDefaults() throws {
         let example = try Repository.read("packaging/pathd.conf")
