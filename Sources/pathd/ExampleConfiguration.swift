@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PathModel
 
 /// `pathd --print-example-config`: packaging/pathd.conf, written from the key tables so a
@@ -63,23 +64,10 @@ enum ExampleConfiguration {
             text += "."
             if let note = notes[key.name] { text += " " + note }
             if notesRestart && !key.isReloadable { text += " Needs a restart." }
-            lines += wrapped(text).map { "# " + $0 }
+            // At most 86 columns, so each comment line fits in 88.
+            lines += wordWrapped(text, width: 86).map { "# " + $0 }
             lines.append("#\(key.name)=\(key.documentedDefault)")
         }
         return lines
-    }
-
-    /// Words in lines of at most 86 columns, so each comment line fits in 88.
-    private static func wrapped(_ text: String) -> [String] {
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > 86 {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return lines + [line]
     }
 }

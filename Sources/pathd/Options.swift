@@ -43,16 +43,7 @@ struct Options {
         }
         let defaultValue = key.documentedDefault
         if !defaultValue.isEmpty { text += "; default \(defaultValue)" }
-        var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ") {
-            if !line.isEmpty && line.count + 1 + word.count > 56 {
-                lines.append(line)
-                line = ""
-            }
-            line += (line.isEmpty ? "" : " ") + word
-        }
-        return (lines + [line]).joined(separator: "\n")
+        return wordWrapped(text, width: 56).joined(separator: "\n")
     }
 
     enum Action {
