@@ -19,11 +19,13 @@ enum Commands {
                      standaloneOptions: ["--help", "--version", "--completions"],
                      commands: [
             CommandSpec("status", summary: "show the current path",
-                        options: ["--require-type", "--prohibit-type", "--check"], action: StatusVerb.self),
+                        options: ["--require-type", "--prohibit-type", "--check"] + requirementOptions,
+                        action: StatusVerb.self),
             CommandSpec("monitor", summary: "print the path and every change until interrupted",
                         options: ["--require-type", "--prohibit-type"], action: MonitorVerb.self),
             CommandSpec("wait", summary: "wait until the path is satisfied",
-                        options: ["--require-type", "--prohibit-type", "--timeout"], action: WaitVerb.self),
+                        options: ["--require-type", "--prohibit-type", "--timeout"] + requirementOptions,
+                        action: WaitVerb.self),
             CommandSpec("interfaces", summary: "list the links pathd sees and why each is usable or not",
                         action: InterfacesVerb.self),
             CommandSpec("route", summary: "show the route to each address of HOST... and whether it is usable",
@@ -39,6 +41,7 @@ enum Commands {
     }
 
     private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
+    private static let requirementOptions = PathRequirements.options.map(\.option)
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.commandLineNames.map(\.name))
 
     /// In the order `--help` lists them.
@@ -61,6 +64,20 @@ enum Commands {
                       brief: "paths over this interface type do not count", completion: interfaceTypes),
         CommandOption(OptionSpec("--check", help: "status: exit 1 unless the path is satisfied"),
                       brief: "exit 1 unless the path is satisfied"),
+        CommandOption(OptionSpec("--ipv4", short: "-4", help: """
+            status --check, wait: the path must also carry IPv4
+            (route, interface and source address)
+            """), brief: "the path must also carry IPv4"),
+        CommandOption(OptionSpec("--ipv6", short: "-6", help: "status --check, wait: likewise for IPv6"),
+                      brief: "the path must also carry IPv6"),
+        CommandOption(OptionSpec("--dns", help: """
+            status --check, wait: the resolver configuration must
+            name a nameserver
+            """), brief: "the resolver configuration must name a nameserver"),
+        CommandOption(OptionSpec("--internet", help: """
+            status --check, wait: the connectivity check must have
+            found full Internet access (needs pathd-probe)
+            """), brief: "the connectivity check must have found full Internet access"),
         CommandOption(OptionSpec("--timeout", value: "SECONDS", help: """
             wait: give up after SECONDS (decimal, default \(defaultTimeout);
             0 checks once)

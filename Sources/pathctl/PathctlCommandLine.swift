@@ -32,8 +32,11 @@ struct PathctlOptions: Equatable, Sendable {
     var criteria = Criteria.any
     /// `wait --timeout`; zero checks once.
     var timeout = PathctlOptions.defaultTimeout
-    /// `status --check`: exit 1 unless the path is satisfied.
+    /// `status --check`: exit 1 unless the path is satisfied (and meets `requirements`).
     var check = false
+    /// `--ipv4`, `--ipv6`, `--dns`, `--internet`: what `wait` and `status --check` ask of a
+    /// satisfied path; any of them given to `status` implies `--check`.
+    var requirements: PathRequirements = []
     /// `metrics --format`: the exposition format.
     var metricsFormat = Exposition.Format.openMetrics
     /// `history --since`: the oldest time asked about.
@@ -107,7 +110,10 @@ enum PathctlCommandLine {
         options.json = line.has("--json")
         options.noColor = line.has("--no-color")
         options.hosts = operands
-        options.check = line.has("--check")
+        for (option, requirement, _, _) in PathRequirements.options where line.has(option) {
+            options.requirements.insert(requirement)
+        }
+        options.check = line.has("--check") || !options.requirements.isEmpty
         if let text = line.value("--timeout") {
             options.timeout = try OptionValue.seconds(text, for: "--timeout")
         }

@@ -2,8 +2,8 @@ import Glibc
 import PathProtocol
 import SystemCalls
 
-/// `pathctl status`: one request, one path, then exit: 0, or with `--check` 1 when the
-/// path is not satisfied.
+/// `pathctl status`: one request, one path, then exit: 0, or with `--check` (or a
+/// requirement such as `--ipv6`) 1 when the path is not satisfied or falls short.
 enum StatusVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         try converse(options, Request(.status(options.criteria))) { message, line in
@@ -15,7 +15,9 @@ enum StatusVerb: Verb {
                                                     outputIsTerminal: isatty(1) == 1, environment: Environment.value)
                 writeOut(PathFormatting.statusReport(update, coloured: colour))
             }
-            return options.check && update.path.status != .satisfied ? .notSatisfied : .success
+            guard options.check, let why = options.requirements.unmet(by: update) else { return .success }
+            writeError("pathctl: \(why)\n")
+            return .notSatisfied
         }
     }
 }

@@ -1,8 +1,8 @@
 import PathProtocol
 
-/// `pathctl wait`: block until the path is satisfied (under the criteria), like
-/// nm-online or systemd-networkd-wait-online, but following policy routing and VPNs as
-/// traffic would. Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first;
+/// `pathctl wait`: block until the path is satisfied (under the criteria) and meets the
+/// requirements (`--ipv4`, `--ipv6`, `--dns`, `--internet`), like nm-online or
+/// systemd-networkd-wait-online, but following policy routing and VPNs as traffic would. Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first;
 /// `--timeout 0` checks once. A restart of pathd meanwhile is waited out.
 enum WaitVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
@@ -13,13 +13,13 @@ enum WaitVerb: Verb {
                                         reconnects: !checkOnce)
         let outcome = try subscription.run { message, line in
             guard case .path(let update, _) = message else { return nil }
-            if update.path.status == .satisfied {
+            guard let why = options.requirements.unmet(by: update) else {
                 if options.json { echo(line) }
                 return .success
             }
             if checkOnce {
                 if options.json { echo(line) }
-                writeError("pathctl: the path is not satisfied: \(update.path.summary)\n")
+                writeError("pathctl: \(why)\n")
                 return .notSatisfied
             }
             return nil
@@ -28,7 +28,7 @@ enum WaitVerb: Verb {
         case .finished(let status):
             return status
         case .timedOut:
-            writeError("pathctl: timed out after \(options.timeout.seconds) s waiting for a satisfied path\n")
+            writeError("pathctl: timed out after \(options.timeout.seconds) s waiting for \(options.requirements.goal)\n")
             return .notSatisfied
         }
     }

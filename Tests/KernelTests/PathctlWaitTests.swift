@@ -53,6 +53,67 @@ extension KernelTests {
             }
         }
 
+        @Test("wait -6 waits until the satisfied path also carries IPv6; --timeout 0 and status name what is missing")
+        func waitsForIPv6() throws {
+            try withVethTopology { topology in
+                let subscriber = try topology.startSatisfied()
+                let pathctl = try BuiltProduct.url("pathctl")
+                let socket = ["--socket", topology.socketPath]
+                let ipv4 = try Command.run(pathctl, socket + ["wait", "--ipv4", "--timeout", "0"])
+                #expect(ipv4.termination == .exit(0), "stderr: \(ipv4.stderr)")
+                let once = try Command.run(pathctl, socket + ["wait", "-6", "--timeout", "0"])
+                #expect(once.termination == .exit(1), "stderr: \(once.stderr)")
+                #expect(once.stderr.hasPrefix("pathctl: the path has no IPv6: satisfied via vA (IPv4"), "\(once.stderr)")
+                let status = try Command.run(pathctl, socket + ["status", "--ipv6"])
+                #expect(status.termination == .exit(1), "a requirement makes status a check: \(status.stderr)")
+                #expect(status.stdout.contains("Status:      satisfied"), "stdout: \(status.stdout)")
+                #expect(status.stderr.hasPrefix("pathctl: the path has no IPv6: "), "\(status.stderr)")
+
+                let waiter = try ChildProcess(pathctl, socket + ["wait", "-6", "--json", "--timeout", "30"],
+                                              stderrPath: topology.directory.path("wait.stderr"),
+                                              stdoutPath: topology.directory.path("wait.stdout"))
+                // The waiter has the IPv4-only path before IPv6 comes: its subscription is the second.
+                try waitUntil("the waiter subscribed") {
+                    try Command.run(pathctl, socket + ["metrics", "--format", "prometheus"]).stdout
+                        .contains("\npathd_subscriptions 2\n")
+                }
+                #expect(waiter.isRunning, "wait -6 returned on an IPv4-only path")
+                try topology.addIPv6()
+                try subscriber.waitFor("IPv6 too") { $0["supportsIPv6"] as? Bool == true }
+                #expect(waiter.wait(until: Date().addingTimeInterval(20)) == .exit(0))
+                let printed = try String(contentsOfFile: topology.directory.path("wait.stdout"), encoding: .utf8)
+                let line = try #require(try JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: Any])
+                #expect(line["supportsIPv6"] as? Bool == true, "\(printed)")
+            }
+        }
+
+        @Test("wait --dns waits for a nameserver; a timeout names what was awaited")
+        func waitsForDNS() throws {
+            try withVethTopology { topology in
+                let resolvConf = topology.directory.path("resolv.conf")
+                try "# no nameserver yet\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
+                try topology.startSubscribed(arguments: ["--resolv-conf", resolvConf],
+                                             waitingFor: "satisfied without DNS") {
+                    PathLine.satisfied(through: "vA")($0) && $0["supportsDNS"] as? Bool == false
+                }
+                let pathctl = try BuiltProduct.url("pathctl")
+                let socket = ["--socket", topology.socketPath]
+                let timedOut = try Command.run(pathctl, socket + ["wait", "--dns", "--ipv4", "--timeout", "0.2"])
+                #expect(timedOut.termination == .exit(1))
+                #expect(timedOut.stderr == "pathctl: timed out after 0.2 s waiting for a satisfied path with IPv4 and DNS\n")
+
+                let waiter = try ChildProcess(pathctl, socket + ["wait", "--dns", "--timeout", "30"],
+                                              stderrPath: topology.directory.path("wait.stderr"))
+                try waitUntil("the waiter subscribed") {
+                    try Command.run(pathctl, socket + ["metrics", "--format", "prometheus"]).stdout
+                        .contains("\npathd_subscriptions 2\n")
+                }
+                #expect(waiter.isRunning, "wait --dns returned without a nameserver")
+                try "nameserver \(VethTopology.routerAddress)\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
+                #expect(waiter.wait(until: Date().addingTimeInterval(20)) == .exit(0))
+            }
+        }
+
         @Test("status --require-type asks about that type only")
         func requireType() throws {
             try withVethTopology { topology in

@@ -41,9 +41,9 @@ _pathctl() {
 
     local options="--socket --json --no-color --help --version"
     case $command in
-        status) options+=" --require-type --prohibit-type --check" ;;
+        status) options+=" --require-type --prohibit-type --check --ipv4 --ipv6 --dns --internet" ;;
         monitor) options+=" --require-type --prohibit-type" ;;
-        wait) options+=" --require-type --prohibit-type --timeout" ;;
+        wait) options+=" --require-type --prohibit-type --ipv4 --ipv6 --dns --internet --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --since" ;;
     esac

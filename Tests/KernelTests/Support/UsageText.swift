@@ -10,7 +10,7 @@ struct UsageText {
     /// The long options: "  --socket PATH  …" or "  -h, --help  …".
     var longOptions: [String] {
         lines.compactMap { line in
-            line.firstMatch(of: /^  (?:-[A-Za-z], )?(--[a-z][a-z0-9-]*)/).map { String($0.1) }
+            line.firstMatch(of: /^  (?:-[A-Za-z0-9], )?(--[a-z][a-z0-9-]*)/).map { String($0.1) }
         }
     }
 

@@ -1,0 +1,48 @@
+import PathModel
+import PathProtocol
+
+/// What `wait` and `status` ask of a path beyond being satisfied: `--ipv4` / `-4`,
+/// `--ipv6` / `-6` and `--dns` as systemd-networkd-wait-online(8) has them, and
+/// `--internet`, the connectivity check's `full` (pathctl(1)).
+struct PathRequirements: OptionSet, Hashable, Sendable {
+    let rawValue: UInt8
+
+    static let ipv4 = PathRequirements(rawValue: 1 << 0)
+    static let ipv6 = PathRequirements(rawValue: 1 << 1)
+    static let dns = PathRequirements(rawValue: 1 << 2)
+    static let internet = PathRequirements(rawValue: 1 << 3)
+
+    /// Each requirement: its option, its name in messages and whether an update meets
+    /// it, in the order all three are listed.
+    static let options: [(option: String, requirement: PathRequirements, name: String,
+                          isMet: @Sendable (PathUpdate) -> Bool)] = [
+        ("--ipv4", .ipv4, "IPv4", { $0.path.supportsIPv4 }),
+        ("--ipv6", .ipv6, "IPv6", { $0.path.supportsIPv6 }),
+        ("--dns", .dns, "DNS", { $0.path.supportsDNS }),
+        ("--internet", .internet, "full Internet access", { $0.connectivity.state == .full }),
+    ]
+
+    /// nil when `update`'s path is satisfied and meets every requirement; else why not, for
+    /// a person: "the path is not satisfied: …" or "the path has no IPv6: satisfied via
+    /// eth0 (IPv4, DNS)".
+    func unmet(by update: PathUpdate) -> String? {
+        guard update.path.status == .satisfied else {
+            return "the path is not satisfied: \(PathFormatting.headline(update))"
+        }
+        let missing = Self.options.filter { contains($0.requirement) && !$0.isMet(update) }
+        guard !missing.isEmpty else { return nil }
+        return "the path has no \(Self.list(missing.map(\.name))): \(PathFormatting.headline(update))"
+    }
+
+    /// "a satisfied path", or "a satisfied path with IPv6 and DNS".
+    var goal: String {
+        let names = Self.options.filter { contains($0.requirement) }.map(\.name)
+        return names.isEmpty ? "a satisfied path" : "a satisfied path with \(Self.list(names))"
+    }
+
+    /// "A", "A and B", "A, B and C".
+    private static func list(_ names: [String]) -> String {
+        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + last
+    }
+}
