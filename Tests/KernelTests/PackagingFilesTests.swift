@@ -53,6 +53,33 @@ struct PackagingFilesTests {
         }
     }
 
+    @Test("the path line PROTOCOL.md, pathd(8) and pathctl(1) show is a whole line, byte for byte as pathd writes it")
+    func documentedPathLines() throws {
+        // docs/PROTOCOL.md: the code block under "### `path`".
+        let protocolText = try Repository.read("docs/PROTOCOL.md")
+        let section = try #require(protocolText.components(separatedBy: "\n### `path`\n").dropFirst().first)
+        let fromProtocol = try #require(section.components(separatedBy: "```\n").dropFirst().first)
+        var examples = [("docs/PROTOCOL.md", fromProtocol.trimmingCharacters(in: .newlines))]
+        // The manuals: the literal block after "A path line looks like this", folded at "\n ".
+        for manual in ["man/pathd.8", "man/pathctl.1"] {
+            let text = try Repository.read(manual)
+            let after = try #require(text.components(separatedBy: "A path line looks like this").dropFirst().first,
+                                     "\(manual) shows no path line")
+            let block = try #require(after.components(separatedBy: ".Bd -literal -offset indent\n").dropFirst().first)
+            let folded = try #require(block.components(separatedBy: "\n.Ed").first)
+            examples.append((manual, folded.replacingOccurrences(of: "\n ", with: "")))
+        }
+        for (document, line) in examples {
+            let message = try ServerMessage.decode(line: Array(line.utf8))
+            guard case .path = message else {
+                Issue.record("\(document): not a path line: \(line)")
+                continue
+            }
+            #expect(String(decoding: message.encoded(), as: UTF8.self) == line + "\n",
+                    "\(document)'s path line is not what pathd writes for it")
+        }
+    }
+
     @Test("the example pathd.conf names every key of pathd.conf(5), and as shipped changes nothing")
     func exampleConfigurationIsTheDefaults() throws {
         let example = try Repository.read("packaging/pathd.conf")
