@@ -24,7 +24,8 @@ public enum CheckReports {
             elapsedMilliseconds: elapsed, checkedAt: UTCTime(secondsSinceEpoch: checkedAt)))
     }
 
-    public static func send(_ report: Connectivity, from client: PathConnection, id: Int64 = 1) throws -> ServerMessage {
+    public static func send(_ report: Connectivity, from client: PathConnection,
+                            id: Int64 = 1) throws -> ServerMessage {
         try client.send(Request(.reportConnectivity(report), id: .integer(id)))
         return try client.next()
     }

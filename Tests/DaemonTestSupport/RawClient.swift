@@ -21,8 +21,8 @@ public final class RawClient: @unchecked Sendable {
     public init(path: String, expectHello: Bool = true) throws {
         connection = try UnixConnection(connectingTo: path)
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        let descriptor = connection.descriptor
-        guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+        let length = socklen_t(MemoryLayout<timeval>.size)
+        guard setsockopt(connection.descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, length) == 0 else {
             throw Failure(description: "setsockopt(SO_RCVTIMEO): \(Errno.current)")
         }
         if expectHello {

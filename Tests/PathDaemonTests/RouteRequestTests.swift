@@ -19,8 +19,9 @@ struct RouteRequestTests {
         harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
         try client.send(Request(.route(destination: Fixture.routeDestination), id: .string("r")))
-        let expected = RouteReport(destination: Fixture.routeDestination, status: .satisfied, interface: Fixture.eth0Interface,
-                                   source: Fixture.onlineAddress.address, gateway: Fixture.ip("198.51.100.1"), table: 254)
+        let expected = RouteReport(destination: Fixture.routeDestination, status: .satisfied,
+                                   interface: Fixture.eth0Interface, source: Fixture.onlineAddress.address,
+                                   gateway: Fixture.ip("198.51.100.1"), table: 254)
         #expect(try client.next() == .route(expected, generation: .first, id: .string("r")))
         // An address the fake kernel has no route for; IPv6, of which the host has no
         // address, says so, as a path would.
@@ -36,7 +37,8 @@ struct RouteRequestTests {
             return
         }
         #expect(v6.unsatisfiedReason == .noAddress)
-        #expect(harness.network.lookedUp == [Fixture.routeDestination, Fixture.ip("192.0.2.99"), Fixture.ip("2001:db8::9")])
+        #expect(harness.network.lookedUp == [Fixture.routeDestination, Fixture.ip("192.0.2.99"),
+                                             Fixture.ip("2001:db8::9")])
     }
 
     @Test("a slow lookup holds only its own connection, and its reply comes before the next request's")
