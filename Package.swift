@@ -7,8 +7,8 @@ let package = Package(
     products: [
         .executable(name: "pathd", targets: ["pathd"]),
         .executable(name: "pathctl", targets: ["pathctl"]),
-        // The connectivity check (docs/ARCHITECTURE.md): the only program of the package that opens IP
-        // sockets, and the only one that links libcurl.
+        // The connectivity check (docs/ARCHITECTURE.md): the only program of the package that
+        // opens IP sockets, and the only one that links libcurl.
         .executable(name: "pathd-probe", targets: ["pathd-probe"]),
         // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
         // when no daemon answers, evaluated in-process (links libnl-3 and libnl-route-3).
@@ -27,9 +27,11 @@ let package = Package(
             providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
         ),
         // sd-daemon(3), for the daemon only.
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
         // libcurl (Debian's OpenSSL flavour), for pathd-probe only.
-        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl",
+                       providers: [.apt(["libcurl4-openssl-dev"])]),
         // Header-only declarations of the GNU system calls Glibc does not import.
         .systemLibrary(name: "CSystemCalls"),
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
@@ -40,63 +42,81 @@ let package = Package(
         // call: the logger, the handled signals, the system clocks, the configuration files.
         .target(name: "ServiceSupport", dependencies: ["PathModel", "SystemCalls"]),
         .target(name: "PathEngine", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
-        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol", "ServiceSupport",
-                                                  "SystemCalls"]),
-        .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
-        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol", "PathSocketClient",
+        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol",
                                                   "ServiceSupport", "SystemCalls"]),
+        .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
+        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol",
+                                                  "PathSocketClient", "ServiceSupport", "SystemCalls"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
-        .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathProtocol", "PathSocketClient", "ServiceSupport",
-                                                          "SystemCalls"]),
+        .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathProtocol", "PathSocketClient",
+                                                          "ServiceSupport", "SystemCalls"]),
         // The command-line grammar of the executables, and the command table that writes
         // pathctl's usage text and shell completions.
         .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
-        .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon", "PathEngine",
-                                                        "PathModel", "PathProtocol", "ServiceSupport", "SystemCalls"]),
-        .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel", "PathProtocol",
-                                                          "ServiceSupport", "SystemCalls"]),
-        .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck", "PathModel",
-                                                              "PathProtocol", "PathSocketClient", "ServiceSupport",
-                                                              "SystemCalls"]),
+        .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon",
+                                                        "PathEngine", "PathModel", "PathProtocol", "ServiceSupport",
+                                                        "SystemCalls"]),
+        .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel",
+                                                          "PathProtocol", "ServiceSupport", "SystemCalls"]),
+        .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck",
+                                                              "PathModel", "PathProtocol", "PathSocketClient",
+                                                              "ServiceSupport", "SystemCalls"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         // Two programs as written for Apple's Network, built against PathClient.
-        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["PathClient"], path: "Examples/NWPathMonitorCallback"),
-        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"], path: "Examples/NWPathMonitorAsync"),
+        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["PathClient"],
+                          path: "Examples/NWPathMonitorCallback"),
+        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"],
+                          path: "Examples/NWPathMonitorAsync"),
         // Only pathd's socket: links neither libnl nor libsystemd (checked with ldd).
-        .executableTarget(name: "SocketOnlyMonitor", dependencies: ["PathSocketClient"], path: "Examples/SocketOnlyMonitor"),
+        .executableTarget(name: "SocketOnlyMonitor", dependencies: ["PathSocketClient"],
+                          path: "Examples/SocketOnlyMonitor"),
         // Code written for Apple's Network with only the import changed, compiled (never
         // run) in both language modes; Tests/AppleCompatibility/README.md explains.
-        .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift5",
-                swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"], path: "Tests/AppleCompatibility/Swift6"),
+        .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"],
+                path: "Tests/AppleCompatibility/Swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
+        .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"],
+                path: "Tests/AppleCompatibility/Swift6"),
         // The in-process engine timed from inside a process, for `make bench` (Benchmarks/).
-        .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"], path: "Benchmarks/EngineBench"),
+        .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"],
+                          path: "Benchmarks/EngineBench"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
-        .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"], path: "Tests/PathMonitorPrinter"),
+        .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"],
+                          path: "Tests/PathMonitorPrinter"),
         // The one fixture library of the tests: the fixtures of the unit, protocol and daemon
-        // tests, and the child processes of the kernel and netlink tests (ChildProcess, Command).
-        .target(name: "PathTestFixtures", dependencies: ["PathModel", "PathSocketClient", "SystemCalls"], path: "Tests/PathTestFixtures"),
-        .target(name: "DaemonTestSupport", dependencies: ["PathDaemon", "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
-                                                   "ServiceSupport", "SystemCalls", "PathTestFixtures"],
+        // tests; the child processes, network namespaces and temporary directories of the
+        // kernel and netlink tests (ChildProcess, Command, NetworkNamespace, TemporaryDirectory).
+        .target(name: "PathTestFixtures", dependencies: ["PathModel", "PathSocketClient", "SystemCalls"],
+                path: "Tests/PathTestFixtures"),
+        // An in-process pathd (PathService on a real socket, fed by a fake kernel) for the
+        // daemon and client-library tests.
+        .target(name: "DaemonTestSupport", dependencies: ["PathDaemon", "PathClient", "PathSocketClient",
+                                                          "PathProtocol", "PathModel", "ServiceSupport",
+                                                          "SystemCalls", "PathTestFixtures"],
                 path: "Tests/DaemonTestSupport"),
         .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         // pathctl's command line, history report and colours, inside the executable (@testable).
         .testTarget(name: "PathctlTests", dependencies: ["pathctl", "CommandLineOptions", "PathModel", "PathProtocol"]),
-        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"], exclude: ["Golden"]),
-        .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "DaemonTestSupport", "PathDaemon", "PathEngine", "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
-                                                         "ServiceSupport", "SystemCalls"]),
+        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"],
+                    exclude: ["Golden"]),
+        // The daemon's side of the socket, on DaemonTestSupport's in-process pathd.
+        .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "DaemonTestSupport", "PathDaemon",
+                                                         "PathEngine", "PathSocketClient", "PathProtocol",
+                                                         "PathModel", "ServiceSupport", "SystemCalls"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "PathEngineTests", dependencies: ["PathEngine", "ServiceSupport", "PathTestFixtures"]),
-        .testTarget(name: "ClientLibraryTests", dependencies: ["PathClient", "PathSocketClient", "PathProtocol", "PathModel",
-                                                              "SystemCalls", "PathTestFixtures", "DaemonTestSupport"]),
+        // PathMonitor, NWPathMonitor and PathSocketClient against a fake or in-process daemon.
+        .testTarget(name: "ClientLibraryTests", dependencies: ["PathClient", "PathSocketClient", "PathProtocol",
+                                                              "PathModel", "SystemCalls", "PathTestFixtures",
+                                                              "DaemonTestSupport"]),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel"]),
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathTestFixtures"]),
-        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter", "NWPathMonitorCallback",
-                                                       "NWPathMonitorAsync", "SocketOnlyMonitor", "OfflineBanner", "PathClient",
+        .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter",
+                                                       "NWPathMonitorCallback", "NWPathMonitorAsync",
+                                                       "SocketOnlyMonitor", "OfflineBanner", "PathClient",
                                                        "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",
                                                        "PathTestFixtures"]),
     ],

@@ -13,14 +13,13 @@ import SystemCalls
 
 /// A PathService on a real Unix socket in a temporary directory, fed by a FakeNetwork.
 public final class DaemonHarness {
-    public let directory: String
     public let socketPath: String
     public let queue = DispatchQueue(label: "pathd.test.state")
     public let network: FakeNetwork
     public let service: PathService
     private var isStopped = false
-    /// The directory is the harness's (made and removed by it), not the test's.
-    private let ownsDirectory: Bool
+    /// The harness's own directory (made and removed by it); nil when the test gave the socket path.
+    private let directory: TemporaryDirectory?
 
     /// `failingStarts`: how many monitor instances fail in `start()` before one works.
     /// `socketPath`: listen there (a daemon that comes back where another was), in a
@@ -31,12 +30,11 @@ public final class DaemonHarness {
          stateDirectory: String? = nil, socketPath: String? = nil) throws {
         if let socketPath {
             self.socketPath = socketPath
-            directory = (socketPath as NSString).deletingLastPathComponent
-            ownsDirectory = false
+            directory = nil
         } else {
-            directory = try makeScratchDirectory()
-            self.socketPath = directory + "/pathd.sock"
-            ownsDirectory = true
+            let directory = try TemporaryDirectory()
+            self.directory = directory
+            self.socketPath = directory.path("pathd.sock")
         }
         network = FakeNetwork(state)
         network.failNextStarts(failingStarts)
@@ -119,8 +117,8 @@ public final class DaemonHarness {
     }
 
     private func removeDirectory() {
-        guard ownsDirectory else { return }
-        removeScratchDirectory(directory)
+        guard let directory else { return }
+        teardown("remove \(directory.url.path)") { try directory.remove() }
     }
 }
 

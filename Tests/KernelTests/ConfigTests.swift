@@ -68,7 +68,7 @@ extension KernelTests {
                 try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
                 try "[Interface]\nKind=veth\nExpensive=yes\n".write(toFile: config + ".d/50-veth.conf", atomically: true,
                                                                     encoding: .utf8)
-                let probe = try UnixSocket(connectingTo: topology.socketPath)
+                let probe = try UnixConnection(connectingTo: topology.socketPath)
                 let pid = try peerProcessID(of: probe)
                 probe.close()
                 #expect(kill(pid, SIGHUP) == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import Testing
 
 extension KernelTests {
@@ -43,7 +44,7 @@ extension KernelTests {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
                 let deadline = Date().addingTimeInterval(10)
-                let clients = try (0..<3).map { _ in try UnixSocket(connectingTo: topology.socketPath) }
+                let clients = try (0..<3).map { _ in try UnixConnection(connectingTo: topology.socketPath) }
                 defer { clients.forEach { $0.close() } }
                 let readers = clients.map(LineReader.init)
                 for (client, reader) in zip(clients, readers) {
@@ -57,7 +58,7 @@ extension KernelTests {
                 }
 
                 try topology.startDaemon()
-                let again = try UnixSocket(connectingTo: topology.socketPath)
+                let again = try UnixConnection(connectingTo: topology.socketPath)
                 defer { again.close() }
                 try again.send("{\"op\":\"subscribe\"}\n")
                 let line = try LineReader(again).waitForLine(containing: "\"type\":\"path\"",
@@ -147,11 +148,11 @@ extension KernelTests {
                 try subscriber.waitFor("initial satisfied", PathLine.satisfied(through: "vA"))
 
                 // Subscribes, asks for status a few thousand times and never reads a byte.
-                let stuck = try UnixSocket(connectingTo: topology.socketPath)
+                let stuck = try UnixConnection(connectingTo: topology.socketPath)
                 defer { stuck.close() }
                 try stuck.send("{\"op\":\"subscribe\"}\n" + String(repeating: "{\"op\":\"status\"}\n", count: 2000))
 
-                let hostile = try UnixSocket(connectingTo: topology.socketPath)
+                let hostile = try UnixConnection(connectingTo: topology.socketPath)
                 let replies = ReplyCounter(descriptor: hostile.descriptor)
                 let lines = HostileLines.make(count: 20_000, pingEvery: 1000)
                 let sender = BackgroundSend(descriptor: hostile.descriptor, bytes: lines.bytes)

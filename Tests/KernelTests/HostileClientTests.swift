@@ -221,7 +221,7 @@ extension KernelTests {
                 let connected = try crowd.waitFor("connected")
 
                 // The well-behaved client, pipelining three requests of its own.
-                let client = try UnixSocket(connectingTo: topology.socketPath)
+                let client = try UnixConnection(connectingTo: topology.socketPath)
                 defer { client.close() }
                 let reader = LineReader(client)
                 let deadline = Date().addingTimeInterval(30)

@@ -55,7 +55,7 @@ extension KernelTests {
                 let message = try first.stderr
                 #expect(end == .exit(0), "stderr: \(message)")
                 #expect(try PathInfo.kind(of: topology.socketPath) == "socket", "the second daemon's socket is gone")
-                let probe = try UnixSocket(connectingTo: topology.socketPath)
+                let probe = try UnixConnection(connectingTo: topology.socketPath)
                 defer { probe.close() }
                 #expect(try peerProcessID(of: probe) == second.pid)
                 try topology.subscribe().waitFor("a path from the second daemon", PathLine.satisfied(through: "vA"))
@@ -93,7 +93,7 @@ extension KernelTests {
                 #expect(try nobody.finish()["firstLines"] as? [String: Int] == ["hello": 1])
 
                 // strace runs pathd as its child: stop pathd itself, then strace ends with its status.
-                let probe = try UnixSocket(connectingTo: socketPath)
+                let probe = try UnixConnection(connectingTo: socketPath)
                 let pid = try peerProcessID(of: probe)
                 probe.close()
                 #expect(kill(pid, SIGTERM) == 0)

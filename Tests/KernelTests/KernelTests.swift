@@ -1,3 +1,4 @@
+import PathTestFixtures
 import Testing
 
 /// The kernel tests: the real pathd in network namespaces, changed with `ip` and watched through its socket.

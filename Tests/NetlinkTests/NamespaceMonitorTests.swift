@@ -2,33 +2,32 @@ import Dispatch
 import Foundation
 import Glibc
 import PathModel
+import PathTestFixtures
 import Testing
 @testable import Netlink
 
-@Suite(.enabled(if: canUseNamespaces, "needs root and /usr/sbin/ip for network namespaces"))
+@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"))
 struct NamespaceMonitorTests {
     @Test func followsLinksAndRouteLookupsInANamespace() throws {
-        let namespace = makeNamespaceName()
-        let peer = makeNamespaceName()
-        try ip("netns", "add", namespace)
-        defer { deleteNamespace(namespace) }
-        try ip("netns", "add", peer)
-        defer { deleteNamespace(peer) }
-        try ip("link", "add", "va", "netns", namespace, "type", "veth", "peer", "name", "vb", "netns", peer)
-        try ip("-n", namespace, "link", "set", "lo", "up")
-        try ip("-n", namespace, "link", "set", "va", "up")
-        try ip("-n", peer, "link", "set", "vb", "up")
-        try ip("-n", namespace, "addr", "add", "10.9.0.1/24", "dev", "va")
-        try ip("-n", namespace, "-6", "addr", "add", "2001:db8:9::1/64", "dev", "va", "nodad")
-        try ip("-n", namespace, "route", "add", "default", "via", "10.9.0.2")
-        try ip("-n", namespace, "-6", "route", "add", "default", "via", "2001:db8:9::2")
+        let namespace = try NetworkNamespace()
+        defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+        let peer = try NetworkNamespace()
+        defer { teardown("remove namespace \(peer.name)") { try peer.remove() } }
+        try namespace.ip("link", "add", "va", "type", "veth", "peer", "name", "vb", "netns", peer.name)
+        try namespace.ip("link", "set", "lo", "up")
+        try namespace.ip("link", "set", "va", "up")
+        try peer.ip("link", "set", "vb", "up")
+        try namespace.ip("addr", "add", "10.9.0.1/24", "dev", "va")
+        try namespace.ip("-6", "addr", "add", "2001:db8:9::1/64", "dev", "va", "nodad")
+        try namespace.ip("route", "add", "default", "via", "10.9.0.2")
+        try namespace.ip("-6", "route", "add", "default", "via", "2001:db8:9::2")
 
         let queue = DispatchQueue(label: "pathd.test.netlink.netns")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(generation: Generation(rawValue: 3), queue: queue,
                                      configuration: NetlinkConfiguration(),
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
-        try start(monitor, on: queue, inNamespace: namespace)
+        try namespace.start(monitor, on: queue)
         defer { monitor.cancel() }
 
         let first = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
@@ -52,21 +51,21 @@ struct NamespaceMonitorTests {
         #expect(first.routes.allSatisfy { $0.prefixLength == 0 }, "routes: \(first.routes)")
 
         // Events likewise: a /16 is only "look up again", a split route's /1 is kept.
-        try ip("-n", namespace, "route", "add", "10.77.0.0/16", "via", "10.9.0.2")
-        try ip("-n", namespace, "route", "add", "0.0.0.0/1", "via", "10.9.0.2")
+        try namespace.ip("route", "add", "10.77.0.0/16", "via", "10.9.0.2")
+        try namespace.ip("route", "add", "0.0.0.0/1", "via", "10.9.0.2")
         var routeEvents: [TrackedRoute] = []
         while !routeEvents.contains(where: { $0.prefixLength == 1 }), let batch = inbox.next() {
             routeEvents += batch.routes
         }
         #expect(routeEvents.map(\.prefixLength) == [1], "route events: \(routeEvents)")
         #expect(routeEvents.first?.scope == .universe && routeEvents.first?.preferredSource == nil)
-        try ip("-n", namespace, "route", "del", "0.0.0.0/1")
+        try namespace.ip("route", "del", "0.0.0.0/1")
         // A route without a gateway has scope link; `src` is its RTA_PREFSRC.
-        try ip("-n", namespace, "route", "add", "128.0.0.0/1", "dev", "va", "src", "10.9.0.1")
+        try namespace.ip("route", "add", "128.0.0.0/1", "dev", "va", "src", "10.9.0.1")
         let onLink = inbox.first { $0.routes.contains { $0.prefixLength == 1 } }?.routes.first { $0.prefixLength == 1 }
         #expect(onLink?.scope == .link, "route: \(String(describing: onLink))")
         #expect(onLink?.preferredSource == IPAddress("10.9.0.1"))
-        try ip("-n", namespace, "route", "del", "128.0.0.0/1")
+        try namespace.ip("route", "del", "128.0.0.0/1")
 
         // Each kind of default route, as the kernel answers RTM_GETROUTE for it.
         let cases: [(String?, RouteLookup)] = [
@@ -78,9 +77,9 @@ struct NamespaceMonitorTests {
         for (type, expected) in cases {
             for family in ["-4", "-6"] {
                 if let type {
-                    try ip("-n", namespace, family, "route", "replace", type, "default")
+                    try namespace.ip(family, "route", "replace", type, "default")
                 } else {
-                    try ip("-n", namespace, family, "route", "del", "default")
+                    try namespace.ip(family, "route", "del", "default")
                 }
             }
             let batch = inbox.first { $0.lookups[.ipv4] == expected && $0.lookups[.ipv6] == expected }
@@ -89,11 +88,11 @@ struct NamespaceMonitorTests {
         }
 
         // Admin-down: IPv4 routes go without RTM_DELROUTE; the link event still re-runs lookups.
-        try ip("-n", namespace, "route", "add", "default", "via", "10.9.0.2")
+        try namespace.ip("route", "add", "default", "via", "10.9.0.2")
         #expect(inbox.first { $0.lookups[.ipv4] == .route(RouteAnswer(
             type: .unicast, outputInterface: veth.index, gateway: IPAddress("10.9.0.2"), table: 254,
             preferredSource: IPAddress("10.9.0.1"))) } != nil)
-        try ip("-n", namespace, "link", "set", "va", "down")
+        try namespace.ip("link", "set", "va", "down")
         let down = inbox.first { batch in batch.links.contains { $0.name == "va" && !$0.flags.contains(.up) } }
         #expect(down != nil, "no link-down batch")
         if down?.lookups[.ipv4] != .noRoute {
@@ -103,10 +102,9 @@ struct NamespaceMonitorTests {
     }
 
     @Test func overrunEndsTheInstanceWithLost() throws {
-        let namespace = makeNamespaceName()
-        try ip("netns", "add", namespace)
-        defer { deleteNamespace(namespace) }
-        try ip("-n", namespace, "link", "set", "lo", "up")
+        let namespace = try NetworkNamespace()
+        defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+        try namespace.ip("link", "set", "lo", "up")
 
         let queue = DispatchQueue(label: "pathd.test.netlink.overrun")
         let inbox = BatchInbox()
@@ -114,7 +112,7 @@ struct NamespaceMonitorTests {
         let monitor = NetlinkMonitor(generation: Generation(rawValue: 9), queue: queue,
                                      configuration: NetlinkConfiguration(receiveBufferBytes: 4096),
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
-        try start(monitor, on: queue, inNamespace: namespace)
+        try namespace.start(monitor, on: queue)
         defer { monitor.cancel() }
         #expect(inbox.next()?.isFullState == true)
 
@@ -127,12 +125,12 @@ struct NamespaceMonitorTests {
         var released = false
         defer { if !released { gate.signal() } }
         let batch = (1...3000).map { "route add unreachable 203.0.113.0/24 table \(1000 + $0)" }.joined(separator: "\n") + "\n"
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(namespace).batch")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(namespace.name).batch")
         try Data(batch.utf8).write(to: file)
         defer {
             do { try FileManager.default.removeItem(at: file) } catch { Issue.record("cleanup: \(error)") }
         }
-        try ip("-n", namespace, "-batch", file.path)
+        try namespace.ip("-batch", file.path)
         released = true
         gate.signal()
 
@@ -141,19 +139,18 @@ struct NamespaceMonitorTests {
     }
 
     @Test func aPortNamesItsMasterUntilItLeaves() throws {
-        let namespace = makeNamespaceName()
-        try ip("netns", "add", namespace)
-        defer { deleteNamespace(namespace) }
-        try ip("-n", namespace, "link", "add", "br0", "type", "bridge")
-        try ip("-n", namespace, "link", "add", "pa", "type", "veth", "peer", "name", "pb")
-        try ip("-n", namespace, "link", "set", "br0", "up")
+        let namespace = try NetworkNamespace()
+        defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+        try namespace.ip("link", "add", "br0", "type", "bridge")
+        try namespace.ip("link", "add", "pa", "type", "veth", "peer", "name", "pb")
+        try namespace.ip("link", "set", "br0", "up")
 
         let queue = DispatchQueue(label: "pathd.test.netlink.master")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(generation: Generation(rawValue: 4), queue: queue,
                                      configuration: NetlinkConfiguration(),
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
-        try start(monitor, on: queue, inNamespace: namespace)
+        try namespace.start(monitor, on: queue)
         defer { queue.sync { monitor.cancel() } }
         let first = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
         let bridge = try #require(first.links.first { $0.name == "br0" })
@@ -162,11 +159,28 @@ struct NamespaceMonitorTests {
         #expect(bridge.flags.contains(.running) && bridge.operState == .unknown)
         #expect(first.links.first { $0.name == "pa" }?.master == nil)
 
-        try ip("-n", namespace, "link", "set", "pa", "master", "br0")
+        try namespace.ip("link", "set", "pa", "master", "br0")
         #expect(inbox.first { $0.links.contains { $0.name == "pa" && $0.master == bridge.index } } != nil,
                 "pa never named br0 as its master; lost: \(inbox.lostReasons)")
-        try ip("-n", namespace, "link", "set", "pa", "nomaster")
+        try namespace.ip("link", "set", "pa", "nomaster")
         #expect(inbox.first { $0.links.contains { $0.name == "pa" && $0.master == nil } } != nil,
                 "pa still names a master after leaving; lost: \(inbox.lostReasons)")
+    }
+}
+
+extension NetworkNamespace {
+    /// Starts `monitor` with its sockets created inside this namespace: the namespace's
+    /// thread runs `start()`, which opens the sockets through `queue.sync` on the calling thread.
+    fileprivate func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue) throws {
+        try onJoinedThread {
+            let caller = pthread_self()
+            try queue.sync {
+                guard pthread_equal(caller, pthread_self()) != 0 else {
+                    throw HarnessError("queue.sync ran on another thread; sockets would not be in the namespace")
+                }
+            }
+            // start() opens the sockets through the monitor queue's `sync`, on this thread.
+            monitor.start()
+        }
     }
 }

@@ -1,12 +1,13 @@
 import CLinux
 import Foundation
 import PathModel
+import PathTestFixtures
 import Testing
 @testable import Netlink
 
 /// The route filter attached in a namespace's kernel: changes made with `ip` arrive,
 /// or not, exactly as the interpreter's tests say (RouteFilterTests).
-@Suite(.enabled(if: canUseNamespaces, "needs root and /usr/sbin/ip for network namespaces"))
+@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"))
 struct RouteFilterKernelTests {
     /// What one received message was, for comparing with the expected sequence.
     private enum Received: Equatable, CustomStringConvertible {
@@ -23,12 +24,11 @@ struct RouteFilterKernelTests {
 
     @Test("the kernel takes the program and delivers only the messages it passes, in order")
     func kernelDeliversWhatTheProgramPasses() throws {
-        let namespace = makeNamespaceName()
-        try ip("netns", "add", namespace)
-        defer { deleteNamespace(namespace) }
-        try ip("-n", namespace, "link", "set", "lo", "up")
+        let namespace = try NetworkNamespace()
+        defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+        try namespace.ip("link", "set", "lo", "up")
 
-        let socket = try inNetworkNamespace(namespace) {
+        let socket = try namespace.onJoinedThread {
             let socket = try NetlinkSocket(role: "filter test socket")
             let program = RouteFilter.program(lookupDestinations: .standard)
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER)")
@@ -55,7 +55,7 @@ struct RouteFilterKernelTests {
             (["address", "add", "100.64.9.9/32", "dev", "lo"], .address("100.64.9.9/32")),
             (["route", "add", "unreachable", "default"], .route("0.0.0.0/0")),
         ]
-        for change in changes { try ip(["-n", namespace] + change.arguments) }
+        for change in changes { try namespace.ip(change.arguments) }
 
         let expected = changes.compactMap(\.passes)
         var received: [Received] = []

@@ -1,7 +1,6 @@
 import DaemonTestSupport
 import PathTestFixtures
 import Glibc
-import PathClient
 import PathSocketClient
 import PathDaemon
 import PathModel

@@ -5,7 +5,6 @@ import PathDaemon
 import PathModel
 import PathProtocol
 import PathSocketClient
-import PathClient
 import Dispatch
 import Testing
 
@@ -13,49 +12,25 @@ import Testing
 /// beside the path (never in it), one line per change of verdict.
 @Suite("connectivity reports")
 struct ConnectivityReportTests {
-    static let url = "http://198.51.100.1:8080/check"
-
-    static func configuration(url: String? = Self.url) -> Configuration {
-        var configuration = Configuration.builtIn
-        configuration.connectivity.url = url
-        configuration.connectivity.expected = url == nil ? nil : .bytes(Array("pathd-ok\n".utf8))
-        return configuration
-    }
-
-    static func report(_ state: ConnectivityState, interface: String = "eth0", url: String = Self.url,
-                       redirect: String? = nil, elapsed: Int64 = 5,
-                       checkedAt: Int64 = 1_796_113_800) -> Connectivity {
-        Connectivity(state: state, evidence: ConnectivityEvidence(
-            url: url, interface: interface, httpStatus: state == .none ? nil : (redirect == nil ? 200 : 302),
-            redirectTarget: redirect, bytesReceived: 9,
-            bodySHA256: state == .none ? nil : "5200f31394e983861b573ecf424853b57ad2abc2218a0d2cc390877a6bcc2197",
-            elapsedMilliseconds: elapsed, checkedAt: UTCTime(secondsSinceEpoch: checkedAt)))
-    }
-
-    static func send(_ report: Connectivity, from client: PathConnection, id: Int64 = 1) throws -> ServerMessage {
-        try client.send(Request(.reportConnectivity(report), id: .integer(id)))
-        return try client.next()
-    }
-
     @Test("a report changes no path field; subscribers get one line per verdict, none for a confirmation")
     func publishedBesideThePath() throws {
-        let harness = try DaemonHarness(configuration: Self.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let (subscriber, first) = try harness.connectAndSubscribe()
         #expect(first.connectivity == .unknown)
         #expect(first.path.status == .satisfied)
 
         let probe = try harness.connect()
-        let portal = Self.report(.portal, redirect: "http://login.example/")
-        #expect(try Self.send(portal, from: probe) == .reported(id: .integer(1)))
+        let portal = CheckReports.report(.portal, redirect: "http://login.example/")
+        #expect(try CheckReports.send(portal, from: probe) == .reported(id: .integer(1)))
         let second = try subscriber.nextPath().update
         #expect(second.path == first.path, "a report must not change the path")
         #expect(second.connectivity == portal)
         #expect(second.sequence == first.sequence + 1)
 
         // The same verdict with other timings: recorded (interfaces shows it), no line.
-        let confirmed = Self.report(.portal, redirect: "http://login.example/", elapsed: 99)
-        #expect(try Self.send(confirmed, from: probe, id: 2) == .reported(id: .integer(2)))
+        let confirmed = CheckReports.report(.portal, redirect: "http://login.example/", elapsed: 99)
+        #expect(try CheckReports.send(confirmed, from: probe, id: 2) == .reported(id: .integer(2)))
         try subscriber.expectNothingPending()
         try probe.send(Request(.interfaces))
         guard case .interfaces(_, let reports, _) = try probe.next() else {
@@ -65,8 +40,8 @@ struct ConnectivityReportTests {
         #expect(reports.first { $0.name == "eth0" }?.connectivity == confirmed)
         #expect(reports.first { $0.name == "lo" }?.connectivity == .unknown)
 
-        let full = Self.report(.full)
-        #expect(try Self.send(full, from: probe, id: 3) == .reported(id: .integer(3)))
+        let full = CheckReports.report(.full)
+        #expect(try CheckReports.send(full, from: probe, id: 3) == .reported(id: .integer(3)))
         let third = try subscriber.nextPath().update
         #expect(third.connectivity == full && third.path == first.path)
 
@@ -77,20 +52,20 @@ struct ConnectivityReportTests {
 
     @Test("a check that confirms the verdict sends no line, but status and a new subscription show its evidence")
     func latestEvidenceInStatus() throws {
-        let harness = try DaemonHarness(configuration: Self.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let (subscriber, _) = try harness.connectAndSubscribe()
         let probe = try harness.connect()
-        let first = Self.report(.full, checkedAt: 1_796_113_800)
-        _ = try Self.send(first, from: probe)
+        let first = CheckReports.report(.full, checkedAt: 1_796_113_800)
+        _ = try CheckReports.send(first, from: probe)
         let announced = try subscriber.nextPath().update
         #expect(announced.connectivity == first)
 
         // Five more checks, each a minute later, each confirming "full".
         var latest = first
         for minute in 1...5 {
-            latest = Self.report(.full, elapsed: 5 + Int64(minute), checkedAt: 1_796_113_800 + 60 * Int64(minute))
-            #expect(try Self.send(latest, from: probe, id: Int64(minute) + 1) == .reported(id: .integer(Int64(minute) + 1)))
+            latest = CheckReports.report(.full, elapsed: 5 + Int64(minute), checkedAt: 1_796_113_800 + 60 * Int64(minute))
+            #expect(try CheckReports.send(latest, from: probe, id: Int64(minute) + 1) == .reported(id: .integer(Int64(minute) + 1)))
             try probe.send(Request(.status(.any)))
             let status = try probe.nextPath().update
             #expect(status.connectivity == latest, "status kept an older check")
@@ -102,29 +77,29 @@ struct ConnectivityReportTests {
         #expect(joined.connectivity == latest && joined.sequence == announced.sequence)
 
         // The next change of verdict is published with its own evidence.
-        let portal = Self.report(.portal, redirect: "http://login.example/", checkedAt: 1_796_114_200)
-        _ = try Self.send(portal, from: probe, id: 9)
+        let portal = CheckReports.report(.portal, redirect: "http://login.example/", checkedAt: 1_796_114_200)
+        _ = try CheckReports.send(portal, from: probe, id: 9)
         let changed = try subscriber.nextPath().update
         #expect(changed.connectivity == portal && changed.sequence == announced.sequence + 1)
     }
 
     @Test("the path's connectivity is its first interface's; a report on another link is only in interfaces")
     func onlyTheFirstInterface() throws {
-        let harness = try DaemonHarness(configuration: Self.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let probe = try harness.connect()
-        #expect(try Self.send(Self.report(.full, interface: "wlan9"), from: probe) == .reported(id: .integer(1)))
+        #expect(try CheckReports.send(CheckReports.report(.full, interface: "wlan9"), from: probe) == .reported(id: .integer(1)))
         try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == .unknown)
     }
 
     @Test("a link that loses its carrier loses its result: unknown, and a path line saying so")
     func forgottenWithTheLink() throws {
-        let harness = try DaemonHarness(configuration: Self.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let (subscriber, _) = try harness.connectAndSubscribe()
         let probe = try harness.connect()
-        _ = try Self.send(Self.report(.limited), from: probe)
+        _ = try CheckReports.send(CheckReports.report(.limited), from: probe)
         #expect(try subscriber.nextPath().update.connectivity.state == .limited)
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         let down = try subscriber.nextPath().update
@@ -136,22 +111,22 @@ struct ConnectivityReportTests {
 
     @Test("reports about another URL, or with checking off, are refused and change nothing")
     func wrongURL() throws {
-        let harness = try DaemonHarness(configuration: Self.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let probe = try harness.connect()
-        guard case .error(.badArgument, let message, .integer(1)) = try Self.send(Self.report(.full, url: "http://x/"),
+        guard case .error(.badArgument, let message, .integer(1)) = try CheckReports.send(CheckReports.report(.full, url: "http://x/"),
                                                                                  from: probe) else {
             Issue.record("a report about another URL was taken")
             return
         }
-        #expect(message.contains("URL= is \(Self.url)"))
+        #expect(message.contains("URL= is \(CheckReports.url)"))
         try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == .unknown)
 
-        let off = try DaemonHarness(configuration: Self.configuration(url: nil))
+        let off = try DaemonHarness(configuration: CheckReports.configuration(url: nil))
         defer { off.stop() }
         let other = try off.connect()
-        guard case .error(.badArgument, let why, _) = try Self.send(Self.report(.full), from: other) else {
+        guard case .error(.badArgument, let why, _) = try CheckReports.send(CheckReports.report(.full), from: other) else {
             Issue.record("a report was taken with checking off")
             return
         }
@@ -160,49 +135,14 @@ struct ConnectivityReportTests {
 
     @Test("a reload to another URL forgets the results about the old one")
     func reloadForgets() throws {
-        let harness = try DaemonHarness(configuration: Self.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let (subscriber, _) = try harness.connectAndSubscribe()
         let probe = try harness.connect()
-        _ = try Self.send(Self.report(.full), from: probe)
+        _ = try CheckReports.send(CheckReports.report(.full), from: probe)
         #expect(try subscriber.nextPath().update.connectivity.state == .full)
-        harness.queue.sync { harness.service.reconfigure(Self.configuration(url: "http://198.51.100.1:8080/other")) }
+        harness.queue.sync { harness.service.reconfigure(CheckReports.configuration(url: "http://198.51.100.1:8080/other")) }
         #expect(try subscriber.nextPath().update.connectivity == .unknown)
-    }
-}
-
-@Suite("PathMonitor's connectivity, apart from the path")
-struct MonitorConnectivityTests {
-    @Test("connectivityUpdateHandler gets each verdict; pathUpdateHandler is not called for it")
-    func separateHandler() throws {
-        let harness = try DaemonHarness(configuration: ConnectivityReportTests.configuration())
-        defer { harness.stop() }
-        let queue = DispatchQueue(label: "pathd.test.connectivity")
-        let paths = Received<Path>()
-        let verdicts = Received<Connectivity>()
-        let readInPathHandler = Received<Connectivity>()
-        let monitor = PathMonitor(socketPath: harness.socketPath, mode: .daemon)
-        monitor.pathUpdateHandler = { [unowned monitor] in
-            readInPathHandler.append(monitor.currentConnectivity)
-            paths.append($0)
-        }
-        monitor.connectivityUpdateHandler = { verdicts.append($0) }
-        monitor.start(queue: queue)
-        defer { monitor.cancel() }
-        _ = try paths.next("the first path")
-        let probe = try harness.connect()
-        let portal = ConnectivityReportTests.report(.portal, redirect: "http://login.example/")
-        _ = try ConnectivityReportTests.send(portal, from: probe)
-        #expect(try verdicts.next("the portal verdict") == portal)
-        // A path change after the report: seen by the path handler as the second path only.
-        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
-        #expect(try paths.next("the carrier loss").status == .unsatisfied)
-        #expect(try verdicts.next("the unknown verdict after the carrier loss") == .unknown)
-        #expect(paths.all.count == 2, "the report called the path handler")
-        #expect(verdicts.all == [portal, .unknown])
-        // The path handler already reads the verdict that came with its path.
-        #expect(readInPathHandler.all == [.unknown, .unknown])
-        #expect(queue.sync { monitor.currentConnectivity } == .unknown)
     }
 }
 
@@ -210,7 +150,7 @@ struct MonitorConnectivityTests {
 struct ConnectivityMetricsTests {
     @Test("the default path's verdict, each link's state and check time, and reports by state")
     func metricsShowTheVerdict() throws {
-        let harness = try DaemonHarness(configuration: ConnectivityReportTests.configuration())
+        let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let client = try harness.connect()
         func metrics() throws -> String {
@@ -223,8 +163,8 @@ struct ConnectivityMetricsTests {
         #expect(before.contains(#"pathd_connectivity_reports_total{state="portal"} 0"#), "\(before)")
         #expect(!before.contains("pathd_connectivity_state{"))
 
-        let portal = ConnectivityReportTests.report(.portal, redirect: "http://login.example/")
-        #expect(try ConnectivityReportTests.send(portal, from: client) == .reported(id: .integer(1)))
+        let portal = CheckReports.report(.portal, redirect: "http://login.example/")
+        #expect(try CheckReports.send(portal, from: client) == .reported(id: .integer(1)))
         let after = try metrics()
         #expect(after.contains(#"pathd_path_connectivity{pathd_path_connectivity="portal"} 1"#), "\(after)")
         #expect(after.contains(#"pathd_path_connectivity{pathd_path_connectivity="full"} 0"#))

@@ -1,6 +1,5 @@
 import DaemonTestSupport
 import PathTestFixtures
-import PathClient
 import PathSocketClient
 import PathDaemon
 import PathModel

@@ -2,7 +2,6 @@ import DaemonTestSupport
 import PathTestFixtures
 import Dispatch
 import Foundation
-import PathClient
 import PathSocketClient
 @testable import PathDaemon
 import PathModel
@@ -32,7 +31,8 @@ struct HistoryTests {
 
     @Test("changes of the default path, with start and stop marks, survive a restart in the state directory")
     func persisted() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             let clock = ManualClock()
             do {
                 let harness = try DaemonHarness(clock: clock, stateDirectory: directory)
@@ -68,7 +68,8 @@ struct HistoryTests {
 
     @Test("a torn last line (the process died mid-write) is skipped with a warning; the rest is kept, the file repaired")
     func tornLine() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             let clock = ManualClock()
             let before = [
                 HistoryEntry(time: clock.now(), event: .started),
@@ -105,7 +106,8 @@ struct HistoryTests {
 
     @Test("a 10,000-change soak keeps the file between HistorySize= and twice that, and memory at HistorySize=")
     func soak() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             let scheduler = ManualScheduler()
             let harness = try DaemonHarness(scheduler: scheduler, stateDirectory: directory)
             defer { harness.stop() }

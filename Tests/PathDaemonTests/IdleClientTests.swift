@@ -1,5 +1,4 @@
 import DaemonTestSupport
-import PathClient
 import PathSocketClient
 @testable import PathDaemon
 import PathModel

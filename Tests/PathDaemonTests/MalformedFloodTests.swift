@@ -1,7 +1,6 @@
 import DaemonTestSupport
 import PathTestFixtures
 import Dispatch
-import PathClient
 import PathSocketClient
 import PathDaemon
 import PathModel

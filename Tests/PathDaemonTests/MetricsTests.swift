@@ -2,7 +2,6 @@ import DaemonTestSupport
 import PathTestFixtures
 import Dispatch
 import Foundation
-import PathClient
 import PathSocketClient
 @testable import PathDaemon
 import PathModel
@@ -143,7 +142,8 @@ struct MetricsTests {
 struct MetricsFileTests {
     @Test("written at the first path, then on change at most once a second (the scheduler's), emptied on stop")
     func throttledAndAtomic() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             let path = directory + "/pathd.prom"
             let scheduler = ManualScheduler()
             let harness = try DaemonHarness(configuration: .daemon { $0.metricsFilePath = path }, scheduler: scheduler)

@@ -1,39 +1,13 @@
 import DaemonTestSupport
 import Glibc
-import PathClient
 import PathSocketClient
 @testable import PathDaemon
 import PathModel
 import PathProtocol
-import Synchronization
 import Testing
-
-/// What the harness's reloader answers next, set by the test.
-final class ReloadScript: Sendable {
-    private let next = Mutex<ConfigurationReload>(.invalid(errors: ["not set"], warnings: []))
-    private let calls = Mutex(0)
-
-    func answer(_ outcome: ConfigurationReload) { next.withLock { $0 = outcome } }
-    var callCount: Int { calls.withLock { $0 } }
-
-    func install(on harness: DaemonHarness) {
-        harness.queue.sync {
-            harness.service.setConfigurationReloader { [self] in
-                calls.withLock { $0 += 1 }
-                return next.withLock { $0 }
-            }
-        }
-    }
-}
 
 @Suite("reload over the socket")
 struct ReloadTests {
-    static func expensiveEth0() -> Configuration {
-        var rule = InterfaceRule(isExpensive: true, origin: "pathd.conf:1")
-        rule.match.name.append("eth*")
-        return Configuration(policy: Policy(rules: [rule]))
-    }
-
     @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
     func reloadPublishesOnce() throws {
         let harness = try DaemonHarness()
@@ -44,7 +18,7 @@ struct ReloadTests {
         #expect(!first.path.isExpensive)
 
         let admin = try harness.connect()
-        script.answer(.valid(Self.expensiveEth0(), warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"]))
+        script.answer(.valid(ReloadScript.expensiveEth0(), warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"]))
         try admin.send(Request(.reload, id: .integer(1)))
         #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
                                               id: .integer(1)))
@@ -89,7 +63,7 @@ struct ReloadTests {
         #expect(harness.queue.sync { harness.service.clientCount } == 2)
 
         // A later valid reload still works from the untouched state.
-        script.answer(.valid(Self.expensiveEth0(), warnings: []))
+        script.answer(.valid(ReloadScript.expensiveEth0(), warnings: []))
         try admin.send(Request(.reload))
         #expect(try admin.next() == .reloaded(warnings: [], id: nil))
         #expect(try subscriber.nextPath().update.sequence == first.sequence + 1)
@@ -128,7 +102,7 @@ struct ReloadTests {
     func reconfigureDirectly() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        harness.queue.sync { harness.service.reconfigure(Self.expensiveEth0()) }
+        harness.queue.sync { harness.service.reconfigure(ReloadScript.expensiveEth0()) }
         let client = try harness.connect()
         try client.send(Request(.status(.any)))
         #expect(try client.nextPath().update.path.isExpensive)

@@ -1,5 +1,4 @@
 import DaemonTestSupport
-import PathClient
 import PathSocketClient
 import PathDaemon
 import PathModel

@@ -1,5 +1,4 @@
 import DaemonTestSupport
-import PathClient
 import PathModel
 import PathProtocol
 import PathSocketClient
@@ -10,10 +9,6 @@ import Testing
 /// crosses to the source's queue and back, and the reply keeps its place.
 @Suite("route request")
 struct RouteRequestTests {
-    static let destination = Fixture.ip("203.0.113.50")
-    static let viaEth0 = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: Fixture.ethIndex,
-                                                       gateway: Fixture.ip("198.51.100.1"), table: 254,
-                                                       preferredSource: Fixture.onlineAddress.address))
 
     static func line(_ text: String) -> [UInt8] { Array(text.utf8) + [10] }
 
@@ -21,11 +16,12 @@ struct RouteRequestTests {
     func answersFromTheKernel() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
-        try client.send(Request(.route(destination: Self.destination), id: .string("r")))
-        let expected = RouteReport(destination: Self.destination, status: .satisfied, interface: Fixture.eth0Interface,
-                                   source: Fixture.onlineAddress.address, gateway: Fixture.ip("198.51.100.1"), table: 254)
+        try client.send(Request(.route(destination: Fixture.routeDestination), id: .string("r")))
+        let expected = RouteReport(destination: Fixture.routeDestination, status: .satisfied,
+                                   interface: Fixture.eth0Interface, source: Fixture.onlineAddress.address,
+                                   gateway: Fixture.ip("198.51.100.1"), table: 254)
         #expect(try client.next() == .route(expected, generation: .first, id: .string("r")))
         // An address the fake kernel has no route for; IPv6, of which the host has no
         // address, says so, as a path would.
@@ -41,14 +37,15 @@ struct RouteRequestTests {
             return
         }
         #expect(v6.unsatisfiedReason == .noAddress)
-        #expect(harness.network.lookedUp == [Self.destination, Fixture.ip("192.0.2.99"), Fixture.ip("2001:db8::9")])
+        #expect(harness.network.lookedUp == [Fixture.routeDestination, Fixture.ip("192.0.2.99"),
+                                             Fixture.ip("2001:db8::9")])
     }
 
     @Test("a slow lookup holds only its own connection, and its reply comes before the next request's")
     func slowLookupKeepsOrderAndBlocksNobody() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
         let gate = harness.network.holdNextLookup()
         let asking = try RawClient(path: harness.socketPath)
         try asking.write(Self.line(#"{"op":"route","destination":"203.0.113.50","id":1}"#)
@@ -87,7 +84,7 @@ struct RouteRequestTests {
     func failedLookup() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        harness.network.setRoute(to: Self.destination, .failure(RouteLookupError("request socket is closed")))
+        harness.network.setRoute(to: Fixture.routeDestination, .failure(RouteLookupError("request socket is closed")))
         let client = try RawClient(path: harness.socketPath)
         try client.write(Self.line(#"{"op":"route","destination":"203.0.113.50","id":3}"#))
         guard case .error(.lookupFailed, let message, .integer(3)) = try client.next() else {
@@ -117,7 +114,7 @@ struct RouteRequestTests {
     func answeredAfterEndOfInput() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
         let gate = harness.network.holdNextLookup()
         let client = try RawClient(path: harness.socketPath)
         // The last request without its newline, then end of input, while the lookup waits.
@@ -137,13 +134,13 @@ struct RouteRequestTests {
     func followsTheSnapshot() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
         try client.send(Request(.subscribe(.any), id: .string("s")))
         _ = try client.nextPath()
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try client.nextPath().update.path.unsatisfiedReason == .noCarrier)
-        try client.send(Request(.route(destination: Self.destination), id: .integer(9)))
+        try client.send(Request(.route(destination: Fixture.routeDestination), id: .integer(9)))
         guard case .route(let report, _, .integer(9)) = try client.next() else {
             Issue.record("expected a route reply")
             return
@@ -151,23 +148,5 @@ struct RouteRequestTests {
         #expect(report.unsatisfiedReason == .noCarrier)
         #expect(report.reasonInterface == "eth0")
         #expect(report.interface == Fixture.eth0Interface)
-    }
-
-    @Test("the Swift library asks the daemon and returns the typed answer")
-    func libraryAsksTheDaemon() async throws {
-        let harness = try DaemonHarness()
-        defer { harness.stop() }
-        harness.network.setRoute(to: Self.destination, .success(Self.viaEth0))
-        let report = try await PathMonitor.route(to: "203.0.113.50", socketPath: harness.socketPath, mode: .daemon)
-        #expect(report.status == .satisfied)
-        #expect(report.interface == Fixture.eth0Interface)
-        #expect(report.gateway == Fixture.ip("198.51.100.1"))
-        harness.network.setRoute(to: Self.destination, .failure(RouteLookupError("socket closed")))
-        await #expect(throws: PathClientError.self) {
-            try await PathMonitor.route(to: Self.destination, socketPath: harness.socketPath, mode: .daemon)
-        }
-        await #expect(throws: PathClientError.self) {
-            try await PathMonitor.route(to: "example.org", socketPath: harness.socketPath, mode: .daemon)
-        }
     }
 }

@@ -1,6 +1,5 @@
 import DaemonTestSupport
 import Foundation
-import PathClient
 import PathSocketClient
 import PathDaemon
 import PathEngine

@@ -11,7 +11,8 @@ import ServiceSupport
 struct ResolverWatcherTests {
     @Test("reports nameservers, an atomic replace without them, and an in-place edit")
     func watchesReplacements() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             let path = directory + "/resolv.conf"
             try "nameserver 192.0.2.53\n".write(toFile: path, atomically: false, encoding: .utf8)
 
@@ -38,7 +39,8 @@ struct ResolverWatcherTests {
 
     @Test("only resolved's stub: its upstream file decides, watched the same way")
     func stubReadsUpstream() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             // resolved's directory beside the one holding resolv.conf, as /run/systemd/resolve beside /etc.
             let resolved = directory + "/resolve"
             try FileManager.default.createDirectory(atPath: resolved, withIntermediateDirectories: false)

@@ -34,7 +34,7 @@ public final class Received<Value: Sendable>: @unchecked Sendable {
 
     /// The next value not yet taken; throws when none comes within `timeout`.
     public func next(_ description: String, timeout: Duration = .seconds(10)) throws -> Value {
-        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
+        let deadline = Date().addingTimeInterval(timeout.timeInterval)
         condition.lock()
         defer { condition.unlock() }
         while taken == values.count {
@@ -88,7 +88,7 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
     /// Waits until `count` works have been scheduled in all, and returns every delay asked for.
     @discardableResult
     public func waitForScheduled(_ count: Int, timeout: Duration = .seconds(10)) throws -> [Duration] {
-        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
+        let deadline = Date().addingTimeInterval(timeout.timeInterval)
         condition.lock()
         defer { condition.unlock() }
         while delays.count < count {
@@ -108,7 +108,7 @@ public final class ManualScheduler: Scheduler, @unchecked Sendable {
 
     /// Waits until some work is scheduled and not yet run, and returns its delay.
     public func waitForPending(timeout: Duration = .seconds(10)) throws -> Duration {
-        let deadline = Date().addingTimeInterval(timeout / .seconds(1))
+        let deadline = Date().addingTimeInterval(timeout.timeInterval)
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty {

@@ -63,8 +63,7 @@ public final class FakeDaemon: Sendable {
     /// Waits until `count` connections were accepted; false when `timeout` passed first.
     /// One waiter at a time.
     public func waitForAccepted(_ count: Int, timeout: Duration = .seconds(10)) -> Bool {
-        let (seconds, attoseconds) = timeout.components
-        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        let deadline = DispatchTime.now() + timeout.timeInterval
         while accepted < count {
             if acceptedOne.wait(timeout: deadline) == .timedOut { return accepted >= count }
         }

@@ -108,6 +108,13 @@ public enum Fixture {
     public static let onlineDefaultRoute = RouteLookup.route(RouteAnswer(
         type: .unicast, outputInterface: ethIndex, gateway: ip("198.51.100.1"), preferredSource: onlineAddress.address))
 
+    /// The address the route-request tests ask about, and the kernel's answer for it on
+    /// the online host: via eth0 and 198.51.100.1, in the main table.
+    public static let routeDestination = ip("203.0.113.50")
+    public static let routeViaEth0 = RouteLookup.route(RouteAnswer(
+        type: .unicast, outputInterface: ethIndex, gateway: ip("198.51.100.1"), table: 254,
+        preferredSource: onlineAddress.address))
+
     /// A small host: lo and eth0 with 198.51.100.2/24 and an IPv4 default route via .1.
     public static let online: [NetworkEvent] = [
         .linkChanged(lo), .linkChanged(eth0()), .addressChanged(onlineAddress),

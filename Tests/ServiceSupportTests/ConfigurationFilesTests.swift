@@ -16,7 +16,8 @@ struct ConfigurationFilesTests {
 
     @Test("main file, then *.conf drop-ins in byte order; other names ignored")
     func order() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             try Self.write("pathd.conf", "[Daemon]\nMaxClients=1\n", in: directory)
             try Self.write("pathd.conf.d/20-b.conf", "[Daemon]\nMaxClients=3\n", in: directory)
             try Self.write("pathd.conf.d/10-a.conf", "[Daemon]\nMaxClients=2\n", in: directory)
@@ -35,7 +36,8 @@ struct ConfigurationFilesTests {
 
     @Test("a missing default file is the built-in default; a missing --config file is an error")
     func missing() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             let absent = directory + "/absent.conf"
             let optional = ConfigurationFiles(mainPath: absent, isMainRequired: false).load()
             #expect(optional.result.isValid)
@@ -47,7 +49,8 @@ struct ConfigurationFilesTests {
 
     @Test("a directory where a file should be, and an oversized file, are errors")
     func notAFile() throws {
-        try withScratchDirectory { directory in
+        try withTemporaryDirectory { temporary in
+            let directory = temporary.url.path
             try FileManager.default.createDirectory(atPath: directory + "/pathd.conf.d/dir.conf", withIntermediateDirectories: true)
             try Self.write("pathd.conf", String(repeating: "#", count: ConfigurationFiles.maximumFileBytes + 1), in: directory)
             let (result, _) = ConfigurationFiles(mainPath: directory + "/pathd.conf").load()

@@ -24,7 +24,7 @@ struct AtomicFileTests {
 
     @Test("a reader running meanwhile sees the old file or the new one, never a part, and no temporary file stays")
     func readerNeverSeesAPartialFile() throws {
-        try withScratchDirectory { directory in try readerNeverSeesAPartialFile(in: directory) }
+        try withTemporaryDirectory { directory in try readerNeverSeesAPartialFile(in: directory.url.path) }
     }
 
     private func readerNeverSeesAPartialFile(in directory: String) throws {
@@ -76,7 +76,7 @@ struct AtomicFileTests {
 
     @Test("a failed replacement leaves the old file and no temporary file")
     func failureLeavesTheOldFile() throws {
-        try withScratchDirectory { directory in try failureLeavesTheOldFile(in: directory) }
+        try withTemporaryDirectory { directory in try failureLeavesTheOldFile(in: directory.url.path) }
     }
 
     private func failureLeavesTheOldFile(in directory: String) throws {

@@ -43,7 +43,7 @@ final class DaemonProcess {
                 throw HarnessError("pathd exited (\(end)) before listening on \(socketPath); stderr:\n\(try stderr)")
             }
             do {
-                try UnixSocket(connectingTo: socketPath).close()
+                try UnixConnection(connectingTo: socketPath).close()
                 return true
             } catch {
                 lastError = error

@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import Testing
 
 /// pathd and PathClient's in-process engine in the same network namespace, compared

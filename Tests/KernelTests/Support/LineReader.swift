@@ -16,7 +16,7 @@ final class LineReader {
     private var pending: [UInt8] = []
     private var atEnd = false
 
-    init(_ socket: UnixSocket) {
+    init(_ socket: UnixConnection) {
         descriptor = socket.descriptor
     }
 
@@ -74,7 +74,7 @@ final class LineReader {
 
 /// The process at the other end of a connected Unix socket (SO_PEERCRED): the daemon's
 /// pid, found without reaching into `DaemonProcess`.
-func peerProcessID(of socket: UnixSocket) throws -> pid_t {
+func peerProcessID(of socket: UnixConnection) throws -> pid_t {
     do {
         return try FileDescriptor(rawValue: socket.descriptor).peerCredentials().processID
     } catch {

@@ -4,14 +4,14 @@ import PathTestFixtures
 /// A client that sends `{"op":"subscribe"}` and collects the daemon's JSON lines on a background thread.
 final class Subscriber {
     let socketPath: String
-    private let socket: UnixSocket
+    private let socket: UnixConnection
     private let lines = OutputLines()
     private var isClosed = false
 
     /// Connects and sends `request` (a subscribe, by default without criteria).
     init(socketPath: String, request: String = "{\"op\":\"subscribe\"}") throws {
         self.socketPath = socketPath
-        socket = try UnixSocket(connectingTo: socketPath)
+        socket = try UnixConnection(connectingTo: socketPath)
         let descriptor = socket.descriptor
         let lines = self.lines
         // The thread owns no reference to `self`: it ends when `close()` shuts the socket down,

@@ -4,7 +4,6 @@ import Dispatch
 import Foundation
 import Glibc
 import PathClient
-import PathDaemon
 import PathModel
 import PathProtocol
 import PathSocketClient
@@ -70,8 +69,8 @@ struct PathMonitorTests {
     func unknownBeforeFirstPath() throws {
         try withSocketDirectory { socketPath in
             // A daemon that accepts and never greets (it is still reading the kernel).
-            let listener = try UnixListener.bind(path: socketPath)
-            defer { listener.close() }
+            let daemon = try FakeDaemon(socketPath: socketPath) { _ in FakeDaemon.Reply([]) }
+            defer { daemon.stop() }
             let watched = WatchedMonitor(socketPath: socketPath)
             let apple = NWPathMonitor(PathMonitor(socketPath: socketPath, mode: .daemon))
             #expect(watched.monitor.currentState == .unknown)
@@ -183,7 +182,7 @@ struct PathMonitorTests {
         #expect(try !apple.paths.next("the first NWPath").isExpensive)
 
         let admin = try harness.connect()
-        script.answer(.valid(ReloadTests.expensiveEth0(), warnings: []))
+        script.answer(valid: ReloadScript.expensiveEth0())
         for id in 1...2 {
             try admin.send(Request(.reload, id: .integer(Int64(id))))
             #expect(try admin.next() == .reloaded(warnings: [], id: .integer(Int64(id))))
