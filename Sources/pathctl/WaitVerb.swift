@@ -2,7 +2,8 @@ import PathProtocol
 
 /// `pathctl wait`: block until the path is satisfied (under the criteria) and meets the
 /// requirements (`--ipv4`, `--ipv6`, `--dns`, `--internet`), like nm-online or
-/// systemd-networkd-wait-online, but following policy routing and VPNs as traffic would. Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first;
+/// systemd-networkd-wait-online, but following policy routing and VPNs as traffic
+/// would. Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first;
 /// `--timeout 0` checks once. A restart of pathd meanwhile is waited out.
 enum WaitVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
@@ -28,7 +29,8 @@ enum WaitVerb: Verb {
         case .finished(let status):
             return status
         case .timedOut:
-            writeError("pathctl: timed out after \(options.timeout.seconds) s waiting for \(options.requirements.goal)\n")
+            let goal = options.requirements.goal
+            writeError("pathctl: timed out after \(options.timeout.seconds) s waiting for \(goal)\n")
             return .notSatisfied
         }
     }
