@@ -2,6 +2,9 @@
 // no more. PathModel and PathProtocol hold names as common as `Request` and
 // `Configuration`, which would clash with an app's other imports, so only these are
 // re-exported.
+// Dispatch too, as Apple's Network module makes it visible: code that imports only
+// Network calls `monitor.start(queue: DispatchQueue(label: …))`.
+@_exported import Dispatch
 @_exported import struct PathModel.Connectivity
 @_exported import struct PathModel.ConnectivityEvidence
 @_exported import enum PathModel.ConnectivityState

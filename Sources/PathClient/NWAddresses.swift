@@ -1,10 +1,14 @@
 import FoundationEssentials
 import PathModel
 
-/// An IP address, as Apple's Network framework models one (`IPv4Address`, `IPv6Address`).
-public protocol IPAddress {
+/// An IP address, as Apple's Network framework models one (`IPv4Address`, `IPv6Address`):
+/// `Sendable`, as Apple declares it, so that an app's own conforming type (an enum of
+/// either family, say) can be stored in its `Sendable` values.
+public protocol IPAddress: Sendable {
     /// The address in network byte order.
     var rawValue: Data { get }
+    /// Parses the address's text; nil when it is not an address of this family.
+    init?(_ string: String)
     /// Builds an address from network-order bytes of the right length.
     init?(_ rawValue: Data, _ interface: NWInterface?)
     /// The interface a link-local address is scoped to, if any.

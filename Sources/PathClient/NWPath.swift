@@ -31,6 +31,20 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
         case vpnInactive
     }
 
+    /// How capable the link is (Apple's `NWPath.LinkQuality`, newer platforms), for tuning
+    /// the initial values of algorithms that scale with the network, never to gate a
+    /// connection.
+    public enum LinkQuality: Hashable, Sendable {
+        /// No measurement is available: always so on Linux (see `linkQuality`).
+        case unknown
+        /// The link is barely usable.
+        case minimal
+        /// The link is usable with limits.
+        case moderate
+        /// The link is good.
+        case good
+    }
+
     /// pathd's path this one maps.
     public let path: Path
 
@@ -74,6 +88,9 @@ public struct NWPath: Equatable, Sendable, CustomDebugStringConvertible {
     public var isConstrained: Bool { path.isConstrained }
     /// Newer Apple platforms' "ultra constrained" (satellite) paths; Linux has none.
     public var isUltraConstrained: Bool { false }
+    /// Always `.unknown`, Apple's value when no measurement is available: pathd measures
+    /// no link quality (the kernel's rtnetlink has none to report).
+    public var linkQuality: LinkQuality { .unknown }
     /// IPv4 traffic has a usable route, interface and source address.
     public var supportsIPv4: Bool { path.supportsIPv4 }
     /// Likewise for IPv6 (a link-local address alone does not count).

@@ -96,6 +96,25 @@ struct NWPathMappingTests {
         #expect(NWEndpoint.hostPort(host: "192.0.2.7", port: 80).debugDescription == "192.0.2.7:80")
         #expect(NWEndpoint.hostPort(host: "2001:db8::7", port: 443).debugDescription == "[2001:db8::7]:443")
     }
+
+    /// Through the protocol, as generic code parses: each family takes only its own text.
+    static func parsed<Address: PathClient.IPAddress>(_ text: String, as _: Address.Type) -> Data? {
+        Address(text)?.rawValue
+    }
+
+    @Test("IPAddress's init?(_ string:) parses each family's text through the protocol, and only that family's")
+    func genericParsing() {
+        #expect(Self.parsed("192.0.2.7", as: IPv4Address.self) == Data([192, 0, 2, 7]))
+        #expect(Self.parsed("::1", as: IPv6Address.self) == Data(Array(repeating: 0, count: 15) + [1]))
+        #expect(Self.parsed("::1", as: IPv4Address.self) == nil)
+        #expect(Self.parsed("192.0.2.7", as: IPv6Address.self) == nil)
+    }
+
+    @Test("linkQuality is unknown, Apple's value when nothing is measured, whatever the path")
+    func linkQuality() {
+        #expect(NWPath(Path(status: .satisfied, availableInterfaces: [Self.wlan0])).linkQuality == .unknown)
+        #expect(NWPath.unknown.linkQuality == .unknown)
+    }
 }
 
 @Suite("NWPathMonitor behaviour")
