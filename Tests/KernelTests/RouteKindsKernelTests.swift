@@ -1,4 +1,5 @@
 import Foundation
+import PathClient
 import PathTestFixtures
 import Testing
 
@@ -106,6 +107,27 @@ extension KernelTests {
                     #expect(refused.stderr.contains(message), "\(argument): \(refused.stderr)")
                 }
             }
+        }
+
+        @Test("the Swift library's in-process mode refuses and resolves a zone as pathd does")
+        func inProcessZones() async throws {
+            for (text, message) in [("198.51.100.7%lo", "a zone (interface) applies to a link-local IPv6 destination only"),
+                                    ("fe80::1%nosuch0", "no interface \"nosuch0\" (the zone of fe80::1%nosuch0)")] {
+                do {
+                    let report = try await PathMonitor.route(to: text, mode: .inProcess)
+                    Issue.record("\(text) was answered: \(report)")
+                } catch {
+                    guard case .refused(.badArgument, let refusal) = error.kind else {
+                        Issue.record("\(text): \(error)")
+                        continue
+                    }
+                    #expect(refusal.hasPrefix(message), "\(text): \(refusal)")
+                }
+            }
+            // This host's loopback by name and by index: the kernel's answer through lo.
+            let byName = try await PathMonitor.route(to: "ff02::1%lo", mode: .inProcess)
+            let byIndex = try await PathMonitor.route(to: "ff02::1%1", mode: .inProcess)
+            #expect(byName == byIndex)
         }
 
         @Test("an IPv4-mapped address takes its IPv4 route, as its traffic does, and is answered as asked")
