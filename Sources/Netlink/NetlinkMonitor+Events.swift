@@ -183,7 +183,7 @@ extension NetlinkMonitor {
     /// Asks the kernel for the route to `destination` on the request socket, on
     /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
     /// socket's receive timeout is 5 s), never on the caller's queue.
-    public func lookUpRoute(to destination: IPAddress,
+    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
                             reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
         queue.async { [self] in
             guard let socket = requestSocket else {
@@ -191,7 +191,8 @@ extension NetlinkMonitor {
                 return
             }
             do throws(NetlinkError) {
-                reply(.success(try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)))
+                let request = RouteLookupRequest(destination: destination, outputInterface: interface)
+                reply(.success(try request.perform(on: socket, buffer: buffer)))
             } catch {
                 // The next batch's own lookups meet the same socket and replace the
                 // monitor if it is broken; this one question only gets its error.

@@ -7,6 +7,9 @@ import PathModel
 /// docs/ARCHITECTURE.md, "Toolchain and kernel facts"), and the lookup applies policy rules like real traffic would.
 struct RouteLookupRequest {
     var destination: IPAddress
+    /// RTA_OIF: the lookup for traffic sent through this interface (a zone), as
+    /// `ip route get … oif`; nil for the routes' own choice.
+    var outputInterface: InterfaceIndex? = nil
 
     /// Sends the request on the blocking request socket and waits for its reply.
     /// Throws only when the socket itself fails; the kernel's answer, errors included,
@@ -19,6 +22,11 @@ struct RouteLookupRequest {
         request.rtm_flags = UInt32(RTM_F_LOOKUP_TABLE)
         try message.append(request)
         try message.putAttribute(Int32(RTA_DST.rawValue), bytes: destination.bytes)
+        if let outputInterface {
+            // A native-endian u32, as the kernel reads it (nla_get_u32).
+            let index = UInt32(bitPattern: outputInterface.rawValue)
+            try message.putAttribute(Int32(RTA_OIF.rawValue), bytes: withUnsafeBytes(of: index) { Array($0) })
+        }
         var result: RouteLookup?
         try socket.exchange(message, buffer: buffer, operation) { reply in
             switch reply {
@@ -37,7 +45,9 @@ struct RouteLookupRequest {
     }
 
     /// Names the lookup in errors; built only when one is thrown.
-    private var operation: String { "route lookup (RTM_GETROUTE \(destination))" }
+    private var operation: String {
+        "route lookup (RTM_GETROUTE \(destination)\(outputInterface.map { " oif \($0)" } ?? ""))"
+    }
 
     /// The kernel's error answers to RTM_GETROUTE, measured with `ip route get` in a
     /// namespace (Linux 6.x, IPv4 and IPv6 alike) and in NetlinkTests:

@@ -11,9 +11,18 @@ extension InProcessPathSource {
     /// on-demand interfaces), waits for the kernel's state, asks the kernel for the route
     /// on the netlink monitor's queue (`PathEngine.lookUpRoute`), judges it as the daemon
     /// does (`PathEvaluator.route`), and stops. `reply` is called once, on a private queue.
-    static func route(to destination: PathModel.IPAddress,
+    /// `zone` is refused and resolved as pathd does (RouteZone.swift).
+    static func route(to destination: PathModel.IPAddress, zone: String? = nil,
                       configurationFiles: ConfigurationFiles = ConfigurationFiles(),
                       reply: @escaping @Sendable (Result<RouteReport, PathClientError>) -> Void) {
+        if let zone {
+            let problem = RouteZone.isValid(zone) ? RouteZone.refusal(zoning: destination)
+                : "\"\(zone)\" is no interface name or index"
+            if let problem {
+                reply(.failure(badArgument(problem)))
+                return
+            }
+        }
         let queue = DispatchQueue(label: "pathd.PathClient.route")
         queue.async {
             let (result, _) = configurationFiles.load()
@@ -28,7 +37,16 @@ extension InProcessPathSource {
             engine.onChange = { _ in
                 guard !asked else { return }
                 asked = true
-                engine.lookUpRoute(to: destination) { answer in
+                var interface: InterfaceIndex?
+                if let zone {
+                    guard let link = engine.snapshot.link(zone: zone) else {
+                        reply(.failure(badArgument("no interface \"\(zone)\" (the zone of \(destination)%\(zone))")))
+                        finish(engine)
+                        return
+                    }
+                    interface = link.index
+                }
+                engine.lookUpRoute(to: destination, through: interface) { answer in
                     switch answer {
                     case .success(let lookup):
                         reply(.success(PathEvaluator.route(to: destination, lookup: lookup, snapshot: engine.snapshot,
@@ -48,6 +66,11 @@ extension InProcessPathSource {
             }
             engine.start()
         }
+    }
+
+    /// A question pathd would refuse as `badArgument`, refused here of the same kind.
+    private static func badArgument(_ message: String) -> PathClientError {
+        PathClientError(message, kind: .refused(.badArgument, message: message))
     }
 
     private static func finish(_ engine: PathEngine) {

@@ -119,8 +119,18 @@ final class RequestHandler: @unchecked Sendable {
                                                   persistent: history?.isPersistent ?? false,
                                                   entries: history?.entries(since: since, limit: limit) ?? [],
                                                   id: id).encoded())
-        case .route(let destination):
-            lookUpRoute(to: destination, id: id, for: connection)
+        case .route(let destination, let zone):
+            var interface: InterfaceIndex?
+            if let zone {
+                guard let link = engine.snapshot.link(zone: zone) else {
+                    let message = "no interface \"\(zone)\" (the zone of \(destination)%\(zone)); "
+                        + "pathctl interfaces lists them"
+                    connection.send(ServerMessage.error(code: .badArgument, message: message, id: id).encoded())
+                    return
+                }
+                interface = link.index
+            }
+            lookUpRoute(to: destination, through: interface, id: id, for: connection)
         }
     }
 
@@ -140,9 +150,10 @@ final class RequestHandler: @unchecked Sendable {
     /// netlink monitor's queue, so the reply is deferred (docs/ARCHITECTURE.md, "The
     /// route to one destination"): the connection holds its later requests until it is
     /// queued, and the state queue serves everyone meanwhile.
-    private func lookUpRoute(to destination: IPAddress, id: JSONValue?, for connection: ClientConnection) {
+    private func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?, id: JSONValue?,
+                             for connection: ClientConnection) {
         connection.deferReply()
-        engine.lookUpRoute(to: destination) { [weak self, connection] result in
+        engine.lookUpRoute(to: destination, through: interface) { [weak self, connection] result in
             guard let self else { return }
             dispatchPrecondition(condition: .onQueue(queue))
             connection.finishDeferredReply(routeReply(to: destination, result, id: id))

@@ -91,14 +91,18 @@ public final class PathEngine: @unchecked Sendable {
     /// `reply` is called once, on `queue`. The lookup runs on the source's own queue, so
     /// the state queue waits for nothing. With no source (the engine stopped, or a
     /// failed source waits to be replaced) the reply is a failure at once.
-    public func lookUpRoute(to destination: IPAddress,
+    ///
+    /// An IPv4-mapped address is looked up as its IPv4 address, where its traffic goes
+    /// (`IPAddress.unmappingIPv4`); judge the answer with `PathEvaluator.route`, which
+    /// knows. `interface` is a link-scoped destination's zone (RouteZone.swift).
+    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex? = nil,
                             reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running, let source else {
             reply(.failure(RouteLookupError("the network monitor is restarting; ask again")))
             return
         }
-        source.lookUpRoute(to: destination) { [queue] result in
+        source.lookUpRoute(to: destination.unmappingIPv4, through: interface) { [queue] result in
             queue.async { reply(result) }
         }
     }

@@ -47,6 +47,34 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The IPv4 address an IPv4-mapped IPv6 address (::ffff:a.b.c.d, RFC 4291 §2.5.5.2)
+    /// stands for, else the address itself. An AF_INET6 socket sends traffic to a mapped
+    /// address as IPv4 (net/ipv6/udp.c, tcp_ipv6.c hand it to the IPv4 code), so its
+    /// route is the IPv4 address's; the kernel's IPv6 lookup would answer for a packet
+    /// that is never sent.
+    public var unmappingIPv4: IPAddress {
+        if case .v6(0, let low) = self, low >> 32 == 0xFFFF { return .v4(UInt32(truncatingIfNeeded: low)) }
+        return self
+    }
+
+    /// Whether traffic to this address stays on one link, so that a link-local source
+    /// is what the kernel uses and all it needs: IPv6 link-local unicast (fe80::/10) and
+    /// multicast of interface- or link-local scope (ffx1::/16, ffx2::/16, RFC 4291
+    /// §2.7); IPv4 link-local (169.254.0.0/16, RFC 3927), the local network control
+    /// block (224.0.0.0/24, never forwarded, RFC 5771) and the limited broadcast
+    /// 255.255.255.255. These are also the IPv6 addresses a zone ("%eth0") qualifies.
+    public var isLinkScoped: Bool {
+        switch self {
+        case .v4(let value):
+            return value >> 16 == 0xA9FE || value >> 8 == 0xE0_0000 || value == 0xFFFF_FFFF
+        case .v6(let high, _):
+            if isIPv6LinkLocal { return true }
+            let isMulticast = high >> 56 == 0xFF
+            let scope = (high >> 48) & 0xF
+            return isMulticast && (scope == 1 || scope == 2)
+        }
+    }
+
     public var description: String {
         switch self {
         case .v4(let value):

@@ -5,24 +5,32 @@ extension PathEvaluator {
         let policy: Policy
         let destinations: LookupDestinations
         let criteria: Criteria
+        /// The one address of a `route` request (IPv4-mapped addresses already unmapped);
+        /// nil for a path. Only for it does the kernel's answer go beyond unicast (a
+        /// broadcast or multicast destination) or beyond the link's edge (a link-scoped
+        /// destination: a link-local source counts, and nothing is simulated around it).
+        let routeDestination: IPAddress?
         /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
         /// all the `[Interface]` rules, and the questions below ask per link many times.
         private let settingsByLink: [InterfaceIndex: InterfaceSettings]
         /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
         private let stateByLink: [InterfaceIndex: LinkState]
 
-        init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria) {
+        init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria,
+             routeDestination: IPAddress? = nil) {
             self.init(snapshot: snapshot, policy: policy, destinations: destinations, criteria: criteria,
+                      routeDestination: routeDestination,
                       settingsByLink: snapshot.links.mapValues { policy.settings(for: $0) },
                       stateByLink: snapshot.linkStates())
         }
 
         private init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria,
-                     settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
+                     routeDestination: IPAddress?, settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
             self.destinations = destinations
             self.criteria = criteria
+            self.routeDestination = routeDestination
             self.settingsByLink = settingsByLink
             self.stateByLink = stateByLink
         }
@@ -74,13 +82,18 @@ extension PathEvaluator {
         /// snapshot's; for the `route` request, one destination's).
         func verdict(for family: AddressFamily, lookup: RouteLookup) -> FamilyVerdict {
             switch lookup {
-            case .route(let answer) where answer.type == .unicast:
+            case .route(let answer) where answer.type == .unicast
+                || (routeDestination != nil && answer.type.sendsThroughInterface):
                 if let index = answer.outputInterface, let link = snapshot.links[index] {
                     if includes(link) {
                         return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
                                      isLinkDown: answer.isLinkDown, source: .kernel(answer.preferredSource))
                     }
-                    if link.isLoopback { return refinedNoRoute(family) }
+                    // The tracked routes (default and split) know nothing of a link's
+                    // own subnet or groups: no simulation answers for those.
+                    if link.isLoopback || answer.type != .unicast || routeDestination?.isLinkScoped == true {
+                        return refinedNoRoute(family)
+                    }
                     return simulated(family)
                 }
                 return refinedNoRoute(family)
@@ -135,7 +148,9 @@ extension PathEvaluator {
             }
             if isLinkDown { return .unusable(.noCarrier, interface: link.name, progress: .routed) }
             let hasSource = switch source {
-            case .kernel(let address): address?.countsAsSource ?? false
+            case .kernel(let address):
+                address.map { source in routeDestination.map(source.countsAsSource(toward:)) ?? source.countsAsSource }
+                    ?? false
             case .simulated(let route, let hop): snapshot.hasSource(leavingBy: hop, of: route)
             }
             guard hasSource else { return .unusable(.noAddress, interface: link.name, progress: .routed) }
@@ -170,7 +185,7 @@ extension PathEvaluator {
         /// Whether, without the criteria, some interface would carry the family.
         private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
             let unrestricted = Context(snapshot: snapshot, policy: policy, destinations: destinations, criteria: .any,
-                                       settingsByLink: settingsByLink, stateByLink: stateByLink)
+                                       routeDestination: routeDestination, settingsByLink: settingsByLink, stateByLink: stateByLink)
             if case .usable = unrestricted.verdict(for: family) { return true }
             return false
         }

@@ -6,41 +6,49 @@ extension PathEvaluator {
     /// interface is never the answer, and then the tracked default and split routes
     /// answer as if it did not exist, as for the path; with no usable route, an
     /// on-demand interface makes it `requiresConnection`; a tunnel costs what its
-    /// underlay costs. One addition: a destination on this host (the kernel's `local`
-    /// route) is satisfied through loopback, since a program can reach itself.
+    /// underlay costs. Additions for one destination (docs/PROTOCOL.md, `route`):
+    ///
+    /// - An address of this host (the kernel's `local` or `anycast` answer, `dev lo`) is
+    ///   satisfied through loopback, since a program can reach itself.
+    /// - A broadcast or multicast answer is judged as a unicast one: through the
+    ///   interface the kernel names, by that interface's state and the source it names.
+    /// - A destination on the link (`IPAddress.isLinkScoped`: fe80::1, ff02::1) may have a
+    ///   link-local source (SourceAddress.swift).
+    /// - An IPv4-mapped IPv6 address is judged as its IPv4 address, which is where the
+    ///   kernel sends its traffic (`IPAddress.unmappingIPv4`); `lookup` must be that
+    ///   address's. The report keeps the address as asked.
     ///
     /// `destinations` are the daemon's lookup destinations; only the other family's is
     /// kept (the simulation asks about `destination`).
     public static func route(to destination: IPAddress, lookup: RouteLookup, snapshot: Snapshot,
                              policy: Policy = .standard, destinations: LookupDestinations = .standard) -> RouteReport {
-        let family = destination.family
+        let target = destination.unmappingIPv4
+        let family = target.family
         var asked = destinations
         switch family {
-        case .ipv4: asked.ipv4 = destination
-        case .ipv6: asked.ipv6 = destination
+        case .ipv4: asked.ipv4 = target
+        case .ipv6: asked.ipv6 = target
         }
-        let context = Context(snapshot: snapshot, policy: policy, destinations: asked, criteria: .any)
+        let context = Context(snapshot: snapshot, policy: policy, destinations: asked, criteria: .any,
+                              routeDestination: target)
         var report = RouteReport(destination: destination, status: .unsatisfied)
 
         if case .route(let answer) = lookup {
-            switch answer.type {
-            case .local:
+            if answer.type.deliversLocally {
                 report.status = .satisfied
                 report.interface = answer.outputInterface.flatMap { snapshot.links[$0] }.map(context.interface(for:))
                 report.source = answer.preferredSource
                 report.table = answer.table
                 return report
-            case .unicast:
-                // What the kernel chose, reported even when it cannot carry traffic
-                // ("no carrier on eth0" names eth0 as the interface too).
-                if let index = answer.outputInterface, let link = snapshot.links[index], context.includes(link) {
-                    report.interface = context.interface(for: link)
-                    report.gateway = answer.gateway
-                    report.source = answer.preferredSource
-                    report.table = answer.table
-                }
-            default:
-                break
+            }
+            // What the kernel chose, reported even when it cannot carry traffic
+            // ("no carrier on eth0" names eth0 as the interface too).
+            if answer.type.sendsThroughInterface, let index = answer.outputInterface, let link = snapshot.links[index],
+               context.includes(link) {
+                report.interface = context.interface(for: link)
+                report.gateway = answer.gateway
+                report.source = answer.preferredSource
+                report.table = answer.table
             }
         }
 

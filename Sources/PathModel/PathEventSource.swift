@@ -15,10 +15,12 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// generation gate.
     func cancel()
     /// Asks which route the kernel would take to `destination` now (RTM_GETROUTE, policy
-    /// rules applied, no packet sent), for the `route` request. Returns at once; `reply`
-    /// is called once, on the source's own queue, behind the work already queued there.
-    /// A source that can no longer ask (cancelled, its socket failed) replies a failure.
-    func lookUpRoute(to destination: IPAddress,
+    /// rules applied, no packet sent), for the `route` request; with `interface`, for
+    /// traffic sent through that interface (RTA_OIF, as `ip route get … oif`). Returns at
+    /// once; `reply` is called once, on the source's own queue, behind the work already
+    /// queued there. A source that can no longer ask (cancelled, its socket failed)
+    /// replies a failure.
+    func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
                      reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void)
 }
 

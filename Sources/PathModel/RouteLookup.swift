@@ -5,6 +5,9 @@ public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConve
 
     public static let unicast = RouteType(rawValue: 1)
     public static let local = RouteType(rawValue: 2)
+    public static let broadcast = RouteType(rawValue: 3)
+    public static let anycast = RouteType(rawValue: 4)
+    public static let multicast = RouteType(rawValue: 5)
     public static let blackhole = RouteType(rawValue: 6)
     public static let unreachable = RouteType(rawValue: 7)
     public static let prohibit = RouteType(rawValue: 8)
@@ -15,10 +18,27 @@ public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConve
         self == .blackhole || self == .unreachable || self == .prohibit || self == .throw
     }
 
+    /// Whether a lookup answered with this type delivers to this host: its own address
+    /// (`local`, `dev lo`) or an anycast address it holds (IPv6's subnet-router anycast
+    /// on a router, also `dev lo`).
+    public var deliversLocally: Bool {
+        self == .local || self == .anycast
+    }
+
+    /// Whether traffic goes out through the interface the lookup names: to one host
+    /// (`unicast`), or to every host of a link or group (`broadcast`: 255.255.255.255 or
+    /// a subnet's broadcast address; `multicast`), which is as usable as that interface.
+    public var sendsThroughInterface: Bool {
+        self == .unicast || self == .broadcast || self == .multicast
+    }
+
     public var description: String {
         switch self {
         case .unicast: "unicast"
         case .local: "local"
+        case .broadcast: "broadcast"
+        case .anycast: "anycast"
+        case .multicast: "multicast"
         case .blackhole: "blackhole"
         case .unreachable: "unreachable"
         case .prohibit: "prohibit"

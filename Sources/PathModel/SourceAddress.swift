@@ -22,6 +22,10 @@
 /// address, and for IPv6 never a link-local one (fe80::/10: routers do not forward it,
 /// RFC 4291 §2.5.6). The kernel itself picks fe80:: for a global destination when it has
 /// nothing better; for IPv4 it never picks a link-scope address for a gateway route.
+/// The one exception is traffic that stays on the link (`IPAddress.isLinkScoped`: a
+/// `route` request for fe80::1 or ff02::1): there a link-local source is the kernel's
+/// choice by RFC 6724's scope rule and is answered on the link, so it counts. The
+/// default path asks about an address beyond the link, never such a one.
 extension IPAddress {
     /// Whether the kernel's choice of this address as the source makes the family
     /// usable (see above).
@@ -34,6 +38,14 @@ extension IPAddress {
             let loopback = high == 0 && low == 1
             return !unspecified && !loopback && !isIPv6LinkLocal
         }
+    }
+
+    /// Whether the kernel's choice of this address as the source of traffic to
+    /// `destination` makes that traffic possible: `countsAsSource`, or a link-local
+    /// source for a destination on the link (see above).
+    public func countsAsSource(toward destination: IPAddress) -> Bool {
+        if countsAsSource { return true }
+        return destination.isLinkScoped && family == destination.family && isIPv6LinkLocal
     }
 }
 

@@ -33,8 +33,10 @@ public enum RequestOp: Hashable, Sendable {
     /// The last changes of the default path, with the daemon's start and stop marks:
     /// only those at or after `since` (wall clock, since the epoch), at most `limit`, the newest.
     case history(since: Duration?, limit: Int?)
-    /// The route the kernel would take to one address, judged as a path is.
-    case route(destination: IPAddress)
+    /// The route the kernel would take to one address, judged as a path is; for a
+    /// link-scoped IPv6 address (`IPAddress.isLinkScoped`), through `interface`, its
+    /// zone ("eth0" or an index in decimal, as after "%" in "fe80::1%eth0") if given.
+    case route(destination: IPAddress, interface: String? = nil)
 
     /// The op's name on the wire.
     public enum Name: String, Hashable, Sendable, CaseIterable {
@@ -126,7 +128,9 @@ extension Request {
         case .reportConnectivity: op = .reportConnectivity(try fields.connectivity())
         case .metrics: op = .metrics(format: try fields.format())
         case .history: op = .history(since: try fields.since(), limit: try fields.limit())
-        case .route: op = .route(destination: try fields.destination())
+        case .route:
+            let destination = try fields.destination()
+            op = .route(destination: destination, interface: try fields.interface(of: destination))
         }
         try fields.refuseOthers()
         return Request(op, id: id)
@@ -158,8 +162,9 @@ extension Request {
         case .history(let since, let limit):
             if let since { writer.member("since", seconds: since) }
             if let limit { writer.member("limit", limit) }
-        case .route(let destination):
+        case .route(let destination, let interface):
             writer.member("destination", destination.description)
+            if let interface { writer.member("interface", interface) }
         case .unsubscribe, .ping, .interfaces, .reload:
             break
         }
@@ -176,7 +181,7 @@ extension Request {
 private struct RequestFields {
     /// Every field an op may carry, in the order they are checked.
     enum Field: String, CaseIterable, Comparable {
-        case criteria, connectivity, format, since, limit, destination
+        case criteria, connectivity, format, since, limit, destination, interface
 
         /// The ops that take the field, for the refusal's message.
         var owners: String {
@@ -185,7 +190,7 @@ private struct RequestFields {
             case .connectivity: "reportConnectivity"
             case .format: "metrics"
             case .since, .limit: "history"
-            case .destination: "route"
+            case .destination, .interface: "route"
             }
         }
 
@@ -303,11 +308,22 @@ private struct RequestFields {
             throw fail("destination must be an IP address as a string, got \(value.typeName)")
         }
         if text.contains("%") {
-            throw fail("destination must be an IP address without a zone (\"%eth0\"): zones are not supported")
+            throw fail("destination must be an IP address without a zone (\"%eth0\"): send the zone as \"interface\"")
         }
         guard let address = IPAddress(text) else {
             throw fail("destination must be an IP address; resolve names first")
         }
         return address
+    }
+
+    /// The zone of a link-scoped IPv6 destination: an interface name or index, as a
+    /// string (RouteZone.swift says where it applies).
+    mutating func interface(of destination: IPAddress) throws(RequestError) -> String? {
+        guard let value = try value(.interface) else { return nil }
+        guard let zone = value.stringValue, RouteZone.isValid(zone) else {
+            throw fail("interface must be an interface name or index as a string (the zone of \"fe80::1%eth0\")")
+        }
+        if let refusal = RouteZone.refusal(zoning: destination) { throw fail(refusal) }
+        return zone
     }
 }

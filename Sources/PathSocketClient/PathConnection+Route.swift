@@ -6,15 +6,17 @@ extension PathConnection {
     /// and waits for the answer: the interface, source, gateway and whether traffic can
     /// go. Blocking, like every call of this type. pathd's `error` line throws a
     /// `.refused` error (`lookupFailed` while its netlink monitor is being replaced).
-    public func route(to destination: IPAddress) throws(PathClientError) -> RouteReport {
-        try routeWithLine(to: destination).report
+    /// `zone` is a link-local IPv6 destination's interface, by name or index (the "eth0"
+    /// of "fe80::1%eth0", RouteZone.swift); pathd refuses it for any other address.
+    public func route(to destination: IPAddress, zone: String? = nil) throws(PathClientError) -> RouteReport {
+        try routeWithLine(to: destination, zone: zone).report
     }
 
     /// `route(to:)` with the exact line of the answer, for output that passes the
     /// daemon's fields through (`pathctl route --json`).
-    public func routeWithLine(to destination: IPAddress)
+    public func routeWithLine(to destination: IPAddress, zone: String? = nil)
         throws(PathClientError) -> (report: RouteReport, line: [UInt8]) {
-        try send(Request(.route(destination: destination)))
+        try send(Request(.route(destination: destination, interface: zone)))
         while true {
             let (message, line) = try nextWithLine()
             switch message {

@@ -25,4 +25,17 @@ struct RouteLibraryTests {
             try await PathMonitor.route(to: "example.org", socketPath: harness.socketPath, mode: .daemon)
         }
     }
+
+    @Test("an address with a zone is asked through that interface, in text or with route(to:zone:)")
+    func zoneReachesTheDaemon() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let linkLocal = Fixture.ip("fe80::1")
+        harness.network.setRoute(to: linkLocal, .success(.route(RouteAnswer(
+            type: .unicast, outputInterface: Fixture.ethIndex, table: 254, preferredSource: Fixture.ip("fe80::2")))))
+        let report = try await PathMonitor.route(to: "fe80::1%eth0", socketPath: harness.socketPath, mode: .daemon)
+        #expect(report.status == .satisfied, "\(report)")
+        #expect(report.interface == Fixture.eth0Interface)
+        #expect(harness.network.lookedUpThrough == [Fixture.ethIndex])
+    }
 }

@@ -48,13 +48,13 @@ public final class FakeEventSource: PathEventSource, Sendable {
 
     /// Answers from the fake kernel's routes on the source's queue, as the netlink
     /// monitor answers on its own; a held lookup waits there for the test's gate.
-    public func lookUpRoute(to destination: IPAddress, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
         queue.async { [network] in
             guard let network else {
                 reply(.failure(RouteLookupError("the fake source has no network")))
                 return
             }
-            reply(network.answerLookup(to: destination))
+            reply(network.answerLookup(to: destination, through: interface))
         }
     }
 
@@ -86,6 +86,8 @@ public final class FakeNetwork: Sendable {
         var nextLookupGate: DispatchSemaphore?
         /// Every destination looked up, in order.
         var lookedUp: [IPAddress] = []
+        /// The interface each lookup was asked through (RTA_OIF), in the same order.
+        var lookedUpThrough: [InterfaceIndex?] = []
     }
 
     private let state: Mutex<State>
@@ -125,11 +127,15 @@ public final class FakeNetwork: Sendable {
 
     /// The destinations looked up so far, in order.
     public var lookedUp: [IPAddress] { state.withLock { $0.lookedUp } }
+    /// The interface each of `lookedUp` was asked through; nil where none was named.
+    public var lookedUpThrough: [InterfaceIndex?] { state.withLock { $0.lookedUpThrough } }
 
     /// Called on the fake kernel's queue.
-    fileprivate func answerLookup(to destination: IPAddress) -> Result<RouteLookup, RouteLookupError> {
+    fileprivate func answerLookup(to destination: IPAddress,
+                                  through interface: InterfaceIndex?) -> Result<RouteLookup, RouteLookupError> {
         let gate = state.withLock { state in
             state.lookedUp.append(destination)
+            state.lookedUpThrough.append(interface)
             defer { state.nextLookupGate = nil }
             return state.nextLookupGate
         }

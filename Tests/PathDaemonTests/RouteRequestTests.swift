@@ -149,4 +149,51 @@ struct RouteRequestTests {
         #expect(report.reasonInterface == "eth0")
         #expect(report.interface == Fixture.eth0Interface)
     }
+
+    @Test("an IPv4-mapped address is looked up as IPv4, where its traffic goes, and answered as asked")
+    func mappedAddressesAreLookedUpAsIPv4() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Self.line(#"{"op":"route","destination":"::ffff:203.0.113.50","id":1}"#))
+        guard case .route(let report, _, .integer(1)) = try client.next() else {
+            Issue.record("expected a route reply")
+            return
+        }
+        #expect(harness.network.lookedUp == [Fixture.routeDestination])
+        #expect(report.destination == Fixture.ip("::ffff:203.0.113.50"))
+        #expect(report.status == .satisfied)
+        #expect(report.source == Fixture.onlineAddress.address)
+    }
+
+    @Test("a zone is looked up through that interface (RTA_OIF), by name or index; an unknown one is badArgument")
+    func zones() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let linkLocal = Fixture.ip("fe80::1")
+        harness.network.setRoute(to: linkLocal, .success(.route(RouteAnswer(
+            type: .unicast, outputInterface: Fixture.ethIndex, table: 254, preferredSource: Fixture.ip("fe80::2")))))
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Self.line(#"{"op":"route","destination":"fe80::1","interface":"eth0","id":1}"#)
+            + Self.line(#"{"op":"route","destination":"fe80::1","interface":"2","id":2}"#))
+        for id in [1, 2] {
+            guard case .route(let report, _, .integer(Int64(id))) = try client.next() else {
+                Issue.record("expected route reply \(id)")
+                return
+            }
+            #expect(report.status == .satisfied, "a link-local source serves a link-local destination: \(report)")
+            #expect(report.interface == Fixture.eth0Interface)
+        }
+        #expect(harness.network.lookedUpThrough == [Fixture.ethIndex, Fixture.ethIndex])
+        try client.write(Self.line(#"{"op":"route","destination":"fe80::1","interface":"wlan9","id":3}"#))
+        guard case .error(.badArgument, let message, .integer(3)) = try client.next() else {
+            Issue.record("expected badArgument")
+            return
+        }
+        #expect(message.hasPrefix("no interface \"wlan9\" (the zone of fe80::1%wlan9)"), "\(message)")
+        #expect(harness.network.lookedUp.count == 2, "an unknown zone is not looked up")
+        try client.write(Self.line(#"{"op":"ping"}"#))
+        #expect(try client.next() == .pong(id: nil))
+    }
 }

@@ -107,4 +107,26 @@ struct IPAddressTests {
     func bytesOfAnotherLengthAreRejected(count: Int) {
         #expect(IPAddress(bytes: [UInt8](repeating: 1, count: count)) == nil)
     }
+
+    @Test("traffic that stays on one link: IPv6 link-local and link-scope multicast, IPv4 link-local, 224.0.0.0/24, 255.255.255.255",
+          arguments: [
+        ("fe80::1", true), ("febf::1", true), ("ff02::1", true), ("ff01::1", true), ("ff12::1:2", true),
+        ("ff32::1", true), ("ff05::1", false), ("ff0e::1", false), ("ff03::1", false), ("2001:db8::1", false),
+        ("::ffff:169.254.1.1", false), ("169.254.1.1", true), ("169.254.255.255", true), ("169.253.1.1", false),
+        ("224.0.0.1", true), ("224.0.0.255", true), ("224.0.1.1", false), ("239.1.2.3", false),
+        ("255.255.255.255", true), ("192.0.2.255", false), ("127.0.0.1", false),
+    ])
+    func linkScoped(text: String, isLinkScoped: Bool) throws {
+        #expect(try #require(IPAddress(text)).isLinkScoped == isLinkScoped)
+    }
+
+    @Test("an IPv4-mapped IPv6 address stands for its IPv4 address; every other address for itself", arguments: [
+        ("::ffff:127.0.0.1", "127.0.0.1"), ("::ffff:198.51.100.7", "198.51.100.7"), ("::ffff:0.0.0.0", "0.0.0.0"),
+        ("::ffff:c000:201", "192.0.2.1"), ("::1", "::1"), ("::198.51.100.7", "::198.51.100.7"),
+        ("64:ff9b::198.51.100.7", "64:ff9b::c633:6407"), ("::fffe:1.2.3.4", "::fffe:102:304"),
+        ("198.51.100.7", "198.51.100.7"), ("2001:db8::7", "2001:db8::7"),
+    ])
+    func unmapping(text: String, unmapped: String) throws {
+        #expect(try #require(IPAddress(text)).unmappingIPv4 == IPAddress(unmapped))
+    }
 }

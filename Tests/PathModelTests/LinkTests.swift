@@ -68,10 +68,13 @@ struct LinkTests {
 
     @Test(arguments: [
         (RouteType.unicast, "unicast"), (.local, "local"), (.blackhole, "blackhole"),
-        (.unreachable, "unreachable"), (.prohibit, "prohibit"), (.throw, "throw"), (RouteType(rawValue: 3), "type 3"),
+        (.unreachable, "unreachable"), (.prohibit, "prohibit"), (.throw, "throw"), (RouteType(rawValue: 3), "broadcast"),
+        (RouteType(rawValue: 4), "anycast"), (RouteType(rawValue: 5), "multicast"), (RouteType(rawValue: 10), "type 10"),
     ])
     func routeTypes(type: RouteType, description: String) {
         #expect(type.rejectsTraffic == [RouteType.blackhole, .unreachable, .prohibit, .throw].contains(type))
+        #expect(type.deliversLocally == [RouteType.local, .anycast].contains(type))
+        #expect(type.sendsThroughInterface == [RouteType.unicast, .broadcast, .multicast].contains(type))
         #expect(type.description == description)
     }
 }

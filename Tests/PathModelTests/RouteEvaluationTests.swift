@@ -138,4 +138,116 @@ struct RouteEvaluationTests {
         #expect(report.isExpensive)
         #expect(report.unsatisfiedReason == nil)
     }
+
+    // MARK: Destinations on the link, mapped addresses, broadcast and multicast
+
+    /// `wired` with IPv6: fe80::2 and 2001:db8:77::2 on eth0, default route via fe80::1.
+    static let dualStack = wired + [
+        F.added("fe80::2", scope: .link), F.added("2001:db8:77::2"),
+        F.defaultRoute(.ipv6, via: F.ethIndex, gateway: "fe80::1"),
+    ]
+
+    @Test("a destination on the link (fe80::1, ff02::1) is satisfied from the link-local source the kernel names",
+          arguments: [("fe80::1", RouteType.unicast), ("ff02::1", .multicast), ("ff01::1", .multicast)])
+    func linkLocalDestination(text: String, type: RouteType) {
+        let report = PathEvaluator.route(to: F.ip(text),
+                                         lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2", type: type),
+                                         snapshot: Snapshot(events: Self.dualStack))
+        #expect(report == RouteReport(destination: F.ip(text), status: .satisfied, interface: F.eth0Interface,
+                                      source: F.ip("fe80::2"), table: 254))
+        // Only a link-local eth0 (no global address): still what the kernel uses on the link.
+        let linkLocalOnly = PathEvaluator.route(
+            to: F.ip(text), lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2", type: type),
+            snapshot: Snapshot(events: [.linkChanged(F.lo), .linkChanged(F.eth0()), F.added("fe80::2", scope: .link)]))
+        #expect(linkLocalOnly.status == .satisfied)
+    }
+
+    @Test("beyond the link a link-local source is still noAddress: a global, a site-scope multicast destination")
+    func linkLocalSourceBeyondTheLink() {
+        for (text, type) in [("2001:db8:ffff::1", RouteType.unicast), ("ff05::1", .multicast)] {
+            let report = PathEvaluator.route(to: F.ip(text),
+                                             lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2", type: type),
+                                             snapshot: Snapshot(events: Self.dualStack))
+            #expect(report.unsatisfiedReason == .noAddress, "\(text)")
+        }
+    }
+
+    @Test("an IPv4 link-local destination with a 169.254 source on a link-scope route is satisfied")
+    func ipv4LinkLocal() {
+        let events: [NetworkEvent] = [.linkChanged(F.lo), .linkChanged(F.eth0()), F.added("169.254.5.5", scope: .link)]
+        let report = PathEvaluator.route(to: F.ip("169.254.1.1"),
+                                         lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "169.254.5.5"),
+                                         snapshot: Snapshot(events: events))
+        #expect(report.status == .satisfied)
+        #expect(report.source == F.ip("169.254.5.5"))
+    }
+
+    @Test("a link-local destination whose link is ignored is not simulated through another interface's default route")
+    func linkLocalOnAnIgnoredLink() {
+        let twoLinks = Self.dualStack + [
+            .linkChanged(F.wlan0()), F.added("2001:db8:1::5", on: F.wlanIndex),
+            F.defaultRoute(.ipv6, via: F.wlanIndex, gateway: "fe80::99", metric: 600),
+        ]
+        let report = PathEvaluator.route(to: F.ip("fe80::1"),
+                                         lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2"),
+                                         snapshot: Snapshot(events: twoLinks),
+                                         policy: Self.policy("[Interface]\nName=eth0\nIgnore=yes\n"))
+        #expect(report.status == .unsatisfied)
+        #expect(report.interface == nil)
+        // A global destination is simulated around it, as before.
+        let global = PathEvaluator.route(to: F.ip("2001:db8:ffff::1"),
+                                         lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1", source: "2001:db8:77::2"),
+                                         snapshot: Snapshot(events: twoLinks),
+                                         policy: Self.policy("[Interface]\nName=eth0\nIgnore=yes\n"))
+        #expect(global.interface == F.wlan0Interface)
+    }
+
+    @Test("an IPv4-mapped address is judged as the IPv4 address its traffic goes to, and reported as asked")
+    func mapped() {
+        // No IPv6 address at all: judged as IPv6, no route would be noAddress.
+        let report = PathEvaluator.route(to: F.ip("::ffff:198.51.100.7"), lookup: .noRoute,
+                                         snapshot: Snapshot(events: Self.wired))
+        #expect(report.destination == F.ip("::ffff:198.51.100.7"))
+        #expect(report.unsatisfiedReason == .noRoute)
+        #expect(report.reason == "no route to ::ffff:198.51.100.7")
+        let satisfied = PathEvaluator.route(to: F.ip("::ffff:198.51.100.7"), lookup: Self.answer(via: F.ethIndex),
+                                            snapshot: Snapshot(events: Self.wired))
+        #expect(satisfied.status == .satisfied)
+        #expect(satisfied.source == F.ip("192.0.2.10"))
+    }
+
+    @Test("a broadcast or multicast answer goes through the interface the kernel names, judged by its state",
+          arguments: [("192.0.2.255", RouteType.broadcast), ("255.255.255.255", .broadcast), ("224.0.0.1", .multicast),
+                      ("239.1.2.3", .multicast)])
+    func broadcastAndMulticast(text: String, type: RouteType) {
+        let lookup = Self.answer(via: F.ethIndex, gateway: nil, type: type, table: type == .broadcast ? 255 : 254)
+        let report = PathEvaluator.route(to: F.ip(text), lookup: lookup, snapshot: Snapshot(events: Self.wired))
+        #expect(report == RouteReport(destination: F.ip(text), status: .satisfied, interface: F.eth0Interface,
+                                      source: F.ip("192.0.2.10"), table: type == .broadcast ? 255 : 254))
+        let noCarrier = PathEvaluator.route(to: F.ip(text), lookup: lookup,
+                                            snapshot: Snapshot(events: Self.wired + [.linkChanged(F.eth0NoCarrier)]))
+        #expect(noCarrier.unsatisfiedReason == .noCarrier)
+        #expect(noCarrier.reasonInterface == "eth0")
+        #expect(noCarrier.interface == F.eth0Interface)
+    }
+
+    @Test("an anycast address of this host, like a local one, is satisfied through loopback")
+    func anycast() {
+        let report = PathEvaluator.route(to: F.ip("2001:db8:77::"),
+                                         lookup: Self.answer(via: F.loIndex, gateway: nil, source: "2001:db8:77::2",
+                                                             type: .anycast, table: 255),
+                                         snapshot: Snapshot(events: Self.dualStack))
+        #expect(report.status == .satisfied)
+        #expect(report.interface?.name == "lo")
+        #expect(report.table == 255)
+    }
+
+    @Test("a route type pathd does not know (nat) is noRoute, as before")
+    func unknownType() {
+        let report = PathEvaluator.route(to: Self.destination,
+                                         lookup: Self.answer(via: F.ethIndex, type: RouteType(rawValue: 10)),
+                                         snapshot: Snapshot(events: Self.wired))
+        #expect(report.unsatisfiedReason == .noRoute)
+        #expect(report.interface == nil)
+    }
 }

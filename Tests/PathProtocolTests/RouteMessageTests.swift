@@ -20,7 +20,7 @@ struct RouteMessageTests {
     func readsDestinations(text: String, normalized: String) throws {
         let request = try Self.parse(#"{"op":"route","destination":"\#(text)","id":7}"#)
         #expect(request == Request(.route(destination: Fixture.ip(normalized)), id: .integer(7)))
-        guard case .route(let destination) = request.op else {
+        guard case .route(let destination, nil) = request.op else {
             Issue.record("not a route request: \(request)")
             return
         }
@@ -52,13 +52,55 @@ struct RouteMessageTests {
         #expect(number?.message.contains("as a string, got number") == true)
         let zoned = Self.refusal(#"{"op":"route","destination":"fe80::1%eth0"}"#)
         #expect(zoned?.code == .badArgument)
-        #expect(zoned?.message.contains("zone") == true)
+        #expect(zoned?.message.contains("send the zone as \"interface\"") == true)
         for op in ["status", "ping", "subscribe", "interfaces"] {
             let error = Self.refusal(#"{"op":"\#(op)","destination":"192.0.2.1"}"#)
             #expect(error?.code == .badArgument)
             #expect(error?.message == "\"destination\" applies to route only")
         }
         #expect(Self.refusal(#"{"op":"route","destination":"192.0.2.1","criteria":{}}"#)?.code == .badArgument)
+    }
+
+    @Test("a link-local IPv6 destination takes its zone as \"interface\": a name or an index, read and written back",
+          arguments: [("fe80::1", "rv1"), ("FE80::1", "2"), ("ff02::1", "eth0.100"), ("ff12::1:2", "wlp0s20f3")])
+    func readsZones(destination: String, zone: String) throws {
+        let request = try Self.parse(#"{"op":"route","destination":"\#(destination)","interface":"\#(zone)"}"#)
+        #expect(request.op == .route(destination: Fixture.ip(destination.lowercased()), interface: zone))
+        #expect(try Request.parse(line: request.encoded().dropLast()) == request)
+        let null = try Self.parse(#"{"op":"route","destination":"\#(destination)","interface":null}"#)
+        #expect(null.op == .route(destination: Fixture.ip(destination.lowercased()), interface: nil))
+    }
+
+    @Test("a zone on an address the routes decide, a zone that names no interface, or one on another op is refused")
+    func refusesMisplacedZones() {
+        for destination in ["2001:db8::1", "198.51.100.7", "169.254.1.1", "ff05::1", "::ffff:192.0.2.1"] {
+            let error = Self.refusal(#"{"op":"route","destination":"\#(destination)","interface":"eth0","id":2}"#)
+            #expect(error?.code == .badArgument)
+            #expect(error?.id == .integer(2))
+            #expect(error?.message.hasPrefix("a zone (interface) applies to a link-local IPv6 destination only") == true,
+                    "\(destination): \(error?.message ?? "accepted")")
+        }
+        for zone in [#""""#, #""a/b""#, #""eth 0""#, #""sixteen-bytes-xx""#, "3", #"["eth0"]"#] {
+            let error = Self.refusal(#"{"op":"route","destination":"fe80::1","interface":\#(zone)}"#)
+            #expect(error?.code == .badArgument, "\(zone)")
+            #expect(error?.message.hasPrefix("interface must be an interface name or index as a string") == true)
+        }
+        let onStatus = Self.refusal(#"{"op":"status","interface":"eth0"}"#)
+        #expect(onStatus?.message == "\"interface\" applies to route only")
+    }
+
+    @Test("the request forms, byte for byte (Golden/route-request.jsonl)")
+    func requestGoldenFile() throws {
+        let requests = [
+            Request(.route(destination: Fixture.ip("198.51.100.7")), id: .integer(7)),
+            Request(.route(destination: Fixture.ip("fe80::1"), interface: "eth0")),
+            Request(.route(destination: Fixture.ip("ff02::1"), interface: "3"), id: .string("all-nodes")),
+        ]
+        let expected = try Fixture.golden("route-request.jsonl")
+        let encoded = requests.flatMap { $0.encoded() }
+        #expect(String(decoding: encoded, as: UTF8.self) == String(decoding: expected, as: UTF8.self))
+        let lines = expected.split(separator: UInt8(ascii: "\n"))
+        #expect(try lines.map { try Request.parse(line: $0) } == requests)
     }
 
     @Test("a reply decodes to what was encoded, with and without the optional members")
