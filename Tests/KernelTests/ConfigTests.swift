@@ -110,6 +110,32 @@ struct CheckConfigCommand {
         }
     }
 
+    @Test("a lookup address that cannot stand for the Internet: the flag is a usage error (2), the file invalid (1)")
+    func lookupAddressesThatAreNoInternetHost() throws {
+        try withTemporaryDirectory { directory in
+            let empty = directory.path("empty.conf")
+            try "".write(toFile: empty, atomically: true, encoding: .utf8)
+            let config = directory.path("pathd.conf")
+            try "[Daemon]\nLookupIPv6=ff02::1\n".write(toFile: config, atomically: true, encoding: .utf8)
+            let pathd = try BuiltProduct.url("pathd")
+            let flag = try Command.run(pathd, ["--check-config", "--config", empty, "--lookup-ipv4", "127.0.0.1"])
+            #expect(flag.termination == .exit(2))
+            #expect(flag.stderr.contains("--lookup-ipv4 expects a unicast IPv4 address that stands for the Internet, "
+                + "not a loopback address (127.0.0.0/8), got \"127.0.0.1\""), "stderr: \(flag.stderr)")
+            let file = try Command.run(pathd, ["--check-config", "--config", config])
+            #expect(file.termination == .exit(1))
+            #expect(file.stdout.isEmpty)
+            #expect(file.stderr.contains("error: \(config):2: LookupIPv6= expects a unicast IPv6 address that stands "
+                + "for the Internet, not a multicast address (ff00::/8), got \"ff02::1\""), "stderr: \(file.stderr)")
+            // A start refuses the same file, before it touches the socket or the kernel.
+            let start = try Command.run(pathd, ["--config", config, "--socket", directory.path("never.sock")],
+                                        timeout: .seconds(60))
+            #expect(start.termination == .exit(1), "stderr: \(start.stderr)")
+            #expect(start.stderr.contains("LookupIPv6= expects a unicast IPv6 address"), "stderr: \(start.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path("never.sock")))
+        }
+    }
+
     @Test("a flag takes what its key takes: a relative --socket is a usage error, --log-level any case, sizes with suffixes")
     func flagsAgreeWithKeys() throws {
         try withTemporaryDirectory { directory in
