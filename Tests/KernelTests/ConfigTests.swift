@@ -136,6 +136,47 @@ struct CheckConfigCommand {
         }
     }
 
+    /// pathd as nobody (uid 65534) with an environment of only PATH and, when given,
+    /// XDG_RUNTIME_DIR: the default socket of a user other than root comes from it.
+    private static func asNobody(_ runtimeDirectory: String?, _ arguments: [String]) throws -> CommandResult {
+        let environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"] + (runtimeDirectory.map { ["XDG_RUNTIME_DIR=\($0)"] } ?? [])
+        return try Command.run(URL(fileURLWithPath: "/usr/bin/env"),
+                               ["-i"] + environment + [try Command.find("setpriv").path, "--reuid=65534", "--regid=65534",
+                                                      "--clear-groups", "--", try BuiltProduct.url("pathd").path]
+                                   + arguments,
+                               timeout: .seconds(60))
+    }
+
+    @Test("as a user other than root, XDG_RUNTIME_DIR unset, empty or relative is named as such: a start exits 1, --check-config too",
+          .enabled(if: getuid() == 0, "needs root to run pathd as nobody"))
+    func runtimeDirectoryOfAnotherUser() throws {
+        try withTemporaryDirectory { directory in
+            // mkdtemp made it 0700: nobody must read the configuration in it.
+            guard chmod(directory.url.path, 0o755) == 0 else { throw HarnessError.posix("chmod", errno: errno) }
+            let config = directory.path("pathd.conf")
+            try "".write(toFile: config, atomically: true, encoding: .utf8)
+            let hint = "; give the socket path with --socket PATH or Socket="
+            for (runtime, why) in [("rel", #"XDG_RUNTIME_DIR is not an absolute path ("rel")"#),
+                                   ("run/user/65534", #"XDG_RUNTIME_DIR is not an absolute path ("run/user/65534")"#),
+                                   (nil, "XDG_RUNTIME_DIR is not set"), ("", "XDG_RUNTIME_DIR is not set")] {
+                let start = try Self.asNobody(runtime, ["--config", config])
+                #expect(start.termination == .exit(1), "\(runtime ?? "unset"): stderr: \(start.stderr)")
+                #expect(start.stderr.contains("pathd: " + why + hint), "\(runtime ?? "unset"): stderr: \(start.stderr)")
+                let check = try Self.asNobody(runtime, ["--check-config", "--config", config])
+                #expect(check.termination == .exit(1), "\(runtime ?? "unset"): stderr: \(check.stderr)")
+                #expect(check.stdout.isEmpty, "\(runtime ?? "unset"): stdout: \(check.stdout)")
+                #expect(check.stderr.contains("error: " + why + hint), "\(runtime ?? "unset"): stderr: \(check.stderr)")
+            }
+            // With a socket named, or an absolute runtime directory, the same user's configuration is complete.
+            let named = try Self.asNobody("rel", ["--check-config", "--config", config, "--socket", "/run/x.sock"])
+            #expect(named.termination == .exit(0), "stderr: \(named.stderr)")
+            #expect(named.stdout.contains("\nSocket=/run/x.sock\n"), "stdout: \(named.stdout)")
+            let absolute = try Self.asNobody("/run/user/65534", ["--check-config", "--config", config])
+            #expect(absolute.termination == .exit(0), "stderr: \(absolute.stderr)")
+            #expect(absolute.stdout.contains("\nSocket=/run/user/65534/pathd/pathd.sock\n"), "stdout: \(absolute.stdout)")
+        }
+    }
+
     @Test("a flag takes what its key takes: a relative --socket is a usage error, --log-level any case, sizes with suffixes")
     func flagsAgreeWithKeys() throws {
         try withTemporaryDirectory { directory in
