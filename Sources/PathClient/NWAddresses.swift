@@ -44,11 +44,11 @@ public struct IPv4Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
     /// The four bytes, in network order.
     public var rawValue: Data { Data(PathModel.IPAddress.v4(value).bytes) }
     /// In 127.0.0.0/8.
-    public var isLoopback: Bool { value >> 24 == 127 }
+    public var isLoopback: Bool { PathModel.IPAddress.v4(value).isLoopback }
     /// In 169.254.0.0/16.
-    public var isLinkLocal: Bool { value >> 16 == 0xA9FE }
+    public var isLinkLocal: Bool { PathModel.IPAddress.v4(value).isLinkLocal }
     /// In 224.0.0.0/4.
-    public var isMulticast: Bool { value >> 28 == 0xE }
+    public var isMulticast: Bool { PathModel.IPAddress.v4(value).isMulticast }
     /// Dotted-quad text ("192.0.2.1").
     public var debugDescription: String { PathModel.IPAddress.v4(value).description }
 
@@ -98,13 +98,13 @@ public struct IPv6Address: IPAddress, Hashable, Sendable, CustomDebugStringConve
     /// The sixteen bytes, in network order.
     public var rawValue: Data { Data(PathModel.IPAddress.v6(high: high, low: low).bytes) }
     /// ::1
-    public var isLoopback: Bool { high == 0 && low == 1 }
+    public var isLoopback: Bool { PathModel.IPAddress.v6(high: high, low: low).isLoopback }
     /// In fe80::/10.
-    public var isLinkLocal: Bool { high >> 54 == 0x3FA }
+    public var isLinkLocal: Bool { PathModel.IPAddress.v6(high: high, low: low).isLinkLocal }
     /// In ff00::/8.
-    public var isMulticast: Bool { high >> 56 == 0xFF }
+    public var isMulticast: Bool { PathModel.IPAddress.v6(high: high, low: low).isMulticast }
     /// ::ffff:a.b.c.d
-    public var isIPv4Mapped: Bool { high == 0 && low >> 32 == 0xFFFF }
+    public var isIPv4Mapped: Bool { PathModel.IPAddress.v6(high: high, low: low).isIPv4Mapped }
     /// fc00::/7
     public var isUniqueLocal: Bool { high >> 57 == 0x7E }
     /// The IPv4 address of an IPv4-mapped one.

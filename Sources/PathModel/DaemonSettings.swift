@@ -84,8 +84,12 @@ extension DaemonSettings {
                   },
                   reset: { $0.socketPath = nil },
                   print: { $0.socketPath ?? "" }),
-        address("LookupIPv4", \.lookupIPv4, family: .ipv4, "destination of the IPv4 route lookup (no packet is sent)"),
-        address("LookupIPv6", \.lookupIPv6, family: .ipv6, "destination of the IPv6 route lookup (no packet is sent)"),
+        address("LookupIPv4", \.lookupIPv4, family: .ipv4,
+                "destination of the IPv4 route lookup (no packet is sent): a unicast address, not loopback, "
+                    + "link-local, multicast, broadcast or unspecified"),
+        address("LookupIPv6", \.lookupIPv6, family: .ipv6,
+                "destination of the IPv6 route lookup (no packet is sent): a unicast address, not loopback, "
+                    + "link-local, multicast, IPv4-mapped or unspecified"),
         count("MaxClients", \.maximumClients, in: maximumClientsRange,
               "clients served at once; the last 1 in 32 are kept for root and pathd's own user"),
         count("MaxClientsPerUser", \.maximumClientsPerUser, in: maximumClientsRange,
@@ -143,13 +147,21 @@ extension DaemonSettings {
                   print: { $0[keyPath: setting] })
     }
 
+    /// A route lookup's destination: it stands for "the Internet", so an address whose
+    /// route is this host, one link or a group (`IPAddress.notAnInternetHost`) would
+    /// leave the path unsatisfied for good, or satisfied through `lo`.
     private static func address(_ name: String, _ setting: WritableKeyPath<DaemonSettings, IPAddress> & Sendable,
                                 family: AddressFamily, _ summary: String) -> DaemonKey {
-        let expectation = family == .ipv4 ? "an IPv4 address" : "an IPv6 address"
+        let familyName = family == .ipv4 ? "IPv4" : "IPv6"
+        let expectation = "an \(familyName) address"
         return DaemonKey(name, .address, range: expectation, summary,
                          parse: { settings, value in
                              guard let parsed = IPAddress(value), parsed.family == family else {
                                  return .invalid(expectation: expectation)
+                             }
+                             if let kind = parsed.notAnInternetHost {
+                                 return .invalid(expectation: "a unicast \(familyName) address that stands for the "
+                                     + "Internet, not \(kind)")
                              }
                              settings[keyPath: setting] = parsed
                              return .set

@@ -41,9 +41,45 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// True for fe80::/10 (IPv6 link-local), which cannot source traffic beyond the link.
-    public var isIPv6LinkLocal: Bool {
-        if case .v6(let high, _) = self { return high >> 54 == 0x3FA }
+    /// 0.0.0.0 or :: (INADDR_ANY, in6addr_any): no address at all.
+    public var isUnspecified: Bool {
+        switch self {
+        case .v4(let value): value == 0
+        case .v6(let high, let low): high == 0 && low == 0
+        }
+    }
+
+    /// In 127.0.0.0/8, or ::1: this host.
+    public var isLoopback: Bool {
+        switch self {
+        case .v4(let value): value >> 24 == 127
+        case .v6(let high, let low): high == 0 && low == 1
+        }
+    }
+
+    /// In 169.254.0.0/16 (RFC 3927) or fe80::/10 (RFC 4291 §2.5.6): valid on one link
+    /// only; routers do not forward it.
+    public var isLinkLocal: Bool {
+        switch self {
+        case .v4(let value): value >> 16 == 0xA9FE
+        case .v6(let high, _): high >> 54 == 0x3FA
+        }
+    }
+
+    /// In 224.0.0.0/4 or ff00::/8.
+    public var isMulticast: Bool {
+        switch self {
+        case .v4(let value): value >> 28 == 0xE
+        case .v6(let high, _): high >> 56 == 0xFF
+        }
+    }
+
+    /// 255.255.255.255, the limited broadcast (RFC 919): never routed.
+    public var isLimitedBroadcast: Bool { self == .v4(0xFFFF_FFFF) }
+
+    /// ::ffff:a.b.c.d (RFC 4291 §2.5.5.2): an IPv4 host written as IPv6.
+    public var isIPv4Mapped: Bool {
+        if case .v6(0, let low) = self { return low >> 32 == 0xFFFF }
         return false
     }
 
@@ -53,7 +89,7 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// route is the IPv4 address's; the kernel's IPv6 lookup would answer for a packet
     /// that is never sent.
     public var unmappingIPv4: IPAddress {
-        if case .v6(0, let low) = self, low >> 32 == 0xFFFF { return .v4(UInt32(truncatingIfNeeded: low)) }
+        if isIPv4Mapped, case .v6(_, let low) = self { return .v4(UInt32(truncatingIfNeeded: low)) }
         return self
     }
 
@@ -68,11 +104,25 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         case .v4(let value):
             return value >> 16 == 0xA9FE || value >> 8 == 0xE0_0000 || value == 0xFFFF_FFFF
         case .v6(let high, _):
-            if isIPv6LinkLocal { return true }
-            let isMulticast = high >> 56 == 0xFF
+            if isLinkLocal { return true }
             let scope = (high >> 48) & 0xF
             return isMulticast && (scope == 1 || scope == 2)
         }
+    }
+
+    /// Why this address cannot stand for a host out on the Internet, in words naming its
+    /// block ("a loopback address (127.0.0.0/8)"); nil for any other unicast address,
+    /// private and documentation ones included. A route lookup for such an address asks
+    /// about this host, one link or a group, never about the way out.
+    public var notAnInternetHost: String? {
+        let v4 = family == .ipv4
+        if isUnspecified { return "the unspecified address" }
+        if isLoopback { return v4 ? "a loopback address (127.0.0.0/8)" : "the loopback address" }
+        if isMulticast { return "a multicast address (\(v4 ? "224.0.0.0/4" : "ff00::/8"))" }
+        if isLinkLocal { return "a link-local address (\(v4 ? "169.254.0.0/16" : "fe80::/10"))" }
+        if isLimitedBroadcast { return "the broadcast address" }
+        if isIPv4Mapped { return "an IPv4-mapped address (::ffff:0:0/96)" }
+        return nil
     }
 
     public var description: String {

@@ -30,14 +30,8 @@ extension IPAddress {
     /// Whether the kernel's choice of this address as the source makes the family
     /// usable (see above).
     public var countsAsSource: Bool {
-        switch self {
-        case .v4(let value):
-            return value != 0 && value >> 24 != 127
-        case .v6(let high, let low):
-            let unspecified = high == 0 && low == 0
-            let loopback = high == 0 && low == 1
-            return !unspecified && !loopback && !isIPv6LinkLocal
-        }
+        // An IPv4 link-local source serves a link-scope route (above).
+        !isUnspecified && !isLoopback && (family == .ipv4 || !isLinkLocal)
     }
 
     /// Whether the kernel's choice of this address as the source of traffic to

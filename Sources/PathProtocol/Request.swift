@@ -117,6 +117,7 @@ extension Request {
             throw RequestError(code: .unknownOp, message: "unknown op \"\(opName)\"", id: id)
         }
         var fields = RequestFields(members: members, id: id)
+        try fields.refuseUnknown(op: name)
         let op: RequestOp
         switch name {
         case .status: op = .status(try fields.criteria())
@@ -173,26 +174,30 @@ extension Request {
     }
 }
 
-/// The fields of one request beyond `op` and `id`, read by its op. Each op reads only
-/// its own fields, in `Field` order; a field that belongs to another op is refused
-/// ("… applies to … only") when the reading passes it, so the first problem in that
-/// order is the one reported, whatever the op. Unknown fields are ignored
-/// (docs/PROTOCOL.md, "Version rule").
+/// The fields of one request beyond `op` and `id`, read by its op. A field no op takes is
+/// refused first, so that a client asking for a newer daemon's feature (or making a typo)
+/// learns it instead of getting an answer to another question (docs/PROTOCOL.md,
+/// "Version rule"). Then each op reads only its own fields, in `Field` order; a field
+/// that belongs to another op is refused ("… applies to … only") when the reading passes
+/// it, so the first problem in that order is the one reported, whatever the op.
 private struct RequestFields {
     /// Every field an op may carry, in the order they are checked.
     enum Field: String, CaseIterable, Comparable {
         case criteria, connectivity, format, since, limit, destination, interface
 
-        /// The ops that take the field, for the refusal's message.
-        var owners: String {
+        /// The ops that take the field.
+        var ops: [RequestOp.Name] {
             switch self {
-            case .criteria: "status and subscribe"
-            case .connectivity: "reportConnectivity"
-            case .format: "metrics"
-            case .since, .limit: "history"
-            case .destination, .interface: "route"
+            case .criteria: [.status, .subscribe]
+            case .connectivity: [.reportConnectivity]
+            case .format: [.metrics]
+            case .since, .limit: [.history]
+            case .destination, .interface: [.route]
             }
         }
+
+        /// The ops that take the field, for the refusal's message ("status and subscribe").
+        var owners: String { listedInWords(ops.map(\.rawValue)) }
 
         /// Whether an explicit `null` is the same as no field. A null `connectivity` is
         /// a report that says nothing, refused as such.
@@ -223,6 +228,16 @@ private struct RequestFields {
         checkedUpTo = field
         guard let value = members[field.rawValue] else { return nil }
         return value.isNull && field.nullIsAbsent ? nil : value
+    }
+
+    /// Refuses the first field (by name) that is neither `op`, `id` nor a field of any op,
+    /// naming what `op` takes.
+    func refuseUnknown(op: RequestOp.Name) throws(RequestError) {
+        let unknown = members.keys.filter { $0 != "op" && $0 != "id" && Field(rawValue: $0) == nil }
+        guard let first = unknown.min() else { return }
+        let own = Field.allCases.filter { $0.ops.contains(op) }.map(\.rawValue)
+        let takes = own.isEmpty ? "only id" : listedInWords(["id"] + own)
+        throw fail("unknown field \"\(first)\": \(op.rawValue) takes \(takes)")
     }
 
     /// Refuses every field the op did not read.

@@ -1,3 +1,5 @@
+import PathModel
+
 /// Where the daemon listens, and where clients look for it. The one place both rules
 /// are written (docs/PROTOCOL.md, "Where the socket is").
 public enum SocketLocation {
@@ -7,11 +9,28 @@ public enum SocketLocation {
 
     /// Where the daemon listens by default: the system socket for root, the user's
     /// runtime directory for everyone else (as `systemctl --user` services do), so an
-    /// unprivileged pathd needs no write access to /run. nil when a non-root user has
-    /// no absolute `XDG_RUNTIME_DIR` (the caller then says that `--socket` is needed).
-    public static func defaultPath(userID: UInt32, environment: [String: String]) -> String? {
+    /// unprivileged pathd needs no write access to /run. Throws, saying why, when a user
+    /// other than root has no usable `XDG_RUNTIME_DIR` (the caller then says that
+    /// `--socket` is needed).
+    public static func defaultPath(userID: UInt32, environment: [String: String]) throws(NoDefaultPath) -> String {
         if userID == 0 { return systemPath }
-        return userPath(environment: environment)
+        guard let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty else {
+            throw NoDefaultPath(description: "XDG_RUNTIME_DIR is not set")
+        }
+        guard let path = userPath(environment: environment) else {
+            // The XDG Base Directory Specification: a relative path is invalid and is to be ignored.
+            throw NoDefaultPath(description: "XDG_RUNTIME_DIR is not an absolute path (\"\(runtime)\")")
+        }
+        guard path.utf8.count <= SocketPath.maximumBytes else {
+            throw NoDefaultPath(description: "the default socket \"\(path)\" (in XDG_RUNTIME_DIR) is longer than "
+                + "\(SocketPath.maximumBytes) bytes")
+        }
+        return path
+    }
+
+    /// Why a user other than root has no default socket, in words.
+    public struct NoDefaultPath: Error, Hashable, Sendable, CustomStringConvertible {
+        public let description: String
     }
 
     /// Where a client looks, in order, and takes the first that answers:

@@ -31,18 +31,12 @@ struct PathRequirements: OptionSet, Hashable, Sendable {
         }
         let missing = Self.options.filter { contains($0.requirement) && !$0.isMet(update) }
         guard !missing.isEmpty else { return nil }
-        return "the path has no \(Self.list(missing.map(\.name))): \(PathFormatting.headline(update))"
+        return "the path has no \(listedInWords(missing.map(\.name))): \(PathFormatting.headline(update))"
     }
 
     /// "a satisfied path", or "a satisfied path with IPv6 and DNS".
     var goal: String {
         let names = Self.options.filter { contains($0.requirement) }.map(\.name)
-        return names.isEmpty ? "a satisfied path" : "a satisfied path with \(Self.list(names))"
-    }
-
-    /// "A", "A and B", "A, B and C".
-    private static func list(_ names: [String]) -> String {
-        guard let last = names.last, names.count > 1 else { return names.first ?? "" }
-        return names.dropLast().joined(separator: ", ") + " and " + last
+        return names.isEmpty ? "a satisfied path" : "a satisfied path with \(listedInWords(names))"
     }
 }

@@ -18,7 +18,13 @@ enum CheckConfig {
         }
         var daemon = options.applied(to: result.configuration.daemon)
         if daemon.socketPath == nil {
-            daemon.socketPath = ProcessEnvironment.defaultSocketPath
+            // A start would fail here too (unless socket-activated, which this cannot know).
+            do {
+                daemon.socketPath = try ProcessEnvironment.defaultSocketPath()
+            } catch {
+                writeError("error: \(error)\npathd: no socket to listen on; a start would fail\n")
+                return 1
+            }
         }
         let effective = Configuration(daemon: daemon, policy: result.configuration.policy,
                                       connectivity: result.configuration.connectivity)

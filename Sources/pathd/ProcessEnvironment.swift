@@ -6,11 +6,22 @@ import SystemCalls
 
 /// Process-wide set-up that belongs to the executable, not to the service.
 enum ProcessEnvironment {
-    /// The socket to listen on without `--socket` or `Socket=`; nil for a user other
-    /// than root without XDG_RUNTIME_DIR.
-    static var defaultSocketPath: String? {
-        SocketLocation.defaultPath(userID: getuid(),
-                                   environment: Environment.values(SocketLocation.environmentVariables))
+    /// The socket to listen on without `--socket` or `Socket=`. For a user other than
+    /// root without a usable XDG_RUNTIME_DIR, the error says why and what to do, as a
+    /// start and `--check-config` both report it (exit status 1: the environment, not
+    /// the command line, is wrong).
+    static func defaultSocketPath() throws(NoSocketPath) -> String {
+        do {
+            return try SocketLocation.defaultPath(userID: getuid(),
+                                                  environment: Environment.values(SocketLocation.environmentVariables))
+        } catch {
+            throw NoSocketPath(reason: error)
+        }
+    }
+
+    struct NoSocketPath: Error, CustomStringConvertible {
+        let reason: SocketLocation.NoDefaultPath
+        var description: String { "\(reason); give the socket path with --socket PATH or Socket=" }
     }
 
     /// Where the history file goes: the first directory of `$STATE_DIRECTORY`, which

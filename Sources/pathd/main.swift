@@ -60,11 +60,7 @@ do {
     if let activated = try UnixListener.fromActivation() {
         listener = activated
     } else {
-        guard let path = configuration.daemon.socketPath
-            ?? ProcessEnvironment.defaultSocketPath else {
-            fail("XDG_RUNTIME_DIR is not set; give the socket path with --socket PATH or Socket=", status: 2)
-        }
-        listener = try UnixListener.bind(path: path)
+        listener = try UnixListener.bind(path: configuration.daemon.socketPath ?? ProcessEnvironment.defaultSocketPath())
     }
 } catch {
     fail("\(error)", status: 1)

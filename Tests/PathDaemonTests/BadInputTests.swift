@@ -33,6 +33,33 @@ struct BadInputTests {
         #expect(try client.next() == .pong(id: .string("after")))
     }
 
+    @Test("a misspelt field gets badArgument naming it: no answer to another question, no subscription made")
+    func unknownFieldIsRefused() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try RawClient(path: harness.socketPath)
+        try client.write(Array(#"{"op":"status","id":1,"critera":{"requiredInterfaceType":"wifi"}}"#.utf8) + [10])
+        #expect(try client.next() == .error(code: .badArgument,
+                                            message: #"unknown field "critera": status takes id and criteria"#,
+                                            id: .integer(1)))
+        try client.write(Array(#"{"op":"subscribe","id":"s","critera":{"requiredInterfaceType":"wifi"}}"#.utf8) + [10])
+        guard case .error(.badArgument, _, .string("s")) = try client.next() else {
+            Issue.record("expected badArgument for the subscription")
+            return
+        }
+        try client.write(Request(.unsubscribe, id: .string("s")).encoded())
+        guard case .error(.unknownSubscription, _, .string("s")) = try client.next() else {
+            Issue.record("the refused subscription exists")
+            return
+        }
+        try client.write(Array(#"{"op":"history","limt":1}"#.utf8) + [10])
+        #expect(try client.next() == .error(code: .badArgument,
+                                            message: #"unknown field "limt": history takes id, since and limit"#,
+                                            id: nil))
+        try client.write(Request(.ping, id: .string("after")).encoded())
+        #expect(try client.next() == .pong(id: .string("after")))
+    }
+
     @Test("blank lines get no reply: empty, spaces and tabs, CRLF, 100,000 of them, then a ping")
     func blankLines() throws {
         let harness = try DaemonHarness()

@@ -79,10 +79,42 @@ struct IPAddressTests {
     @Test(arguments: [
         ("fe80::1", true), ("fe80::", true), ("febf:ffff::1", true), ("FE9A::1", true),
         ("fec0::1", false), ("fe7f::1", false), ("2001:db8::1", false), ("::1", false), ("ff02::1", false),
-        ("169.254.1.1", false), ("127.0.0.1", false),
+        ("169.254.1.1", true), ("169.254.0.0", true), ("169.254.255.255", true), ("169.253.255.255", false),
+        ("169.255.0.1", false), ("127.0.0.1", false),
     ])
-    func ipv6LinkLocal(text: String, isLinkLocal: Bool) throws {
-        #expect(try #require(IPAddress(text)).isIPv6LinkLocal == isLinkLocal)
+    func linkLocal(text: String, isLinkLocal: Bool) throws {
+        #expect(try #require(IPAddress(text)).isLinkLocal == isLinkLocal)
+    }
+
+    @Test(arguments: [
+        ("0.0.0.0", "unspecified"), ("::", "unspecified"),
+        ("127.0.0.1", "loopback"), ("127.255.255.254", "loopback"), ("::1", "loopback"),
+        ("224.0.0.1", "multicast"), ("239.255.255.250", "multicast"), ("ff02::1", "multicast"), ("ff0e::fb", "multicast"),
+        ("169.254.1.1", "linkLocal"), ("fe80::1", "linkLocal"),
+        ("255.255.255.255", "broadcast"), ("::ffff:192.0.2.1", "ipv4Mapped"), ("::ffff:127.0.0.1", "ipv4Mapped"),
+        ("203.0.113.1", ""), ("10.0.0.1", ""), ("1.1.1.1", ""), ("223.255.255.255", ""), ("240.0.0.1", ""),
+        ("255.255.255.254", ""), ("128.0.0.1", ""), ("126.255.255.255", ""),
+        ("2001:db8::1", ""), ("::2", ""), ("::ffff:0:0:1", ""), ("::fffe:c000:201", ""), ("fec0::1", ""),
+        ("fc00::1", ""), ("feff::1", ""),
+    ])
+    func classifies(text: String, kind: String) throws {
+        let address = try #require(IPAddress(text))
+        let kinds = [("unspecified", address.isUnspecified), ("loopback", address.isLoopback),
+                     ("multicast", address.isMulticast), ("linkLocal", address.isLinkLocal),
+                     ("broadcast", address.isLimitedBroadcast), ("ipv4Mapped", address.isIPv4Mapped)]
+        #expect(kinds.filter(\.1).map(\.0) == (kind.isEmpty ? [] : [kind]), "\(text)")
+        #expect((address.notAnInternetHost == nil) == kind.isEmpty, "\(text)")
+    }
+
+    @Test(arguments: [
+        ("0.0.0.0", "the unspecified address"), ("::", "the unspecified address"),
+        ("127.0.0.1", "a loopback address (127.0.0.0/8)"), ("::1", "the loopback address"),
+        ("224.0.0.1", "a multicast address (224.0.0.0/4)"), ("ff02::1", "a multicast address (ff00::/8)"),
+        ("169.254.0.1", "a link-local address (169.254.0.0/16)"), ("fe80::1", "a link-local address (fe80::/10)"),
+        ("255.255.255.255", "the broadcast address"), ("::ffff:203.0.113.1", "an IPv4-mapped address (::ffff:0:0/96)"),
+    ])
+    func saysWhyAnAddressIsNoInternetHost(text: String, words: String) throws {
+        #expect(try #require(IPAddress(text)).notAnInternetHost == words)
     }
 
     @Test(arguments: ["192.0.2.1", "0.0.0.0", "255.0.128.1", "2001:db8::1", "::", "fe80::1:2", "ff02::fb",

@@ -1,4 +1,5 @@
 import PathModel
+import PathTestFixtures
 import PathProtocol
 import Testing
 
@@ -127,8 +128,53 @@ struct RequestTests {
         #expect(error?.message == message)
     }
 
-    @Test func unknownTopLevelFieldsAreIgnored() throws {
-        #expect(try Self.parse(#"{"op":"ping","client":"pathctl","v":2}"#) == Request(.ping))
+    /// A field no op takes is refused, naming what the op takes: a typo never widens the
+    /// question, and a client asking for a newer daemon's field learns that this one is older.
+    @Test(arguments: [
+        (#"{"op":"status","critera":{"requiredInterfaceType":"wifi"}}"#,
+         #"unknown field "critera": status takes id and criteria"#),
+        (#"{"op":"subscribe","id":"s","criteria":null,"expensive":false}"#,
+         #"unknown field "expensive": subscribe takes id and criteria"#),
+        (#"{"op":"history","limt":1}"#, #"unknown field "limt": history takes id, since and limit"#),
+        (#"{"op":"ping","client":"pathctl","v":2}"#, #"unknown field "client": ping takes only id"#),
+        (#"{"op":"unsubscribe","id":"x","ids":["x"]}"#, #"unknown field "ids": unsubscribe takes only id"#),
+        (#"{"op":"interfaces","name":null}"#, #"unknown field "name": interfaces takes only id"#),
+        (#"{"op":"reload","force":true}"#, #"unknown field "force": reload takes only id"#),
+        (#"{"op":"reportConnectivity","report":{}}"#,
+         #"unknown field "report": reportConnectivity takes id and connectivity"#),
+        (#"{"op":"metrics","fromat":"prometheus"}"#, #"unknown field "fromat": metrics takes id and format"#),
+        (#"{"op":"route","destination":"192.0.2.1","source":"192.0.2.2"}"#,
+         #"unknown field "source": route takes id and destination"#),
+        (#"{"op":"status","Criteria":{}}"#, #"unknown field "Criteria": status takes id and criteria"#),
+        (#"{"op":"status","":1}"#, #"unknown field "": status takes id and criteria"#),
+    ])
+    func unknownFieldsAreRefused(line: String, message: String) {
+        let error = Self.failure(line)
+        #expect(error?.code == .badArgument)
+        #expect(error?.message == message)
+    }
+
+    @Test func unknownFieldRefusalEchoesTheId() {
+        let error = Self.failure(#"{"op":"history","id":"h","limt":1}"#)
+        #expect(error?.id == .string("h"))
+    }
+
+    /// The unknown field comes first, before a field of another op or a bad value; of
+    /// several unknown fields, the first by name, so the message never depends on order.
+    @Test(arguments: [
+        (#"{"op":"ping","since":1,"zeta":2}"#, #"unknown field "zeta": ping takes only id"#),
+        (#"{"op":"history","limit":-1,"next":true}"#, #"unknown field "next": history takes id, since and limit"#),
+        (#"{"op":"status","zz":1,"aa":2,"mm":3}"#, #"unknown field "aa": status takes id and criteria"#),
+        (#"{"mm":3,"op":"status","aa":2}"#, #"unknown field "aa": status takes id and criteria"#),
+    ])
+    func unknownFieldIsTheFirstProblemReported(line: String, message: String) {
+        #expect(Self.failure(line)?.message == message)
+    }
+
+    /// The op's name and its id are the only fields besides the op's own; an unknown op
+    /// is still `unknownOp` whatever else the line holds.
+    @Test func unknownOpWinsOverUnknownFields() {
+        #expect(Self.failure(#"{"op":"launch","critera":{}}"#)?.code == .unknownOp)
     }
 
     @Test(arguments: [
@@ -152,5 +198,33 @@ struct RequestTests {
         #expect(String(decoding: request.encoded(), as: UTF8.self)
             == #"{"op":"subscribe","id":1,"criteria":{"prohibitedInterfaceTypes":["cellular","wifi"]}}"# + "\n")
         #expect(String(decoding: Request(.ping).encoded(), as: UTF8.self) == #"{"op":"ping"}"# + "\n")
+    }
+}
+
+/// The error line a refused request gets, byte for byte, as the daemon builds it from the
+/// parse error (Golden/error-unknown-field.jsonl): the documented `error` message.
+@Suite("refused requests on the wire")
+struct RefusedRequestGoldenTests {
+    @Test func unknownFieldsGetTheGoldenErrorLines() throws {
+        let requests = [#"{"op":"status","critera":{"requiredInterfaceType":"wifi"}}"#,
+                        #"{"op":"history","limt":1,"id":"h"}"#]
+        var encoded: [UInt8] = []
+        for request in requests {
+            do {
+                let parsed = try Request.parse(line: Array(request.utf8))
+                Issue.record("\(request) parsed as \(parsed)")
+            } catch {
+                encoded += ServerMessage.error(code: error.code, message: error.message, id: error.id).encoded()
+            }
+        }
+        let golden = try Fixture.golden("error-unknown-field.jsonl")
+        #expect(String(decoding: encoded, as: UTF8.self) == String(decoding: golden, as: UTF8.self))
+        for line in golden.split(separator: UInt8(ascii: "\n")) {
+            guard case .error(.badArgument, let message, _) = try ServerMessage.decode(line: line) else {
+                Issue.record("not a badArgument error: \(String(decoding: line, as: UTF8.self))")
+                continue
+            }
+            #expect(message.hasPrefix("unknown field \""))
+        }
     }
 }

@@ -10,16 +10,48 @@ struct SocketLocationTests {
         (1000, ["XDG_RUNTIME_DIR": "/run/user/1000/"], "/run/user/1000/pathd/pathd.sock"),
         (4242, ["XDG_RUNTIME_DIR": "/tmp/rt", "HOME": "/home/x"], "/tmp/rt/pathd/pathd.sock"),
     ] as [(UInt32, [String: String], String)])
-    func defaultPath(userID: UInt32, environment: [String: String], expected: String) {
-        #expect(SocketLocation.defaultPath(userID: userID, environment: environment) == expected)
+    func defaultPath(userID: UInt32, environment: [String: String], expected: String) throws {
+        #expect(try SocketLocation.defaultPath(userID: userID, environment: environment) == expected)
     }
 
+    /// Why user 1000 has no default socket in `environment`; nil (and a recorded issue) when it has one.
+    private static func refusal(_ environment: [String: String]) -> String? {
+        do throws(SocketLocation.NoDefaultPath) {
+            let path = try SocketLocation.defaultPath(userID: 1000, environment: environment)
+            Issue.record("a default socket: \(path)")
+            return nil
+        } catch {
+            return error.description
+        }
+    }
+
+    /// Unset and empty are "not set"; a relative one is set but unusable (the XDG Base
+    /// Directory Specification says to ignore it), and says so, with its value.
     @Test(arguments: [
-        [String: String](), ["HOME": "/home/user"], ["XDG_RUNTIME_DIR": ""], ["XDG_RUNTIME_DIR": "run/user/1000"],
-        ["XDG_RUNTIME_DIR": "./run"], ["XDG_RUNTIME_DIR": "~/run"],
+        ([String: String](), "XDG_RUNTIME_DIR is not set"),
+        (["HOME": "/home/user"], "XDG_RUNTIME_DIR is not set"),
+        (["XDG_RUNTIME_DIR": ""], "XDG_RUNTIME_DIR is not set"),
+        (["XDG_RUNTIME_DIR": "run/user/1000"], #"XDG_RUNTIME_DIR is not an absolute path ("run/user/1000")"#),
+        (["XDG_RUNTIME_DIR": "rel"], #"XDG_RUNTIME_DIR is not an absolute path ("rel")"#),
+        (["XDG_RUNTIME_DIR": "./run"], #"XDG_RUNTIME_DIR is not an absolute path ("./run")"#),
+        (["XDG_RUNTIME_DIR": "~/run"], #"XDG_RUNTIME_DIR is not an absolute path ("~/run")"#),
+        (["XDG_RUNTIME_DIR": " /run/user/1000"], #"XDG_RUNTIME_DIR is not an absolute path (" /run/user/1000")"#),
     ])
-    func userWithoutAnAbsoluteRuntimeDirectoryHasNoDefault(environment: [String: String]) {
-        #expect(SocketLocation.defaultPath(userID: 1000, environment: environment) == nil)
+    func userWithoutAnAbsoluteRuntimeDirectoryHasNoDefault(environment: [String: String], why: String) {
+        #expect(Self.refusal(environment) == why)
+    }
+
+    /// sun_path holds 107 bytes and a NUL: the runtime directory may take 90 of them
+    /// ("/pathd/pathd.sock" takes 17).
+    @Test func runtimeDirectoryTooLongForASocket() throws {
+        let fits = "/" + String(repeating: "r", count: 89)
+        #expect(try SocketLocation.defaultPath(userID: 1000, environment: ["XDG_RUNTIME_DIR": fits])
+            == fits + "/pathd/pathd.sock")
+        let long = fits + "r"
+        #expect(Self.refusal(["XDG_RUNTIME_DIR": long])
+            == "the default socket \"\(long)/pathd/pathd.sock\" (in XDG_RUNTIME_DIR) is longer than 107 bytes")
+        // Root's socket is the system one, whatever the environment.
+        #expect(try SocketLocation.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"]) == "/run/pathd/pathd.sock")
     }
 
     @Test func systemPath() {
