@@ -39,7 +39,7 @@ extension IPAddress {
     /// source for a destination on the link (see above).
     public func countsAsSource(toward destination: IPAddress) -> Bool {
         if countsAsSource { return true }
-        return destination.isLinkScoped && family == destination.family && isIPv6LinkLocal
+        return destination.isLinkScoped && family == destination.family && family == .ipv6 && isLinkLocal
     }
 }
 

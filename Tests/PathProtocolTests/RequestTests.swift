@@ -144,7 +144,7 @@ struct RequestTests {
          #"unknown field "report": reportConnectivity takes id and connectivity"#),
         (#"{"op":"metrics","fromat":"prometheus"}"#, #"unknown field "fromat": metrics takes id and format"#),
         (#"{"op":"route","destination":"192.0.2.1","source":"192.0.2.2"}"#,
-         #"unknown field "source": route takes id and destination"#),
+         #"unknown field "source": route takes id, destination and interface"#),
         (#"{"op":"status","Criteria":{}}"#, #"unknown field "Criteria": status takes id and criteria"#),
         (#"{"op":"status","":1}"#, #"unknown field "": status takes id and criteria"#),
     ])
