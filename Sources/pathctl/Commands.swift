@@ -42,7 +42,7 @@ enum Commands {
 
     private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
     private static let requirementOptions = PathRequirements.options.map(\.option)
-    private static let interfaceTypes = ValueCompletion.words(InterfaceType.commandLineNames.map(\.name))
+    private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
 
     /// In the order `--help` lists them.
     private static let options = [

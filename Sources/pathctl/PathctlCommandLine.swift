@@ -77,8 +77,8 @@ enum PathctlCommandLine {
             Options (before or after the command; --flag VALUE or --flag=VALUE):
             \(table.optionsHelp)
 
-            Interface types, in any case: \(InterfaceType.allCases.map(\.rawValue).joined(separator: ", "))
-            (also wired or ethernet for wiredEthernet).
+            Interface types, in any case: \(InterfaceType.knownNames)
+            (also \(InterfaceType.aliasesDescription)).
 
             Exit status: 0 success (wait and status --check: satisfied; route: every HOST
             has an address with a satisfied route); 1 not satisfied (wait timed out,
@@ -138,6 +138,9 @@ enum PathctlCommandLine {
     }
 
     private static func interfaceType(_ text: String, for option: String) throws(UsageError) -> InterfaceType {
-        try OptionValue.choice(text, for: option, among: InterfaceType.commandLineNames)
+        guard let type = InterfaceType(written: text) else {
+            throw UsageError("\(option) expects one of \(InterfaceType.writtenNamesDescription), got \"\(text)\"")
+        }
+        return type
     }
 }
