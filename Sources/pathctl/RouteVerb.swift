@@ -1,4 +1,5 @@
 import PathModel
+import PathProtocol
 import PathSocketClient
 import SystemCalls
 
@@ -22,22 +23,19 @@ enum RouteVerb: Verb {
                 return try HostResolver.addresses(of: host).compactMap { IPAddress(bytes: $0) }
             })
         }
-        let connection: PathConnection
-        do throws(PathClientError) {
-            connection = try PathConnection.connect(to: options.socketPath)
-        } catch {
-            throw CommandError(error)
-        }
+        // Each answer, the hello and every route, within the deadline: the connection's
+        // receive timeout bounds every wait for a line.
+        let connection = try connectForAnswers(options.socketPath)
         var unresolved = false
         var unreachableHosts = false
         for target in targets {
             switch target.addresses {
             case .failure(let failure):
                 unresolved = true
-                writeError("pathctl: \(target.host): cannot resolve: \(failure)\n")
+                writeErrorLine("pathctl: \(target.host): cannot resolve: \(failure)")
             case .success(let addresses) where addresses.isEmpty:
                 unresolved = true
-                writeError("pathctl: \(target.host): the resolver returned no address\n")
+                writeErrorLine("pathctl: \(target.host): the resolver returned no address")
             case .success(let addresses):
                 var usable = false
                 for address in addresses {
@@ -47,7 +45,7 @@ enum RouteVerb: Verb {
                         echo(line)
                     } else {
                         let label = target.host == address.description ? target.host : "\(target.host) (\(address))"
-                        writeOut("\(label): \(report.summary)\n")
+                        writeOut("\(label): \(PeerText.oneLine(report.summary))\n")
                     }
                 }
                 if !usable { unreachableHosts = true }
