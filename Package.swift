@@ -52,7 +52,7 @@ let package = Package(
                                                           "ServiceSupport", "SystemCalls"]),
         // The command-line grammar of the executables, and the command table that writes
         // pathctl's usage text and shell completions.
-        .target(name: "CommandLineOptions", dependencies: ["PathModel"]),
+        .target(name: "CommandLineOptions"),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon",
                                                         "PathEngine", "PathModel", "PathProtocol", "ServiceSupport",
                                                         "SystemCalls"]),

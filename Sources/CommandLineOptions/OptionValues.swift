@@ -1,5 +1,3 @@
-import PathModel
-
 /// The values options take, read the same way by every option that takes them.
 public enum OptionValue {
     /// A number of seconds in plain decimal: digits with an optional fraction (`30`,
@@ -32,12 +30,4 @@ public enum OptionValue {
         let known = names.map(\.name).joined(separator: ", ")
         throw UsageError("\(option) expects one of \(known), got \"\(text)\"")
     }
-}
-
-extension InterfaceType {
-    /// The names the command line accepts for each type, in any case: the protocol's
-    /// name first, then the everyday words `wired` and `ethernet` for wiredEthernet.
-    /// Output always uses the protocol's name.
-    public static let commandLineNames: [(name: String, value: InterfaceType)] =
-        allCases.map { ($0.rawValue, $0) } + [("wired", .wiredEthernet), ("ethernet", .wiredEthernet)]
 }

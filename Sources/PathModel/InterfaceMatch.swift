@@ -80,17 +80,25 @@ extension InterfaceRule {
     /// systemd); every other key is unset (nil) until a section sets it.
     public static let keys: [ConfigurationKey<InterfaceRule>] = [
         globs("Name", \.match.name, "match the interface name"),
-        ConfigurationKey("Type", .types, range: "types among \(InterfaceType.knownNames), each may start with !",
+        ConfigurationKey("Type", .types,
+                         range: "types among \(InterfaceType.writtenNamesDescription), each may start with !",
                          "match the detected type",
                          parse: { rule, value in
+                             // Checked whole before any term is kept: a refused value changes nothing.
+                             var canonical: [String] = []
                              for term in terms(value) {
-                                 let name = term.hasPrefix("!") ? String(term.dropFirst()) : term
-                                 guard InterfaceType(known: name) != nil else {
-                                     return .refused("Type= expects types among \(InterfaceType.knownNames) "
-                                         + "(each may start with !), got \(quoted(term))")
+                                 let excluding = term.hasPrefix("!")
+                                 guard let type = InterfaceType(written: excluding ? String(term.dropFirst()) : term)
+                                 else {
+                                     return .refused("Type= expects types among "
+                                         + "\(InterfaceType.writtenNamesDescription) (each may start with !), "
+                                         + "got \(quoted(term))")
                                  }
-                                 rule.match.type.append(term)
+                                 // Kept by the protocol's name, the name `matches` compares and
+                                 // --check-config prints.
+                                 canonical.append((excluding ? "!" : "") + type.rawValue)
                              }
+                             for term in canonical { rule.match.type.append(term) }
                              return .set
                          },
                          reset: { $0.match.type = MatchList() },
@@ -100,11 +108,11 @@ extension InterfaceRule {
         flag("Constrained", \.isConstrained, "paths through it are constrained"),
         flag("OnDemand", \.isOnDemand, "it comes up when traffic needs it (dial on demand)"),
         flag("Ignore", \.isIgnored, "never part of a path"),
-        ConfigurationKey("SetType", .type, range: "one of \(InterfaceType.knownNames)",
+        ConfigurationKey("SetType", .type, range: "one of \(InterfaceType.writtenNamesDescription)",
                          "report it as this type instead of the detected one",
                          parse: { rule, value in
-                             guard let type = InterfaceType(known: value) else {
-                                 return .invalid(expectation: "one of \(InterfaceType.knownNames)")
+                             guard let type = InterfaceType(written: value) else {
+                                 return .invalid(expectation: "one of \(InterfaceType.writtenNamesDescription)")
                              }
                              rule.setType = type
                              return .set

@@ -28,6 +28,37 @@ public enum InterfaceType: OpenEnumeration {
     }
 }
 
+extension InterfaceType {
+    /// The names a person may write for a type, one table for pathctl's options and
+    /// pathd.conf(5)'s `Type=` and `SetType=`, each compared without regard to case: the
+    /// protocol's name of every known type, then the everyday words `wired` and
+    /// `ethernet` for wiredEthernet. Output always uses the protocol's name; the protocol
+    /// itself takes only that, exactly (`init?(known:)`, docs/PROTOCOL.md).
+    public static let writtenNames: [(name: String, value: InterfaceType)] =
+        allCases.map { ($0.rawValue, $0) } + [("wired", .wiredEthernet), ("ethernet", .wiredEthernet)]
+
+    /// The known type `text` names in one of `writtenNames`, in any case; nil otherwise.
+    public init?(written text: String) {
+        let folded = text.lowercased()
+        guard let match = Self.writtenNames.first(where: { $0.name.lowercased() == folded }) else { return nil }
+        self = match.value
+    }
+
+    /// `writtenNames` for a message or a help text: "wifi, cellular, wiredEthernet,
+    /// loopback, other, in any case (also wired or ethernet for wiredEthernet)".
+    public static var writtenNamesDescription: String {
+        knownNames + ", in any case (also \(aliasesDescription))"
+    }
+
+    /// The names beyond the protocol's: "wired or ethernet for wiredEthernet".
+    public static var aliasesDescription: String {
+        allCases.compactMap { type -> String? in
+            let others = writtenNames.filter { $0.value == type && $0.name != type.rawValue }.map(\.name)
+            return others.isEmpty ? nil : others.joined(separator: " or ") + " for " + type.rawValue
+        }.joined(separator: "; ")
+    }
+}
+
 /// One interface as a path lists it.
 public struct Interface: Hashable, Sendable {
     public var name: String

@@ -22,18 +22,24 @@ public struct PathClientError: Error, Hashable, CustomStringConvertible, Sendabl
     public let description: String
     /// What kind of failure it was.
     public let kind: Kind
+    /// The socket of the daemon the failure concerns, when it happened on a connection
+    /// made to it (a read that timed out or failed); nil before one was made.
+    public let socketPath: String?
 
     /// A failure described by `description`; of kind `.protocolViolation` unless told.
-    public init(_ description: String, kind: Kind = .protocolViolation) {
+    public init(_ description: String, kind: Kind = .protocolViolation, socketPath: String? = nil) {
         self.description = description
         self.kind = kind
+        self.socketPath = socketPath
     }
 
     /// The wait for a line ran out, rather than failing.
     public var isTimeout: Bool { kind == .timeout }
 
-    /// The daemon refused with `code` and `message`: the one wording for every client.
+    /// The daemon refused with `code` and `message`: the one wording for every client, on
+    /// one line however many the message has (`kind` keeps it as sent).
     public static func refused(_ code: ErrorCode, _ message: String) -> PathClientError {
-        PathClientError("pathd refused: \(message) [\(code.rawValue)]", kind: .refused(code, message: message))
+        PathClientError("pathd refused: \(PeerText.oneLine(message)) [\(code.rawValue)]",
+                        kind: .refused(code, message: message))
     }
 }

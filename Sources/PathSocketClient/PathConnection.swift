@@ -91,7 +91,8 @@ public final class PathConnection {
             guard version == ProtocolVersion.current else {
                 // Another version changed what lines mean (docs/PROTOCOL.md, "Version rule").
                 close()
-                throw PathClientError("pathd \(daemonVersion) at \(socketPath) speaks protocol \(version); "
+                throw PathClientError("pathd \(PeerText.oneLine(daemonVersion)) at \(socketPath) "
+                                      + "speaks protocol \(version); "
                                       + "this client speaks protocol \(ProtocolVersion.current)")
             }
             hello = (version, daemonVersion, generation)
@@ -169,10 +170,14 @@ public final class PathConnection {
             switch received {
             case .success(let value): count = value
             case .failure(.wouldBlock):
-                throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout)
-            case .failure(let error): throw PathClientError("cannot read from pathd: \(error)", kind: .closed)
+                throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout,
+                                      socketPath: socketPath)
+            case .failure(let error):
+                throw PathClientError("cannot read from pathd: \(error)", kind: .closed, socketPath: socketPath)
             }
-            if count == 0 { throw PathClientError("pathd closed the connection", kind: .closed) }
+            if count == 0 {
+                throw PathClientError("pathd closed the connection", kind: .closed, socketPath: socketPath)
+            }
             let fits = receiveBuffer.withUnsafeBytes { raw in
                 framer.push(UnsafeRawBufferPointer(rebasing: raw[0..<count])) { ready.append($0) }
             }

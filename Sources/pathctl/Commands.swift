@@ -42,7 +42,7 @@ enum Commands {
 
     private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
     private static let requirementOptions = PathRequirements.options.map(\.option)
-    private static let interfaceTypes = ValueCompletion.words(InterfaceType.commandLineNames.map(\.name))
+    private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
 
     /// In the order `--help` lists them.
     private static let options = [
@@ -62,21 +62,27 @@ enum Commands {
         CommandOption(OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
                                  help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
                       brief: "paths over this interface type do not count", completion: interfaceTypes),
-        CommandOption(OptionSpec("--check", help: "status: exit 1 unless the path is satisfied"),
-                      brief: "exit 1 unless the path is satisfied"),
+        CommandOption(OptionSpec("--check", help: """
+            status: exit 1 unless the path is satisfied (implied
+            by --ipv4, --ipv6, --dns and --internet)
+            """), brief: "exit 1 unless the path is satisfied"),
         CommandOption(OptionSpec("--ipv4", short: "-4", help: """
-            status --check, wait: the path must also carry IPv4
-            (route, interface and source address)
+            status, wait: the path must also carry IPv4 (route,
+            interface and source address); status then exits 1
+            without it
             """), brief: "the path must also carry IPv4"),
-        CommandOption(OptionSpec("--ipv6", short: "-6", help: "status --check, wait: likewise for IPv6"),
-                      brief: "the path must also carry IPv6"),
+        CommandOption(OptionSpec("--ipv6", short: "-6", help: """
+            status, wait: likewise for IPv6 (status then exits 1
+            without it)
+            """), brief: "the path must also carry IPv6"),
         CommandOption(OptionSpec("--dns", help: """
-            status --check, wait: the resolver configuration must
-            name a nameserver
+            status, wait: the resolver configuration must also
+            name a nameserver (status then exits 1 without one)
             """), brief: "the resolver configuration must name a nameserver"),
         CommandOption(OptionSpec("--internet", help: """
-            status --check, wait: the connectivity check must have
-            found full Internet access (needs pathd-probe)
+            status, wait: the connectivity check must also have
+            found full Internet access (needs pathd-probe; status
+            then exits 1 without it)
             """), brief: "the connectivity check must have found full Internet access"),
         CommandOption(OptionSpec("--timeout", value: "SECONDS", help: """
             wait: give up after SECONDS (decimal, default \(defaultTimeout);

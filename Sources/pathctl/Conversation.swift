@@ -10,13 +10,22 @@ enum CommandError: Error {
     /// pathd answered with an `error` line.
     case refused(ErrorCode, String)
 
-    /// A client-library failure: a refusal when pathd answered with an error, else unreachable.
+    /// A client-library failure: a refusal when pathd answered with an error, pathd's
+    /// silence when a wait for its answer ran out (`PathctlOptions.answerDeadline`, the
+    /// only receive timeout pathctl sets outside `wait`), else unreachable.
     init(_ error: PathClientError) {
         if case .refused(let code, let message) = error.kind {
             self = .refused(code, message)
+        } else if error.isTimeout {
+            self = .noAnswer(socketPath: error.socketPath, within: PathctlOptions.answerDeadline)
         } else {
             self = .unreachable(error.description)
         }
+    }
+
+    /// pathd accepted the connection but did not answer in time: exit 3, as unreachable.
+    static func noAnswer(socketPath: String?, within deadline: Duration) -> CommandError {
+        .unreachable("pathd at \(socketPath ?? "its socket") did not answer within \(deadline.decimalSeconds) s")
     }
 
     var exitStatus: PathctlExitStatus {
@@ -39,26 +48,48 @@ enum CommandError: Error {
 /// One exchange with pathd, as `status`, `interfaces` and `reload` have it: connect, send
 /// `request`, and hand each message with its exact line to `handle` until it returns an
 /// exit status. An `error` line ends the exchange as a refusal once `handle` has seen it
-/// (so `--json` may pass it on); a failure to reach or read pathd makes it unreachable.
+/// (so `--json` may pass it on); a failure to reach or read pathd makes it unreachable,
+/// and so does silence: the hello and the reply each get `PathctlOptions.answerDeadline`.
 func converse(_ options: PathctlOptions, _ request: Request,
               handle: (ServerMessage, _ line: [UInt8]) -> PathctlExitStatus?)
     throws(CommandError) -> PathctlExitStatus {
-    let connection: PathConnection
+    let connection = try connectForAnswers(options.socketPath)
     do throws(PathClientError) {
-        connection = try PathConnection.connect(to: options.socketPath)
         try connection.send(request)
     } catch {
         throw CommandError(error)
     }
+    let deadline = ContinuousClock.now + PathctlOptions.answerDeadline
     while true {
-        let (message, line): (ServerMessage, [UInt8])
-        do throws(PathClientError) {
-            (message, line) = try connection.nextWithLine()
-        } catch {
-            throw CommandError(error)
-        }
+        let (message, line) = try nextAnswer(on: connection, before: deadline)
         if let status = handle(message, line) { return status }
         if case .error(let code, let text, _) = message { throw .refused(code, text) }
+    }
+}
+
+/// Connects for one-shot requests: the hello must come within `PathctlOptions.answerDeadline`.
+func connectForAnswers(_ socketPath: String?) throws(CommandError) -> PathConnection {
+    do throws(PathClientError) {
+        return try PathConnection.connect(to: socketPath, timeout: PathctlOptions.answerDeadline)
+    } catch {
+        throw CommandError(error)
+    }
+}
+
+/// The next message on `connection`, by `deadline` (lines pathd sends before its answer,
+/// of types this pathctl skips, do not extend it).
+func nextAnswer(on connection: PathConnection,
+                before deadline: ContinuousClock.Instant) throws(CommandError) -> (ServerMessage, [UInt8]) {
+    let left = deadline - ContinuousClock.now
+    guard left > .zero else {
+        throw .noAnswer(socketPath: connection.socketPath, within: PathctlOptions.answerDeadline)
+    }
+    do throws(PathClientError) {
+        try connection.setTimeout(left)
+        let (message, line) = try connection.nextWithLine()
+        return (message, line)
+    } catch {
+        throw CommandError(error)
     }
 }
 
@@ -76,7 +107,21 @@ func writeOut(_ text: String) {
     do { try FileDescriptor.standardOutput.writeAll(text.utf8) } catch {}
 }
 
-func writeError(_ text: String) {
+/// Writes one line to stderr: pathctl(1) promises one line per failure, so a message
+/// that carries pathd's text (a `configInvalid` lists an error a line) is joined first.
+func writeErrorLine(_ text: String) {
     // Nowhere left to report a failure to write to stderr.
-    do { try FileDescriptor.standardError.writeAll(text.utf8) } catch {}
+    do { try FileDescriptor.standardError.writeAll((PeerText.oneLine(text) + "\n").utf8) } catch {}
+}
+
+extension Duration {
+    /// The seconds as `--timeout` takes them, to the millisecond: "2", "0.25".
+    var decimalSeconds: String {
+        let (seconds, attoseconds) = components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let fraction = String(milliseconds % 1000)
+        guard fraction != "0" else { return "\(milliseconds / 1000)" }
+        let digits = String(repeating: "0", count: 3 - fraction.count) + fraction
+        return "\(milliseconds / 1000)." + digits.reversed().drop { $0 == "0" }.reversed()
+    }
 }

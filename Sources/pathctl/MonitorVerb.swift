@@ -14,7 +14,8 @@ enum MonitorVerb: Verb {
                 if options.json {
                     echo(line)
                 } else {
-                    writeOut("\(PathFormatting.timestamp()) resync (generation \(generation)): \(reason)\n")
+                    writeOut("\(PathFormatting.timestamp()) resync (generation \(generation)): "
+                        + "\(PeerText.oneLine(reason))\n")
                 }
             case .error:
                 if options.json { echo(line) }

@@ -62,7 +62,8 @@ enum PathFormatting {
     /// "2026-12-01T08:30:00Z satisfied via eth0 (IPv4, DNS)", with the connectivity
     /// check's verdict after a dash when there is one.
     static func monitorLine(_ update: PathUpdate) -> String {
-        "\(timestamp()) \(headline(update))\n"
+        // One line per change, whatever text the daemon's reasons and evidence carry.
+        "\(timestamp()) \(PeerText.oneLine(headline(update)))\n"
     }
 
     static func timestamp() -> String {

@@ -21,6 +21,16 @@ enum PathctlExitStatus: Int32, Sendable, CaseIterable {
 struct PathctlOptions: Equatable, Sendable {
     /// `wait` without `--timeout` gives up after this long, as nm-online does.
     static let defaultTimeout: Duration = .seconds(30)
+    /// How long pathd may take to say hello, and then to answer each request of a
+    /// command that asks once (status, interfaces, route, reload, metrics, history,
+    /// `--version`, `wait --timeout 0`) before pathctl gives up with exit 3. pathd answers
+    /// from memory: a request's round trip is well under a millisecond, its p99 a few
+    /// milliseconds on a loaded machine (docs/PERFORMANCE.md, "The route request"), and a
+    /// socket-activated pathd says hello once it has read the kernel's state. So only a
+    /// hung daemon, or something else on the socket, waits this long; and `systemctl
+    /// reload pathd` (ExecReload= runs `pathctl reload`) fails with this line well before
+    /// systemd's own 90 s timeout would kill it.
+    static let answerDeadline: Duration = .seconds(10)
 
     /// The command's name, one of `Commands.table`'s.
     var verb: String
@@ -66,6 +76,7 @@ enum PathctlCommandLine {
         let withOperands = table.commands.compactMap { command in
             command.operands.map { "       pathctl [--socket PATH] \(command.name) [--json] \($0.name)...\n" }
         }.joined()
+        let deadline = PathctlOptions.answerDeadline.decimalSeconds
         return """
             Usage: pathctl [--socket PATH] COMMAND [OPTIONS]
             \(withOperands)
@@ -77,12 +88,13 @@ enum PathctlCommandLine {
             Options (before or after the command; --flag VALUE or --flag=VALUE):
             \(table.optionsHelp)
 
-            Interface types, in any case: \(InterfaceType.allCases.map(\.rawValue).joined(separator: ", "))
-            (also wired or ethernet for wiredEthernet).
+            Interface types, in any case: \(InterfaceType.knownNames)
+            (also \(InterfaceType.aliasesDescription)).
 
             Exit status: 0 success (wait and status --check: satisfied; route: every HOST
             has an address with a satisfied route); 1 not satisfied (wait timed out,
-            status --check, route); 2 usage error; 3 pathd cannot be reached; 4 pathd
+            status --check, route); 2 usage error; 3 pathd cannot be reached, or did not
+            answer within \(deadline) s (wait: said no hello before the timeout); 4 pathd
             refused (its error code is shown); 5 route: a HOST did not resolve. See pathctl(1).
 
             """
@@ -102,7 +114,16 @@ enum PathctlCommandLine {
             }
             return path
         }
-        if line.has("--version") { return .version(socketPath: socketPath) }
+        if line.has("--version") {
+            // Another word is a mistake, as after any command (`pathctl status -V` is fine).
+            if let first = line.operands.first {
+                guard table.command(named: first) != nil else {
+                    throw UsageError("unexpected argument \"\(first)\" after --version")
+                }
+                _ = try table.command(in: line)
+            }
+            return .version(socketPath: socketPath)
+        }
 
         let (command, operands) = try table.command(in: line)
         var options = PathctlOptions(verb: command.name)
@@ -138,6 +159,9 @@ enum PathctlCommandLine {
     }
 
     private static func interfaceType(_ text: String, for option: String) throws(UsageError) -> InterfaceType {
-        try OptionValue.choice(text, for: option, among: InterfaceType.commandLineNames)
+        guard let type = InterfaceType(written: text) else {
+            throw UsageError("\(option) expects one of \(InterfaceType.writtenNamesDescription), got \"\(text)\"")
+        }
+        return type
     }
 }

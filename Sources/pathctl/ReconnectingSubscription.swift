@@ -42,8 +42,10 @@ struct ReconnectingSubscription {
 
     enum Outcome {
         case finished(PathctlExitStatus)
-        /// The deadline passed first.
-        case timedOut
+        /// The deadline passed first. `socketPath`: the socket last tried (nil when not
+        /// known); `saidHello`: whether any daemon said hello meanwhile, so that a
+        /// daemon that accepted and stayed silent is not taken for an unsatisfied path.
+        case timedOut(socketPath: String?, saidHello: Bool)
     }
 
     /// Hands each message a subscriber acts on (`ServerMessage.forSubscriber`) to `handle`
@@ -55,7 +57,7 @@ struct ReconnectingSubscription {
         do throws(PathClientError) {
             connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
         } catch {
-            if error.isTimeout { return .timedOut }
+            if error.isTimeout { return .timedOut(socketPath: error.socketPath, saidHello: false) }
             throw CommandError(error)
         }
         // Past the hello the connection was up: from here on, losing it means reconnecting.
@@ -73,15 +75,17 @@ struct ReconnectingSubscription {
                     if case .error(let code, let text, _) = message { throw .refused(code, text) }
                     continue
                 case .timedOut:
-                    return .timedOut
+                    return .timedOut(socketPath: connection.socketPath, saidHello: true)
                 case .lost(let reason):
                     lost = reason
                 }
             }
             connection.close()
             guard reconnects else { throw .unreachable("lost pathd: \(lost ?? "connection ended")") }
-            writeError("pathctl: lost pathd: \(lost ?? "connection ended"); reconnecting\n")
-            guard let next = try reconnect(&schedule) else { return .timedOut }
+            writeErrorLine("pathctl: lost pathd: \(lost ?? "connection ended"); reconnecting")
+            guard let next = try reconnect(&schedule) else {
+                return .timedOut(socketPath: connection.socketPath, saidHello: true)
+            }
             connection = next
             lost = nil
         }
@@ -137,7 +141,7 @@ struct ReconnectingSubscription {
                     pause(max(left, .zero))
                     return nil
                 }
-                writeError("pathctl: pathd unreachable for \(Self.reconnectWindow.components.seconds) s; giving up\n")
+                writeErrorLine("pathctl: pathd unreachable for \(Self.reconnectWindow.decimalSeconds) s; giving up")
                 throw lastFailure.map(CommandError.init) ?? .unreachable("lost pathd")
             }
             pause(wait)
@@ -146,7 +150,7 @@ struct ReconnectingSubscription {
                 try connection.send(request)
                 schedule.connected(at: scheduler.now())
                 let generation = connection.hello.map { " (generation \($0.generation))" } ?? ""
-                writeError("pathctl: reconnected to pathd at \(connection.socketPath)\(generation)\n")
+                writeErrorLine("pathctl: reconnected to pathd at \(connection.socketPath)\(generation)")
                 return connection
             } catch {
                 lastFailure = error

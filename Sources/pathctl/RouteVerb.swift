@@ -1,4 +1,5 @@
 import PathModel
+import PathProtocol
 import PathSocketClient
 import SystemCalls
 
@@ -19,27 +20,26 @@ enum RouteVerb: Verb {
         // Resolved before connecting: a slow resolver holds no connection open.
         let targets = options.hosts.map { host in
             // An address literal needs no resolver, and its zone would be lost in one.
-            if let (literal, zone) = RouteZone.split(host) { return Target(host: host, addresses: .success([literal]), zone: zone) }
+            if let (literal, zone) = RouteZone.split(host) {
+                return Target(host: host, addresses: .success([literal]), zone: zone)
+            }
             return Target(host: host, addresses: Result { () throws(HostResolver.Failure) in
                 try HostResolver.addresses(of: host).compactMap { IPAddress(bytes: $0) }
             })
         }
-        let connection: PathConnection
-        do throws(PathClientError) {
-            connection = try PathConnection.connect(to: options.socketPath)
-        } catch {
-            throw CommandError(error)
-        }
+        // Each answer, the hello and every route, within the deadline: the connection's
+        // receive timeout bounds every wait for a line.
+        let connection = try connectForAnswers(options.socketPath)
         var unresolved = false
         var unreachableHosts = false
         for target in targets {
             switch target.addresses {
             case .failure(let failure):
                 unresolved = true
-                writeError("pathctl: \(target.host): cannot resolve: \(failure)\n")
+                writeErrorLine("pathctl: \(target.host): cannot resolve: \(failure)")
             case .success(let addresses) where addresses.isEmpty:
                 unresolved = true
-                writeError("pathctl: \(target.host): the resolver returned no address\n")
+                writeErrorLine("pathctl: \(target.host): the resolver returned no address")
             case .success(let addresses):
                 var usable = false
                 for address in addresses {
@@ -50,7 +50,7 @@ enum RouteVerb: Verb {
                     } else {
                         let literal = target.zone.map { "\(address)%\($0)" } ?? address.description
                         let label = target.host == literal ? target.host : "\(target.host) (\(literal))"
-                        writeOut("\(label): \(report.summary)\n")
+                        writeOut("\(label): \(PeerText.oneLine(report.summary))\n")
                     }
                 }
                 if !usable { unreachableHosts = true }

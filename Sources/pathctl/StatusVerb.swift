@@ -16,7 +16,7 @@ enum StatusVerb: Verb {
                 writeOut(PathFormatting.statusReport(update, coloured: colour))
             }
             guard options.check, let why = options.requirements.unmet(by: update) else { return .success }
-            writeError("pathctl: \(why)\n")
+            writeErrorLine("pathctl: \(why)")
             return .notSatisfied
         }
     }

@@ -2,16 +2,16 @@ import PathProtocol
 
 /// `pathctl wait`: block until the path is satisfied (under the criteria) and meets the
 /// requirements (`--ipv4`, `--ipv6`, `--dns`, `--internet`), like nm-online or
-/// systemd-networkd-wait-online, but following policy routing and VPNs as traffic
-/// would. Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first;
-/// `--timeout 0` checks once. A restart of pathd meanwhile is waited out.
+/// systemd-networkd-wait-online, but following policy routing and VPNs as traffic would.
+/// Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first, 3 when it passes
+/// before any pathd said hello; `--timeout 0` checks once, waiting for pathd's answer as
+/// `status` does. A restart of pathd meanwhile is waited out.
 enum WaitVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let checkOnce = options.timeout == .zero
-        let subscription = ReconnectingSubscription(socketPath: options.socketPath,
-                                                    request: Request(.subscribe(options.criteria)),
-                                        timeout: checkOnce ? nil : options.timeout,
-                                        reconnects: !checkOnce)
+        let subscription = ReconnectingSubscription(
+            socketPath: options.socketPath, request: Request(.subscribe(options.criteria)),
+            timeout: checkOnce ? PathctlOptions.answerDeadline : options.timeout, reconnects: !checkOnce)
         let outcome = try subscription.run { message, line in
             guard case .path(let update, _) = message else { return nil }
             guard let why = options.requirements.unmet(by: update) else {
@@ -20,7 +20,7 @@ enum WaitVerb: Verb {
             }
             if checkOnce {
                 if options.json { echo(line) }
-                writeError("pathctl: \(why)\n")
+                writeErrorLine("pathctl: \(why)")
                 return .notSatisfied
             }
             return nil
@@ -28,9 +28,16 @@ enum WaitVerb: Verb {
         switch outcome {
         case .finished(let status):
             return status
-        case .timedOut:
-            let goal = options.requirements.goal
-            writeError("pathctl: timed out after \(options.timeout.seconds) s waiting for \(goal)\n")
+        case .timedOut(let socketPath, _) where checkOnce:
+            throw .noAnswer(socketPath: socketPath, within: PathctlOptions.answerDeadline)
+        case .timedOut(let socketPath, saidHello: false):
+            // Not "not satisfied": nothing is known of the path.
+            writeErrorLine("pathctl: timed out after \(options.timeout.decimalSeconds) s: "
+                + "pathd at \(socketPath ?? "its socket") never said hello")
+            return .unreachable
+        case .timedOut(_, saidHello: true):
+            writeErrorLine("pathctl: timed out after \(options.timeout.decimalSeconds) s "
+                + "waiting for \(options.requirements.goal)")
             return .notSatisfied
         }
     }

@@ -27,7 +27,7 @@ do throws(CommandError) {
         exit(try verb.action.run(options).rawValue)
     }
 } catch {
-    let hint = error.exitStatus == .usage ? "\nTry 'pathctl --help'." : ""
-    writeError("pathctl: \(error.message)\(hint)\n")
+    writeErrorLine("pathctl: \(error.message)")
+    if error.exitStatus == .usage { writeErrorLine("Try 'pathctl --help'.") }
     exit(error.exitStatus.rawValue)
 }

@@ -82,6 +82,33 @@ struct PathctlCompatibilityTests {
         }
     }
 
+    @Test("a daemon's message of several lines is printed on one: every failure is one line on stderr")
+    func multiLineMessages() throws {
+        try withTemporaryDirectory { directory in
+            let socketPath = directory.path("pathd.sock")
+            // configInvalid lists an error a line (docs/PROTOCOL.md); the second reply's
+            // warning has a line break and a terminal escape of its own.
+            let invalid = #"{"type":"error","code":"configInvalid","message":"configuration not reloaded: "#
+                + #"/etc/pathd/pathd.conf:2: MaxClients= expects a number\n/etc/pathd/pathd.conf:3: bad\n"}"#
+            let warned = #"{"type":"reloaded","warnings":["a.conf:1: first\nsecond \u001b[2J", "b.conf:2: two"]}"#
+            let daemon = try FakeDaemon(socketPath: socketPath) { connection in
+                FakeDaemon.Reply([Self.hello, connection == 0 ? invalid : warned])
+            }
+            defer { daemon.stop() }
+            let refused = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "reload"],
+                                          timeout: .seconds(30))
+            #expect(refused.termination == .exit(4), "stderr: \(refused.stderr)")
+            #expect(refused.stderr == "pathctl: pathd refused: configuration not reloaded: "
+                + "/etc/pathd/pathd.conf:2: MaxClients= expects a number; /etc/pathd/pathd.conf:3: bad "
+                + "[configInvalid]\n")
+
+            let reloaded = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "reload"],
+                                           timeout: .seconds(30))
+            #expect(reloaded.termination == .exit(0), "stderr: \(reloaded.stderr)")
+            #expect(reloaded.stderr == "warning: a.conf:1: first; second \\u{1b}[2J\nwarning: b.conf:2: two\n")
+        }
+    }
+
     static let hello = #"{"type":"hello","protocol":1,"version":"0.1.0","generation":1}"#
     static let path = #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[]}"#
 

@@ -108,19 +108,23 @@ extension KernelTests {
             }
         }
 
-        @Test("a refused reload exits 4 and says \"pathd refused\" on one line; --json also prints the error line")
+        @Test("a refused reload exits 4 and says \"pathd refused\" on one line, whatever the errors; --json also prints the error line")
         func refusalWording() throws {
             try withVethTopology { topology in
                 let config = topology.directory.path("pathd.conf")
                 try "[Daemon]\n".write(toFile: config, atomically: true, encoding: .utf8)
                 try topology.startDaemon(arguments: ["--config", config])
-                try "[Interface\n".write(toFile: config, atomically: true, encoding: .utf8)
+                // Two errors: pathd's configInvalid message has a line for each.
+                try "[Daemon]\nMaxClients=0\nLogLevel=chatty\n".write(toFile: config, atomically: true, encoding: .utf8)
 
                 let text = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "reload"])
                 #expect(text.termination == .exit(4))
                 #expect(text.stdout.isEmpty, "stdout: \(text.stdout)")
                 #expect(text.stderr.hasPrefix("pathctl: pathd refused: "), "stderr: \(text.stderr)")
                 #expect(text.stderr.hasSuffix(" [configInvalid]\n"), "stderr: \(text.stderr)")
+                #expect(text.stderr.filter { $0 == "\n" }.count == 1, "more than one line: \(text.stderr)")
+                #expect(text.stderr.contains("\(config):2: MaxClients= expects a number from 1 to 1000000, got \"0\"; "
+                    + "\(config):3: LogLevel="), "stderr: \(text.stderr)")
 
                 let json = try Command.run(BuiltProduct.url("pathctl"),
                                            ["--socket", topology.socketPath, "reload", "--json"])

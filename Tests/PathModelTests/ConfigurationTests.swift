@@ -58,7 +58,7 @@ struct ConfigurationTests {
             Name=eth0
             Expensive=maybe
             SetType=modem
-            Type=ethernet
+            Type=modem
             Name=!
             """))
         #expect(!result.isValid)
@@ -71,8 +71,9 @@ struct ConfigurationTests {
             "pathd.conf:7: ClientQueueLimit= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"1K\"",
             "pathd.conf:8: UpstreamResolvConf= expects an absolute path, got \"resolv.conf\"",
             "pathd.conf:11: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
-            "pathd.conf:12: SetType= expects one of wifi, cellular, wiredEthernet, loopback, other, got \"modem\"",
-            "pathd.conf:13: Type= expects types among wifi, cellular, wiredEthernet, loopback, other (each may start with !), got \"ethernet\"",
+            "pathd.conf:12: SetType= expects one of \(InterfaceType.writtenNamesDescription), got \"modem\"",
+            "pathd.conf:13: Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with !), "
+                + "got \"modem\"",
             "pathd.conf:14: Name= has a lone \"!\"; write !PATTERN with no space",
         ])
     }
@@ -245,7 +246,7 @@ struct ConfigurationKeyTableTests {
     func refusedValueChangesNothing() {
         var rule = InterfaceRule()
         #expect(rule.set("Type", to: "wifi !modem") == .refused(
-            "Type= expects types among \(InterfaceType.knownNames) (each may start with !), got \"!modem\""))
+            "Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with !), got \"!modem\""))
         #expect(rule == InterfaceRule())
         #expect(rule.set("Name", to: "eth* !") == .refused("Name= has a lone \"!\"; write !PATTERN with no space"))
         #expect(rule == InterfaceRule())

@@ -89,6 +89,9 @@ struct RequestTests {
     @Test(arguments: [
         #"[]"#, #""wifi""#, "1", "true",
         #"{"requiredInterfaceType":"bluetooth"}"#, #"{"requiredInterfaceType":"WiFi"}"#,
+        // pathctl's and pathd.conf's everyday words are not the protocol's: it takes exact names.
+        #"{"requiredInterfaceType":"wired"}"#, #"{"prohibitedInterfaceTypes":["ethernet"]}"#,
+        #"{"requiredInterfaceType":"WIFI"}"#,
         #"{"requiredInterfaceType":1}"#, #"{"requiredInterfaceType":["wifi"]}"#,
         #"{"prohibitedInterfaceTypes":"cellular"}"#, #"{"prohibitedInterfaceTypes":null}"#,
         #"{"prohibitedInterfaceTypes":[1]}"#, #"{"prohibitedInterfaceTypes":["cellular","satellite"]}"#,

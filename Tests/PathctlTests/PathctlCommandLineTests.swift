@@ -107,6 +107,26 @@ struct PathctlCommandLineTests {
             == .version(socketPath: "/tmp/x.sock"))
     }
 
+    @Test("--version takes no other word: an extra argument is a usage error, a command line must be valid")
+    func versionOperands() throws {
+        #expect(usageError("--version", "extra") == "unexpected argument \"extra\" after --version")
+        #expect(usageError("extra", "-V") == "unexpected argument \"extra\" after --version")
+        #expect(usageError("-V", "status", "now") == "unexpected argument \"now\" after status")
+        #expect(usageError("status", "-V", "--timeout=1") == "--timeout does not apply to status")
+        #expect(try PathctlCommandLine.parse(["status", "--version"]) == .version(socketPath: nil))
+    }
+
+    @Test("the requirement options' help names status and wait, and says what status does without them",
+          arguments: PathRequirements.options.map(\.option))
+    func requirementHelp(option: String) throws {
+        let spec = try #require(Commands.table.options.first { $0.name == option }).spec
+        let help = spec.help.split(separator: "\n").joined(separator: " ")
+        #expect(help.hasPrefix("status, wait: "), "\(option): \(help)")
+        #expect(help.contains("status then exits 1 without"), "\(option): \(help)")
+        #expect(!PathctlCommandLine.usage.contains("status --check, wait"))
+        #expect(try options("status", option).check, "\(option) makes status a check")
+    }
+
     @Test("--completions SHELL needs no command, names a known shell, and --help does not list it")
     func completions() throws {
         #expect(try PathctlCommandLine.parse(["--completions", "zsh"]) == .completions(.zsh))
