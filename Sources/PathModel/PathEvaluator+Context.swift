@@ -25,7 +25,8 @@ extension PathEvaluator {
         }
 
         private init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria,
-                     routeDestination: IPAddress?, settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
+                     routeDestination: IPAddress?, settingsByLink: [InterfaceIndex: InterfaceSettings],
+                     stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
             self.destinations = destinations
@@ -185,7 +186,8 @@ extension PathEvaluator {
         /// Whether, without the criteria, some interface would carry the family.
         private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
             let unrestricted = Context(snapshot: snapshot, policy: policy, destinations: destinations, criteria: .any,
-                                       routeDestination: routeDestination, settingsByLink: settingsByLink, stateByLink: stateByLink)
+                                       routeDestination: routeDestination, settingsByLink: settingsByLink,
+                                       stateByLink: stateByLink)
             if case .usable = unrestricted.verdict(for: family) { return true }
             return false
         }

@@ -60,7 +60,8 @@ do {
     if let activated = try UnixListener.fromActivation() {
         listener = activated
     } else {
-        listener = try UnixListener.bind(path: configuration.daemon.socketPath ?? ProcessEnvironment.defaultSocketPath())
+        let path = try configuration.daemon.socketPath ?? ProcessEnvironment.defaultSocketPath()
+        listener = try UnixListener.bind(path: path)
     }
 } catch {
     fail("\(error)", status: 1)
