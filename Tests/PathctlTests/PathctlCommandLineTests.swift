@@ -5,22 +5,6 @@ import Testing
 
 @Suite("pathctl's command line")
 struct PathctlCommandLineTests {
-    func options(_ arguments: String...) throws -> PathctlOptions {
-        guard case .run(let options) = try PathctlCommandLine.parse(arguments) else {
-            throw UsageError("not a command: \(arguments)")
-        }
-        return options
-    }
-
-    func usageError(_ arguments: String...) -> String? {
-        do {
-            _ = try PathctlCommandLine.parse(arguments)
-            return nil
-        } catch {
-            return error.description
-        }
-    }
-
     @Test("every option takes both spellings, before or after the command")
     func spellings() throws {
         let separate = try options("--socket", "/tmp/p.sock", "wait", "--timeout", "5", "--require-type", "wifi")
