@@ -13,6 +13,18 @@ enum UnitFile {
         return String(line.dropFirst(key.count + 1))
     }
 
+    /// The value of the first `key=` line of `unit`, nil when it has none.
+    static func optionalValue(_ key: String, in unit: String) throws -> String? {
+        let text = try Repository.read("packaging/systemd/\(unit)")
+        return text.split(separator: "\n").first { $0.hasPrefix("\(key)=") }.map { String($0.dropFirst(key.count + 1)) }
+    }
+
+    /// The service units of packaging/systemd.
+    static func services() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: Repository.path("packaging/systemd"))
+            .filter { $0.hasSuffix(".service") }.sorted()
+    }
+
     /// A command line of a unit (`ExecReload=` of pathd.service…), its program the built
     /// one instead of /usr/local/bin's and the socket `socketPath` instead of pathd.socket's.
     static func command(_ key: String, in unit: String, socketPath: String) throws -> (URL, [String]) {
@@ -42,6 +54,28 @@ struct UnitFileTests {
         #expect(try UnitFile.value("StateDirectory", in: "pathd.service") == "pathd")
         #expect(try UnitFile.value("IPAddressDeny", in: "pathd.service") == "any")
         #expect(try UnitFile.value("RestrictAddressFamilies", in: "pathd.service") == "AF_UNIX AF_NETLINK")
+    }
+
+    /// systemd (exec_directory_is_private() in src/core/execute.c) keeps a preserved
+    /// RuntimeDirectory= of a DynamicUser= service in /run/private, mode 0700 and root's,
+    /// behind a symbolic link: whatever its own mode, only root reaches it.
+    @Test("a runtime directory readable by others is not preserved under DynamicUser=, which would hide it in /run/private")
+    func sharedRuntimeDirectoriesAreNotPreserved() throws {
+        let services = try UnitFile.services()
+        #expect(services.contains("pathd.service"), "\(services)")
+        for unit in services {
+            guard try UnitFile.optionalValue("DynamicUser", in: unit) == "yes",
+                  try UnitFile.optionalValue("RuntimeDirectory", in: unit) != nil else { continue }
+            // systemd's default RuntimeDirectoryMode= is 0755.
+            let mode = try #require(Int(try UnitFile.optionalValue("RuntimeDirectoryMode", in: unit) ?? "0755", radix: 8),
+                                    "\(unit): RuntimeDirectoryMode= is not octal")
+            guard mode & 0o005 == 0o005 else { continue }
+            let preserve = try UnitFile.optionalValue("RuntimeDirectoryPreserve", in: unit) ?? "no"
+            #expect(preserve == "no", "\(unit): RuntimeDirectoryPreserve=\(preserve) makes its runtime directory root's only")
+        }
+        // node_exporter (user prometheus) reads pathd's metrics from there (docs/FLEET.md).
+        #expect(try UnitFile.value("RuntimeDirectory", in: "pathd.service") == "pathd-metrics")
+        #expect(try UnitFile.value("RuntimeDirectoryMode", in: "pathd.service") == "0755")
     }
 
     @Test("pathctl in the units talks to the socket of pathd.socket")
