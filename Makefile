@@ -10,6 +10,9 @@ DESTDIR     ?=
 BINDIR      ?= $(PREFIX)/bin
 MANDIR      ?= $(PREFIX)/share/man
 DOCDIR      ?= $(PREFIX)/share/doc/pathd
+# Files other programs read (Prometheus's rules): not under doc/, which a system may
+# leave out (Debian policy 12.3).
+DATADIR     ?= $(PREFIX)/share/pathd
 UNITDIR     ?= $(PREFIX)/lib/systemd/system
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
@@ -33,7 +36,8 @@ UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket 
 # copies name the real ones.
 INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
                        -e 's|/usr/local/lib/systemd/system|$(UNITDIR)|g' \
-                       -e 's|/usr/local/share/doc/pathd|$(DOCDIR)|g'
+                       -e 's|/usr/local/share/doc/pathd|$(DOCDIR)|g' \
+                       -e 's|/usr/local/share/pathd|$(DATADIR)|g'
 
 # `make deb`: the Debian package, built from a copy of the tree (packaging/debian as
 # its debian/) kept in build/, so a rebuild is incremental. The .deb lands in build/.
@@ -163,7 +167,8 @@ install:
 		fi; \
 	done
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SYSCONFDIR)/pathd \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/prometheus \
+		$(DESTDIR)$(SYSCONFDIR)/pathd $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf.d \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
 	install -m 0755 $(RELEASE_DIR)/pathd $(RELEASE_DIR)/pathctl $(RELEASE_DIR)/pathd-probe $(DESTDIR)$(BINDIR)/
 	$(INSTALLED_PATHS) man/pathctl.1 > $(DESTDIR)$(MANDIR)/man1/pathctl.1
@@ -172,8 +177,9 @@ install:
 	$(INSTALLED_PATHS) man/pathd.conf.5 > $(DESTDIR)$(MANDIR)/man5/pathd.conf.5
 	for unit in $(UNITS); do $(INSTALLED_PATHS) $$unit > $(DESTDIR)$(UNITDIR)/$$(basename $$unit); done
 	chmod 0644 $(DESTDIR)$(MANDIR)/man*/pathd* $(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(UNITDIR)/pathd*
-	install -m 0644 docs/PROTOCOL.md docs/FLEET.md packaging/prometheus/pathd.rules.yml \
-		packaging/prometheus/pathd.rules.test.yml $(DESTDIR)$(DOCDIR)/
+	install -m 0644 docs/PROTOCOL.md docs/FLEET.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 packaging/prometheus/pathd.rules.yml packaging/prometheus/pathd.rules.test.yml \
+		$(DESTDIR)$(DATADIR)/prometheus/
 	install -m 0644 packaging/completions/pathctl.bash $(DESTDIR)$(BASHCOMPDIR)/pathctl
 	install -m 0644 packaging/completions/pathd.bash $(DESTDIR)$(BASHCOMPDIR)/pathd
 	install -m 0644 packaging/completions/pathd-probe.bash $(DESTDIR)$(BASHCOMPDIR)/pathd-probe
@@ -189,17 +195,17 @@ install:
 		install -m 0644 packaging/pathd.conf $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf; \
 	fi
 
-# Leaves /etc/pathd/pathd.conf, which may hold the administrator's settings.
+# Leaves /etc/pathd/pathd.conf and the drop-ins, which may hold the administrator's settings.
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/pathd $(DESTDIR)$(BINDIR)/pathctl $(DESTDIR)$(BINDIR)/pathd-probe \
 		$(DESTDIR)$(MANDIR)/man1/pathctl.1 $(DESTDIR)$(MANDIR)/man8/pathd.8 $(DESTDIR)$(MANDIR)/man8/pathd-probe.8 \
 		$(DESTDIR)$(MANDIR)/man5/pathd.conf.5 $(addprefix $(DESTDIR)$(UNITDIR)/,$(notdir $(UNITS))) \
-		$(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/FLEET.md $(DESTDIR)$(DOCDIR)/pathd.rules.yml \
-		$(DESTDIR)$(DOCDIR)/pathd.rules.test.yml \
+		$(DESTDIR)$(DOCDIR)/PROTOCOL.md $(DESTDIR)$(DOCDIR)/FLEET.md \
+		$(DESTDIR)$(DATADIR)/prometheus/pathd.rules.yml $(DESTDIR)$(DATADIR)/prometheus/pathd.rules.test.yml \
 		$(DESTDIR)$(BASHCOMPDIR)/pathctl $(DESTDIR)$(BASHCOMPDIR)/pathd $(DESTDIR)$(BASHCOMPDIR)/pathd-probe \
 		$(DESTDIR)$(ZSHCOMPDIR)/_pathctl $(DESTDIR)$(ZSHCOMPDIR)/_pathd $(DESTDIR)$(ZSHCOMPDIR)/_pathd-probe \
 		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/pathd-probe.fish
-	-rmdir $(DESTDIR)$(DOCDIR)
+	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(DATADIR)
 
 # The tree is copied without .git and the build outputs; its own .build/ survives.
 # lintian fails the target on any error; its warnings are listed in the README.

@@ -109,7 +109,7 @@ struct PackageTests {
             #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("usr/share/man/man8/pathd-probe.8.gz").path))
             #expect(try text("usr/share/doc/pathd/PROTOCOL.md") == (try Repository.read("docs/PROTOCOL.md")))
             #expect(try text("usr/share/doc/pathd/FLEET.md") == (try Repository.read("docs/FLEET.md")))
-            #expect(try text("usr/share/doc/pathd/pathd.rules.yml") == (try Repository.read("packaging/prometheus/pathd.rules.yml")))
+            #expect(pathd8.contains("/usr/share/pathd/prometheus/pathd.rules.yml"))
             #expect(service.contains("\nStateDirectory=pathd\n") && service.contains("\nRuntimeDirectory=pathd-metrics\n"))
             #expect(pathd8.contains("/usr/share/doc/pathd/FLEET.md"))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
@@ -117,6 +117,36 @@ struct PackageTests {
                                "usr/share/fish/vendor_completions.d/pathctl.fish"] {
                 #expect(try text(completion).contains("interfaces"), "\(completion)")
             }
+        }
+    }
+
+    @Test("the alert rules FLEET.md loads are in the package, outside /usr/share/doc (Debian policy 12.3), with their tests")
+    func alertRules() throws {
+        try withInstalledPackage { root in
+            let fleet = try Repository.read("docs/FLEET.md")
+            // "rule_files:\n  - /usr/share/pathd/prometheus/pathd.rules.yml   # or a copy you adapt"
+            let entry = try #require(fleet.components(separatedBy: "rule_files:\n").dropFirst().first?
+                .split(separator: "\n").first?.split(separator: " ").dropFirst().first.map(String.init),
+                "docs/FLEET.md has no rule_files: entry")
+            #expect(!entry.hasPrefix("/usr/share/doc/"), "Prometheus would need a file under /usr/share/doc: \(entry)")
+            let rules = root.appendingPathComponent(String(entry.dropFirst())).path
+            #expect(try String(contentsOfFile: rules, encoding: .utf8) == (try Repository.read("packaging/prometheus/pathd.rules.yml")),
+                    "\(entry), named by FLEET.md")
+            let tests = URL(fileURLWithPath: rules).deletingLastPathComponent().appendingPathComponent("pathd.rules.test.yml")
+            #expect(try String(contentsOf: tests, encoding: .utf8) == (try Repository.read("packaging/prometheus/pathd.rules.test.yml")))
+            let documentation = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/share/doc/pathd").path)
+            #expect(!documentation.contains { $0.hasSuffix(".yml") }, "\(documentation)")
+        }
+    }
+
+    @Test("the package ships /etc/pathd/pathd.conf.d/, where the manuals and FLEET.md write drop-ins")
+    func dropInDirectory() throws {
+        let contents = try Command.check(Command.find("dpkg-deb"), ["--contents", deb])
+        // "drwxr-xr-x root/root         0 2026-01-01 00:00 ./etc/pathd/pathd.conf.d/"
+        let line = contents.split(separator: "\n").first { $0.hasSuffix(" ./etc/pathd/pathd.conf.d/") }
+        #expect(line?.hasPrefix("drwxr-xr-x root/root ") == true, "\(contents)")
+        for document in ["docs/FLEET.md", "man/pathd-probe.8", "man/pathd.conf.5"] {
+            #expect(try Repository.read(document).contains("/etc/pathd/pathd.conf.d/"), "\(document)")
         }
     }
 

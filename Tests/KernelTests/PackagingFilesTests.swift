@@ -203,6 +203,13 @@ struct PackagingFilesTests {
             #expect(!manual.contains("/usr/local"))
             #expect(try text("opt/pathd/share/man/man1/pathctl.1").contains("/opt/pathd/share/doc/pathd/PROTOCOL.md"))
             #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/pathd/share/doc/pathd/PROTOCOL.md"))
+            #expect(manual.contains("/opt/pathd/share/pathd/prometheus/pathd.rules.yml"))
+            for rules in ["pathd.rules.yml", "pathd.rules.test.yml"] {
+                #expect(try text("opt/pathd/share/pathd/prometheus/\(rules)") == (try Repository.read("packaging/prometheus/\(rules)")))
+            }
+            var isDirectory: ObjCBool = false
+            #expect(FileManager.default.fileExists(atPath: "\(stage)/etc/pathd/pathd.conf.d", isDirectory: &isDirectory)
+                    && isDirectory.boolValue, "no drop-in directory")
             #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/pathd/share/bash-completion/completions/pathctl"))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
 
