@@ -88,33 +88,3 @@ struct CurlFetcher: ConnectivityFetcher {
                            elapsedMilliseconds: Int64(totalMicroseconds / 1000))
     }
 }
-
-/// Where the body goes as it arrives: hashed, counted, and kept only as far as a
-/// comparison with `ExpectedContent=` needs. Used by the one thread running the transfer.
-private final class BodySink {
-    private var hasher = SHA256()
-    private let keep: Int
-    private(set) var prefix: [UInt8] = []
-    private(set) var count: Int64 = 0
-    private(set) var isTruncated = false
-
-    init(keep: Int) {
-        self.keep = keep
-    }
-
-    /// Takes a piece of the body; false stops the transfer (the body is too long).
-    func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard count + Int64(bytes.count) <= FetchResult.maximumBodyBytes else {
-            isTruncated = true
-            return false
-        }
-        hasher.update(bytes)
-        count += Int64(bytes.count)
-        if prefix.count < keep { prefix.append(contentsOf: bytes.prefix(keep - prefix.count)) }
-        return true
-    }
-
-    func digest() -> [UInt8] {
-        hasher.finish()
-    }
-}

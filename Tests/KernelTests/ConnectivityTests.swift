@@ -46,7 +46,7 @@ extension KernelTests {
             }
         }
 
-        @Test("full, portal by redirect, portal by content, limited, none: the path untouched, one line each, with evidence")
+        @Test("full, portal (redirect, content, body past 1 MiB), limited, none: path untouched, one line each, evidence")
         func fiveVerdicts() throws {
             try withVethTopology { topology in
                 let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
@@ -119,14 +119,25 @@ extension KernelTests {
                 #expect((limited["error"] as? String ?? "").contains("timed out"), "\(limited)")
                 #expect((limited["elapsedMilliseconds"] as? Int ?? 0) >= 2000)
 
+                // Past the 1 MiB body limit: exactly the limit's bytes read, counted and hashed.
+                try server.set(mode: "long")
+                try probe.checkNow()
+                let long = try nextVerdict("portal")
+                #expect(long["httpStatus"] as? Int == 200)
+                #expect(long["bytesReceived"] as? Int == 1_048_576, "\(long)")
+                #expect(long["error"] as? String == "body longer than 1048576 bytes; read no further than that")
+                #expect(long["sha256"] as? String == (try Self.sha256(String(repeating: "p", count: 1_048_576))))
+                try probe.waitForLog("vA: captive portal (HTTP 200, body longer than 1048576 bytes; read no further "
+                                     + "than that, 1048576 bytes, ")
+
                 try server.stop()
                 try probe.checkNow()
                 let none = try nextVerdict("none")
                 #expect(none["httpStatus"] is NSNull && none["sha256"] is NSNull)
                 #expect((none["error"] as? String ?? "").hasPrefix("Failed to connect to 198.51.100.1 port 8080"), "\(none)")
                 let serverLog = try server.log
-                // full twice, redirect, other, trickle; nothing listened for none.
-                #expect(serverLog.filter { $0.hasPrefix("connection from") }.count == 5, "server log: \(serverLog)")
+                // full twice, redirect, other, trickle, long; nothing listened for none.
+                #expect(serverLog.filter { $0.hasPrefix("connection from") }.count == 6, "server log: \(serverLog)")
 
                 // interfaces shows the latest result per link.
                 let interfaces = try Command.check(BuiltProduct.url("pathctl"),
