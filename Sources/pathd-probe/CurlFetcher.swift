@@ -39,6 +39,12 @@ struct CurlFetcher: ConnectivityFetcher {
                 pathd_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds),
                 // Threads: no SIGALRM for name resolution timeouts.
                 pathd_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
+                // The threaded resolver otherwise joins a getaddrinfo(3) that outlives the
+                // timeout, and a name server that never answers holds the check for
+                // resolv.conf(5)'s timeout × attempts, not Timeout=. With it the thread is
+                // detached and frees its own data when getaddrinfo returns
+                // (CURLOPT_QUICK_EXIT(3), libcurl 7.87; lib/asyn-thread.c).
+                pathd_curl_set_long(handle, CURLOPT_QUICK_EXIT, 1),
                 pathd_curl_set_long(handle, CURLOPT_FRESH_CONNECT, 1),
                 pathd_curl_set_long(handle, CURLOPT_FORBID_REUSE, 1),
                 pathd_curl_set_string(handle, CURLOPT_USERAGENT, "pathd-probe/\(DaemonVersion.current)"),

@@ -177,6 +177,42 @@ extension KernelTests {
             }
         }
 
+        /// A name server that never answers: getaddrinfo(3) would wait out resolv.conf's
+        /// timeout × attempts (here 30 s × 5), far past the check's deadline; Timeout= ends the
+        /// check instead, and the next one begins at once on SIGHUP.
+        @Test("a name server that never answers: each check ends at Timeout=, none, the error says resolving timed out")
+        func silentNameServer() throws {
+            try withVethTopology { topology in
+                let nameServer = try SilentNameServer(in: topology.b, address: VethTopology.routerAddress,
+                                                      directory: topology.directory)
+                defer { teardown("stop the silent name server") { try nameServer.stop() } }
+                let mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"))
+                defer { teardown("end the mount namespace holder") { try mounts.stop() } }
+                try mounts.overlayEtc(["resolv.conf": "nameserver \(VethTopology.routerAddress)\noptions timeout:30 attempts:5\n"],
+                                      directory: topology.directory.path("etc"))
+                let url = "http://check.example.org:\(CheckServer.port)/check"
+                let config = try Self.writeConfig(topology, url: url)
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let probe = try ProbeProcess(in: topology.a, mounts: mounts, socketPath: topology.socketPath,
+                                             configPath: config, stderrPath: topology.directory.path("probe.stderr"))
+                defer { teardown("stop pathd-probe") { try probe.terminate() } }
+
+                let line = try subscriber.waitFor("connectivity none") { Self.state($0) == "none" }
+                let evidence = Self.connectivity(line)
+                #expect(evidence["url"] as? String == url && evidence["interface"] as? String == "vA")
+                #expect(evidence["httpStatus"] is NSNull && evidence["bytesReceived"] as? Int == 0)
+                let error = evidence["error"] as? String ?? ""
+                #expect(error.hasPrefix("Resolving timed out after 2000 milliseconds"), "\(line)")
+                #expect(try nameServer.queries.contains { $0.hasPrefix("query from ") }, "the name server was not asked")
+                // The next check is not held up by the lookup still waiting in the background.
+                try probe.checkNow()
+                try probe.waitForLog("vA: no Internet access (Resolving timed out", count: 2)
+                #expect(PathLine.status(try Self.status(topology)) == "satisfied")
+            }
+        }
+
         @Test("a report from a uid other than root and pathd's is refused with permissionDenied")
         func unauthorisedReport() throws {
             try withVethTopology { topology in
