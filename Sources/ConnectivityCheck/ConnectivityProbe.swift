@@ -37,8 +37,7 @@ public final class ConnectivityProbe: @unchecked Sendable {
     private let now: @Sendable () -> Duration
     private let wallClock: @Sendable () -> UTCTime
     private let random: @Sendable () -> Double
-    /// Where the subscription found pathd; reports go there. nil while disconnected.
-    private var daemonSocket: String?
+    private var daemon = DaemonLink.notYetTried
     /// Bumped whenever the due time changes: a timer armed before fires into nothing.
     private var timerToken: UInt64 = 0
 
@@ -84,15 +83,20 @@ public final class ConnectivityProbe: @unchecked Sendable {
         switch event {
         case .connected(let socketPath, let version, _):
             log.info("connected to pathd \(version) at \(socketPath)")
-            daemonSocket = socketPath
+            daemon = .connected(socketPath: socketPath)
             planner.connected()
         case .path(let update):
             planner.received(update.path, now: now())
         case .resync:
             break  // its path follows
         case .disconnected(let error):
-            if daemonSocket != nil { log.warning("lost pathd: \(error); reconnecting") }
-            daemonSocket = nil
+            // One warning per outage, not one per retry: the back-off retries for ever.
+            switch daemon {
+            case .notYetTried: log.warning("pathd is not reachable: \(error); retrying until it answers")
+            case .connected: log.warning("lost pathd: \(error); reconnecting")
+            case .unreachable: break
+            }
+            daemon = .unreachable
             planner.disconnected()
         }
         arm()
@@ -110,7 +114,7 @@ public final class ConnectivityProbe: @unchecked Sendable {
     }
 
     private func beginRound() {
-        guard let url = settings.url, let expected = settings.expected, let socketPath = daemonSocket,
+        guard let url = settings.url, let expected = settings.expected, case .connected(let socketPath) = daemon,
               let interfaces = planner.startRound(now: now()) else {
             arm()
             return
@@ -152,6 +156,16 @@ public final class ConnectivityProbe: @unchecked Sendable {
         parts.append("\(evidence.elapsedMilliseconds) ms")
         return parts.joined(separator: ", ")
     }
+}
+
+/// Where the probe stands with pathd, for its reports and its log (on the probe's queue).
+enum DaemonLink {
+    /// Before the first attempt ended.
+    case notYetTried
+    /// Connected: reports go to this socket.
+    case connected(socketPath: String)
+    /// The last attempt failed or the connection was lost (already logged); retrying.
+    case unreachable
 }
 
 /// The origin of the probe's monotonic clock (any fixed instant will do).

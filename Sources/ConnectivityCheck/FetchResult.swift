@@ -7,8 +7,9 @@ public struct FetchResult: Hashable, Sendable {
     public enum Ending: Hashable, Sendable {
         /// The response arrived whole.
         case complete
-        /// The body passed `maximumBodyBytes` and the transfer was stopped: it cannot be
-        /// the expected content.
+        /// The body passed `maximumBodyBytes` and the transfer was stopped there: it cannot
+        /// be the expected content. `bytesReceived` is then `maximumBodyBytes` and the
+        /// SHA-256 is theirs.
         case truncated
         /// No connection could be made (refused, unreachable, no route, name not
         /// resolved, the interface could not be bound, connecting timed out).
@@ -42,8 +43,11 @@ public struct FetchResult: Hashable, Sendable {
     }
 
     /// A body past this is not read further (it cannot be a check's expected content,
-    /// which is at most 64 KiB when given as text).
+    /// which is at most 64 KiB when given as text); pathd-probe(8) documents it.
     public static let maximumBodyBytes: Int64 = 1 << 20
+
+    /// Why a truncated fetch failed, naming the limit it passed.
+    public static let truncatedError = "body longer than \(maximumBodyBytes) bytes; read no further than that"
 }
 
 /// The verdict on a fetch, proved by content (docs/PROTOCOL.md, "connectivity"):
@@ -87,7 +91,7 @@ public enum ConnectivityClassifier {
                                     interface: String, checkedAt: UTCTime) -> Connectivity {
         let error: String? = switch result.ending {
         case .complete: nil
-        case .truncated: "body longer than \(FetchResult.maximumBodyBytes) bytes; not read further"
+        case .truncated: FetchResult.truncatedError
         case .couldNotConnect(let why), .failed(let why): why
         }
         let evidence = ConnectivityEvidence(

@@ -39,6 +39,12 @@ struct CurlFetcher: ConnectivityFetcher {
                 pathd_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds),
                 // Threads: no SIGALRM for name resolution timeouts.
                 pathd_curl_set_long(handle, CURLOPT_NOSIGNAL, 1),
+                // The threaded resolver otherwise joins a getaddrinfo(3) that outlives the
+                // timeout, and a name server that never answers holds the check for
+                // resolv.conf(5)'s timeout × attempts, not Timeout=. With it the thread is
+                // detached and frees its own data when getaddrinfo returns
+                // (CURLOPT_QUICK_EXIT(3), libcurl 7.87; lib/asyn-thread.c).
+                pathd_curl_set_long(handle, CURLOPT_QUICK_EXIT, 1),
                 pathd_curl_set_long(handle, CURLOPT_FRESH_CONNECT, 1),
                 pathd_curl_set_long(handle, CURLOPT_FORBID_REUSE, 1),
                 pathd_curl_set_string(handle, CURLOPT_USERAGENT, "pathd-probe/\(DaemonVersion.current)"),
@@ -86,35 +92,5 @@ struct CurlFetcher: ConnectivityFetcher {
                            redirectTarget: redirect.map { String(cString: $0) },
                            bytesReceived: sink.count, bodySHA256: sink.digest(), bodyPrefix: sink.prefix,
                            elapsedMilliseconds: Int64(totalMicroseconds / 1000))
-    }
-}
-
-/// Where the body goes as it arrives: hashed, counted, and kept only as far as a
-/// comparison with `ExpectedContent=` needs. Used by the one thread running the transfer.
-private final class BodySink {
-    private var hasher = SHA256()
-    private let keep: Int
-    private(set) var prefix: [UInt8] = []
-    private(set) var count: Int64 = 0
-    private(set) var isTruncated = false
-
-    init(keep: Int) {
-        self.keep = keep
-    }
-
-    /// Takes a piece of the body; false stops the transfer (the body is too long).
-    func take(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard count + Int64(bytes.count) <= FetchResult.maximumBodyBytes else {
-            isTruncated = true
-            return false
-        }
-        hasher.update(bytes)
-        count += Int64(bytes.count)
-        if prefix.count < keep { prefix.append(contentsOf: bytes.prefix(keep - prefix.count)) }
-        return true
-    }
-
-    func digest() -> [UInt8] {
-        hasher.finish()
     }
 }

@@ -46,7 +46,7 @@ extension KernelTests {
             }
         }
 
-        @Test("full, portal by redirect, portal by content, limited, none: the path untouched, one line each, with evidence")
+        @Test("full, portal (redirect, content, body past 1 MiB), limited, none: path untouched, one line each, evidence")
         func fiveVerdicts() throws {
             try withVethTopology { topology in
                 let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
@@ -119,14 +119,25 @@ extension KernelTests {
                 #expect((limited["error"] as? String ?? "").contains("timed out"), "\(limited)")
                 #expect((limited["elapsedMilliseconds"] as? Int ?? 0) >= 2000)
 
+                // Past the 1 MiB body limit: exactly the limit's bytes read, counted and hashed.
+                try server.set(mode: "long")
+                try probe.checkNow()
+                let long = try nextVerdict("portal")
+                #expect(long["httpStatus"] as? Int == 200)
+                #expect(long["bytesReceived"] as? Int == 1_048_576, "\(long)")
+                #expect(long["error"] as? String == "body longer than 1048576 bytes; read no further than that")
+                #expect(long["sha256"] as? String == (try Self.sha256(String(repeating: "p", count: 1_048_576))))
+                try probe.waitForLog("vA: captive portal (HTTP 200, body longer than 1048576 bytes; read no further "
+                                     + "than that, 1048576 bytes, ")
+
                 try server.stop()
                 try probe.checkNow()
                 let none = try nextVerdict("none")
                 #expect(none["httpStatus"] is NSNull && none["sha256"] is NSNull)
                 #expect((none["error"] as? String ?? "").hasPrefix("Failed to connect to 198.51.100.1 port 8080"), "\(none)")
                 let serverLog = try server.log
-                // full twice, redirect, other, trickle; nothing listened for none.
-                #expect(serverLog.filter { $0.hasPrefix("connection from") }.count == 5, "server log: \(serverLog)")
+                // full twice, redirect, other, trickle, long; nothing listened for none.
+                #expect(serverLog.filter { $0.hasPrefix("connection from") }.count == 6, "server log: \(serverLog)")
 
                 // interfaces shows the latest result per link.
                 let interfaces = try Command.check(BuiltProduct.url("pathctl"),
@@ -163,6 +174,42 @@ extension KernelTests {
                 try daemon.terminate()
                 let paths = try subscriber.linesUntilClosed("pathd's lines").filter(PathLine.isPath)
                 #expect(paths.map { Self.state($0) ?? "?" } == ["unknown", "full"], "\(paths)")
+            }
+        }
+
+        /// A name server that never answers: getaddrinfo(3) would wait out resolv.conf's
+        /// timeout × attempts (here 30 s × 5), far past the check's deadline; Timeout= ends the
+        /// check instead, and the next one begins at once on SIGHUP.
+        @Test("a name server that never answers: each check ends at Timeout=, none, the error says resolving timed out")
+        func silentNameServer() throws {
+            try withVethTopology { topology in
+                let nameServer = try SilentNameServer(in: topology.b, address: VethTopology.routerAddress,
+                                                      directory: topology.directory)
+                defer { teardown("stop the silent name server") { try nameServer.stop() } }
+                let mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"))
+                defer { teardown("end the mount namespace holder") { try mounts.stop() } }
+                try mounts.overlayEtc(["resolv.conf": "nameserver \(VethTopology.routerAddress)\noptions timeout:30 attempts:5\n"],
+                                      directory: topology.directory.path("etc"))
+                let url = "http://check.example.org:\(CheckServer.port)/check"
+                let config = try Self.writeConfig(topology, url: url)
+                try topology.startDaemon(arguments: ["--config", config])
+                let subscriber = try topology.subscribe()
+                try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let probe = try ProbeProcess(in: topology.a, mounts: mounts, socketPath: topology.socketPath,
+                                             configPath: config, stderrPath: topology.directory.path("probe.stderr"))
+                defer { teardown("stop pathd-probe") { try probe.terminate() } }
+
+                let line = try subscriber.waitFor("connectivity none") { Self.state($0) == "none" }
+                let evidence = Self.connectivity(line)
+                #expect(evidence["url"] as? String == url && evidence["interface"] as? String == "vA")
+                #expect(evidence["httpStatus"] is NSNull && evidence["bytesReceived"] as? Int == 0)
+                let error = evidence["error"] as? String ?? ""
+                #expect(error.hasPrefix("Resolving timed out after 2000 milliseconds"), "\(line)")
+                #expect(try nameServer.queries.contains { $0.hasPrefix("query from ") }, "the name server was not asked")
+                // The next check is not held up by the lookup still waiting in the background.
+                try probe.checkNow()
+                try probe.waitForLog("vA: no Internet access (Resolving timed out", count: 2)
+                #expect(PathLine.status(try Self.status(topology)) == "satisfied")
             }
         }
 

@@ -8,6 +8,7 @@ MODE_FILE, read at each request, so a test switches behaviour without a restart:
   redirect  302 to http://login.example/ (a captive portal)
   other     200 with a login page instead of the expected body
   trickle   200 announcing 30 bytes, then one byte a second (past the probe's timeout)
+  long      200 with 2 MiB of b"p", past the probe's 1 MiB body limit
 
 Every accepted connection appends one line to LOG_FILE (the tests count them), and a
 request through it as a proxy (absolute URI) is logged with "proxied". READY_FILE is
@@ -23,6 +24,7 @@ import time
 
 EXPECTED = b"pathd-ok\n"
 LOGIN = b"<html><body>Hotel Wi-Fi: please log in</body></html>\n"
+LONG = 2 << 20
 
 
 def main():
@@ -74,6 +76,15 @@ def main():
                         time.sleep(1)  # the behaviour under test: a body slower than the timeout
                 except (BrokenPipeError, ConnectionResetError):
                     pass
+            elif mode == "long":
+                self.send_response(200)
+                self.send_header("Content-Length", str(LONG))
+                self.end_headers()
+                try:
+                    for _ in range(LONG // 65536):
+                        self.wfile.write(b"p" * 65536)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the probe stops reading at its limit
             else:
                 self.send_error(500, "unknown mode " + mode)
 

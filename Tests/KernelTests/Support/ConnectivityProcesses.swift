@@ -6,11 +6,12 @@ final class ProbeProcess {
     private let child: ChildProcess
     private let stderrPath: String
 
-    init(in namespace: NetworkNamespace, socketPath: String, configPath: String, stderrPath: String,
-         environment: [String: String] = [:]) throws {
+    /// In `namespace`, or with `mounts` (in that namespace) when given: an /etc of the test's.
+    init(in namespace: NetworkNamespace, mounts: PrivateMounts? = nil, socketPath: String, configPath: String,
+         stderrPath: String, environment: [String: String] = [:]) throws {
         self.stderrPath = stderrPath
-        let command = namespace.execArguments([try BuiltProduct.url("pathd-probe").path, "--socket", socketPath,
-                                               "--config", configPath])
+        let arguments = [try BuiltProduct.url("pathd-probe").path, "--socket", socketPath, "--config", configPath]
+        let command = mounts?.execArguments(arguments) ?? namespace.execArguments(arguments)
         child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath, environment: environment)
     }
 
@@ -85,5 +86,36 @@ final class CheckServer {
     /// Stops it: nothing listens on the port any more.
     func stop() throws {
         try child.terminate("the check server")
+    }
+}
+
+/// scripts/test/silent-dns.py in a namespace: a name server that reads every query and
+/// answers none.
+final class SilentNameServer {
+    private let child: ChildProcess
+    private let logPath: String
+
+    init(in namespace: NetworkNamespace, address: String, directory: TemporaryDirectory) throws {
+        logPath = directory.path("dns.log")
+        let ready = directory.path("dns.ready")
+        try "".write(toFile: logPath, atomically: true, encoding: .utf8)
+        let command = namespace.execArguments([
+            "/usr/bin/python3", Repository.path("scripts/test/silent-dns.py"), "--address", address,
+            "--log-file", logPath, "--ready-file", ready,
+        ])
+        let stderr = directory.path("dns.stderr")
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderr)
+        try waitUntil("the silent name server is bound", detail: { "; stderr: " + (try String(contentsOfFile: stderr, encoding: .utf8)) }) {
+            FileManager.default.fileExists(atPath: ready)
+        }
+    }
+
+    /// One line per query received.
+    var queries: [String] {
+        get throws { try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map(String.init) }
+    }
+
+    func stop() throws {
+        try child.terminate("the silent name server")
     }
 }
