@@ -17,7 +17,10 @@ public enum OptionValue {
             throw UsageError("\(option) \(text) is too long (at most \(maximum) seconds)")
         }
         let milliseconds = Int64(String((fraction + "000").prefix(3)))!
-        return .milliseconds(seconds * 1000 + milliseconds)
+        // The maximum itself with a fraction (`9223372036854775.808`) passes Int64.max.
+        let (total, overflow) = (seconds * 1000).addingReportingOverflow(milliseconds)
+        guard !overflow else { throw UsageError("\(option) \(text) is too long (at most \(maximum) seconds)") }
+        return .milliseconds(total)
     }
 
     /// One of a fixed set of names, compared without regard to case; `names` pairs each

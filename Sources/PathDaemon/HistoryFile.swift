@@ -24,7 +24,11 @@ final class HistoryFile {
     private let capacity: Int
     private var appender: AppendOnlyFile?
     /// Lines in the file (complete ones), to know when to compact.
-    private var lineCount: Int
+    private var lineCount = 0
+    /// The file must be rewritten before the next append: it held lines that could not
+    /// be read, or a write failed and may have left a torn line (which the next append
+    /// must not continue).
+    private var needsRewrite = false
 
     /// What reading an existing file found.
     struct Loaded {
@@ -33,36 +37,47 @@ final class HistoryFile {
         var skipped: [String]
     }
 
-    /// Opens (or creates) the file in `directory` and returns it with the newest
-    /// `capacity` entries it held. Rewrites it first when it held unreadable lines or
-    /// more than `capacity` entries.
-    static func open(directory: String, capacity: Int) throws(HistoryFileError) -> (HistoryFile, Loaded) {
-        let path = directory.hasSuffix("/") ? directory + fileName : directory + "/" + fileName
-        let maximumBytes = 2 * capacity * maximumLineBytes + maximumLineBytes
-        let loaded: Loaded
-        var lines = 0
+    /// The file in `directory`, not opened yet: `load()`, then `resume(_:)`.
+    init(directory: String, capacity: Int) {
+        path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
+        self.capacity = capacity
+    }
+
+    /// The newest `capacity` entries the file holds (none when it does not exist),
+    /// read even where it cannot be written.
+    func load() throws(HistoryFileError) -> Loaded {
+        let maximumBytes = 2 * capacity * Self.maximumLineBytes + Self.maximumLineBytes
         switch RegularFile.read(path, maximumBytes: maximumBytes) {
         case .success(let bytes):
-            (loaded, lines) = parse(bytes, capacity: capacity)
+            let (loaded, lines) = Self.parse(bytes, capacity: capacity)
+            lineCount = lines
+            needsRewrite = !loaded.skipped.isEmpty || lines > loaded.entries.count
+            return loaded
         case .failure(let error) where error.isMissing:
-            loaded = Loaded(entries: [], skipped: [])
+            return Loaded(entries: [], skipped: [])
         case .failure(let error):
             throw HistoryFileError(path: path, what: "cannot read it: \(error)")
         }
-        let file = HistoryFile(path: path, capacity: capacity, lineCount: lines)
-        if !loaded.skipped.isEmpty || lines > loaded.entries.count {
-            try file.compact(loaded.entries)
-        } else {
-            try file.openAppender()
-        }
-        return (file, loaded)
     }
 
-    private init(path: String, capacity: Int, lineCount: Int) {
-        self.path = path
-        self.capacity = capacity
-        self.lineCount = lineCount
+    /// Opens the file for appending; rewrites it first with `entries` (all its owner
+    /// keeps) when it held unreadable lines or too many, or after a failed write. Called
+    /// again after a failure, this is the retry. Any failure leaves the file closed.
+    func resume(_ entries: @autoclosure () -> [HistoryEntry]) throws(HistoryFileError) {
+        do throws(HistoryFileError) {
+            if needsRewrite {
+                try compact(entries())
+            } else if appender == nil {
+                try openAppender()
+            }
+        } catch {
+            // Entries recorded until the retry are in memory only: it must write them.
+            needsRewrite = true
+            throw error
+        }
     }
+
+    var isOpen: Bool { appender != nil }
 
     /// Every complete, readable line of `bytes`, newest `capacity` kept; a last line
     /// without its newline is torn (the process died while writing it).
@@ -101,6 +116,7 @@ final class HistoryFile {
         do {
             try appender.append(entry.encodedLine())
         } catch {
+            fail()
             throw HistoryFileError(path: path, what: "cannot append to it: \(error)")
         }
         lineCount += 1
@@ -111,8 +127,15 @@ final class HistoryFile {
         do {
             try appender?.sync()
         } catch {
+            fail()
             throw HistoryFileError(path: path, what: "cannot flush it: \(error)")
         }
+    }
+
+    /// After a failed write: closed, and rewritten whole by the next `resume`.
+    private func fail() {
+        close()
+        needsRewrite = true
     }
 
     func close() {
@@ -123,11 +146,13 @@ final class HistoryFile {
     /// Replaces the file with `entries` in one rename, then appends to the new file.
     private func compact(_ entries: [HistoryEntry]) throws(HistoryFileError) {
         close()
+        needsRewrite = true
         do {
             try AtomicFile.replace(path, with: entries.flatMap { $0.encodedLine() }, mode: 0o644, syncDirectory: true)
         } catch {
             throw HistoryFileError(path: path, what: "cannot rewrite it: \(error)")
         }
+        needsRewrite = false
         lineCount = entries.count
         try openAppender()
     }

@@ -116,7 +116,7 @@ final class RequestHandler: @unchecked Sendable {
             // Bounded by HistorySize=: O(the reply).
             let history = records.history
             connection.send(ServerMessage.history(capacity: configuration.current.daemon.historySize,
-                                                  persistent: history?.isPersistent ?? false,
+                                                  persistence: history?.persistence ?? .inMemory(because: nil),
                                                   entries: history?.entries(since: since, limit: limit) ?? [],
                                                   id: id).encoded())
         case .route(let destination, let zone):

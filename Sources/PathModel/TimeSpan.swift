@@ -68,9 +68,8 @@ public enum TimeSpan {
         return parts.joined(separator: " ")
     }
 
-    /// Whole milliseconds in `span` (negative spans count as zero).
+    /// Whole milliseconds in `span` (negative spans count as zero; saturated at Int64.max).
     public static func milliseconds(_ span: Duration) -> Int64 {
-        let (seconds, attoseconds) = span.components
-        return max(0, seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        max(0, span.wholeMilliseconds)
     }
 }

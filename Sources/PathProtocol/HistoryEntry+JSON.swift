@@ -36,14 +36,23 @@ extension HistoryEntry {
         func fail(_ what: String) -> MessageDecodingError {
             MessageDecodingError(description: "history entry: \(what)")
         }
-        func seconds(_ key: String) throws(MessageDecodingError) -> Duration {
+        func seconds(_ key: String, within range: Range<Duration>, _ expected: String) throws(MessageDecodingError)
+            -> Duration {
+            // Range-checked here, once: a time that is not plausible would overflow or
+            // trap later, in a duration, a date or the encoder (docs/PROTOCOL.md, `history`).
+            let duration: Duration?
+            let text: String
             switch value[key] {
-            case .integer(let whole): return .seconds(whole)
-            case .double(let number) where number.isFinite: return .seconds(fractional: number)
+            case .integer(let whole): (duration, text) = (.seconds(whole), String(whole))
+            case .double(let number): (duration, text) = (.seconds(fractional: number), String(number))
             default: throw fail("no number \"\(key)\"")
             }
+            guard let duration, range.contains(duration) else { throw fail("\"\(key)\" \(text) is not \(expected)") }
+            return duration
         }
-        let time = Timestamp(wall: try seconds("wallTime"), monotonic: try seconds("monotonicTime"))
+        let time = Timestamp(
+            wall: try seconds("wallTime", within: Timestamp.wallRange, "a time from 1970 to 9999"),
+            monotonic: try seconds("monotonicTime", within: Timestamp.monotonicRange, "a time since boot (≥ 0)"))
         switch value["event"]?.stringValue {
         case "started":
             return HistoryEntry(time: time, event: .started)

@@ -58,10 +58,11 @@ public struct JSONWriter {
     }
 
     /// A duration in seconds with three decimals (`1796150000.123`): exact to the
-    /// millisecond, whatever the double nearest to it prints as.
+    /// millisecond, whatever the double nearest to it prints as. Any duration, however
+    /// large: the arithmetic is on Int128 attoseconds, which cannot overflow here.
     public mutating func member(_ key: String, seconds duration: Duration) {
         self.key(key)
-        let milliseconds = duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+        let milliseconds = duration.attoseconds / 1_000_000_000_000_000
         let magnitude = milliseconds.magnitude
         let fraction = String(magnitude % 1000)
         let sign = milliseconds < 0 ? "-" : ""

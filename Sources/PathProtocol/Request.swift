@@ -300,9 +300,12 @@ private struct RequestFields {
         switch try value(.since) {
         case nil: return nil
         case .integer(let whole): return .seconds(whole)
-        case .double(let number) where number.isFinite && abs(number) < 1e15: return .seconds(fractional: number)
-        default: throw fail("\"since\" must be a time in seconds since the epoch (a number)")
+        case .double(let number):
+            // A double past about 292,000 years has no microsecond count; refused, never trapped on.
+            if let since = Duration.seconds(fractional: number) { return since }
+        default: break
         }
+        throw fail("\"since\" must be a time in seconds since the epoch (a number)")
     }
 
     mutating func limit() throws(RequestError) -> Int? {

@@ -22,8 +22,8 @@ public enum ServerMessage: Hashable, Sendable {
     /// The reply to `metrics`: the exposition text in `format`.
     case metrics(format: Exposition.Format, text: String, id: JSONValue?)
     /// The reply to `history`: entries oldest first; `capacity` is how many the daemon
-    /// keeps, `persistent` whether they survive a restart (a state directory).
-    case history(capacity: Int, persistent: Bool, entries: [HistoryEntry], id: JSONValue?)
+    /// keeps, `persistence` whether they survive a restart (a state directory) and if not why.
+    case history(capacity: Int, persistence: HistoryPersistence, entries: [HistoryEntry], id: JSONValue?)
     /// The reply to `route`: the route to one destination, answered in `generation`.
     case route(RouteReport, generation: Generation, id: JSONValue?)
     /// A message of a type a newer pathd sends and this version does not know, whole
@@ -113,11 +113,13 @@ public enum ServerMessage: Hashable, Sendable {
             writer.member("contentType", format.contentType)
             writer.member("text", text)
             if let id { writer.member("id", id) }
-        case .history(let capacity, let persistent, let entries, let id):
+        case .history(let capacity, let persistence, let entries, let id):
             writer.beginObject()
             writer.member("type", "history")
             writer.member("capacity", capacity)
-            writer.member("persistent", persistent)
+            writer.member("persistent", persistence.isPersistent)
+            // Added within version 1: present only with a reason, so earlier lines keep their bytes.
+            if case .inMemory(let reason?) = persistence { writer.member("notPersistentBecause", reason) }
             writer.beginArray("entries")
             for entry in entries { entry.write(to: &writer) }
             writer.endArray()
@@ -215,8 +217,10 @@ extension ServerMessage {
             }
             var entries: [HistoryEntry] = []
             for element in list { entries.append(try HistoryEntry.decode(element)) }
-            return .history(capacity: Int(clamping: try integer("capacity")), persistent: persistent, entries: entries,
-                            id: id)
+            let persistence = persistent ? HistoryPersistence.persistent
+                : .inMemory(because: value["notPersistentBecause"]?.stringValue)
+            return .history(capacity: Int(clamping: try integer("capacity")), persistence: persistence,
+                            entries: entries, id: id)
         case "route":
             let (report, generation) = try RouteReport.decode(value)
             return .route(report, generation: generation, id: id)

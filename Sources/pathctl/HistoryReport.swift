@@ -1,4 +1,5 @@
 import PathModel
+import PathProtocol
 
 /// `pathctl history` for a person: the outages and the times pathd did not run, one line
 /// each under the date they began, then the totals.
@@ -10,9 +11,10 @@ import PathModel
 ///     1 outage, offline 3 min 12 s in all; pathd not running for 10 min (unknown).
 enum HistoryReport {
     /// The report of `summary`, keeping the periods that end at `since` or later
-    /// (ongoing ones always); times on `calendar`.
+    /// (ongoing ones always); times on `calendar`. A history kept in memory only is
+    /// said so last, with the daemon's reason.
     static func render(_ summary: HistorySummary, since: Duration?, firstEntry: Timestamp?,
-                              calendar: LocalCalendar, persistent: Bool) -> String {
+                       calendar: LocalCalendar, persistence: HistoryPersistence) -> String {
         let periods = summary.periods.filter { period in
             guard let since else { return true }
             return end(of: period).map { $0.wall >= since } ?? true
@@ -47,8 +49,12 @@ enum HistoryReport {
             let from = Timestamp(wall: since, monotonic: .zero)
             scope += ", listed from \(date(from, calendar)) \(time(since, calendar))"
         }
-        scope += persistent ? "." : " (in memory only: pathd has no state directory)."
-        lines.append(scope)
+        lines.append(scope + ".")
+        switch persistence {
+        case .persistent: break
+        case .inMemory(let reason?): lines.append("Kept in memory only, lost when pathd stops: \(reason).")
+        case .inMemory(nil): lines.append("Kept in memory only, lost when pathd stops.")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -20,13 +20,13 @@ enum HistoryVerb: Verb {
         }
         let request = Request(.history(since: options.json ? since : nil, limit: nil))
         return try converse(options, request) { message, line in
-            guard case .history(_, let persistent, let entries, _) = message else { return nil }
+            guard case .history(_, let persistence, let entries, _) = message else { return nil }
             if options.json {
                 echo(line)
             } else {
                 let summary = HistorySummary.summarize(entries, now: now)
                 writeOut(HistoryReport.render(summary, since: since, firstEntry: entries.first?.time,
-                                              calendar: calendar, persistent: persistent))
+                                              calendar: calendar, persistence: persistence))
             }
             return .success
         }

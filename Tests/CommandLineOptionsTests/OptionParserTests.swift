@@ -96,6 +96,10 @@ struct OptionValueTests {
         }
         #expect(throws: UsageError.self) { try OptionValue.seconds("9223372036854776", for: "--timeout") }
         #expect(try OptionValue.seconds("9223372036854775", for: "--timeout") == .seconds(9_223_372_036_854_775))
+        #expect(try OptionValue.seconds("9223372036854775.807", for: "--timeout") == .milliseconds(Int64.max))
+        #expect(throws: UsageError("--timeout 9223372036854775.808 is too long (at most 9223372036854775 seconds)")) {
+            try OptionValue.seconds("9223372036854775.808", for: "--timeout")
+        }
     }
 
     @Test("choices are matched without regard to case and listed when none matches")

@@ -13,11 +13,17 @@ import Testing
 struct HistoryTests {
     static func history(_ client: PathConnection, since: Duration? = nil, limit: Int? = nil) throws
         -> (capacity: Int, persistent: Bool, entries: [HistoryEntry]) {
+        let (capacity, persistence, entries) = try reply(client, since: since, limit: limit)
+        return (capacity, persistence.isPersistent, entries)
+    }
+
+    static func reply(_ client: PathConnection, since: Duration? = nil, limit: Int? = nil) throws
+        -> (capacity: Int, persistence: HistoryPersistence, entries: [HistoryEntry]) {
         try client.send(Request(.history(since: since, limit: limit)))
-        guard case .history(let capacity, let persistent, let entries, _) = try client.next() else {
+        guard case .history(let capacity, let persistence, let entries, _) = try client.next() else {
             throw PathClientError("no history line")
         }
-        return (capacity, persistent, entries)
+        return (capacity, persistence, entries)
     }
 
     static func events(_ entries: [HistoryEntry]) -> [String] {
@@ -98,8 +104,8 @@ struct HistoryTests {
         let harness = try DaemonHarness(log: log.logger)
         defer { harness.stop() }
         let client = try harness.connect()
-        let (_, persistent, entries) = try Self.history(client)
-        #expect(!persistent)
+        let (_, persistence, entries) = try Self.reply(client)
+        #expect(persistence == .inMemory(because: "pathd has no state directory (STATE_DIRECTORY is not set)"))
         #expect(Self.events(entries) == ["started", "satisfied/-/1"])
         #expect(log.text().components(separatedBy: "kept in memory only").count == 2, "\(log.text())")
     }

@@ -116,7 +116,7 @@ struct CompatibilityTests {
             Issue.record("a metrics reply: \(messages[11])")
             return
         }
-        guard case .history(10, true, let entries, .integer(7)) = messages[12] else {
+        guard case .history(10, .persistent, let entries, .integer(7)) = messages[12] else {
             Issue.record("a history reply: \(messages[12])")
             return
         }

@@ -105,8 +105,15 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
                generation: Generation(rawValue: 2), id: .string("office")),
     ]),
     ("history.jsonl", [
-        .history(capacity: 1000, persistent: true, entries: goldenHistory, id: .string("h")),
-        .history(capacity: 10, persistent: false, entries: [], id: nil),
+        .history(capacity: 1000, persistence: .persistent, entries: goldenHistory, id: .string("h")),
+        .history(capacity: 10, persistence: .inMemory(because: nil), entries: [], id: nil),
+    ]),
+    ("history-not-persistent.jsonl", [
+        .history(capacity: 1000, persistence: .inMemory(
+                    because: "cannot append to /var/lib/pathd/history.jsonl: No space left on device"),
+                 entries: [goldenHistory[0]], id: .string("h")),
+        .history(capacity: 1000, persistence: .inMemory(
+                    because: "pathd has no state directory (STATE_DIRECTORY is not set)"), entries: [], id: nil),
     ]),
 ]
 
@@ -126,6 +133,7 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     case .interfaces: "interfaces.jsonl"
     case .reported: "reported.jsonl"
     case .metrics: "metrics.jsonl"
+    case .history(_, .inMemory(because: _?), _, _): "history-not-persistent.jsonl"
     case .history: "history.jsonl"
     case .route: "route.jsonl"
     // No daemon of this version sends one: a newer daemon's, read by CompatibilityTests.
@@ -169,7 +177,7 @@ struct GoldenMessageTests {
             .unsubscribed(id: nil), .error(code: .badJSON, message: "", id: nil), .reloaded(warnings: [], id: nil),
             .interfaces(generation: .first, interfaces: [], id: nil), .reported(id: nil),
             .metrics(format: .openMetrics, text: "", id: nil),
-            .history(capacity: 1, persistent: false, entries: [], id: nil),
+            .history(capacity: 1, persistence: .inMemory(because: nil), entries: [], id: nil),
             .route(RouteReport(destination: Fixture.ip("192.0.2.1"), status: .satisfied), generation: .first, id: nil),
         ]
         for probe in probes {

@@ -101,7 +101,7 @@ struct HistoryOptionsTests {
         ]
         let summary = HistorySummary.summarize(entries, now: at(1223))
         let text = HistoryReport.render(summary, since: nil, firstEntry: entries.first?.time, calendar: .utc,
-                                        persistent: true)
+                                        persistence: .persistent)
         #expect(text == """
             2026-12-01
               offline 3 min 12 s, 03:01:07–03:04:19: no carrier on eth0 (cable unplugged or peer down)
@@ -113,15 +113,16 @@ struct HistoryOptionsTests {
 
             """)
         let later = HistoryReport.render(summary, since: at(1000).wall, firstEntry: entries.first?.time, calendar: .utc,
-                                         persistent: false)
+                                         persistence: .inMemory(because: "cannot append to /s/history.jsonl: "
+                                                                                 + "No space left on device"))
         #expect(later == """
             2026-12-01
               unknown 10 min, 03:09:00–03:19:00: pathd was not running
               offline since 03:19:27 (2 min 3 s so far): no route to the Internet (no default route)
 
             1 outage, offline 0 s in all (and 2 min 3 s so far); pathd not running for 10 min (unknown).
-            History kept since 2026-12-01 03:00:00, listed from 2026-12-01 03:17:47 \
-            (in memory only: pathd has no state directory).
+            History kept since 2026-12-01 03:00:00, listed from 2026-12-01 03:17:47.
+            Kept in memory only, lost when pathd stops: cannot append to /s/history.jsonl: No space left on device.
 
             """)
     }

@@ -78,11 +78,12 @@ final class PrivateMounts {
     /// With a service's umask, 022 (systemd's default), not the test runner's of the
     /// moment: daemon tests in this process bind sockets under umask 0111 for an
     /// instant, and a pathd spawned then made /run/pathd without search permission.
-    func startDaemon(_ arguments: [String] = [], stderrPath: String) throws -> ChildProcess {
+    func startDaemon(_ arguments: [String] = [], stderrPath: String,
+                     environment: [String: String] = [:]) throws -> ChildProcess {
         let pathd = try BuiltProduct.url("pathd").path
         let (executable, nsenterArguments) = execArguments(["/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\"", pathd]
                                                            + arguments)
-        let daemon = try ChildProcess(executable, nsenterArguments, stderrPath: stderrPath)
+        let daemon = try ChildProcess(executable, nsenterArguments, stderrPath: stderrPath, environment: environment)
         // The file exists from here on: posix_spawn opens it (O_CREAT) in the child before
         // the exec, and glibc's posix_spawn returns only after that exec, reporting a failed
         // open as its own error. So a read error is a real one, not "nothing logged yet".
