@@ -40,7 +40,8 @@ public final class PathMonitor: Sendable {
     /// Where answers come from.
     public enum Mode: Hashable, Sendable {
         /// pathd when it answers; pathd's engine in this process when it does not (no
-        /// daemon installed, a container, CI), back to pathd when it appears. The
+        /// daemon installed, a container, CI), or has sent no path within
+        /// `daemonAnswerWait` (a daemon that hangs), back to pathd when it answers. The
         /// engines are the same code, so a hand-over with the same path calls no handler.
         case automatic
         /// pathd only: while it cannot be reached the state is `.unknown`.
@@ -95,6 +96,13 @@ public final class PathMonitor: Sendable {
         case inProcess
     }
 
+    /// How long `.automatic` waits for a daemon's first path before it starts the engine
+    /// in this process too: a socket that accepts and stays silent (a daemon that hangs)
+    /// must not leave the program without an answer for the daemon's hello deadline.
+    /// The daemon's path still wins when it comes, and stops the engine. One second:
+    /// a live pathd answers in milliseconds; GLib's module (gio-module/) waits 500 ms.
+    public static let daemonAnswerWait = Duration.seconds(1)
+
     /// The interface type every path must use (nil: any), as given to `init`.
     public let requiredInterfaceType: InterfaceType?
     /// The interface types paths are evaluated without, as given to `init`.
@@ -102,6 +110,9 @@ public final class PathMonitor: Sendable {
     /// Where answers may come from, as given to `init`.
     public let mode: Mode
     private let criteria: Criteria
+    private let socketPath: String?
+    private let backoff: Backoff
+    private let scheduler: any Scheduler
     private let subscription: DaemonSubscription?
     private let state = Mutex(MonitorState())
 
@@ -150,8 +161,18 @@ public final class PathMonitor: Sendable {
         let criteria = Criteria(requiredInterfaceType: requiredInterfaceType,
                                 prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes))
         self.criteria = criteria
+        self.socketPath = socketPath
+        self.backoff = backoff
+        self.scheduler = scheduler
         subscription = mode == .inProcess ? nil
             : DaemonSubscription(criteria: criteria, socketPath: socketPath, backoff: backoff, scheduler: scheduler)
+    }
+
+    /// A monitor not started yet, made as this one was (for `NWPathMonitor`, which stops
+    /// the monitor its iterations started when the last one ends).
+    func renewed() -> PathMonitor {
+        PathMonitor(requiredInterfaceType: requiredInterfaceType, prohibitedInterfaceTypes: prohibitedInterfaceTypes,
+                    socketPath: socketPath, mode: mode, backoff: backoff, scheduler: scheduler)
     }
 
     /// Called on the start queue with each new path: the first one, then each that
@@ -212,6 +233,11 @@ public final class PathMonitor: Sendable {
         guard starting else { return }
         if let subscription {
             subscription.start(queue: queue) { [self] event in daemonEvent(event) }
+            if mode == .automatic {
+                queue.asyncAfter(deadline: .now() + Self.daemonAnswerWait.dispatchInterval) { [self] in
+                    if state.withLock({ $0.lifecycle == .running && !$0.daemonAnswers }) { startInProcess() }
+                }
+            }
         } else {
             startInProcess()
         }

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import PathModel
 import PathProtocol
 import Synchronization
@@ -15,10 +16,12 @@ import SystemCalls
 /// For programs that want only pathd's socket (this module links neither libnl nor
 /// libsystemd). `PathMonitor` and `NWPathMonitor` in the PathClient module build on it.
 ///
-/// Threading: one worker of a private queue blocks reading the connection for the
-/// subscription's life (`io`); `lifecycle` is behind a lock; everything the handler
-/// sees happens on the start queue. `@unchecked Sendable`: `reconnect` is touched on
-/// `io` only, the rest is immutable or locked.
+/// Threading: no thread waits for the daemon. The socket is non-blocking and read by a
+/// dispatch source on a private serial queue (`io`), which runs only when bytes came or
+/// a deadline passed, so a thousand idle subscriptions hold no thread between them.
+/// `lifecycle` is behind a lock; everything the handler sees happens on the start queue.
+/// `@unchecked Sendable`: `reconnect` and `connection` are touched on `io` only, the
+/// rest is immutable or locked.
 public final class DaemonSubscription: @unchecked Sendable {
     /// What happened to the subscription.
     public enum Event: Hashable, Sendable {
@@ -41,18 +44,50 @@ public final class DaemonSubscription: @unchecked Sendable {
     /// How long a connection may wait for the daemon's hello (it is sent once the
     /// daemon knows its first path).
     private let helloTimeout: Duration
-    private let io = DispatchQueue(label: "pathd.DaemonSubscription")
+    /// Serial, on the width-limited global pool rather than an overcommitting queue of its
+    /// own: nothing here blocks, and a few hundred subscriptions starting at once must not
+    /// each get a thread (libdispatch makes one per busy overcommit queue, up to ~255).
+    private let io = DispatchQueue(label: "pathd.DaemonSubscription", target: .global())
     private let lifecycle = Mutex(Lifecycle())
     /// When to try again; on `io` only.
     private var reconnect: ReconnectSchedule
+    /// The connection being made or read; on `io` only.
+    private var connection: Connection?
+    /// Numbers the connections, so that a deadline or a read of one that was since
+    /// closed finds it gone; on `io` only.
+    private var connectionCount: UInt64 = 0
 
     private struct Lifecycle {
         enum Phase { case idle, running, cancelled }
         var phase = Phase.idle
         var queue: DispatchQueue?
         var handler: (@Sendable (Event) -> Void)?
-        /// Interrupts the connection being read, so `cancel` can wake the reader.
-        var interrupter: PathConnectionInterrupter?
+    }
+
+    /// One connection to the daemon, from the connect on; on `io` only. A class, so that
+    /// reading into its buffers copies nothing.
+    private final class Connection {
+        let number: UInt64
+        let socketPath: String
+        let descriptor: Int32
+        /// Closes the descriptor when cancelled (dispatch's rule: only then is it unused).
+        let readable: any DispatchSourceRead
+        /// The hello's deadline, until the hello came.
+        var deadline: (any DispatchSourceTimer)?
+        var reader: ServerLineReader
+        /// Checks the lines until the hello; nil once subscribed.
+        var greeting: HelloCheck?
+
+        init(number: UInt64, socketPath: String, descriptor: Int32, readable: any DispatchSourceRead,
+             deadline: any DispatchSourceTimer) {
+            self.number = number
+            self.socketPath = socketPath
+            self.descriptor = descriptor
+            self.readable = readable
+            self.deadline = deadline
+            reader = ServerLineReader(socketPath: socketPath)
+            greeting = HelloCheck(socketPath: socketPath)
+        }
     }
 
     /// `socketPath` nil searches as `PathConnection.connect(to:)` does, at each attempt.
@@ -76,7 +111,7 @@ public final class DaemonSubscription: @unchecked Sendable {
             state.handler = handler
             return true
         }
-        if starting { io.async { [self] in run() } }
+        if starting { io.async { [self] in connect() } }
     }
 
     /// Stops for good: once this returns, no handler call begins.
@@ -84,51 +119,112 @@ public final class DaemonSubscription: @unchecked Sendable {
         lifecycle.withLock { state in
             state.phase = .cancelled
             state.handler = nil
-            state.interrupter?.interrupt()
         }
+        // Closes the connection in any phase: connecting, waiting for the hello, reading.
+        io.async { [self] in close() }
     }
 
     private var isRunning: Bool { lifecycle.withLock { $0.phase == .running } }
 
-    /// One connection, read until it fails; then the next attempt is scheduled.
-    private func run() {
+    /// Connects, without waiting: the hello and what follows arrive through `readable`.
+    private func connect() {
         dispatchPrecondition(condition: .onQueue(io))
-        guard isRunning else { return }
+        guard isRunning, connection == nil else { return }
+        let descriptor: Int32
+        let socketPath: String
         do throws(PathClientError) {
-            let connection = try PathConnection.connect(to: socketPath, timeout: helloTimeout)
-            defer { connection.close() }
-            let adopted = lifecycle.withLock { state -> Bool in
-                guard state.phase == .running else { return false }
-                state.interrupter = connection.interrupter
-                return true
-            }
-            guard adopted else { return }
-            try connection.setTimeout(nil)
-            try connection.send(Request(.subscribe(criteria)))
-            reconnect.connected(at: scheduler.now())
-            if let hello = connection.hello {
-                deliver(.connected(socketPath: connection.socketPath, daemonVersion: hello.daemonVersion,
-                                   generation: hello.generation))
-            }
-            while true {
-                switch try connection.next().forSubscriber {
-                case .path(let update, _):
-                    deliver(.path(update))
-                case .resync(let reason, let generation, _):
-                    deliver(.resync(reason: reason, generation: generation))
-                case .error(let code, let message, _):
-                    throw PathClientError.refused(code, message)
-                case nil:
-                    continue
+            let candidates = PathConnection.searchOrder(explicit: self.socketPath)
+            (descriptor, socketPath) = try PathConnection.openFirst(of: candidates, nonBlocking: true)
+        } catch {
+            failed(error)
+            return
+        }
+        connectionCount &+= 1
+        let number = connectionCount
+        let readable = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: io)
+        readable.setEventHandler { [self] in read(number) }
+        readable.setCancelHandler { _ = Glibc.close(descriptor) }
+        let deadline = DispatchSource.makeTimerSource(queue: io)
+        deadline.setEventHandler { [self] in
+            guard let connection, connection.number == number else { return }
+            failed(connection.reader.timedOut)
+        }
+        deadline.schedule(deadline: .now() + helloTimeout.dispatchInterval)
+        connection = Connection(number: number, socketPath: socketPath, descriptor: descriptor, readable: readable,
+                                deadline: deadline)
+        readable.resume()
+        deadline.resume()
+    }
+
+    /// The socket is readable: every line it holds now, in order; then back to waiting.
+    private func read(_ number: UInt64) {
+        dispatchPrecondition(condition: .onQueue(io))
+        do throws(PathClientError) {
+            // A bounded number of receives a turn, so a flood cannot hold the queue;
+            // the source fires again while bytes remain.
+            for _ in 0..<16 {
+                guard let current = connection, current.number == number else { return }
+                let more = try current.reader.receive(from: current.descriptor)
+                while let line = current.reader.nextLine() {
+                    try handle(ServerLineReader.decode(line), on: current)
+                    // A handled line may have ended the connection (an error line).
+                    guard connection === current else { return }
                 }
+                if !more { return }
             }
         } catch {
-            lifecycle.withLock { $0.interrupter = nil }
-            guard isRunning else { return }
-            deliver(.disconnected(error))
-            let delay = reconnect.failed(at: scheduler.now(), random: random())
-            scheduler.schedule(after: delay, on: io) { [self] in run() }
+            failed(error)
         }
+    }
+
+    /// One message of the current connection.
+    private func handle(_ message: ServerMessage, on current: Connection) throws(PathClientError) {
+        if current.greeting != nil {
+            guard let hello = try current.greeting?.check(message) else { return }
+            current.greeting = nil
+            current.deadline?.cancel()
+            current.deadline = nil
+            // A few bytes on a socket that has sent nothing yet: its buffer takes them.
+            do {
+                try FileDescriptor(rawValue: current.descriptor).sendAll(Request(.subscribe(criteria)).encoded())
+            } catch {
+                throw PathClientError("cannot send to pathd: \(error)", kind: .closed)
+            }
+            reconnect.connected(at: scheduler.now())
+            deliver(.connected(socketPath: current.socketPath, daemonVersion: hello.daemonVersion,
+                               generation: hello.generation))
+            return
+        }
+        switch message.forSubscriber {
+        case .path(let update, _):
+            deliver(.path(update))
+        case .resync(let reason, let generation, _):
+            deliver(.resync(reason: reason, generation: generation))
+        case .error(let code, let message, _):
+            throw PathClientError.refused(code, message)
+        case nil:
+            break
+        }
+    }
+
+    /// Closes the current connection, if any: its descriptor once its source is done.
+    private func close() {
+        dispatchPrecondition(condition: .onQueue(io))
+        guard let current = connection else { return }
+        connection = nil
+        current.deadline?.cancel()
+        current.readable.cancel()
+    }
+
+    /// The connection could not be made or ended: reported, and the next attempt
+    /// scheduled after the back-off.
+    private func failed(_ error: PathClientError) {
+        dispatchPrecondition(condition: .onQueue(io))
+        close()
+        guard isRunning else { return }
+        deliver(.disconnected(error))
+        let delay = reconnect.failed(at: scheduler.now(), random: random())
+        scheduler.schedule(after: delay, on: io) { [self] in connect() }
     }
 
     /// Hands an event to the start queue; the lifecycle is checked there, after the hop.

@@ -10,13 +10,7 @@ public final class PathConnection {
     /// The socket this connection was made to.
     public let socketPath: String
     private var descriptor: Int32
-    private var framer = LineFramer(maximumLineLength: 1 << 20)
-    /// Lines framed and not yet returned, from `readyHead` on.
-    private var ready: [[UInt8]] = []
-    private var readyHead = 0
-    /// What one `recv` fills, allocated once for the connection's life: the framer copies
-    /// out of it, so it is free again after each push.
-    private var receiveBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    private var reader: ServerLineReader
     /// The `hello` the daemon sent on connect.
     public private(set) var hello: (protocolVersion: Int, daemonVersion: String, generation: Generation)?
     /// Wakes a read blocked on this connection from another thread.
@@ -29,17 +23,22 @@ public final class PathConnection {
     /// blocking forever.
     public static func connect(to socketPath: String? = nil,
                                timeout: Duration? = nil) throws(PathClientError) -> PathConnection {
-        let candidates = searchOrder(explicit: socketPath)
+        let (descriptor, path) = try openFirst(of: searchOrder(explicit: socketPath), nonBlocking: false)
+        return try PathConnection(descriptor: descriptor, socketPath: path, timeout: timeout)
+    }
+
+    /// A socket connected to the first of `candidates` that accepts, and its path; a
+    /// single candidate's own failure, or the failures of them all in one error.
+    static func openFirst(of candidates: [String], nonBlocking: Bool) throws(PathClientError) -> (Int32, String) {
         var failures: [String] = []
         for candidate in candidates {
             do {
-                return try PathConnection(socketPath: candidate, timeout: timeout)
-            } catch where error.kind == .unreachable && candidates.count > 1 {
+                return (try openSocket(at: candidate, nonBlocking: nonBlocking), candidate)
+            } catch where candidates.count > 1 {
                 failures.append(error.description)
             }
         }
-        throw PathClientError(failures.joined(separator: "; ") + " (is pathd running?)",
-                              kind: .unreachable)
+        throw PathClientError(failures.joined(separator: "; ") + " (is pathd running?)", kind: .unreachable)
     }
 
     /// The sockets `connect(to:)` tries, in order, for this process's environment.
@@ -50,20 +49,16 @@ public final class PathConnection {
 
     /// Connects to `socketPath` and reads the daemon's `hello`. With a `timeout`, every
     /// wait for a line fails after that long instead of blocking forever.
-    public init(socketPath: String, timeout: Duration? = nil) throws(PathClientError) {
+    public convenience init(socketPath: String, timeout: Duration? = nil) throws(PathClientError) {
+        try self.init(descriptor: Self.openSocket(at: socketPath, nonBlocking: false), socketPath: socketPath,
+                      timeout: timeout)
+    }
+
+    /// Takes over `descriptor`, connected to `socketPath`, and reads the daemon's `hello`.
+    private init(descriptor: Int32, socketPath: String, timeout: Duration?) throws(PathClientError) {
         self.socketPath = socketPath
-        let address: UnixSocketAddress
-        do {
-            address = try UnixSocketAddress(path: socketPath)
-        } catch {
-            throw PathClientError("\(error)", kind: .unreachable)
-        }
-        do {
-            descriptor = try UnixSocket.connect(to: address).rawValue
-        } catch {
-            descriptor = -1
-            throw PathClientError("cannot connect to pathd at \(socketPath): \(error)", kind: .unreachable)
-        }
+        self.descriptor = descriptor
+        reader = ServerLineReader(socketPath: socketPath)
         interrupter.adopt(descriptor)
         if let timeout {
             do {
@@ -73,43 +68,38 @@ public final class PathConnection {
                 throw error
             }
         }
-        var first: ServerMessage
         do {
-            // A newer daemon may send messages this client does not know before its
-            // hello; a bounded number, so that a stream of them cannot stall a connect.
-            var skipped = 0
-            repeat {
-                first = try next()
-                skipped += 1
-            } while first.isUnrecognized && skipped <= Self.maximumLinesBeforeHello
+            var check = HelloCheck(socketPath: socketPath)
+            var greeted: DaemonHello?
+            while greeted == nil { greeted = try check.check(next()) }
+            if let greeted { hello = (greeted.protocolVersion, greeted.daemonVersion, greeted.generation) }
         } catch {
             close()
             throw error
-        }
-        switch first {
-        case .hello(let version, let daemonVersion, let generation):
-            guard version == ProtocolVersion.current else {
-                // Another version changed what lines mean (docs/PROTOCOL.md, "Version rule").
-                close()
-                throw PathClientError("pathd \(PeerText.oneLine(daemonVersion)) at \(socketPath) "
-                                      + "speaks protocol \(version); "
-                                      + "this client speaks protocol \(ProtocolVersion.current)")
-            }
-            hello = (version, daemonVersion, generation)
-        case .error(let code, let message, _):
-            // Refused before any hello: the daemon's reason, e.g. tooManyClients.
-            close()
-            throw .refused(code, message)
-        default:
-            close()
-            throw PathClientError("pathd at \(socketPath) did not greet with hello")
         }
     }
 
     deinit { close() }
 
-    /// How many lines of types this client does not know may come before the hello.
-    static let maximumLinesBeforeHello = 64
+    /// A stream socket connected to pathd at `socketPath`, close-on-exec; a non-blocking
+    /// one fails at once, as unreachable, where a blocking one waits for room in the
+    /// daemon's listen backlog.
+    static func openSocket(at socketPath: String, nonBlocking: Bool) throws(PathClientError) -> Int32 {
+        let address: UnixSocketAddress
+        do {
+            address = try UnixSocketAddress(path: socketPath)
+        } catch {
+            throw PathClientError("\(error)", kind: .unreachable)
+        }
+        do {
+            return try UnixSocket.connect(to: address, nonBlocking: nonBlocking).rawValue
+        } catch .wouldBlock {
+            throw PathClientError("pathd at \(socketPath) accepts no connection now (its listen backlog is full)",
+                                  kind: .unreachable)
+        } catch {
+            throw PathClientError("cannot connect to pathd at \(socketPath): \(error)", kind: .unreachable)
+        }
+    }
 
     /// Bounds every later wait for a line (SO_RCVTIMEO); a wait that runs out throws a
     /// `PathClientError` whose `isTimeout` is set.
@@ -151,42 +141,11 @@ public final class PathConnection {
     /// The next message and the exact line it came in (for `--json` output that passes
     /// the daemon's fields through, including ones this client does not know).
     public func nextWithLine() throws(PathClientError) -> (message: ServerMessage, line: [UInt8]) {
-        let line = try nextLine()
-        do {
-            return (try ServerMessage.decode(line: line), line)
-        } catch {
-            throw PathClientError("pathd sent a line this client cannot read: \(error)")
+        while true {
+            if let line = reader.nextLine() { return (try ServerLineReader.decode(line), line) }
+            guard try reader.receive(from: descriptor) else { throw reader.timedOut }
         }
     }
-
-    private func nextLine() throws(PathClientError) -> [UInt8] {
-        while readyHead == ready.count {
-            ready.removeAll(keepingCapacity: true)
-            readyHead = 0
-            let received = receiveBuffer.withUnsafeMutableBytes { raw in
-                syscallResult { recv(descriptor, raw.baseAddress, raw.count, 0) }
-            }
-            let count: Int
-            switch received {
-            case .success(let value): count = value
-            case .failure(.wouldBlock):
-                throw PathClientError("timed out waiting for pathd at \(socketPath)", kind: .timeout,
-                                      socketPath: socketPath)
-            case .failure(let error):
-                throw PathClientError("cannot read from pathd: \(error)", kind: .closed, socketPath: socketPath)
-            }
-            if count == 0 {
-                throw PathClientError("pathd closed the connection", kind: .closed, socketPath: socketPath)
-            }
-            let fits = receiveBuffer.withUnsafeBytes { raw in
-                framer.push(UnsafeRawBufferPointer(rebasing: raw[0..<count])) { ready.append($0) }
-            }
-            if !fits { throw PathClientError("pathd sent a line longer than 1 MiB") }
-        }
-        defer { readyHead += 1 }
-        return ready[readyHead]
-    }
-
 }
 
 /// Shuts a connection's socket down from any thread, so that a read blocked on it

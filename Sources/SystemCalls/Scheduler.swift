@@ -16,10 +16,16 @@ public struct DispatchScheduler: Scheduler {
     public init() {}
 
     public func schedule(after delay: Duration, on queue: DispatchQueue, _ work: @escaping @Sendable () -> Void) {
-        let (seconds, attoseconds) = max(delay, .zero).components
-        let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
-        queue.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: work)
+        queue.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: work)
     }
 
     public func now() -> ContinuousClock.Instant { ContinuousClock.now }
+}
+
+extension Duration {
+    /// This duration for Dispatch's deadlines, in nanoseconds; a negative one is zero.
+    public var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = max(self, .zero).components
+        return .nanoseconds(Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000))
+    }
 }

@@ -11,9 +11,11 @@ public enum UnixSocket {
         return FileDescriptor(rawValue: try syscall { socket(AF_UNIX, Int32(type), 0) })
     }
 
-    /// A new blocking stream socket connected to `address`; closed again on failure.
-    public static func connect(to address: UnixSocketAddress) throws(Errno) -> FileDescriptor {
-        let descriptor = try stream()
+    /// A new stream socket connected to `address`; closed again on failure. A
+    /// non-blocking one fails with `.wouldBlock` at once where a blocking one would wait
+    /// for room in the listener's backlog (unix(7): no connection stays in progress).
+    public static func connect(to address: UnixSocketAddress, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+        let descriptor = try stream(nonBlocking: nonBlocking)
         do {
             try address.withSockaddr { (pointer, length) throws(Errno) in
                 _ = try syscall { Glibc.connect(descriptor.rawValue, pointer, length) }

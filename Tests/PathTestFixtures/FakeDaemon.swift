@@ -47,7 +47,7 @@ public final class FakeDaemon: Sendable {
             try address.withSockaddr { (pointer, length) throws(Errno) in
                 _ = try syscall { bind(descriptor.rawValue, pointer, length) }
             }
-            _ = try syscall { listen(descriptor.rawValue, 64) }
+            _ = try syscall { listen(descriptor.rawValue, 1024) }
         } catch {
             descriptor.close()
             throw error
