@@ -14,7 +14,8 @@ public enum UnixSocket {
     /// A new stream socket connected to `address`; closed again on failure. A
     /// non-blocking one fails with `.wouldBlock` at once where a blocking one would wait
     /// for room in the listener's backlog (unix(7): no connection stays in progress).
-    public static func connect(to address: UnixSocketAddress, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+    public static func connect(to address: UnixSocketAddress,
+                               nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
         let descriptor = try stream(nonBlocking: nonBlocking)
         do {
             try address.withSockaddr { (pointer, length) throws(Errno) in
