@@ -274,7 +274,8 @@ schedule_retry (PathdNetworkMonitor *self)
 }
 
 /* Waits for hello and the first path on the connection just made, until `deadline`
- * (monotonic microseconds). */
+ * (monotonic microseconds). A connection that ends right after the first path has
+ * given the answer all the same: it is dropped here, and init reconnects later. */
 static gboolean
 await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *cancellable, GError **error)
 {
@@ -301,6 +302,11 @@ await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *canc
         }
       if (receive_available (self, FALSE, cancellable) < 0)
         {
+          if (self->have_answer)
+            {
+              disconnect (self);
+              return TRUE;
+            }
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
                        "pathd at %s closed the connection or is not pathd (protocol 1)", self->socket_path);
           return FALSE;
@@ -344,7 +350,10 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
     }
   g_strfreev (candidates);
   g_clear_error (&last_error);
-  watch_socket (self);
+  if (self->socket != NULL)
+    watch_socket (self);
+  else
+    schedule_retry (self);
   return TRUE;
 }
 
