@@ -39,11 +39,14 @@ extension KernelTests.GIOModule {
     @Test("a pathd that closes after each path is retried ever more slowly, not every 100–200 ms")
     func backOffAgainstCrashLoop() throws {
         try withTemporaryDirectory { directory in
-            let daemon = try FakeDaemon(socketPath: directory.path("pathd.sock")) { _ in
-                FakeDaemon.Reply([Self.hello, Self.path("satisfied")], closes: true)
+            // The first connection is held (init needs its answer) until the test closes
+            // it; every later one is the crash loop.
+            let daemon = try FakeDaemon(socketPath: directory.path("pathd.sock")) { connection in
+                FakeDaemon.Reply([Self.hello, Self.path("satisfied")], closesAfterRequest: connection > 0)
             }
             defer { daemon.stop() }
             try Self.withScriptedWatch(daemon, in: directory) { watch in
+                daemon.closeOpenConnections()
                 #expect(daemon.waitForAccepted(2), "the module reconnected; stderr:\n\(watch.process.stderr)")
                 // The observation window itself, not an ordering: connections are counted in it.
                 Thread.sleep(forTimeInterval: 2)
@@ -115,8 +118,9 @@ extension KernelTests.GIOModule {
     }
 
     /// A second link, vC–vD (192.0.2.0/24, the router at .1 in B; not 203.0.113.0/24,
-    /// where pathd's default lookup goes); the default route moves from vA to vC: pathd's path stays satisfied, GLib's answer stays the same,
-    /// and programs hear network-changed (README.md, "Mapping").
+    /// where pathd's default lookup goes); the default route moves from vA to vC and
+    /// back: pathd's path stays satisfied, GLib's answer stays the same, and programs hear
+    /// network-changed each time (README.md, "Mapping").
     @Test("the default route moving to another veth: network-changed, available staying TRUE")
     func trafficMoves() throws {
         try withVethTopology { topology in
