@@ -15,10 +15,15 @@ public final class FakeDaemon: Sendable {
         /// Close right after the lines (a daemon that ends at once); else hold the
         /// connection open until `stop`.
         public var closes: Bool
+        /// With `closes`: close only once the client's first request line came (at most 10 s),
+        /// as a daemon that crashes while answering it: the client's request never meets
+        /// a closed socket, so it always reads the lines.
+        public var closesAfterRequest: Bool
 
-        public init(_ lines: [String], closes: Bool = false) {
+        public init(_ lines: [String], closes: Bool = false, closesAfterRequest: Bool = false) {
             self.lines = lines
-            self.closes = closes
+            self.closes = closes || closesAfterRequest
+            self.closesAfterRequest = closesAfterRequest
         }
     }
 
@@ -76,6 +81,16 @@ public final class FakeDaemon: Sendable {
         for descriptor in descriptors { Self.write(line, to: descriptor) }
     }
 
+    /// Closes every connection held open, as a daemon that crashed would, and goes on
+    /// accepting (with `script`'s replies).
+    public func closeOpenConnections() {
+        let descriptors = state.withLock { state -> [Int32] in
+            defer { state.open = [] }
+            return state.open
+        }
+        for descriptor in descriptors { close(descriptor) }
+    }
+
     /// Stops accepting, closes every connection and removes the socket file.
     public func stop() {
         let descriptors = state.withLock { state -> [Int32]? in
@@ -118,6 +133,7 @@ public final class FakeDaemon: Sendable {
             let reply = script(index)
             if reply.closes {
                 for line in reply.lines { Self.write(line, to: connection.rawValue) }
+                if reply.closesAfterRequest { Self.awaitRequest(on: connection.rawValue) }
                 connection.close()
                 continue
             }
@@ -132,6 +148,23 @@ public final class FakeDaemon: Sendable {
                 return true
             }
             if !held { connection.close() }
+        }
+    }
+
+    /// Returns once the client sent a line, closed, or 10 s passed (the connection is
+    /// non-blocking: poll(2) waits).
+    private static func awaitRequest(on descriptor: Int32) {
+        // The whole line: unread bytes would make close(2) reset the connection, and a
+        // reset can discard what the client had not read yet. A failure (the timeout, a
+        // reset) ends the wait too.
+        let deadline = DispatchTime.now() + .seconds(10)
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while DispatchTime.now() < deadline {
+            var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            if poll(&request, 1, 100) <= 0 { continue }
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
+            if count <= 0 || buffer[..<count].contains(UInt8(ascii: "\n")) { return }
         }
     }
 

@@ -82,14 +82,6 @@ pathd_status_is_usable (const char *status)
   return g_strcmp0 (status, "satisfied") == 0 || g_strcmp0 (status, "requiresConnection") == 0;
 }
 
-/* A status the protocol defines; any other is a protocol violation (statuses are
- * not among its additive vocabularies), so the line is not believed. */
-static gboolean
-status_is_known (const char *status)
-{
-  return pathd_status_is_usable (status) || g_strcmp0 (status, "unsatisfied") == 0;
-}
-
 /* The connectivity check's verdict, or FALSE when there is none to use: not
  * configured, not yet checked, or a state newer than this module (docs/PROTOCOL.md:
  * treat an unknown state as unknown). */
@@ -111,13 +103,66 @@ checked_connectivity (JsonObject *path, GNetworkConnectivity *connectivity)
   return TRUE;
 }
 
+/* Appends one field of the traffic digest's input; the length prefix keeps fields
+ * apart ("a","bc" is not "ab","c"). */
+static void
+digest_field (GChecksum *checksum, const char *text)
+{
+  char prefix[24];
+  g_snprintf (prefix, sizeof prefix, "%" G_GSIZE_FORMAT ":", strlen (text));
+  g_checksum_update (checksum, (const guchar *) prefix, -1);
+  g_checksum_update (checksum, (const guchar *) text, -1);
+}
+
+/* The digest of where traffic goes: the first interface's name and index and the
+ * gateways, in order. Missing or mistyped members read as none: they only decide
+ * whether a network-changed is due, never what the properties say. */
+static void
+traffic_digest (JsonObject *path, guint8 digest[PATHD_TRAFFIC_DIGEST])
+{
+  GChecksum *checksum = g_checksum_new (G_CHECKSUM_SHA256);
+  JsonNode *interfaces = json_object_get_member (path, "interfaces");
+  JsonNode *first = NULL;
+  if (interfaces != NULL && JSON_NODE_HOLDS_ARRAY (interfaces)
+      && json_array_get_length (json_node_get_array (interfaces)) > 0)
+    first = json_array_get_element (json_node_get_array (interfaces), 0);
+  if (first != NULL && JSON_NODE_HOLDS_OBJECT (first))
+    {
+      JsonObject *interface = json_node_get_object (first);
+      const char *name = string_member (interface, "name");
+      JsonNode *index = member_of_type (interface, "index", G_TYPE_INT64);
+      char index_text[24];
+      g_snprintf (index_text, sizeof index_text, "%" G_GINT64_FORMAT, index != NULL ? json_node_get_int (index) : -1);
+      digest_field (checksum, name != NULL ? name : "");
+      digest_field (checksum, index_text);
+    }
+  else
+    digest_field (checksum, "no interface");
+  JsonNode *gateways = json_object_get_member (path, "gateways");
+  if (gateways != NULL && JSON_NODE_HOLDS_ARRAY (gateways))
+    {
+      JsonArray *array = json_node_get_array (gateways);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *gateway = json_array_get_element (array, i);
+          if (JSON_NODE_HOLDS_VALUE (gateway) && json_node_get_value_type (gateway) == G_TYPE_STRING)
+            digest_field (checksum, json_node_get_string (gateway));
+        }
+    }
+  gsize length = PATHD_TRAFFIC_DIGEST;
+  g_checksum_get_digest (checksum, digest, &length);
+  g_checksum_free (checksum);
+}
+
 static PathdLineKind
 parse_path (JsonObject *path, PathdAnswer *answer)
 {
+  /* A status this module does not know is a string all the same: it reads as
+   * unsatisfied (docs/PROTOCOL.md, "Version"); the other fields are still checked. */
   const char *status = string_member (path, "status");
   JsonNode *expensive = member_of_type (path, "isExpensive", G_TYPE_BOOLEAN);
   JsonNode *constrained = member_of_type (path, "isConstrained", G_TYPE_BOOLEAN);
-  if (!status_is_known (status) || expensive == NULL || constrained == NULL)
+  if (status == NULL || expensive == NULL || constrained == NULL)
     return PATHD_LINE_INVALID;
 
   answer->available = pathd_status_is_usable (status);
@@ -129,6 +174,7 @@ parse_path (JsonObject *path, PathdAnswer *answer)
     answer->connectivity = G_NETWORK_CONNECTIVITY_LOCAL;
   else if (!checked_connectivity (path, &answer->connectivity))
     answer->connectivity = G_NETWORK_CONNECTIVITY_FULL;
+  traffic_digest (path, answer->traffic);
   return PATHD_LINE_PATH;
 }
 
@@ -149,7 +195,7 @@ parse_object (JsonObject *object, PathdLine *line)
   if (strcmp (type, "route") == 0)
     {
       const char *status = string_member (object, "status");
-      if (!status_is_known (status))
+      if (status == NULL)
         return PATHD_LINE_INVALID;
       line->route_usable = pathd_status_is_usable (status);
       return PATHD_LINE_ROUTE;
@@ -191,4 +237,10 @@ gboolean
 pathd_answer_equal (const PathdAnswer *a, const PathdAnswer *b)
 {
   return a->available == b->available && a->metered == b->metered && a->connectivity == b->connectivity;
+}
+
+gboolean
+pathd_answer_same_traffic (const PathdAnswer *a, const PathdAnswer *b)
+{
+  return memcmp (a->traffic, b->traffic, PATHD_TRAFFIC_DIGEST) == 0;
 }

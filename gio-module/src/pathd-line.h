@@ -21,11 +21,18 @@ typedef enum {
   PATHD_LINE_ERROR,   /* an error message: `shutting_down` is set */
 } PathdLineKind;
 
+/* Bytes of `PathdAnswer.traffic`: a SHA-256 digest. */
+#define PATHD_TRAFFIC_DIGEST 32
+
 /* What GNetworkMonitor reports, derived from one path line. */
 typedef struct {
   gboolean available;
   gboolean metered;
   GNetworkConnectivity connectivity;
+  /* Where traffic goes: a digest of the path's first interface (name and index) and its
+   * gateways. Not a property; a change of it alone is a network-changed (README.md,
+   * "Mapping"). A digest keeps the struct plain: no allocation to free per line. */
+  guint8 traffic[PATHD_TRAFFIC_DIGEST];
 } PathdAnswer;
 
 typedef struct {
@@ -38,8 +45,13 @@ typedef struct {
 /* Parses `length` bytes (no newline; need not be NUL-terminated or valid UTF-8). */
 void pathd_line_parse (const char *data, gsize length, PathdLine *line);
 
+/* Whether the three properties (available, metered, connectivity) are the same. */
 gboolean pathd_answer_equal (const PathdAnswer *a, const PathdAnswer *b);
 
+/* Whether traffic goes through the same first interface and gateways. */
+gboolean pathd_answer_same_traffic (const PathdAnswer *a, const PathdAnswer *b);
+
 /* Whether a path or route status lets traffic flow: satisfied, or requiresConnection
- * (an on-demand link that traffic brings up). */
+ * (an on-demand link that traffic brings up). Any other status, one newer than this
+ * module included, does not (docs/PROTOCOL.md, "Version": treat it as unsatisfied). */
 gboolean pathd_status_is_usable (const char *status);

@@ -30,7 +30,8 @@ struct _PathdNetworkMonitor {
   GByteArray *buffer; /* bytes of an incomplete line; never past PATHD_LINE_MAX */
 
   GSource *retry_source;
-  guint retry_ms; /* the next back-off before jitter */
+  guint retry_ms;      /* the next back-off before jitter */
+  gint64 connected_at; /* monotonic time the current connection was made; 0: none */
 };
 
 enum { PROP_0, PROP_NETWORK_AVAILABLE, PROP_NETWORK_METERED, PROP_CONNECTIVITY };
@@ -73,7 +74,11 @@ disconnect (PathdNetworkMonitor *self)
 }
 
 /* Takes in a new answer; with `announce`, tells the program about each property that
- * changed and then, once, that the network changed. Nothing when nothing changed. */
+ * changed and then, once, that the network changed, as also when only where traffic
+ * goes changed (another first interface or gateway: GLib's own backends emit
+ * network-changed for every network added or removed, and programs re-open sockets on
+ * it). Nothing when nothing changed. The caller holds a reference on `self`: a
+ * handler may drop the program's last one. */
 static void
 set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer, gboolean announce)
 {
@@ -81,7 +86,7 @@ set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer, gboolean annou
   PathdAnswer old = self->answer;
   self->answer = *answer;
   self->have_answer = TRUE;
-  if (!announce || !had_answer || pathd_answer_equal (&old, answer))
+  if (!announce || !had_answer || (pathd_answer_equal (&old, answer) && pathd_answer_same_traffic (&old, answer)))
     return;
   if (old.available != answer->available)
     g_object_notify (G_OBJECT (self), "network-available");
@@ -108,7 +113,6 @@ handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean
       if (self->state != CONNECTION_OPEN)
         return FALSE;
       set_answer (self, &line.answer, announce);
-      self->retry_ms = PATHD_RETRY_FIRST_MS;
       return TRUE;
     case PATHD_LINE_INVALID:
       /* Before hello it is not pathd (or not protocol 1); after, one bad line is
@@ -182,13 +186,19 @@ on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
 {
   (void) socket;
   (void) condition;
-  PathdNetworkMonitor *self = user_data;
-  if (receive_available (self, TRUE, NULL) >= 0)
-    return G_SOURCE_CONTINUE;
-  g_debug ("connection to %s ended; keeping the last answer", self->socket_path);
-  disconnect (self);
-  schedule_retry (self);
-  return G_SOURCE_REMOVE;
+  /* Held while lines are handled: a signal handler may drop the program's last
+   * reference, and the lines after it still use the monitor (as GLib's own backends
+   * hold one around their emissions). Finalized, if so, once done here. */
+  PathdNetworkMonitor *self = g_object_ref (user_data);
+  gboolean keep = receive_available (self, TRUE, NULL) >= 0;
+  if (!keep)
+    {
+      g_debug ("connection to %s ended; keeping the last answer", self->socket_path);
+      disconnect (self);
+      schedule_retry (self);
+    }
+  g_object_unref (self);
+  return keep ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 /* Connects and subscribes to the first candidate that accepts; no waiting. */
@@ -204,6 +214,7 @@ connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
         {
           self->socket = socket;
           self->state = CONNECTION_GREETING;
+          self->connected_at = g_get_monotonic_time ();
           g_free (self->socket_path);
           self->socket_path = g_strdup (path);
           (*next)++;
@@ -243,10 +254,17 @@ on_retry (gpointer user_data)
 
 /* The only timer: armed while disconnected. Waits between half and all of the
  * current back-off (jitter keeps a host's programs from reconnecting in step), then
- * doubles it up to the cap. */
+ * doubles it up to the cap. The waits start over only after a connection that stayed
+ * up for the cap (docs/PROTOCOL.md, "Reconnecting"; PathSocketClient's
+ * ReconnectSchedule): a pathd that greets, sends a path and dies is retried ever more
+ * slowly, never every 100 ms. */
 static void
 schedule_retry (PathdNetworkMonitor *self)
 {
+  if (self->connected_at != 0
+      && g_get_monotonic_time () - self->connected_at >= (gint64) PATHD_RETRY_CAP_MS * G_TIME_SPAN_MILLISECOND)
+    self->retry_ms = PATHD_RETRY_FIRST_MS;
+  self->connected_at = 0;
   guint delay = self->retry_ms / 2 + (guint) g_random_int_range (0, (gint32) (self->retry_ms / 2) + 1);
   self->retry_ms = MIN (self->retry_ms * 2, PATHD_RETRY_CAP_MS);
   self->retry_source = g_timeout_source_new (delay);
@@ -256,7 +274,8 @@ schedule_retry (PathdNetworkMonitor *self)
 }
 
 /* Waits for hello and the first path on the connection just made, until `deadline`
- * (monotonic microseconds). */
+ * (monotonic microseconds). A connection that ends right after the first path has
+ * given the answer all the same: it is dropped here, and init reconnects later. */
 static gboolean
 await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *cancellable, GError **error)
 {
@@ -283,6 +302,11 @@ await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *canc
         }
       if (receive_available (self, FALSE, cancellable) < 0)
         {
+          if (self->have_answer)
+            {
+              disconnect (self);
+              return TRUE;
+            }
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
                        "pathd at %s closed the connection or is not pathd (protocol 1)", self->socket_path);
           return FALSE;
@@ -326,7 +350,10 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
     }
   g_strfreev (candidates);
   g_clear_error (&last_error);
-  watch_socket (self);
+  if (self->socket != NULL)
+    watch_socket (self);
+  else
+    schedule_retry (self);
   return TRUE;
 }
 

@@ -18,13 +18,12 @@ set_unreachable (GError **error, const PathdAnswer *answer)
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE, g_dgettext (GLIB_DOMAIN, "Host unreachable"));
 }
 
-/* The address to ask about, or NULL for one that is not an IP socket address. */
-static GInetAddress *
+/* The address to ask about (with its zone), or NULL for one that is not an IP
+ * socket address. */
+static GInetSocketAddress *
 inet_address_of (GSocketAddress *address)
 {
-  if (!G_IS_INET_SOCKET_ADDRESS (address))
-    return NULL;
-  return g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (address));
+  return G_IS_INET_SOCKET_ADDRESS (address) ? G_INET_SOCKET_ADDRESS (address) : NULL;
 }
 
 /* What the answer is when resolution stopped with `error`: a cancellation is the
@@ -66,7 +65,7 @@ can_reach (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellab
 
   while ((address = g_socket_address_enumerator_next (enumerator, cancellable, &local_error)) != NULL)
     {
-      GInetAddress *inet = inet_address_of (address);
+      GInetSocketAddress *inet = inet_address_of (address);
       gboolean usable = FALSE;
       GError *query_error = NULL;
       if (inet != NULL
@@ -151,7 +150,7 @@ on_address (GObject *source, GAsyncResult *result, gpointer user_data)
       g_object_unref (task);
       return;
     }
-  GInetAddress *inet = inet_address_of (address);
+  GInetSocketAddress *inet = inet_address_of (address);
   if (inet == NULL)
     next_address (task);
   else

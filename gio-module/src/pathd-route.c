@@ -5,11 +5,23 @@
 
 #include "pathd-line.h"
 
+/* The request for `address`. Its zone goes in `interface`, as the index in decimal
+ * (docs/PROTOCOL.md, "route"); pathd takes one for a link-local IPv6 destination only,
+ * and any other with a scope id is routed by the routes alone, as the kernel does. */
 static char *
-request_for (GInetAddress *address)
+request_for (GInetSocketAddress *address)
 {
-  char *text = g_inet_address_to_string (address);
-  char *request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\"}\n", text);
+  GInetAddress *inet = g_inet_socket_address_get_address (address);
+  char *text = g_inet_address_to_string (inet);
+  guint32 zone = g_inet_socket_address_get_scope_id (address);
+  char *request;
+  if (zone != 0 && g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
+      && (g_inet_address_get_is_link_local (inet) || g_inet_address_get_is_mc_link_local (inet)
+          || g_inet_address_get_is_mc_node_local (inet)))
+    request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\",\"interface\":\"%" G_GUINT32_FORMAT "\"}\n",
+                               text, zone);
+  else
+    request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\"}\n", text);
   g_free (text);
   return request;
 }
@@ -59,7 +71,7 @@ take_reply (GByteArray *reply, const guint8 *bytes, gsize count, gboolean *usabl
 }
 
 gboolean
-pathd_route_query (const char *socket_path, GInetAddress *address, gboolean *usable, GCancellable *cancellable,
+pathd_route_query (const char *socket_path, GInetSocketAddress *address, gboolean *usable, GCancellable *cancellable,
                    GError **error)
 {
   GSocketClient *client = new_client ();
@@ -196,7 +208,7 @@ on_connected (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 void
-pathd_route_query_async (const char *socket_path, GInetAddress *address, GCancellable *cancellable,
+pathd_route_query_async (const char *socket_path, GInetSocketAddress *address, GCancellable *cancellable,
                          GAsyncReadyCallback callback, gpointer user_data)
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);

@@ -10,12 +10,14 @@
 /* Longest reply line accepted. */
 #define PATHD_ROUTE_REPLY_MAX (64 * 1024)
 
-/* TRUE with `*usable` set when pathd answered; FALSE with `error` when it could not
+/* `address`'s zone (its scope id, for a link-local IPv6 address) is asked about too:
+ * fe80::1%2 may be routable through one link and not another.
+ * TRUE with `*usable` set when pathd answered; FALSE with `error` when it could not
  * (not running, too slow, or an error reply such as unknownOp from an older pathd). */
-gboolean pathd_route_query (const char *socket_path, GInetAddress *address, gboolean *usable,
+gboolean pathd_route_query (const char *socket_path, GInetSocketAddress *address, gboolean *usable,
                             GCancellable *cancellable, GError **error);
 
-void pathd_route_query_async (const char *socket_path, GInetAddress *address, GCancellable *cancellable,
+void pathd_route_query_async (const char *socket_path, GInetSocketAddress *address, GCancellable *cancellable,
                               GAsyncReadyCallback callback, gpointer user_data);
 
 gboolean pathd_route_query_finish (GAsyncResult *result, gboolean *usable, GError **error);

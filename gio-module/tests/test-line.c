@@ -41,6 +41,57 @@ test_available (void)
   assert_answer (parse_path ("satisfied", "false", "false", NULL), TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL);
   assert_answer (parse_path ("requiresConnection", "false", "false", NULL), TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL);
   assert_answer (parse_path ("unsatisfied", "false", "false", NULL), FALSE, FALSE, G_NETWORK_CONNECTIVITY_LOCAL);
+  /* A status newer than the module is unsatisfied (docs/PROTOCOL.md, "Version"),
+   * whatever the costs and the check say. */
+  assert_answer (parse_path ("degraded", "true", "false", "{\"state\":\"full\"}"), FALSE, FALSE,
+                 G_NETWORK_CONNECTIVITY_LOCAL);
+  assert_answer (parse_path ("maybe", "false", "false", NULL), FALSE, FALSE, G_NETWORK_CONNECTIVITY_LOCAL);
+}
+
+static PathdAnswer
+answer_of (const char *text)
+{
+  PathdLine line = parse (text);
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_PATH);
+  return line.answer;
+}
+
+/* Where traffic goes: the first interface and the gateways, nothing else. */
+static void
+test_traffic (void)
+{
+  PathdAnswer vA = answer_of ("{\"type\":\"path\",\"sequence\":1,\"status\":\"satisfied\",\"isExpensive\":false,"
+                              "\"isConstrained\":false,\"interfaces\":[{\"name\":\"vA\",\"index\":2},"
+                              "{\"name\":\"vC\",\"index\":3}],\"gateways\":[\"198.51.100.1\"]}");
+  PathdAnswer same = answer_of ("{\"type\":\"path\",\"sequence\":9,\"status\":\"satisfied\",\"isExpensive\":false,"
+                                "\"isConstrained\":false,\"interfaces\":[{\"name\":\"vA\",\"index\":2,\"new\":1},"
+                                "{\"name\":\"vD\",\"index\":4}],\"gateways\":[\"198.51.100.1\"],\"reason\":\"x\"}");
+  g_assert_true (pathd_answer_same_traffic (&vA, &same));
+  PathdAnswer vC = answer_of ("{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false,"
+                              "\"isConstrained\":false,\"interfaces\":[{\"name\":\"vC\",\"index\":3}],"
+                              "\"gateways\":[\"198.51.100.1\"]}");
+  g_assert_false (pathd_answer_same_traffic (&vA, &vC));
+  g_assert_true (pathd_answer_equal (&vA, &vC));
+  PathdAnswer gateway = answer_of ("{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false,"
+                                   "\"isConstrained\":false,\"interfaces\":[{\"name\":\"vA\",\"index\":2}],"
+                                   "\"gateways\":[\"198.51.100.254\"]}");
+  g_assert_false (pathd_answer_same_traffic (&vA, &gateway));
+  PathdAnswer two = answer_of ("{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false,"
+                               "\"isConstrained\":false,\"interfaces\":[{\"name\":\"vA\",\"index\":2}],"
+                               "\"gateways\":[\"198.51.100.1\",\"fe80::1\"]}");
+  g_assert_false (pathd_answer_same_traffic (&vA, &two));
+  /* Same name, another link (deleted and made again). */
+  PathdAnswer index = answer_of ("{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false,"
+                                 "\"isConstrained\":false,\"interfaces\":[{\"name\":\"vA\",\"index\":7}],"
+                                 "\"gateways\":[\"198.51.100.1\"]}");
+  g_assert_false (pathd_answer_same_traffic (&vA, &index));
+  /* Missing or mistyped members are no interface and no gateway, never a bad line. */
+  PathdAnswer none = answer_of ("{\"type\":\"path\",\"status\":\"unsatisfied\",\"isExpensive\":false,"
+                                "\"isConstrained\":false}");
+  PathdAnswer odd = answer_of ("{\"type\":\"path\",\"status\":\"unsatisfied\",\"isExpensive\":false,"
+                               "\"isConstrained\":false,\"interfaces\":[],\"gateways\":[1,null]}");
+  g_assert_true (pathd_answer_same_traffic (&none, &odd));
+  g_assert_false (pathd_answer_same_traffic (&none, &vA));
 }
 
 static void
@@ -90,7 +141,9 @@ test_bad_paths (void)
     "{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":\"no\",\"isConstrained\":false}",
     "{\"type\":\"path\",\"status\":\"satisfied\",\"isExpensive\":false,\"isConstrained\":0}",
     "{\"type\":\"path\",\"status\":true,\"isExpensive\":false,\"isConstrained\":false}",
-    "{\"type\":\"path\",\"status\":\"maybe\",\"isExpensive\":false,\"isConstrained\":false}",
+    /* An unknown status does not excuse the other fields. */
+    "{\"type\":\"path\",\"status\":\"maybe\",\"isExpensive\":\"no\",\"isConstrained\":false}",
+    "{\"type\":\"path\",\"status\":\"maybe\",\"isExpensive\":false}",
     "{\"type\":\"path\",\"status\":null,\"isExpensive\":false,\"isConstrained\":false}",
   };
   for (gsize i = 0; i < G_N_ELEMENTS (lines); i++)
@@ -124,6 +177,10 @@ test_route (void)
   g_assert_false (line.route_usable);
   g_assert_cmpint (parse ("{\"type\":\"route\"}").kind, ==, PATHD_LINE_INVALID);
   g_assert_cmpint (parse ("{\"type\":\"route\",\"status\":1}").kind, ==, PATHD_LINE_INVALID);
+  /* A status newer than the module: not usable. */
+  line = parse ("{\"type\":\"route\",\"status\":\"degraded\"}");
+  g_assert_cmpint (line.kind, ==, PATHD_LINE_ROUTE);
+  g_assert_false (line.route_usable);
 }
 
 static void
@@ -208,7 +265,7 @@ test_depth_and_length (void)
 static void
 test_equal (void)
 {
-  PathdAnswer a = { TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL };
+  PathdAnswer a = { TRUE, FALSE, G_NETWORK_CONNECTIVITY_FULL, { 0 } };
   PathdAnswer b = a;
   g_assert_true (pathd_answer_equal (&a, &b));
   b.metered = TRUE;
@@ -228,6 +285,7 @@ main (int argc, char **argv)
   g_test_add_func ("/line/available", test_available);
   g_test_add_func ("/line/metered", test_metered);
   g_test_add_func ("/line/connectivity", test_connectivity);
+  g_test_add_func ("/line/traffic", test_traffic);
   g_test_add_func ("/line/bad-paths", test_bad_paths);
   g_test_add_func ("/line/hello", test_hello);
   g_test_add_func ("/line/route", test_route);

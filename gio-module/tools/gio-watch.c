@@ -3,6 +3,7 @@
  *   state                      the current answer
  *   can-reach HOST PORT        g_network_monitor_can_reach
  *   can-reach-async HOST PORT  g_network_monitor_can_reach_async
+ *   drop-on-change             a second monitor, released by its own network-changed handler
  * End of input exits 0. Links GIO only: the JSON is written by hand. */
 #include <gio/gio.h>
 #include <gio/gunixinputstream.h>
@@ -126,6 +127,37 @@ on_reach_answer (GObject *source, GAsyncResult *result, gpointer user_data)
   maybe_quit ();
 }
 
+/* The handler of the second monitor: releases the last reference to the monitor that
+ * is emitting, as a program closing a window might. */
+static void
+on_second_changed (GNetworkMonitor *second, gboolean available, gpointer user_data)
+{
+  (void) user_data;
+  GString *line = g_string_new ("{\"event\":\"dropped\",\"available\":");
+  g_string_append (line, available ? "true" : "false");
+  g_string_append_c (line, '}');
+  /* Once: the monitor may still be finishing the line that caused this. */
+  g_signal_handlers_disconnect_by_func (second, on_second_changed, NULL);
+  g_object_unref (second);
+  emit (line);
+}
+
+/* A monitor of the default's type that is not the default: the program owns its only
+ * reference, which its network-changed handler drops. */
+static void
+create_second_monitor (void)
+{
+  GError *error = NULL;
+  GNetworkMonitor *second = g_initable_new (G_OBJECT_TYPE (monitor), NULL, &error, NULL);
+  GString *line = g_string_new ("{\"event\":\"second\",\"error\":");
+  append_json_string (line, error != NULL ? error->message : NULL);
+  g_string_append_c (line, '}');
+  if (second != NULL)
+    g_signal_connect (second, "network-changed", G_CALLBACK (on_second_changed), NULL);
+  g_clear_error (&error);
+  emit (line);
+}
+
 static void
 run_command (const char *command)
 {
@@ -136,6 +168,8 @@ run_command (const char *command)
   guint64 port = 0;
   if (count == 1 && strcmp (words[0], "state") == 0)
     print_state ("state");
+  else if (count == 1 && strcmp (words[0], "drop-on-change") == 0)
+    create_second_monitor ();
   else if ((sync || async) && g_ascii_string_to_unsigned (words[2], 10, 0, 65535, &port, NULL))
     {
       GSocketConnectable *target = g_network_address_new (words[1], (guint16) port);
