@@ -9,10 +9,12 @@ import SystemCalls
 /// and subscribes again, so the new daemon's path comes next.
 ///
 /// Only a connection that was once up is retried: pathd unreachable at the start is
-/// exit status 3 at once. Retries follow the library's `ReconnectSchedule` on its
-/// `Scheduler`'s clock, as `DaemonSubscription` does: every failure waits, so a daemon
-/// that fails at once (a line this client cannot read, a refused hello, a close) is
-/// retried ever more slowly, never in a loop.
+/// exit status 3 at once, and so is one that stays silent (no hello, or no first path)
+/// for `PathctlOptions.answerDeadline` when the caller has no deadline (`monitor`); a
+/// silent daemon met on a reconnect is one more failed attempt. Retries follow the
+/// library's `ReconnectSchedule` on its `Scheduler`'s clock, as `DaemonSubscription`
+/// does: every failure waits, so a daemon that fails at once (a line this client cannot
+/// read, a refused hello, a close) is retried ever more slowly, never in a loop.
 struct ReconnectingSubscription {
     /// The waits between attempts: 0.1 s doubling to 2 s, jittered as every client of a
     /// restarted daemon reconnects at once.
@@ -55,25 +57,39 @@ struct ReconnectingSubscription {
         throws(CommandError) -> Outcome {
         var connection: PathConnection
         do throws(PathClientError) {
-            connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
+            connection = try PathConnection.connect(to: socketPath, timeout: timeLeft ?? PathctlOptions.answerDeadline)
         } catch {
-            if error.isTimeout { return .timedOut(socketPath: error.socketPath, saidHello: false) }
-            throw CommandError(error)
+            guard error.isTimeout else { throw CommandError(error) }
+            guard deadline != nil else {
+                throw .noAnswer(socketPath: error.socketPath, within: PathctlOptions.answerDeadline)
+            }
+            return .timedOut(socketPath: error.socketPath, saidHello: false)
         }
         // Past the hello the connection was up: from here on, losing it means reconnecting.
         var schedule = ReconnectSchedule(backoff: Self.backoff)
         var lost = send(on: connection)
         if lost == nil { schedule.connected(at: scheduler.now()) }
+        // Without a deadline, each connection's first answer (the path the subscription
+        // starts with) must come within `answerDeadline`; a daemon that says hello and
+        // then nothing is not waited on for ever.
+        var awaitingFirstAnswer = true
+        var everAnswered = false
         while true {
             if lost == nil {
-                switch read(connection) {
+                switch read(connection, awaitingFirstAnswer: awaitingFirstAnswer) {
                 case .message(.error(.shuttingDown, let text, _), _):
                     lost = "pathd is shutting down (\(text))"
                 case .message(let message, let line):
+                    awaitingFirstAnswer = false
+                    everAnswered = true
                     guard let message = message.forSubscriber else { continue }
                     if let status = handle(message, line) { return .finished(status) }
                     if case .error(let code, let text, _) = message { throw .refused(code, text) }
                     continue
+                case .timedOut where deadline == nil:
+                    let within = PathctlOptions.answerDeadline
+                    guard everAnswered else { throw .noAnswer(socketPath: connection.socketPath, within: within) }
+                    lost = "pathd at \(connection.socketPath) did not answer within \(within.decimalSeconds) s"
                 case .timedOut:
                     return .timedOut(socketPath: connection.socketPath, saidHello: true)
                 case .lost(let reason):
@@ -88,6 +104,7 @@ struct ReconnectingSubscription {
             }
             connection = next
             lost = nil
+            awaitingFirstAnswer = true
         }
     }
 
@@ -108,12 +125,15 @@ struct ReconnectingSubscription {
         case lost(String)
     }
 
-    /// The next message, waiting no longer than the deadline.
-    private func read(_ connection: PathConnection) -> Read {
+    /// The next message, waiting no longer than the deadline, or without one no longer
+    /// than `answerDeadline` for a connection's first answer and for ever after it.
+    private func read(_ connection: PathConnection, awaitingFirstAnswer: Bool) -> Read {
         do throws(PathClientError) {
             if let left = timeLeft {
                 guard left > .zero else { return .timedOut }
                 try connection.setTimeout(left)
+            } else {
+                try connection.setTimeout(awaitingFirstAnswer ? PathctlOptions.answerDeadline : nil)
             }
             let (message, line) = try connection.nextWithLine()
             return .message(message, line)
@@ -146,7 +166,8 @@ struct ReconnectingSubscription {
             }
             pause(wait)
             do throws(PathClientError) {
-                let connection = try PathConnection.connect(to: socketPath, timeout: timeLeft)
+                let connection = try PathConnection.connect(to: socketPath,
+                                                            timeout: timeLeft ?? PathctlOptions.answerDeadline)
                 try connection.send(request)
                 schedule.connected(at: scheduler.now())
                 let generation = connection.hello.map { " (generation \($0.generation))" } ?? ""

@@ -34,7 +34,7 @@ struct PathctlSilentDaemonTests {
         }
     }
 
-    @Test("every one-shot command exits 3 with one line when pathd accepts and stays silent, before or after hello",
+    @Test("every one-shot command, and monitor, exits 3 with one line when pathd accepts and stays silent, before or after hello",
           arguments: [false, true])
     func silentBeforeOrAfterHello(saysHello: Bool) throws {
         try withTemporaryDirectory { directory in
@@ -43,7 +43,9 @@ struct PathctlSilentDaemonTests {
             let daemon = try FakeDaemon(socketPath: socketPath) { _ in FakeDaemon.Reply(saysHello ? [Self.hello] : []) }
             defer { daemon.stop() }
             let silence = "pathctl: pathd at \(socketPath) did not answer within 10 s\n"
-            for result in try Self.runAll(Self.oneShot + [["--version"]], socketPath: socketPath, in: directory) {
+            // monitor waits for ever only once its subscription has its first path.
+            let commands = Self.oneShot + [["--version"], ["monitor"], ["monitor", "--json"]]
+            for result in try Self.runAll(commands, socketPath: socketPath, in: directory) {
                 let what = "\(result.command): stdout: \(result.stdout) stderr: \(result.stderr)"
                 if result.command == ["--version"] {
                     // The daemon's version comes with its hello; without one, -V says why not.
