@@ -266,6 +266,7 @@ schedule_retry (PathdNetworkMonitor *self)
     self->retry_ms = PATHD_RETRY_FIRST_MS;
   self->connected_at = 0;
   guint delay = self->retry_ms / 2 + (guint) g_random_int_range (0, (gint32) (self->retry_ms / 2) + 1);
+  g_debug ("reconnecting to %s in %u ms (back-off %u ms)", self->socket_path, delay, self->retry_ms);
   self->retry_ms = MIN (self->retry_ms * 2, PATHD_RETRY_CAP_MS);
   self->retry_source = g_timeout_source_new (delay);
   g_source_set_callback (self->retry_source, on_retry, self, NULL);
