@@ -95,7 +95,7 @@ extension KernelTests.GIOModule {
             }
             defer { daemon.stop() }
             let log = directory.path("valgrind.log")
-            let report = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "(no valgrind log)" }
+            let report = { diagnosticText(ofFile: log) }
             try Self.withScriptedWatch(
                 daemon, in: directory,
                 launcher: [try Command.find("valgrind").path, "--error-exitcode=99", "--log-file=\(log)"],

@@ -77,7 +77,7 @@ extension KernelTests.GIOModule {
                                                 "--errors-for-leak-kinds=definite", "--log-file=\(log)"],
                                      environment: ["G_SLICE": "always-malloc", "G_DEBUG": "gc-friendly"])
             defer { teardown("stop gio-watch") { try watch.kill() } }
-            let report = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "(no valgrind log)" }
+            let report = { diagnosticText(ofFile: log) }
             let initial = try watch.next("initial", "the initial answer", timeout: .seconds(60))
             #expect(initial["monitor"] as? String == Self.monitorType, "\(initial); log:\n\(report())")
             try Self.expectChange("carrier lost", watch, subscriber, PathLine.unsatisfied(reason: "noCarrier")) {

@@ -3,7 +3,7 @@
 // only Network do: Network makes Dispatch visible.
 import PathClient
 
-final class QueueOwningWatcher: @unchecked Sendable {
+final class QueueOwningWatcher: Sendable {
     private let monitor = NWPathMonitor()
     private let deliveryQueue: DispatchQueue
 

@@ -71,7 +71,7 @@ final class ProgramProcess {
 
     /// What the program wrote to stderr so far.
     var stderr: String {
-        (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "(\(stderrPath) unreadable)"
+        diagnosticText(ofFile: stderrPath)
     }
 
     /// Every line the program printed so far.
