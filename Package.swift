@@ -87,7 +87,8 @@ let package = Package(
         // The one fixture library of the tests: the fixtures of the unit, protocol and daemon
         // tests; the child processes, network namespaces and temporary directories of the
         // kernel and netlink tests (ChildProcess, Command, NetworkNamespace, TemporaryDirectory).
-        .target(name: "PathTestFixtures", dependencies: ["PathModel", "PathSocketClient", "SystemCalls"],
+        .target(name: "PathTestFixtures",
+                dependencies: ["PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"],
                 path: "Tests/PathTestFixtures"),
         // An in-process pathd (PathService on a real socket, fed by a fake kernel) for the
         // daemon and client-library tests.

@@ -134,34 +134,3 @@ struct GIOModulePackageTests {
         }
     }
 }
-
-/// Which pathd-gio-module package the tests unpack, decided once: PATHD_TEST_GIO_DEB when
-/// set (a missing file then fails the tests), else the one `make deb` left in build/.
-struct GIOModulePackage: Sendable {
-    let path: String
-    let isAvailable: Bool
-    let reason: String
-
-    static let probe = GIOModulePackage.find()
-
-    private static func find() -> GIOModulePackage {
-        guard PackageUnderTest.probe.isAvailable else {
-            return GIOModulePackage(path: "", isAvailable: false, reason: PackageUnderTest.probe.reason)
-        }
-        if let given = ProcessInfo.processInfo.environment["PATHD_TEST_GIO_DEB"] {
-            return GIOModulePackage(path: given, isAvailable: true, reason: "")
-        }
-        let architecture: String
-        do {
-            architecture = try PackageUnderTest.architecture()
-        } catch {
-            return GIOModulePackage(path: "", isAvailable: false, reason: "no architecture from dpkg: \(error)")
-        }
-        let built = URL(fileURLWithPath: PackageUnderTest.probe.path).deletingLastPathComponent()
-            .appendingPathComponent("pathd-gio-module_\(DaemonVersion.current)_\(architecture).deb").path
-        guard FileManager.default.fileExists(atPath: built) else {
-            return GIOModulePackage(path: built, isAvailable: false, reason: "\(built) not built: run `make deb`")
-        }
-        return GIOModulePackage(path: built, isAvailable: true, reason: "")
-    }
-}

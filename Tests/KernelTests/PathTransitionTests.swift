@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 import Testing
 
 extension KernelTests {

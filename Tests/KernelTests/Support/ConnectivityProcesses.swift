@@ -41,54 +41,6 @@ final class ProbeProcess {
     }
 }
 
-/// scripts/test/connectivity-server.py in a namespace: the check URL's server, whose
-/// behaviour the test switches through a mode file, and which logs every connection.
-final class CheckServer {
-    static let port = 8080
-    static let expectedBody = "pathd-ok\n"
-    static let loginPage = "<html><body>Hotel Wi-Fi: please log in</body></html>\n"
-
-    let url: String
-    private let child: ChildProcess
-    private let modePath: String
-    private let logPath: String
-
-    init(in namespace: NetworkNamespace, address: String, directory: TemporaryDirectory, mode: String = "full") throws {
-        url = "http://\(address):\(Self.port)/check"
-        modePath = directory.path("server.mode")
-        logPath = directory.path("server.log")
-        let ready = directory.path("server.ready")
-        try mode.write(toFile: modePath, atomically: true, encoding: .utf8)
-        try "".write(toFile: logPath, atomically: true, encoding: .utf8)
-        let command = namespace.execArguments([
-            "/usr/bin/python3", Repository.path("scripts/test/connectivity-server.py"), "--address", address,
-            "--port", String(Self.port), "--mode-file", modePath, "--log-file", logPath, "--ready-file", ready,
-        ])
-        child = try ChildProcess(command.executable, command.arguments, stderrPath: directory.path("server.stderr"))
-        try waitUntil("the check server listens", detail: { "; stderr: " + (try String(contentsOfFile: directory.path("server.stderr"), encoding: .utf8)) }) {
-            FileManager.default.fileExists(atPath: ready)
-        }
-    }
-
-    func set(mode: String) throws {
-        try mode.write(toFile: modePath, atomically: true, encoding: .utf8)
-    }
-
-    /// The lines of its log: one per accepted connection, one more per proxied request.
-    var log: [String] {
-        get throws { try String(contentsOfFile: logPath, encoding: .utf8).split(separator: "\n").map(String.init) }
-    }
-
-    var connections: Int {
-        get throws { try log.filter { $0.hasPrefix("connection from") }.count }
-    }
-
-    /// Stops it: nothing listens on the port any more.
-    func stop() throws {
-        try child.terminate("the check server")
-    }
-}
-
 /// scripts/test/silent-dns.py in a namespace: a name server that reads every query and
 /// answers none.
 final class SilentNameServer {

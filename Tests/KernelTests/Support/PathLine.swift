@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Reading the fields of a path line (`{"type":"path",...}`) as JSONSerialization returns them.
 enum PathLine {

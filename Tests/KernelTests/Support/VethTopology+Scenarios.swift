@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Set-ups that more than one kernel test starts from.
 extension VethTopology {

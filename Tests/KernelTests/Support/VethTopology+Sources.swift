@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// Source-address setups on the main pair: IPv4 link-local as zeroconf (avahi-autoipd)
 /// configures it, and IPv6 optimistic DAD made slow enough to watch.

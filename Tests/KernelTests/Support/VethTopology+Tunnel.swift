@@ -1,4 +1,5 @@
 import Foundation
+import PathTestFixtures
 
 /// A second veth pair standing in for a VPN tunnel: tun0 (in A, 10.8.0.2/24) to tunB
 /// (in B, 10.8.0.1/24). What makes a VPN a VPN to the kernel is its routes and rules,

@@ -1,18 +1,17 @@
 import Foundation
 
 /// The source tree the tests were built from: scripts, units and packaging files they use.
-enum Repository {
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent() // Support
-        .deletingLastPathComponent() // KernelTests
+public enum Repository {
+    public static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent() // PathTestFixtures
         .deletingLastPathComponent() // Tests
         .deletingLastPathComponent()
 
-    static func path(_ relative: String) -> String {
+    public static func path(_ relative: String) -> String {
         root.appendingPathComponent(relative).path
     }
 
-    static func read(_ relative: String) throws -> String {
+    public static func read(_ relative: String) throws -> String {
         try String(contentsOfFile: path(relative), encoding: .utf8)
     }
 }

@@ -5,10 +5,10 @@ import Foundation
 /// fills it (`read(from:)`); the test consumes it (`waitFor`).
 ///
 /// `@unchecked Sendable`: every stored property is read and written with `condition` locked.
-final class OutputLines: @unchecked Sendable {
+public final class OutputLines: @unchecked Sendable {
     /// Why `waitFor` gave up: the deadline passed, or the output ended first.
-    struct Ending: Error {
-        let text: String
+    public struct Ending: Error {
+        public let text: String
     }
 
     private let condition = NSCondition()
@@ -16,21 +16,23 @@ final class OutputLines: @unchecked Sendable {
     private var consumed = 0
     private var endReason: String?
 
-    var all: [String] {
+    public init() {}
+
+    public var all: [String] {
         condition.lock()
         defer { condition.unlock() }
         return received
     }
 
     /// Every line so far, one an indented line, the consumed ones marked.
-    var listing: String {
+    public var listing: String {
         condition.lock()
         defer { condition.unlock() }
         let marked = received.enumerated().map { "  \($0.offset < consumed ? "(consumed) " : "")\($0.element)" }
         return marked.isEmpty ? "  (none)" : marked.joined(separator: "\n")
     }
 
-    func append(_ line: String) {
+    public func append(_ line: String) {
         condition.lock()
         received.append(line)
         condition.broadcast()
@@ -38,14 +40,14 @@ final class OutputLines: @unchecked Sendable {
     }
 
     /// No more lines will come; `reason` says why ("end of file", "read failed: …").
-    func finish(_ reason: String) {
+    public func finish(_ reason: String) {
         condition.lock()
         endReason = reason
         condition.broadcast()
         condition.unlock()
     }
 
-    func waitUntilFinished() {
+    public func waitUntilFinished() {
         condition.lock()
         defer { condition.unlock() }
         while endReason == nil {
@@ -54,7 +56,7 @@ final class OutputLines: @unchecked Sendable {
     }
 
     /// Whether the output ended before `deadline`.
-    func waitUntilFinished(deadline: Date) -> Bool {
+    public func waitUntilFinished(deadline: Date) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while endReason == nil {
@@ -65,7 +67,7 @@ final class OutputLines: @unchecked Sendable {
 
     /// The first line not yet consumed that `predicate` accepts, consuming it and every
     /// line before it; throws `Ending` when the output ends or `deadline` passes first.
-    func waitFor(deadline: Date, _ predicate: (String) -> Bool) throws -> String {
+    public func waitFor(deadline: Date, _ predicate: (String) -> Bool) throws -> String {
         condition.lock()
         defer { condition.unlock() }
         var scanned = consumed
@@ -87,7 +89,7 @@ final class OutputLines: @unchecked Sendable {
     /// Reads `descriptor` until end of file or a read error, appending each line (a last
     /// one without its newline too), then finishes with the reason. Runs on a thread of
     /// its own; the caller keeps the descriptor open until `waitUntilFinished` returns.
-    func read(from descriptor: Int32) {
+    public func read(from descriptor: Int32) {
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         var pending: [UInt8] = []
         while true {
@@ -109,7 +111,7 @@ final class OutputLines: @unchecked Sendable {
 
     /// The line as a JSON object, or nil: a line that is not one matches no predicate
     /// and stays in `listing`, which is where a failure shows it.
-    static func object(_ line: String) -> [String: Any]? {
+    public static func object(_ line: String) -> [String: Any]? {
         do {
             return try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         } catch {

@@ -1,12 +1,11 @@
 import Foundation
-import PathTestFixtures
 
 /// Waits for a condition read from outside (the kernel's own state, a socket that starts
 /// accepting), polling with a deadline that fails the test. Not for ordering events the
 /// daemon reports: wait for those lines themselves. `detail` is added to the timeout's
 /// message, read when the deadline passes.
-func waitUntil(_ description: String, timeout: Duration = .seconds(10),
-               detail: () throws -> String = { "" }, _ condition: () throws -> Bool) throws {
+public func waitUntil(_ description: String, timeout: Duration = .seconds(10),
+                      detail: () throws -> String = { "" }, _ condition: () throws -> Bool) throws {
     let deadline = Date().addingTimeInterval(timeout.timeInterval)
     while try !condition() {
         guard Date() < deadline else {

@@ -1,7 +1,5 @@
 import Foundation
-import PathTestFixtures
 import Synchronization
-import PathTestFixtures
 
 /// A program the test talks to through its standard input and output while it runs:
 /// the client programs (the examples, PathMonitorPrinter) and small helpers. Its output is read
@@ -10,8 +8,8 @@ import PathTestFixtures
 /// A `ChildProcess` with a pipe at each end: like every child of the tests, spawned with
 /// posix_spawn in a clean signal state, never with Foundation's `Process` (whose `run()`
 /// can crash the test runner; `Command.run` says how).
-final class ProgramProcess {
-    let command: [String]
+public final class ProgramProcess {
+    public let command: [String]
     private let child: ChildProcess
     /// The write end of the program's input; -1 once closed.
     private let input = Mutex<Int32>(-1)
@@ -19,7 +17,8 @@ final class ProgramProcess {
     private let stderrPath: String
 
     /// Starts `executable`; `environment` replaces the runner's when given.
-    init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil, stderrPath: String) throws {
+    public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
+                stderrPath: String) throws {
         command = [executable.path] + arguments
         self.stderrPath = stderrPath
         let inputPipe = try Self.pipe()
@@ -67,18 +66,18 @@ final class ProgramProcess {
     }
 
     /// The program's pid (the program's own when started through `ip netns exec`, which execs it).
-    var pid: pid_t { child.pid }
+    public var pid: pid_t { child.pid }
 
     /// What the program wrote to stderr so far.
-    var stderr: String {
+    public var stderr: String {
         diagnosticText(ofFile: stderrPath)
     }
 
     /// Every line the program printed so far.
-    var output: [String] { lines.all }
+    public var output: [String] { lines.all }
 
     /// Writes `line` and a newline to the program's input.
-    func send(_ line: String) throws {
+    public func send(_ line: String) throws {
         try input.withLock { descriptor in
             guard descriptor >= 0 else { throw HarnessError("\(command.joined(separator: " ")): input already closed") }
             var bytes = Array((line + "\n").utf8)[...]
@@ -94,7 +93,7 @@ final class ProgramProcess {
     }
 
     /// Closes the program's input (PathMonitorPrinter and hold-tun.py exit then).
-    func closeInput() {
+    public func closeInput() {
         input.withLock { descriptor in
             guard descriptor >= 0 else { return }
             // close(2) releases the descriptor even when it reports an error (EINTR, EIO):
@@ -108,7 +107,7 @@ final class ProgramProcess {
     /// line before it; throws (listing every line seen, and stderr) when none comes
     /// within `timeout` or the program's output ends first.
     @discardableResult
-    func waitForLine(_ description: String, timeout: Duration = .seconds(10),
+    public func waitForLine(_ description: String, timeout: Duration = .seconds(10),
                      _ predicate: (String) -> Bool) throws -> String {
         do {
             return try lines.waitFor(deadline: Date().addingTimeInterval(timeout.timeInterval), predicate)
@@ -120,7 +119,7 @@ final class ProgramProcess {
 
     /// `waitForLine` for programs that print JSON objects, one a line.
     @discardableResult
-    func waitForObject(_ description: String, timeout: Duration = .seconds(10),
+    public func waitForObject(_ description: String, timeout: Duration = .seconds(10),
                        _ predicate: ([String: Any]) -> Bool) throws -> [String: Any] {
         let line = try waitForLine(description, timeout: timeout) { line in
             OutputLines.object(line).map(predicate) ?? false
@@ -129,7 +128,7 @@ final class ProgramProcess {
     }
 
     /// Waits for the program to exit by itself.
-    func waitForExit(timeout: Duration = .seconds(10)) throws -> Termination {
+    public func waitForExit(timeout: Duration = .seconds(10)) throws -> Termination {
         guard let end = child.wait(until: Date().addingTimeInterval(timeout.timeInterval)) else {
             throw HarnessError("\(command.joined(separator: " ")) did not exit within \(timeout); stderr:\n\(stderr)")
         }
@@ -137,7 +136,7 @@ final class ProgramProcess {
     }
 
     /// SIGKILL (if still running) and wait for it.
-    func kill() throws {
+    public func kill() throws {
         closeInput()
         guard child.isRunning else { return }
         try child.kill(command.joined(separator: " "))
