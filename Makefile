@@ -47,7 +47,7 @@ DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
-.PHONY: all deps build run test test-repeat lint install uninstall deb clean bench fuzz gio-module \
+.PHONY: all deps build run test test-systemd test-repeat lint install uninstall deb clean bench bench-systemd fuzz gio-module \
         build-gio-module install-gio-module uninstall-gio-module interop completions example-config
 
 all: build
@@ -114,6 +114,12 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 test: deps lint deb gio-module interop
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
 		$(SWIFT) test $(WARNINGS_AS_ERRORS)
+
+# Only the tier that boots systemd in a container and installs the packages built here
+# (Tests/SystemdTests; `make test` runs it with everything else).
+test-systemd: deps deb
+	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
+		$(SWIFT) test $(WARNINGS_AS_ERRORS) --filter SystemdTests
 
 # The GIO network-monitor module (C; gio-module/README.md): built and unit-tested here,
 # loaded into a GLib program by the kernel tests (Tests/KernelTests/GIOModuleTests.swift).
@@ -231,6 +237,12 @@ bench: deps build build-gio-module
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-engine-bench
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
 		--gio-modules gio-module/build/modules $(BENCH_ARGS)
+	$(MAKE) bench-systemd
+
+# pathd's package under a real systemd in a container: start → READY=1, memory, and stop
+# with 100 subscribers (Benchmarks/systemd.py; about 30 s).
+bench-systemd: deps deb
+	Benchmarks/systemd.py --deb $(DEB_FILE)
 
 # libFuzzer on the request, JSON and configuration parsers, FUZZ_SECONDS each.
 # A crash leaves its input in .build-fuzz/artifacts/; make it a unit test.

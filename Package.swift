@@ -116,6 +116,8 @@ let package = Package(
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel", "ServiceSupport",
                                                                   "PathTestFixtures"]),
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathTestFixtures"]),
+        // The packages under a real systemd booted in a container (scripts/test/booted_systemd.py).
+        .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter",
                                                        "NWPathMonitorCallback", "NWPathMonitorAsync",
                                                        "SocketOnlyMonitor", "OfflineBanner", "PathClient",

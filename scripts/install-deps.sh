@@ -34,6 +34,8 @@ packages=(
     g++                # make interop: Tests/Interop/qt-reachability.cpp
     qt6-base-dev       # its Qt 6 headers; pulls libqt6network6, whose glib plug-in the test loads (about 15 s, 33 packages)
     linux-perf         # make bench: `perf trace` splits pathd's part of a change into its stages
+    systemd-container  # systemd-nspawn: Tests/SystemdTests boot systemd with the packages installed
+    python3-gi         # Tests/SystemdTests: an unchanged GLib program (Gio.NetworkMonitor) in the container
 )
 
 missing=()

@@ -1,5 +1,7 @@
 import PathSocketClient
+import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// How a command fails; the exit status follows from the kind (see pathctl(1)).
@@ -109,10 +111,16 @@ func writeOut(_ text: String) {
 
 /// Writes one line to stderr: pathctl(1) promises one line per failure, so a message
 /// that carries pathd's text (a `configInvalid` lists an error a line) is joined first.
-func writeErrorLine(_ text: String) {
+/// Where stderr is the journal (`ExecReload=`, pathd-wait-online.service) the line
+/// carries its priority, so a refused reload is an error there and a reconnect a notice.
+func writeErrorLine(_ text: String, level: LogLevel = .error) {
+    let prefix = stderrIsJournal ? "<\(level.priority)>" : ""
     // Nowhere left to report a failure to write to stderr.
-    do { try FileDescriptor.standardError.writeAll((PeerText.oneLine(text) + "\n").utf8) } catch {}
+    do { try FileDescriptor.standardError.writeAll((prefix + PeerText.oneLine(text) + "\n").utf8) } catch {}
 }
+
+/// Whether stderr is the journal, asked once.
+private let stderrIsJournal = Logger.stderrIsJournal
 
 extension Duration {
     /// The seconds as `--timeout` takes them, to the millisecond: "2", "0.25".

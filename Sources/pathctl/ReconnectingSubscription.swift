@@ -98,7 +98,7 @@ struct ReconnectingSubscription {
             }
             connection.close()
             guard reconnects else { throw .unreachable("lost pathd: \(lost ?? "connection ended")") }
-            writeErrorLine("pathctl: lost pathd: \(lost ?? "connection ended"); reconnecting")
+            writeErrorLine("pathctl: lost pathd: \(lost ?? "connection ended"); reconnecting", level: .notice)
             guard let next = try reconnect(&schedule) else {
                 return .timedOut(socketPath: connection.socketPath, saidHello: true)
             }
@@ -171,7 +171,7 @@ struct ReconnectingSubscription {
                 try connection.send(request)
                 schedule.connected(at: scheduler.now())
                 let generation = connection.hello.map { " (generation \($0.generation))" } ?? ""
-                writeErrorLine("pathctl: reconnected to pathd at \(connection.socketPath)\(generation)")
+                writeErrorLine("pathctl: reconnected to pathd at \(connection.socketPath)\(generation)", level: .notice)
                 return connection
             } catch {
                 lastFailure = error

@@ -16,7 +16,7 @@ enum ReloadVerb: Verb {
             if options.json {
                 echo(line)
             } else {
-                for warning in warnings { writeErrorLine("warning: \(warning)") }
+                for warning in warnings { writeErrorLine("warning: \(warning)", level: .warning) }
             }
             return .success
         }

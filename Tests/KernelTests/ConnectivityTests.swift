@@ -312,8 +312,8 @@ extension KernelTests.Connectivity {
             try topology.startDaemon(socketPath: socket, arguments: ["--config", config],
                                      launcher: KernelTests.Sandbox.launcher,
                                      pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))
-            let families = try UnitFile.value("RestrictAddressFamilies", in: "pathd-probe.service")
-            let launcher = KernelTests.Sandbox.launcher.dropLast() + ["--families", families, "--"]
+            let launcher = KernelTests.Sandbox.launcher.dropLast()
+                + ["--unit", Repository.path("packaging/systemd/pathd-probe.service"), "--"]
             let stderr = topology.directory.path("probe.stderr")
             let command = topology.a.execArguments(Array(launcher) + ["\(root)/usr/bin/pathd-probe", "--socket", socket,
                                                                         "--config", config])

@@ -1,14 +1,15 @@
 #!/usr/bin/python3
-"""Runs a program under the restrictions of packaging/systemd/pathd.service (or, with
---families, pathd-probe.service) that can be applied without systemd as PID 1, then
-execs it:
+"""Runs a program under the restrictions of a unit (packaging/systemd/pathd.service, or
+the one --unit names) that can be applied without systemd as PID 1, then execs it:
 
-- SystemCallFilter=@system-service, then ~@privileged @resources: an allow list built
-  with libseccomp from `systemd-analyze syscall-filter`, groups expanded as systemd
-  expands them. Anything else gets EPERM (SystemCallErrorNumber=EPERM) or, with
-  --kill, kills the process (SIGSYS), so that any use of a denied call is seen.
+- SystemCallFilter=, read from the unit in order as systemd reads it: the first allow
+  list (@system-service), then `~` entries removing calls from it, a `~call:errno` entry
+  answering that call with the errno instead (0: success without effect), built with
+  libseccomp from `systemd-analyze syscall-filter`, groups expanded as systemd expands
+  them. Anything else gets EPERM (SystemCallErrorNumber=EPERM) or, with --kill, kills
+  the process (SIGSYS), so that any use of a denied call is seen.
 - SystemCallArchitectures=native: libseccomp's filter admits the native ABI only.
-- RestrictAddressFamilies=AF_UNIX AF_NETLINK (or the unit's list given with --families):
+- RestrictAddressFamilies=, read from the unit (AF_UNIX AF_NETLINK for pathd):
   socket(2) for other families fails with EAFNOSUPPORT (or kills, with --kill).
 - MemoryDenyWriteExecute=yes: prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN), which the
   kernel keeps across execve: no writable and executable mapping, no making one executable.
@@ -16,8 +17,7 @@ execs it:
   unprivileged uid and gid (--user), which leaves no capability.
 - LimitNOFILE=: soft and hard limit (--nofile).
 
-Usage: sandbox-exec.py [--kill [--eperm CALL]...] [--user UID:GID] [--nofile N] [--families "AF_X AF_Y"]
-                       -- PROGRAM [ARGUMENTS...]
+Usage: sandbox-exec.py [--kill] [--user UID:GID] [--nofile N] [--unit UNIT_FILE] -- PROGRAM [ARGUMENTS...]
 Run with /usr/bin/python3, whose python3-seccomp (Debian) provides `seccomp`.
 """
 
@@ -35,7 +35,7 @@ import seccomp
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_MDWE = 65
 PR_MDWE_REFUSE_EXEC_GAIN = 1
-PATHD_FAMILIES = "AF_UNIX AF_NETLINK"
+PATHD_UNIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../packaging/systemd/pathd.service")
 
 
 def groups():
@@ -60,24 +60,54 @@ def expand(name, table):
     return set().union(*(expand(member, table) for member in table[name]))
 
 
+def unit_settings(path, key):
+    """Every value of `key=` in the unit file, in order."""
+    values = []
+    with open(path) as file:
+        for line in file:
+            line = line.strip()
+            if line.startswith(key + "="):
+                values.append(line[len(key) + 1:])
+    return values
+
+
+def system_call_filter(path, table):
+    """(allowed calls, {call: errno}) as the unit's SystemCallFilter= lines say, in order."""
+    allowed, answered = set(), {}
+    for value in unit_settings(path, "SystemCallFilter"):
+        if value.startswith("~"):
+            for entry in value[1:].split():
+                name, _, answer = entry.partition(":")
+                if answer:
+                    number = int(answer) if answer.isdigit() else getattr(errno, answer)
+                    answered.update({call: number for call in expand(name, table)})
+                allowed -= expand(name, table)
+        else:
+            for entry in value.split():
+                allowed |= expand(entry, table)
+    if not allowed:
+        sys.exit(f"sandbox-exec: {path} has no SystemCallFilter= allow list")
+    return allowed, answered
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--kill", action="store_true", help="kill on a denied call instead of EPERM")
-    parser.add_argument("--eperm", action="append", default=[], metavar="CALL",
-                        help="with --kill, a denied call that still gets EPERM")
     parser.add_argument("--user", help="UID:GID to run as")
     parser.add_argument("--nofile", type=int, default=4096)
-    parser.add_argument("--families", default=PATHD_FAMILIES,
-                        help="RestrictAddressFamilies= of the unit, space-separated (default: pathd.service's)")
+    parser.add_argument("--unit", default=PATHD_UNIT, help="the unit file whose settings apply (default: pathd.service)")
     parser.add_argument("command", nargs=argparse.REMAINDER)
     options = parser.parse_args()
     command = options.command[1:] if options.command[:1] == ["--"] else options.command
     if not command:
         parser.error("no program given")
 
-    allowed_families = tuple(getattr(socket, name) for name in options.families.split())
+    families = unit_settings(options.unit, "RestrictAddressFamilies")
+    if len(families) != 1:
+        parser.error(f"{options.unit}: one RestrictAddressFamilies= line expected, found {families}")
+    allowed_families = tuple(getattr(socket, name) for name in families[0].split())
     table = groups()
-    allowed = expand("@system-service", table) - expand("@privileged", table) - expand("@resources", table)
+    allowed, answered = system_call_filter(options.unit, table)
     denied = seccomp.KILL_PROCESS if options.kill else seccomp.ERRNO(errno.EPERM)
 
     libc = ctypes.CDLL(None, use_errno=True)
@@ -98,10 +128,11 @@ def main():
             syscall_filter.add_rule(seccomp.ALLOW, name)
         except (RuntimeError, ValueError):
             pass  # Not a system call of this architecture; systemd skips those too.
-    for name in options.eperm if options.kill else []:
-        if name in allowed:
-            parser.error(f"--eperm {name}: the unit allows it")
-        syscall_filter.add_rule(seccomp.ERRNO(errno.EPERM), name)
+    for name, number in sorted(answered.items()):
+        try:
+            syscall_filter.add_rule(seccomp.ERRNO(number), name)
+        except (RuntimeError, ValueError):
+            pass
     for family in allowed_families:
         syscall_filter.add_rule(seccomp.ALLOW, "socket", seccomp.Arg(0, seccomp.EQ, family))
     if not options.kill:

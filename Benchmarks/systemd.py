@@ -1,0 +1,166 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""pathd under a real systemd, booted in a container (scripts/test/booted_systemd.py) with
+the package installed by dpkg, as docs/PERFORMANCE.md reports it:
+
+- start: `systemctl start pathd.service` with pathd.socket listening → READY=1, as systemd
+  records it (the start job's InactiveExitTimestamp to ActiveEnterTimestamp, both
+  CLOCK_MONOTONIC), over --trials restarts; and the same through socket activation, from
+  a client's start to READY=1;
+- memory: pathd's resident set (VmRSS) and its cgroup's memory.current, idle after start;
+- stop: `systemctl stop pathd.service` with --subscribers clients subscribed, each of which
+  must read the documented `shuttingDown` error line before its connection ends.
+
+Usage: Benchmarks/systemd.py --deb build/pathd_VERSION_ARCH.deb [--trials N] [--subscribers N]
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "../scripts/test"))
+import booted_systemd  # noqa: E402
+
+# Runs inside the container: N subscriptions, then waits for each one's end and reports
+# what each read last before the daemon closed it.
+SUBSCRIBERS = r"""
+import json, socket, sys, time
+count = int(sys.argv[1])
+clients = []
+for _ in range(count):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect("/run/pathd/pathd.sock")
+    s.sendall(b'{"op":"subscribe"}\n')
+    clients.append([s, b""])
+for client in clients:
+    while client[1].count(b"\n") < 2:
+        client[1] += client[0].recv(65536)
+print("subscribed", flush=True)
+sys.stdin.readline()
+lines = []
+for client in clients:
+    while True:
+        data = client[0].recv(65536)
+        if not data:
+            break
+        client[1] += data
+    lines.append(client[1].decode().strip().split("\n")[-1])
+print(json.dumps(lines), flush=True)
+"""
+
+
+def inside(state, script, **options):
+    result = subprocess.run(["nsenter", "-t", str(state["leader"]), "-a", "--", "/bin/sh", "-c", script],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **options)
+    if result.returncode != 0:
+        raise RuntimeError(f"`{script}` in the container failed ({result.returncode}): {result.stderr.strip()}")
+    return result
+
+
+# Twenty starts within seconds would hit the unit's start limit (StartLimitBurst=5 in 10 s).
+RESTART = "systemctl stop pathd.service && systemctl reset-failed pathd.service"
+
+
+def show(state, unit, *names):
+    output = inside(state, f"systemctl show {unit} " + " ".join(f"-p {name}" for name in names)).stdout
+    return dict(line.split("=", 1) for line in output.splitlines())
+
+
+def millis(microseconds):
+    return int(microseconds) / 1000
+
+
+def start_to_ready(state, trials):
+    """systemctl start → READY=1, and a client's connect → READY=1 (socket activation)."""
+    direct, activated = [], []
+    for _ in range(trials):
+        inside(state, f"{RESTART} && systemctl start pathd.service")
+        times = show(state, "pathd.service", "InactiveExitTimestampMonotonic", "ActiveEnterTimestampMonotonic")
+        direct.append(millis(times["ActiveEnterTimestampMonotonic"]) - millis(times["InactiveExitTimestampMonotonic"]))
+    for _ in range(trials):
+        inside(state, RESTART)
+        # The client's connect: the clock read just before `pathctl status` runs.
+        connected = inside(state, "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))' "
+                           "&& pathctl status >/dev/null").stdout.split()[0]
+        times = show(state, "pathd.service", "ActiveEnterTimestampMonotonic")
+        activated.append(millis(times["ActiveEnterTimestampMonotonic"]) - int(connected) / 1e6)
+    return direct, activated
+
+
+def memory(state):
+    values = show(state, "pathd.service", "MainPID", "MemoryCurrent")
+    # MainPID is the container's PID: read its status there.
+    status = inside(state, f"cat /proc/{values['MainPID']}/status").stdout
+    rss = next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:"))
+    current = values["MemoryCurrent"]
+    return int(rss), (int(current) // 1024 if current.isdigit() else None)
+
+
+def stop_with_subscribers(state, count):
+    with open(os.path.join(state["root"], "var/tmp/subscribers.py"), "w") as file:
+        file.write(SUBSCRIBERS)
+    inside(state, "systemctl start pathd.service")
+    client = subprocess.Popen(["nsenter", "-t", str(state["leader"]), "-a", "--", "python3",
+                               "/var/tmp/subscribers.py", str(count)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    if client.stdout.readline().strip() != "subscribed":
+        raise RuntimeError("the subscribers did not subscribe")
+    client.stdin.write("go\n")
+    client.stdin.flush()
+    started = time.monotonic()
+    inside(state, "systemctl stop pathd.service")
+    elapsed = (time.monotonic() - started) * 1000
+    lines = json.loads(client.stdout.readline())
+    client.wait(timeout=30)
+    codes = [json.loads(line).get("code") for line in lines]
+    return elapsed, codes
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--deb", required=True)
+    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--subscribers", type=int, default=100)
+    options = parser.parse_args()
+    reader, writer = os.pipe()
+    directory = os.path.join(booted_systemd.BASE, booted_systemd.PREFIX + f"bench{os.getpid()}")
+    os.mkdir(directory, 0o700)
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        os._exit(booted_systemd.guard(directory, os.getppid(), [options.deb], writer))
+    os.close(writer)
+    with os.fdopen(reader) as pipe:
+        state = json.loads(pipe.readline())
+    if "error" in state:
+        sys.exit(f"systemd bench: {state['error']}")
+    try:
+        inside(state, f"dpkg -i {state['packages'][0]} >/dev/null")
+        direct, activated = start_to_ready(state, options.trials)
+        rss, cgroup = memory(state)
+        elapsed, codes = stop_with_subscribers(state, options.subscribers)
+    finally:
+        os.kill(pid, 15)
+        os.waitpid(pid, 0)
+    print(f"### pathd under systemd 252 (container boot {state['bootSeconds']} s, {options.trials} trials, ms)")
+    print()
+    print("| measure | median | min | max |")
+    print("|---|---|---|---|")
+    for name, values in [("`systemctl start pathd` → READY=1", direct),
+                         ("`pathctl status` started, socket activation → READY=1", activated)]:
+        print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
+    print()
+    print(f"Memory idle after start: VmRSS {rss} KiB, cgroup memory.current "
+          f"{f'{cgroup} KiB' if cgroup is not None else 'not accounted'}.")
+    print(f"`systemctl stop pathd` with {options.subscribers} subscribers: {elapsed:.1f} ms; "
+          f"{codes.count('shuttingDown')} of {len(codes)} read the `shuttingDown` line last.")
+    return 0 if codes.count("shuttingDown") == len(codes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

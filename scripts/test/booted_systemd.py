@@ -1,0 +1,387 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
+"""A real systemd booted in a container, for the tests and benchmarks that check pathd's
+packages as an administrator meets them (Tests/SystemdTests, Benchmarks/systemd.py).
+
+    booted_systemd.py start --owner PID [--deb FILE]...   prints the container as JSON
+    booted_systemd.py stop STATE_DIRECTORY                 halts it and removes everything
+    booted_systemd.py sweep                                removes what a killed run left
+
+The container is systemd-nspawn over a throw-away overlay of this machine's root (the
+host is never written), in a network namespace of its own whose only link, `uplink0`
+(10.77.0.2/24, fd00:77::2/64, default routes via .1 and ::1), is one end of a veth pair;
+the other end, `peer0`, is in a peer namespace, so a test drops the container's carrier
+from outside (`ip -n PEER link set peer0 down`) and serves it from there.
+
+A guard process owns everything `start` makes: it sets up, boots, then waits until
+`stop` asks or the owner process (the test runner) ends, however it ends, and tears it
+all down: the container halted (killed after 30 s), the overlay unmounted, the
+directory and both namespaces removed. A guard killed by SIGKILL leaves its directory
+behind; `sweep`, which each test run calls first, removes it.
+
+As on a real host, the image's /usr/sbin/policy-rc.d (which forbids maintainer scripts
+to start services) is removed. Not as on a host, to keep a boot within seconds on two
+cores: services of this machine that have nothing to do with pathd are masked (see
+UNRELATED), and man-db's trigger does not rebuild its index on each dpkg run.
+"""
+
+import argparse
+import json
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+IP = "/usr/sbin/ip" if os.path.exists("/usr/sbin/ip") else "ip"
+PREFIX = "pathd-systemd-"
+BASE = "/var/tmp"
+# Enabled on this kind of machine, slow to start, and unrelated to pathd.
+UNRELATED = ["postgresql.service", "postgresql@15-main.service", "prometheus.service",
+             "prometheus-node-exporter.service", "docker.service", "containerd.service", "cron.service",
+             "apt-daily.timer", "apt-daily-upgrade.timer", "man-db.timer", "e2scrub_all.timer",
+             "fstrim.timer", "logrotate.timer", "systemd-tmpfiles-clean.timer"]
+CONTAINER_ADDRESS = "10.77.0.2"
+PEER_ADDRESS = "10.77.0.1"
+CONTAINER_ADDRESS6 = "fd00:77::2"
+PEER_ADDRESS6 = "fd00:77::1"
+BOOT_TIMEOUT = 90
+HALT_TIMEOUT = 30
+
+
+def run(*arguments, check=True, **options):
+    result = subprocess.run(arguments, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **options)
+    if check and result.returncode != 0:
+        raise RuntimeError(f"`{' '.join(arguments)}` failed ({result.returncode}): {result.stderr.strip()}")
+    return result
+
+
+def log(directory, message):
+    with open(os.path.join(directory, "guard.log"), "a") as file:
+        file.write(f"{time.strftime('%H:%M:%S')} {message}\n")
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+
+
+def read_state(directory):
+    with open(os.path.join(directory, "state.json")) as file:
+        return json.load(file)
+
+
+def write_state(directory, state):
+    temporary = os.path.join(directory, ".state.json")
+    with open(temporary, "w") as file:
+        json.dump(state, file)
+    os.rename(temporary, os.path.join(directory, "state.json"))
+
+
+def mounted_below(directory):
+    """Mount points at or below `directory` in this mount namespace."""
+    points = []
+    with open("/proc/self/mountinfo") as file:
+        for line in file:
+            point = line.split()[4].encode().decode("unicode_escape")
+            if point == directory or point.startswith(directory + "/"):
+                points.append(point)
+    return points
+
+
+def network(state):
+    """The two namespaces and the veth pair between them."""
+    container, peer = state["namespace"], state["peerNamespace"]
+    for namespace in (container, peer):
+        run(IP, "netns", "add", namespace)
+        state.setdefault("created", []).append(namespace)
+        run(IP, "netns", "exec", namespace, "sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0",
+            "net.ipv6.conf.all.accept_dad=0")
+        run(IP, "-n", namespace, "link", "set", "lo", "up")
+    run(IP, "-n", container, "link", "add", "uplink0", "type", "veth", "peer", "name", "peer0", "netns", peer)
+    run(IP, "-n", container, "address", "add", f"{CONTAINER_ADDRESS}/24", "dev", "uplink0")
+    run(IP, "-n", container, "address", "add", f"{CONTAINER_ADDRESS6}/64", "dev", "uplink0", "nodad")
+    run(IP, "-n", peer, "address", "add", f"{PEER_ADDRESS}/24", "dev", "peer0")
+    run(IP, "-n", peer, "address", "add", f"{PEER_ADDRESS6}/64", "dev", "peer0", "nodad")
+    run(IP, "-n", container, "link", "set", "uplink0", "up")
+    run(IP, "-n", peer, "link", "set", "peer0", "up")
+    run(IP, "-n", container, "route", "add", "default", "via", PEER_ADDRESS)
+    run(IP, "-n", container, "-6", "route", "add", "default", "via", PEER_ADDRESS6)
+
+
+def prepare_root(state, debs):
+    directory, root = state["directory"], state["root"]
+    for name in ("upper", "work", "root"):
+        os.mkdir(os.path.join(directory, name))
+    run("mount", "-t", "overlay", "overlay", "-o",
+        f"lowerdir=/,upperdir={directory}/upper,workdir={directory}/work", root)
+    state["mounted"] = True
+    policy = os.path.join(root, "usr/sbin/policy-rc.d")
+    if os.path.lexists(policy):
+        os.remove(policy)
+    units = os.path.join(root, "etc/systemd/system")
+    for unit in UNRELATED:
+        link = os.path.join(units, unit)
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink("/dev/null", link)
+    auto_update = os.path.join(root, "var/lib/man-db/auto-update")
+    if os.path.lexists(auto_update):
+        os.remove(auto_update)
+    # The container's machine id and journal are its own, not the host's.
+    with open(os.path.join(root, "etc/machine-id"), "w") as file:
+        file.write(uuid.uuid4().hex + "\n")
+    shutil.rmtree(os.path.join(root, "var/log/journal"), ignore_errors=True)
+    packages = os.path.join(root, "var/tmp/pathd-packages")
+    os.makedirs(packages, exist_ok=True)
+    state["packages"] = []
+    for deb in debs:
+        shutil.copy(deb, packages)
+        state["packages"].append("/var/tmp/pathd-packages/" + os.path.basename(deb))
+
+
+def boot(state):
+    console = open(os.path.join(state["directory"], "console.log"), "w")
+    # --capability=CAP_SYS_RESOURCE: PID 1 of a host holds it, and needs it to apply a
+    # unit's LimitNICE= above the hard limit it inherited; nspawn drops it by default.
+    nspawn = subprocess.Popen(
+        ["systemd-nspawn", "-D", state["root"], "--register=no", "--keep-unit",
+         f"--network-namespace-path=/run/netns/{state['namespace']}", "--capability=CAP_SYS_RESOURCE",
+         "--machine", state["machine"], "-b", "--", "systemd.firstboot=off"],
+        stdin=subprocess.DEVNULL, stdout=console, stderr=subprocess.STDOUT, start_new_session=True)
+    state["nspawn"] = nspawn.pid
+    write_state(state["directory"], state)
+    deadline = time.monotonic() + BOOT_TIMEOUT
+    leader = None
+    while leader is None:
+        if nspawn.poll() is not None:
+            raise RuntimeError(f"systemd-nspawn exited with {nspawn.returncode}: see {console.name}")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"no container init within {BOOT_TIMEOUT} s")
+        children = run("pgrep", "-P", str(nspawn.pid), check=False).stdout.split()
+        for child in children:
+            # The container's init: systemd, in a PID namespace of its own (nspawn's
+            # helper children come and go, and may be gone before they are read).
+            try:
+                with open(f"/proc/{child}/comm") as file:
+                    comm = file.read().strip()
+                own = os.readlink(f"/proc/{child}/ns/pid") != os.readlink("/proc/self/ns/pid")
+            except OSError:
+                continue
+            if comm == "systemd" and own:
+                leader = int(child)
+        if leader is None:
+            time.sleep(0.05)  # polling for a process that has no event to wait on
+    state["leader"] = leader
+    # Until systemd's manager answers, systemctl fails at once ("Failed to connect to bus").
+    status, answer = "", ""
+    while status not in ("running", "degraded", "maintenance", "stopping"):
+        remaining = int(deadline - time.monotonic())
+        if remaining <= 0:
+            break
+        result = run("timeout", str(remaining), "nsenter", "-t", str(leader), "-a", "--",
+                     "systemctl", "is-system-running", "--wait", check=False)
+        status, answer = result.stdout.strip(), result.stderr.strip()
+        if not status:
+            time.sleep(0.1)  # the manager is not listening yet: nothing to wait on but time
+    if status not in ("running", "degraded"):
+        failed = run("nsenter", "-t", str(leader), "-a", "--", "systemctl", "--failed", "--no-legend",
+                     check=False).stdout
+        raise RuntimeError(f"the container did not boot: is-system-running says {status!r} ({answer}); "
+                           f"failed units: {failed}")
+    state["bootStatus"] = status
+    return nspawn
+
+
+def halt(state, nspawn_pid):
+    """SIGTERM makes nspawn halt the container; SIGKILL to everything after HALT_TIMEOUT."""
+    if nspawn_pid and alive(nspawn_pid):
+        os.kill(nspawn_pid, signal.SIGTERM)
+        deadline = time.monotonic() + HALT_TIMEOUT
+        try:
+            descriptor = os.pidfd_open(nspawn_pid)
+            select.select([descriptor], [], [], HALT_TIMEOUT)
+            os.close(descriptor)
+        except ProcessLookupError:
+            pass
+        if alive(nspawn_pid) and time.monotonic() >= deadline:
+            os.kill(nspawn_pid, signal.SIGKILL)
+    for namespace in state.get("created", []):
+        pids = run(IP, "netns", "pids", namespace, check=False).stdout.split()
+        for pid in pids:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+
+def teardown(directory):
+    """Removes everything `start` made for `directory`; raises if something stays."""
+    problems = []
+    try:
+        state = read_state(directory)
+    except (OSError, ValueError):
+        state = {}
+    halt(state, state.get("nspawn"))
+    # A child of the dead nspawn may still hold the mount for a moment.
+    for point in reversed(mounted_below(directory)):
+        result = run("umount", point, check=False)
+        if result.returncode != 0:
+            result = run("umount", "--lazy", point, check=False)
+            if result.returncode != 0:
+                problems.append(f"umount {point}: {result.stderr.strip()}")
+    for namespace in state.get("created", []):
+        if os.path.exists(f"/run/netns/{namespace}"):
+            result = run(IP, "netns", "del", namespace, check=False)
+            if result.returncode != 0:
+                problems.append(f"ip netns del {namespace}: {result.stderr.strip()}")
+    if mounted_below(directory):
+        problems.append(f"still mounted below {directory}: {mounted_below(directory)}; directory kept")
+    else:
+        shutil.rmtree(directory, ignore_errors=False)
+    if problems:
+        raise RuntimeError("; ".join(problems))
+
+
+def guard(directory, owner, debs, report):
+    """The guard's life: set up, report, wait for `stop` or the owner's end, tear down."""
+    # SIGTERM (from `stop`) wakes the wait below through this pipe: Python retries a
+    # select(2) that a signal interrupted, so a handler's flag alone would not end it.
+    wakeup_reader, wakeup_writer = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
+    signal.set_wakeup_fd(wakeup_writer)
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    suffix = os.path.basename(directory)[len(PREFIX):]
+    state = {"directory": directory, "root": os.path.join(directory, "root"), "machine": f"pathd-{suffix}",
+             "namespace": f"pathd-sd-{suffix}", "peerNamespace": f"pathd-sd-{suffix}-peer", "guard": os.getpid(),
+             "owner": owner, "uplink": "uplink0", "peerLink": "peer0",
+             "address": CONTAINER_ADDRESS, "peerAddress": PEER_ADDRESS,
+             "address6": CONTAINER_ADDRESS6, "peerAddress6": PEER_ADDRESS6}
+    write_state(directory, state)
+    try:
+        owner_descriptor = os.pidfd_open(owner)
+        network(state)
+        write_state(directory, state)
+        prepare_root(state, debs)
+        write_state(directory, state)
+        started = time.monotonic()
+        boot(state)
+        state["bootSeconds"] = round(time.monotonic() - started, 3)
+        write_state(directory, state)
+        log(directory, f"booted: {state['bootStatus']} in {state['bootSeconds']} s")
+        os.write(report, (json.dumps(state) + "\n").encode())
+    except Exception as error:
+        log(directory, f"start failed: {error}")
+        os.write(report, (json.dumps({"error": str(error), "directory": directory}) + "\n").encode())
+        os.close(report)
+        try:
+            teardown(directory)
+        except Exception as failure:
+            log(directory, f"teardown failed: {failure}")
+        return 1
+    os.close(report)
+    readable, _, _ = select.select([owner_descriptor, wakeup_reader], [], [])
+    log(directory, f"owner {owner} ended" if owner_descriptor in readable else "asked to stop")
+    try:
+        teardown(directory)
+    except Exception as failure:
+        log(directory, f"teardown failed: {failure}")
+        return 1
+    return 0
+
+
+def start(options):
+    directory = os.path.join(BASE, PREFIX + uuid.uuid4().hex[:8])
+    os.mkdir(directory, 0o700)
+    for deb in options.deb:
+        if not os.path.isfile(deb):
+            sys.exit(f"booted-systemd: no package {deb}")
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(reader)
+        os.setsid()
+        null = os.open(os.devnull, os.O_RDWR)
+        for descriptor in (0, 1, 2):
+            os.dup2(null, descriptor)
+        code = 1
+        try:
+            code = guard(directory, options.owner, options.deb, writer)
+        finally:
+            os._exit(code)
+    os.close(writer)
+    with os.fdopen(reader) as pipe:
+        line = pipe.readline()
+    if not line:
+        sys.exit(f"booted-systemd: the guard ended without a word; see {directory}/guard.log")
+    answer = json.loads(line)
+    print(json.dumps(answer))
+    return 1 if "error" in answer else 0
+
+
+def stop(options):
+    directory = os.path.abspath(options.directory)
+    state = read_state(directory)
+    guard_pid = state["guard"]
+    try:
+        descriptor = os.pidfd_open(guard_pid)
+    except ProcessLookupError:
+        teardown(directory)
+        return 0
+    os.kill(guard_pid, signal.SIGTERM)
+    readable, _, _ = select.select([descriptor], [], [], HALT_TIMEOUT + 30)
+    if not readable:
+        sys.exit(f"booted-systemd: the guard {guard_pid} did not finish; see {directory}/guard.log")
+    if os.path.exists(directory):
+        with open(os.path.join(directory, "guard.log")) as file:
+            sys.exit(f"booted-systemd: {directory} was not removed: {file.read().strip()}")
+    return 0
+
+
+def sweep(options):
+    """Tears down every container directory whose guard no longer runs."""
+    code = 0
+    for name in sorted(os.listdir(BASE)):
+        directory = os.path.join(BASE, name)
+        if not name.startswith(PREFIX) or not os.path.isdir(directory):
+            continue
+        try:
+            guard_pid = read_state(directory).get("guard")
+        except (OSError, ValueError):
+            guard_pid = None
+        if guard_pid and alive(guard_pid):
+            continue
+        try:
+            teardown(directory)
+            print(f"booted-systemd: removed {directory}, left by a run that was killed")
+        except Exception as error:
+            print(f"booted-systemd: could not remove {directory}: {error}", file=sys.stderr)
+            code = 1
+    return code
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    starting = commands.add_parser("start")
+    starting.add_argument("--owner", type=int, required=True, help="tear down when this process ends")
+    starting.add_argument("--deb", action="append", default=[], help="a package to copy into the container")
+    stopping = commands.add_parser("stop")
+    stopping.add_argument("directory")
+    commands.add_parser("sweep")
+    options = parser.parse_args()
+    if os.geteuid() != 0:
+        sys.exit("booted-systemd: needs root (network namespaces, an overlay mount, systemd-nspawn)")
+    return {"start": start, "stop": stop, "sweep": sweep}[options.command](options)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
