@@ -7,6 +7,7 @@ the package installed by dpkg, as docs/PERFORMANCE.md reports it:
   records it (the start job's InactiveExitTimestamp to ActiveEnterTimestamp, both
   CLOCK_MONOTONIC), over --trials restarts; and the same through socket activation, from
   a client's start to READY=1;
+- pathd-wait-online.service with the path satisfied: its pathctl's run (exec to exit);
 - memory: pathd's resident set (VmRSS) and its cgroup's memory.current, idle after start;
 - stop: `systemctl stop pathd.service` with --subscribers clients subscribed, each of which
   must read the documented `shuttingDown` error line before its connection ends.
@@ -92,6 +93,18 @@ def start_to_ready(state, trials):
     return direct, activated
 
 
+def wait_online(state, trials):
+    """pathd-wait-online.service with a satisfied path: its pathctl's run, exec to exit."""
+    durations = []
+    for _ in range(trials):
+        inside(state, "systemctl reset-failed pathd-wait-online.service; systemctl restart pathd-wait-online.service")
+        times = show(state, "pathd-wait-online.service", "ExecMainStartTimestampMonotonic",
+                     "ExecMainExitTimestampMonotonic")
+        exited, started = times["ExecMainExitTimestampMonotonic"], times["ExecMainStartTimestampMonotonic"]
+        durations.append(millis(exited) - millis(started))
+    return durations
+
+
 def memory(state):
     values = show(state, "pathd.service", "MainPID", "MemoryCurrent")
     # MainPID is the container's PID: read its status there.
@@ -142,6 +155,7 @@ def main():
     try:
         inside(state, f"dpkg -i {state['packages'][0]} >/dev/null")
         direct, activated = start_to_ready(state, options.trials)
+        online = wait_online(state, options.trials)
         rss, cgroup = memory(state)
         elapsed, codes = stop_with_subscribers(state, options.subscribers)
     finally:
@@ -152,7 +166,8 @@ def main():
     print("| measure | median | min | max |")
     print("|---|---|---|---|")
     for name, values in [("`systemctl start pathd` → READY=1", direct),
-                         ("`pathctl status` started, socket activation → READY=1", activated)]:
+                         ("`pathctl status` started, socket activation → READY=1", activated),
+                         ("pathd-wait-online.service, path satisfied: its pathctl's run", online)]:
         print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
     print()
     print(f"Memory idle after start: VmRSS {rss} KiB, cgroup memory.current "
