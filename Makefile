@@ -107,11 +107,14 @@ run: deps build
 WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 
 # Lint first so that the Swift test runners' summaries are the last lines printed.
+# The plain whole-package release build comes next, as a packager or a SwiftPM user
+# types it (in a build directory of its own: `make build`'s flags differ).
 # The package is built before the tests, which install it into a scratch root.
 # `swift test` builds every target, not only the test targets' dependencies: pathd,
 # pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests
 # looks, and Tests/AppleCompatibility is compiled in both language modes.
 test: deps lint deb gio-module interop
+	$(SWIFT) build -c release --build-path .build-release-check $(WARNINGS_AS_ERRORS)
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
 		$(SWIFT) test $(WARNINGS_AS_ERRORS)
 
@@ -143,6 +146,7 @@ test-repeat: deps gio-module interop
 
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
+	scripts/check-testable-imports.py $(SWIFT)
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \

@@ -77,8 +77,6 @@ final class HistoryFile {
         }
     }
 
-    var isOpen: Bool { appender != nil }
-
     /// Every complete, readable line of `bytes`, newest `capacity` kept; a last line
     /// without its newline is torn (the process died while writing it).
     static func parse(_ bytes: [UInt8], capacity: Int) -> (Loaded, lines: Int) {

@@ -60,8 +60,10 @@ public final class PathService: @unchecked Sendable {
         set { configuration.onReload = newValue }
     }
 
-    /// Called on `queue` after a client was admitted or left (tests wait on it).
-    var onClientsChanged: (() -> Void)? {
+    /// Called on `queue` after a client was admitted or left. `package`, not `internal`
+    /// reached through `@testable`: DaemonTestSupport, a regular target, waits on it, and a
+    /// whole-package release build (`swift build -c release`) compiles nothing for testing.
+    package var onClientsChanged: (() -> Void)? {
         get { admission.onClientsChanged }
         set { admission.onClientsChanged = newValue }
     }

@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import PathClient
 import PathSocketClient
-@testable import PathDaemon
+import PathDaemon
 import PathModel
 import PathProtocol
 import ServiceSupport
