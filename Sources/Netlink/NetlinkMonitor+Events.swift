@@ -131,6 +131,18 @@ extension NetlinkMonitor {
     /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
     /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
     func deliverPending(isFullState: Bool) throws(NetlinkError) {
+        for event in pending {
+            switch event {
+            case .linkChanged(let link) where link.flags.contains(.up) && !link.isLoopback:
+                lookupInterfaces.insert(link.index)
+            case .linkChanged(let link):
+                lookupInterfaces.remove(link.index)
+            case .linkRemoved(let index):
+                lookupInterfaces.remove(index)
+            default:
+                break
+            }
+        }
         pending += try lookups()
         let events = pending
         pending = []
@@ -138,16 +150,30 @@ extension NetlinkMonitor {
         deliver(EventBatch(generation: generation, isFullState: isFullState, events: events))
     }
 
-    /// One `.routeLookup` per configured family, IPv4 first.
+    /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
+    /// take, then the `.interfaceLookups` through each of `lookupInterfaces`, all asked
+    /// in one batch (`RouteLookupRequest.perform`).
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
-        var events: [NetworkEvent] = []
+        let interfaces = lookupInterfaces.sorted()
+        var requests: [RouteLookupRequest] = []
         for family in AddressFamily.allCases {
             let destination = configuration.lookupDestinations[family]
-            let answer = try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)
-            events.append(.routeLookup(family, answer))
+            requests.append(RouteLookupRequest(destination: destination))
+            for interface in interfaces {
+                requests.append(RouteLookupRequest(destination: destination, outputInterface: interface,
+                                                   matchesWholeEntry: true))
+            }
+        }
+        var answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)[...]
+        var events: [NetworkEvent] = []
+        for family in AddressFamily.allCases {
+            events.append(.routeLookup(family, answers.removeFirst()))
+            var byInterface: [InterfaceIndex: RouteLookup] = [:]
+            for interface in interfaces { byInterface[interface] = answers.removeFirst() }
+            events.append(.interfaceLookups(family, byInterface))
         }
         return events
     }

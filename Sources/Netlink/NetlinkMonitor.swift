@@ -51,6 +51,10 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var pending: [NetworkEvent] = []
     /// Something that can change the lookups' answers arrived since the last batch.
     var needsLookup = false
+    /// The links that are up and not loopback, as the delivered link events left them:
+    /// each gets its own lookups (`lookups()`). A link that is down is refused by the
+    /// kernel before any table is read, so it is not asked about.
+    var lookupInterfaces: Set<InterfaceIndex> = []
 
     /// Whether the kernel took the route filter (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
@@ -159,6 +163,10 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         requestSocket = requests
         try requests.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
         try requests.setReceiveTimeout(seconds: 5)
+        // Room for a batch of lookups' replies (`RouteLookupRequest.batchSize`); capped at
+        // net.core.rmem_max, which the batch size is chosen to fit.
+        _ = try requests.setOption(SO_RCVBUF, RouteLookupRequest.receiveBufferBytes)
+            .get("setsockopt(SO_RCVBUF, \(RouteLookupRequest.receiveBufferBytes))")
     }
 
     /// SO_RCVBUFFORCE (needs CAP_NET_ADMIN) bypasses net.core.rmem_max; without it,

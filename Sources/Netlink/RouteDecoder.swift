@@ -49,7 +49,7 @@ enum RouteDecoder {
 
     /// RTA_MULTIPATH: an array of `struct rtnexthop`, each followed by its own
     /// attributes (RTA_GATEWAY), each aligned to 4 bytes (RTNH_ALIGN, linux/rtnetlink.h).
-    private static func decodeMultipath(_ attribute: UnsafeMutablePointer<nlattr>) -> [Nexthop] {
+    static func decodeMultipath(_ attribute: UnsafeMutablePointer<nlattr>) -> [Nexthop] {
         guard let data = nla_data(attribute) else { return [] }
         let total = Int(nla_len(attribute))
         let headerSize = MemoryLayout<rtnexthop>.size

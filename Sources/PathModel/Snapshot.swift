@@ -10,6 +10,9 @@ public struct Snapshot: Hashable, Sendable {
     public private(set) var routes: [TrackedRoute.Identity: [TrackedRoute]] = [:]
     public private(set) var rules: [RoutingRule] = []
     public private(set) var lookups: [AddressFamily: RouteLookup] = [:]
+    /// Per family, the kernel's answer through each interface that was up when asked
+    /// (`NetworkEvent.interfaceLookups`); an interface without one cannot carry traffic.
+    public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] = [:]
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
     public var dnsConfigured = false
@@ -56,6 +59,8 @@ public struct Snapshot: Hashable, Sendable {
             if let index = rules.firstIndex(of: rule) { rules.remove(at: index) }
         case .routeLookup(let family, let lookup):
             lookups[family] = lookup
+        case .interfaceLookups(let family, let answers):
+            interfaceLookups[family] = answers
         }
     }
 
