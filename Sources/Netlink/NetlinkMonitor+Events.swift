@@ -133,7 +133,7 @@ extension NetlinkMonitor {
     func deliverPending(isFullState: Bool) throws(NetlinkError) {
         for event in pending {
             switch event {
-            case .linkChanged(let link) where link.flags.contains(.up) && !link.isLoopback:
+            case .linkChanged(let link) where link.hasOwnLookups:
                 lookupInterfaces.insert(link.index)
             case .linkChanged(let link):
                 lookupInterfaces.remove(link.index)
@@ -151,31 +151,33 @@ extension NetlinkMonitor {
     }
 
     /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
-    /// take, then the `.interfaceLookups` through each of `lookupInterfaces`, all asked
-    /// in one batch (`RouteLookupRequest.perform`).
+    /// take, then an `.interfaceLookup` through each of `lookupInterfaces`, all asked in
+    /// one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
+        var events: [NetworkEvent] = []
+        for family in AddressFamily.allCases {
+            let answers = try lookUp(configuration.lookupDestinations[family])
+            events.append(.routeLookup(family, answers.route))
+            for (index, lookup) in answers.throughInterface.sorted(by: { $0.key < $1.key }) {
+                events.append(.interfaceLookup(family, index, lookup))
+            }
+        }
+        return events
+    }
+
+    /// The route to `destination` and the route through each of `lookupInterfaces`,
+    /// asked in one batch (`RouteLookupRequest.perform`).
+    private func lookUp(_ destination: IPAddress) throws(NetlinkError) -> DestinationLookup {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
         let interfaces = lookupInterfaces.sorted()
-        var requests: [RouteLookupRequest] = []
-        for family in AddressFamily.allCases {
-            let destination = configuration.lookupDestinations[family]
-            requests.append(RouteLookupRequest(destination: destination))
-            for interface in interfaces {
-                requests.append(RouteLookupRequest(destination: destination, outputInterface: interface,
-                                                   matchesWholeEntry: true))
-            }
+        let requests = [RouteLookupRequest(destination: destination)] + interfaces.map {
+            RouteLookupRequest(destination: destination, outputInterface: $0, matchesWholeEntry: true)
         }
-        var answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)[...]
-        var events: [NetworkEvent] = []
-        for family in AddressFamily.allCases {
-            events.append(.routeLookup(family, answers.removeFirst()))
-            var byInterface: [InterfaceIndex: RouteLookup] = [:]
-            for interface in interfaces { byInterface[interface] = answers.removeFirst() }
-            events.append(.interfaceLookups(family, byInterface))
-        }
-        return events
+        let answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)
+        let throughInterface = Dictionary(uniqueKeysWithValues: zip(interfaces, answers.dropFirst()))
+        return DestinationLookup(route: answers[0], throughInterface: throughInterface)
     }
 
     /// Dumps one object type (NLM_F_DUMP, family AF_UNSPEC: all families) on the
@@ -210,15 +212,20 @@ extension NetlinkMonitor {
     /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
     /// socket's receive timeout is 5 s), never on the caller's queue.
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                            reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+                            reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         queue.async { [self] in
             guard let socket = requestSocket else {
                 reply(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
                 return
             }
             do throws(NetlinkError) {
-                let request = RouteLookupRequest(destination: destination, outputInterface: interface)
-                reply(.success(try request.perform(on: socket, buffer: buffer)))
+                if let interface {
+                    // A zone: the kernel's answer through it is the whole answer.
+                    let request = RouteLookupRequest(destination: destination, outputInterface: interface)
+                    reply(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
+                } else {
+                    reply(.success(try lookUp(destination)))
+                }
             } catch {
                 // The next batch's own lookups meet the same socket and replace the
                 // monitor if it is broken; this one question only gets its error.

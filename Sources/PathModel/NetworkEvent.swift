@@ -21,10 +21,10 @@ public enum NetworkEvent: Hashable, Sendable {
     /// The kernel's answer to "which route for the lookup destination" for one family,
     /// asked after a batch of messages drained.
     case routeLookup(AddressFamily, RouteLookup)
-    /// The kernel's answer for the same destination through each interface that is up,
-    /// asked with RTA_OIF and RTM_F_FIB_MATCH right after `routeLookup`: what a program
-    /// bound to that interface would get. Replaces the family's previous answers whole.
-    case interfaceLookups(AddressFamily, [InterfaceIndex: RouteLookup])
+    /// The kernel's answer for the same destination through one interface
+    /// (`Link.hasOwnLookups`), asked with RTA_OIF and RTM_F_FIB_MATCH right after
+    /// `routeLookup`: what a program bound to that interface would get.
+    case interfaceLookup(AddressFamily, InterfaceIndex, RouteLookup)
 }
 
 /// A drained batch of events from one monitor instance.

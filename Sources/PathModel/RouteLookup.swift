@@ -111,3 +111,16 @@ public enum RouteLookup: Hashable, Sendable {
     /// The lookup failed for another reason; the errno value is kept for the log.
     case failed(errno: Int32)
 }
+
+/// The kernel's answers about one destination (the `route` request): the route its
+/// traffic would take and, as for the lookup destination (`NetworkEvent.interfaceLookup`),
+/// the route through each interface the kernel is asked about on its own.
+public struct DestinationLookup: Hashable, Sendable {
+    public var route: RouteLookup
+    public var throughInterface: [InterfaceIndex: RouteLookup]
+
+    public init(route: RouteLookup, throughInterface: [InterfaceIndex: RouteLookup] = [:]) {
+        self.route = route
+        self.throughInterface = throughInterface
+    }
+}

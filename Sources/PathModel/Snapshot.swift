@@ -10,8 +10,9 @@ public struct Snapshot: Hashable, Sendable {
     public private(set) var routes: [TrackedRoute.Identity: [TrackedRoute]] = [:]
     public private(set) var rules: [RoutingRule] = []
     public private(set) var lookups: [AddressFamily: RouteLookup] = [:]
-    /// Per family, the kernel's answer through each interface that was up when asked
-    /// (`NetworkEvent.interfaceLookups`); an interface without one cannot carry traffic.
+    /// Per family, the kernel's answer through each link it is asked about on its own
+    /// (`NetworkEvent.interfaceLookup`, `Link.hasOwnLookups`); a link without one cannot
+    /// carry traffic.
     public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] = [:]
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
@@ -37,10 +38,13 @@ public struct Snapshot: Hashable, Sendable {
             // Admin down flushes the link's IPv4 routes with no RTM_DELROUTE (docs/ARCHITECTURE.md,
             // "Toolchain and kernel facts"; net/ipv4/fib_frontend.c fib_disable_ip). Do the same.
             if !link.flags.contains(.up) { dropNexthops(on: link.index, families: [.ipv4]) }
+            // No longer asked about (the monitor's rule, `Link.hasOwnLookups`): its answers go.
+            if !link.hasOwnLookups { dropInterfaceLookups(of: link.index) }
         case .linkRemoved(let index):
             links[index] = nil
             addresses[index] = nil
             dropNexthops(on: index, families: [.ipv4, .ipv6])
+            dropInterfaceLookups(of: index)
         case .addressChanged(let address):
             addresses[address.interface, default: [:]][address.key] = address
         case .addressRemoved(let key):
@@ -59,8 +63,8 @@ public struct Snapshot: Hashable, Sendable {
             if let index = rules.firstIndex(of: rule) { rules.remove(at: index) }
         case .routeLookup(let family, let lookup):
             lookups[family] = lookup
-        case .interfaceLookups(let family, let answers):
-            interfaceLookups[family] = answers
+        case .interfaceLookup(let family, let index, let lookup):
+            interfaceLookups[family, default: [:]][index] = lookup
         }
     }
 
@@ -96,6 +100,10 @@ public struct Snapshot: Hashable, Sendable {
             }
             routes[identity] = kept.isEmpty ? nil : kept
         }
+    }
+
+    private mutating func dropInterfaceLookups(of index: InterfaceIndex) {
+        for family in AddressFamily.allCases { interfaceLookups[family]?[index] = nil }
     }
 
     /// The addresses of one link, in a stable order (family, then address text).

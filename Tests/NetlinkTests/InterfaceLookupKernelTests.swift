@@ -132,6 +132,51 @@ struct InterfaceLookupKernelTests {
         #expect(down == [.noRoute, .noRoute])
     }
 
+    @Test("real traffic agrees: a packet from a socket bound to b0 goes where b0's own answer says, or nowhere")
+    func boundTrafficAgrees() throws {
+        let host = try TwoUplinks()
+        // The peer holds the lookup destinations on lo, the gateways on its veth ends,
+        // and answers ARP only for addresses of the asking link (arp_ignore=1), so a
+        // packet the kernel sends "on the link" for want of a route never arrives.
+        try host.peer.ip("link", "set", "lo", "up")
+        for (name, subnet) in [("a1", 1), ("b1", 2)] {
+            try host.peer.ip("addr", "add", "10.\(subnet).0.2/24", "dev", name)
+            try host.peer.ip("-6", "addr", "add", "2001:db8:\(subnet)::2/64", "dev", name, "nodad")
+        }
+        try host.peer.ip("addr", "add", "203.0.113.1/32", "dev", "lo")
+        try host.peer.ip("-6", "addr", "add", "2001:db8::1/128", "dev", "lo")
+        try host.peer.run("sysctl", "-qw", "net.ipv4.conf.all.arp_ignore=1")
+        let v4 = Self.destinations.ipv4
+        let v6 = Self.destinations.ipv6
+        let atB1v4 = try BoundDatagram.Receiver(in: host.peer, on: "b1", address: v4, port: 9)
+        let atB1v6 = try BoundDatagram.Receiver(in: host.peer, on: "b1", address: v6, port: 9)
+
+        // b0's higher-metric default carries b0's traffic, both families.
+        #expect(try BoundDatagram.send(in: host.namespace, through: "b0", to: v4, port: 9) == nil)
+        #expect(atB1v4.receivesDatagram(), "IPv4 from a socket bound to b0 did not arrive by b1")
+        #expect(try BoundDatagram.send(in: host.namespace, through: "b0", to: v6, port: 9) == nil)
+        #expect(atB1v6.receivesDatagram(), "IPv6 from a socket bound to b0 did not arrive by b1")
+
+        try host.namespace.ip("route", "add", "unreachable", "203.0.113.0/24")
+        try host.namespace.ip("-6", "route", "add", "unreachable", "2001:db8::/48")
+        // Unbound traffic is refused by both reject routes.
+        #expect(try BoundDatagram.send(in: host.namespace, through: "", to: v4, port: 9) == EHOSTUNREACH)
+        #expect(try BoundDatagram.send(in: host.namespace, through: "", to: v6, port: 9) == EHOSTUNREACH)
+        // IPv4 bound to b0: no route is used; the kernel asks the link for the
+        // destination itself (a neighbour entry for it on b0), as fibmatch's refusal says.
+        #expect(try BoundDatagram.send(in: host.namespace, through: "b0", to: v4, port: 9) == nil)
+        let neighbour = try host.namespace.ip("neigh", "show", "203.0.113.1", "dev", "b0")
+        #expect(!neighbour.isEmpty, "no neighbour entry for the destination on b0: it was routed")
+        // IPv6 bound to b0 passes over the reject route and leaves by b0's default.
+        #expect(try BoundDatagram.send(in: host.namespace, through: "b0", to: v6, port: 9) == nil)
+        #expect(atB1v6.receivesDatagram(), "IPv6 bound to b0 did not pass over the reject route")
+
+        // A down interface refuses before any route.
+        try host.namespace.ip("link", "set", "b0", "down")
+        #expect(try BoundDatagram.send(in: host.namespace, through: "b0", to: v4, port: 9) == ENETUNREACH)
+        #expect(try BoundDatagram.send(in: host.namespace, through: "b0", to: v6, port: 9) == ENETUNREACH)
+    }
+
     @Test("a batch larger than one sendmsg is answered in the requests' order")
     func manyLookupsInOrder() throws {
         let host = try TwoUplinks()
