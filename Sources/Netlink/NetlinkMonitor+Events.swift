@@ -54,14 +54,13 @@ extension NetlinkMonitor {
         return .budgetExhausted
     }
 
-    /// One multicast message. A route message is decoded only when its prefix is 0 or
-    /// 1 long (`RouteDecoder.decode` checks that first); every one means "look up
-    /// again". With the route filter attached, the others are covering routes.
+    /// One multicast message. A route message is not decoded: it only means "look up
+    /// again" (with the route filter attached, only routes that could change an answer
+    /// get here).
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
             needsLookup = true
-            if let event = Self.routeEvent(header) { pending.append(event) }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -93,8 +92,6 @@ extension NetlinkMonitor {
             case .removed(let key): return .addressRemoved(key)
             case nil: return nil
             }
-        case RTM_NEWROUTE, RTM_DELROUTE:
-            return Self.routeEvent(header)
         case RTM_NEWRULE, RTM_DELRULE:
             switch RuleDecoder.decode(header) {
             case .added(let rule): return .ruleAdded(rule)
@@ -103,15 +100,6 @@ extension NetlinkMonitor {
             }
         default:
             return nil
-        }
-    }
-
-    /// A route message as a `NetworkEvent`; nil for a longer prefix (see `handle`).
-    private static func routeEvent(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {
-        switch RouteDecoder.decode(header) {
-        case .changed(let route, let replaces): .routeChanged(route, replaces: replaces)
-        case .removed(let route): .routeRemoved(route)
-        case nil: nil
         }
     }
 
@@ -193,8 +181,6 @@ extension NetlinkMonitor {
         try socket.exchange(message, buffer: buffer, operation) { reply throws(NetlinkError) in
             switch reply {
             case .message(let header):
-                // A route dump of a full table is a million messages; `decode` drops
-                // the long prefixes after one load each, as for events.
                 if let event = decode(header) { events.append(event) }
                 return true
             case .error(let code):
@@ -209,7 +195,7 @@ extension NetlinkMonitor {
 
 extension NetlinkMonitor {
     /// Asks the kernel for the route to `destination` on the request socket, on
-    /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
+    /// `queue`: behind a start's dumps or a batch's lookups already queued (each bounded, the
     /// socket's receive timeout is 5 s), never on the caller's queue.
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
                             reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {

@@ -80,8 +80,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     }
 
     /// Opens the sockets on the calling thread (so they belong to its network
-    /// namespace), then, on `queue`, dumps links, addresses, routes and rules, drains
-    /// what arrived meanwhile, performs the lookups, and delivers one batch with
+    /// namespace), then, on `queue`, dumps links, addresses and rules (never routes: the
+    /// lookups ask the kernel about them, so the start does not grow with the table),
+    /// drains what arrived meanwhile, performs the lookups, and delivers one batch with
     /// `isFullState`; then watches the event socket. Returns at once. Anything that
     /// fails is reported through `lost`, and the instance is then finished.
     public func start() {
@@ -126,7 +127,6 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             // The dump goes into `pending` first, so the drain appends after it.
             pending = try dump(type: RTM_GETLINK, header: ifinfomsg(), "dump links (RTM_GETLINK)")
             pending += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
-            pending += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
             pending += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:

@@ -134,7 +134,7 @@ struct RouteLookupRequest {
                                       metric: attributes.uint32(Int(RTA_PRIORITY.rawValue)) ?? 0,
                                       scope: AddressScope(rawValue: route.rtm_scope))
             if answer.outputInterface == nil, let multipath = attributes[Int(RTA_MULTIPATH.rawValue)] {
-                let hops = RouteDecoder.decodeMultipath(multipath)
+                let hops = Self.decodeMultipath(multipath)
                 if let hop = hops.first(where: { $0.interface == interface }) ?? hops.first {
                     answer.outputInterface = hop.interface
                     answer.gateway = hop.gateway
@@ -143,5 +143,37 @@ struct RouteLookupRequest {
             }
             return .route(answer)
         }
+    }
+
+    /// One hop of an ECMP entry: its interface, its gateway unless on-link, RTNH_F_LINKDOWN.
+    struct Hop: Equatable {
+        var interface: InterfaceIndex
+        var gateway: IPAddress?
+        var isLinkDown: Bool
+    }
+
+    /// RTA_MULTIPATH: an array of `struct rtnexthop`, each followed by its own
+    /// attributes (RTA_GATEWAY), each aligned to 4 bytes (RTNH_ALIGN, linux/rtnetlink.h).
+    static func decodeMultipath(_ attribute: UnsafeMutablePointer<nlattr>) -> [Hop] {
+        guard let data = nla_data(attribute) else { return [] }
+        let total = Int(nla_len(attribute))
+        let headerSize = MemoryLayout<rtnexthop>.size
+        var nexthops: [Hop] = []
+        var offset = 0
+        while offset + headerSize <= total {
+            let hop = (data + offset).loadUnaligned(as: rtnexthop.self)
+            let length = Int(hop.rtnh_len)
+            guard length >= headerSize, offset + length <= total else { break }
+            let gateway = Attributes.parse(attributesAt: data + offset + headerSize, length: length - headerSize,
+                                           maxType: Int(__RTA_MAX.rawValue) - 1) {
+                $0.ipAddress(Int(RTA_GATEWAY.rawValue))
+            } ?? nil
+            if hop.rtnh_flags & UInt8(RTNH_F_DEAD) == 0 {
+                nexthops.append(Hop(interface: InterfaceIndex(rawValue: hop.rtnh_ifindex), gateway: gateway,
+                                    isLinkDown: hop.rtnh_flags & UInt8(RTNH_F_LINKDOWN) != 0))
+            }
+            offset += (length + 3) & ~3
+        }
+        return nexthops
     }
 }

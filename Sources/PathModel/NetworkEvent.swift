@@ -10,10 +10,6 @@ public enum NetworkEvent: Hashable, Sendable {
     case addressChanged(InterfaceAddress)
     /// RTM_DELADDR.
     case addressRemoved(InterfaceAddress.Key)
-    /// RTM_NEWROUTE of a short-prefix route; `replaces` when NLM_F_REPLACE was set.
-    case routeChanged(TrackedRoute, replaces: Bool)
-    /// RTM_DELROUTE of a short-prefix route.
-    case routeRemoved(TrackedRoute)
     /// RTM_NEWRULE.
     case ruleAdded(RoutingRule)
     /// RTM_DELRULE.

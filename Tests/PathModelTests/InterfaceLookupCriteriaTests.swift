@@ -118,18 +118,6 @@ struct InterfaceLookupCriteriaTests {
         #expect(snapshot.interfaceLookups[.ipv4]?[F.ethIndex] == nil)
     }
 
-    @Test("NLM_F_REPLACE replaces a route of the same identity; delete matches by identity and hop")
-    func replaceAndDelete() {
-        var snapshot = Snapshot(events: Self.wiredWithTunnel)
-        let viaTunnel = TrackedRoute(family: .ipv4, destination: .v4(0), prefixLength: 0, metric: 100,
-                                     nexthops: [Nexthop(interface: F.wgIndex)])
-        snapshot.apply(.routeChanged(viaTunnel, replaces: true))
-        #expect(snapshot.routes(family: .ipv4, table: 254) == [viaTunnel])
-        snapshot.apply(.routeRemoved(TrackedRoute(family: .ipv4, destination: .v4(0), prefixLength: 0, metric: 100,
-                                                  nexthops: [Nexthop(interface: F.wgIndex, gateway: F.ip("10.8.0.1"))])))
-        #expect(snapshot.routes(family: .ipv4, table: 254).isEmpty)
-    }
-
     @Test("an ECMP route lists every working hop; a tunnel over a cellular underlay is expensive")
     func ecmpAndTunnelCost() {
         // One entry of two hops: through each interface the kernel answers it with that hop.
