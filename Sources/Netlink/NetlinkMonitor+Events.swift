@@ -139,33 +139,41 @@ extension NetlinkMonitor {
     }
 
     /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
-    /// take, then an `.interfaceLookup` through each of `lookupInterfaces`, all asked in
-    /// one batch.
+    /// take, then an `.interfaceLookup` through each of `lookupInterfaces`, both
+    /// families asked in one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
+        let families = AddressFamily.allCases
+        let answers = try lookUp(families.map { configuration.lookupDestinations[$0] })
         var events: [NetworkEvent] = []
-        for family in AddressFamily.allCases {
-            let answers = try lookUp(configuration.lookupDestinations[family])
-            events.append(.routeLookup(family, answers.route))
-            for (index, lookup) in answers.throughInterface.sorted(by: { $0.key < $1.key }) {
+        for (family, answer) in zip(families, answers) {
+            events.append(.routeLookup(family, answer.route))
+            for (index, lookup) in answer.throughInterface.sorted(by: { $0.key < $1.key }) {
                 events.append(.interfaceLookup(family, index, lookup))
             }
         }
         return events
     }
 
-    /// The route to `destination` and the route through each of `lookupInterfaces`,
-    /// asked in one batch (`RouteLookupRequest.perform`).
-    private func lookUp(_ destination: IPAddress) throws(NetlinkError) -> DestinationLookup {
+    /// For each destination, the route to it and the route through each of
+    /// `lookupInterfaces`, all asked in one batch (`RouteLookupRequest.perform`: one
+    /// sendmsg(2) while they fit in one).
+    private func lookUp(_ destinations: [IPAddress]) throws(NetlinkError) -> [DestinationLookup] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
         let interfaces = lookupInterfaces.sorted()
-        let requests = [RouteLookupRequest(destination: destination)] + interfaces.map {
-            RouteLookupRequest(destination: destination, outputInterface: $0, matchesWholeEntry: true)
+        let requests = destinations.flatMap { destination in
+            [RouteLookupRequest(destination: destination)] + interfaces.map {
+                RouteLookupRequest(destination: destination, outputInterface: $0, matchesWholeEntry: true)
+            }
         }
         let answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)
-        let throughInterface = Dictionary(uniqueKeysWithValues: zip(interfaces, answers.dropFirst()))
-        return DestinationLookup(route: answers[0], throughInterface: throughInterface)
+        let perDestination = interfaces.count + 1
+        return destinations.indices.map { position in
+            let own = answers.dropFirst(position * perDestination).prefix(perDestination)
+            let throughInterface = Dictionary(uniqueKeysWithValues: zip(interfaces, own.dropFirst()))
+            return DestinationLookup(route: own[own.startIndex], throughInterface: throughInterface)
+        }
     }
 
     /// Dumps one object type (NLM_F_DUMP, family AF_UNSPEC: all families) on the
@@ -210,7 +218,7 @@ extension NetlinkMonitor {
                     let request = RouteLookupRequest(destination: destination, outputInterface: interface)
                     reply(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
                 } else {
-                    reply(.success(try lookUp(destination)))
+                    reply(.success(try lookUp([destination])[0]))
                 }
             } catch {
                 // The next batch's own lookups meet the same socket and replace the
