@@ -234,7 +234,9 @@ deb: deps
 # the route flood (1.5 minutes), BENCH_ARGS="--only hostile,memory" issue 16's part
 # (about 30 s), BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's (about 2
 # minutes), BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own route
-# flood: gio-module's gio-watch with the built module against GLib's netlink backend).
+# flood: gio-module's gio-watch with the built module against GLib's netlink backend),
+# BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full" issue 28's
+# (about 4 minutes: start and resync with 1M routes, latency with 5 interfaces).
 # pathd-engine-bench times the client library's in-process engine beside pathd.
 BENCH_ARGS ?=
 bench: deps build build-gio-module

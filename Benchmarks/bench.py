@@ -17,6 +17,7 @@ import platform
 import re
 import resource
 import select
+import signal
 import socket
 import subprocess
 import sys
@@ -439,6 +440,7 @@ def flood(driver, pathd, directory, count, binary, start_trials, rounds, coverin
         driver.start_monitor()
         add_change = link_change_after(driver, "1M adds")
         start_full = start_time(top, binary, directory, start_trials, "start-full") if start_trials else None
+        resync_full = resync_time(top, binary, directory, start_trials, "resync-full") if start_trials else None
         engine_full = readers.engine_start(engine, top.a, start_trials) if start_trials and engine else None
         driver.stop_monitor()
         delete_start, delete_end, delete_lines, delete_changes = run_batch(driver, delete_path, rounds)
@@ -506,6 +508,7 @@ def flood(driver, pathd, directory, count, binary, start_trials, rounds, coverin
         "after_adds": add_change,
         "after_deletes": delete_change,
         "start_full": start_full,
+        "resync_full": resync_full,
         "engine_start_full": engine_full,
     }
 
@@ -651,6 +654,43 @@ def start_time(topology, binary, directory, trials, label):
             "ip_netns_exec_true": summary_ms(baseline), "rss_kib": sorted(rss), "hwm_kib": sorted(peak)}
 
 
+def resync_time(topology, binary, directory, trials, label):
+    """A forced overrun → the `resync` line at a subscriber: pathd runs with the
+    smallest event-socket buffer (--receive-buffer 4096), is stopped (SIGSTOP) while 300
+    address changes on a spare veth overflow it, then continued (SIGCONT). The time runs
+    from SIGCONT to the resync line: the drain that meets ENOBUFS, the new generation's
+    dumps and lookups, the publication."""
+    burst = os.path.join(directory, f"{label}-burst.batch")
+    with open(burst, "w") as commands:
+        for number in range(300):
+            commands.write(f"address add 10.250.{number // 250}.{number % 250 + 1}/32 dev vX\n")
+    run_text([IP, "-n", topology.a, "link", "add", "vX", "type", "veth", "peer", "name", "vY"])
+    run_text([IP, "-n", topology.a, "link", "set", "vX", "up"])
+    times = []
+    try:
+        for trial in range(trials):
+            pathd = Pathd(binary, topology.a, os.path.join(directory, f"{label}-{trial}.sock"),
+                          os.path.join(directory, f"{label}-{trial}.log"), arguments=["--receive-buffer", "4096"])
+            try:
+                subscriber = pathd.wait_until_accepting(timeout=60)
+                subscriber.wait_for(path_state(True, True), timeout=60)
+                os.kill(pathd.pid, signal.SIGSTOP)
+                run_text([IP, "-n", topology.a, "-batch", burst])
+                start = len(subscriber.lines)
+                t0 = now()
+                os.kill(pathd.pid, signal.SIGCONT)
+                line = subscriber.wait_for(lambda parsed: parsed.get("type") == "resync", timeout=60, start=start)
+                times.append(line[0] - t0)
+            finally:
+                os.kill(pathd.pid, signal.SIGCONT)
+                pathd.stop()
+                run_text([IP, "-n", topology.a, "address", "flush", "dev", "vX"])
+    finally:
+        run_text([IP, "-n", topology.a, "link", "del", "vX"])
+        os.remove(burst)
+    return {"trials": trials, "resync": summary_ms(times)}
+
+
 # MARK: report
 
 def machine():
@@ -679,17 +719,22 @@ def print_report(results):
     m = results["machine"]
     print(f"\n## pathd benchmarks — {m['date']}")
     print(f"{m['nproc']} CPUs ({m['cpu']}), {m['memory_gib']} GiB, Linux {m['kernel']}, {m['ip']}\n")
-    if "latency" in results:
-        report = results["latency"]
-        print(f"### Latency: kernel change → line ({report['changes']} changes, ms)\n")
+    for key, title in (("latency", "Latency: kernel change → line"),
+                       ("latency5",
+                        "Latency with 5 interfaces (vA and 4 idle uplinks, 2 tables): kernel change → line")):
+        if key not in results:
+            continue
+        report = results[key]
+        print(f"### {title} ({report['changes']} changes, ms)\n")
         print("| change | n | pathd min | median | p99 | max | ip monitor min | median | p99 | max "
-              "| pathd − ip monitor median | missed pathd / ip monitor |")
-        print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "| pathd − ip monitor median | p99 | missed pathd / ip monitor |")
+        print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
         for kind, block in list(report["by_kind"].items()) + [("all but admin up", report["all"])]:
             p, mo, d = block["pathd"], block["ip_monitor"], block["pathd_minus_monitor"]
             print(f"| {kind} | {p.get('n', 0)} | {ms(p.get('min'))} | {ms(p.get('median'))} | {ms(p.get('p99'))} | "
                   f"{ms(p.get('max'))} | {ms(mo.get('min'))} | {ms(mo.get('median'))} | {ms(mo.get('p99'))} | "
-                  f"{ms(mo.get('max'))} | {ms(d.get('median'))} | {block['pathd_missed']} / {block['monitor_missed']} |")
+                  f"{ms(mo.get('max'))} | {ms(d.get('median'))} | {ms(d.get('p99'))} | "
+                  f"{block['pathd_missed']} / {block['monitor_missed']} |")
         print()
         readers.print_latency_readers(report.get("readers", {}), ms)
     if "breakdown" in results:
@@ -722,6 +767,15 @@ def print_report(results):
         if s.get("hwm_kib"):
             print(f"\nOnce the first path line was out: RSS {s['rss_kib']} KiB, peak RSS {s['hwm_kib']} KiB (each trial).")
         print()
+    for key, title in (("resync", "Resync after a forced overrun, topology routes only"),
+                       ("resync_full", "Resync after a forced overrun, 1,000,000 routes in the table")):
+        s = results.get(key) or results.get("flood", {}).get(key)
+        if s:
+            v = s["resync"]
+            print(f"### {title} ({s['trials']} trials, ms)\n")
+            print("| | min | median | max |\n|---|---|---|---|")
+            print(f"| SIGCONT → resync line at a subscriber | {ms(v.get('min'))} | {ms(v.get('median'))} | "
+                  f"{ms(v.get('max'))} |\n")
     for key, title in (("engine_start", "In-process engine start, topology routes only"),
                        ("engine_start_full", "In-process engine start, 1,000,000 routes in the table")):
         s = results.get(key) or results.get("flood", {}).get(key)
@@ -819,10 +873,12 @@ def main():
     parser.add_argument("--engine", help="pathd-engine-bench, the in-process engine (default: beside --pathd, if there)")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
-                        default="start,engine,latency,breakdown,fanout,idle,hostile,memory,route,flood,start-full,gio",
-                        help="comma-separated subset of start,engine,latency,breakdown,fanout,idle,hostile,memory,"
-                             "route,flood,start-full,gio (start-full runs inside flood, for pathd and the in-process "
-                             "engine); --only flood measures what the route "
+                        default="start,resync,engine,latency,latency5,breakdown,fanout,idle,hostile,memory,route,"
+                                "flood,start-full,gio",
+                        help="comma-separated subset of start,resync,engine,latency,latency5,breakdown,fanout,idle,"
+                             "hostile,memory,route,flood,start-full,gio (start-full runs inside flood, for pathd, its "
+                             "resync and the in-process engine; latency5 is latency with 4 more interfaces, issue "
+                             "28); --only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs issue 16's part alone")
     parser.add_argument("--gio-watch", help="gio-module's gio-watch (the GLib part needs it and --gio-modules)")
@@ -849,6 +905,9 @@ def main():
         if "start" in only:
             print("bench: start time", file=sys.stderr, flush=True)
             results["start"] = start_time(topology, binary, directory, arguments.start_trials, "start")
+        if "resync" in only:
+            print("bench: resync after a forced overrun", file=sys.stderr, flush=True)
+            results["resync"] = resync_time(topology, binary, directory, arguments.start_trials, "resync")
         if "engine" in only and engine:
             print("bench: in-process engine start", file=sys.stderr, flush=True)
             results["engine_start"] = readers.engine_start(engine, topology.a, arguments.start_trials)
@@ -866,6 +925,13 @@ def main():
                 reader.wait_for(path_state(True, True))
             results["latency"] = latency_report(latency(driver, arguments.rounds))
             driver.remove_readers()
+        if "latency5" in only:
+            print(f"bench: latency with 5 interfaces, {arguments.rounds * 10} changes", file=sys.stderr, flush=True)
+            topology.add_idle_uplinks()
+            try:
+                results["latency5"] = latency_report(latency(driver, arguments.rounds))
+            finally:
+                topology.remove_idle_uplinks()
         if "breakdown" in only:
             print("bench: where pathd's part goes (perf trace)", file=sys.stderr, flush=True)
             results["breakdown"] = readers.breakdown(driver, pathd, arguments.breakdown_rounds, change_round)

@@ -65,6 +65,34 @@ class Topology:
             if not run(IP, "-n", self.a, family, "route", "show", "default").stdout.strip():
                 run(IP, "-n", self.a, family, "route", "add", "default", "via", gateway, "dev", "vA")
 
+    IDLE_UPLINKS = 4
+
+    def add_idle_uplinks(self):
+        """Four more interfaces for pathd to ask about (issue 28: 5 veths, 2 tables):
+        vA1..vA4, up and addressed in both families, whose peers stay down (no
+        carrier). vA1 and vA2 have default routes in main behind vA's (metrics 2001,
+        2002; IPv6 defaults are 1024), vA3 and vA4 in table 100, reached by a rule after main's: every one is a
+        real route through its interface, and none carries a path, so the changes of
+        `latency` make the path go exactly where they do with vA alone."""
+        for number in range(1, self.IDLE_UPLINKS + 1):
+            near, far = f"vA{number}", f"vB{number}"
+            run(IP, "-n", self.a, "link", "add", near, "type", "veth", "peer", "name", far, "netns", self.b)
+            run(IP, "-n", self.a, "address", "add", f"10.10.{number}.2/24", "dev", near)
+            run(IP, "-n", self.a, "address", "add", f"fd00:db8:1{number}::2/64", "dev", near, "nodad")
+            run(IP, "-n", self.a, "link", "set", near, "up")
+            table = ["metric", str(2000 + number)] + (["table", "100"] if number > 2 else [])
+            run(IP, "-n", self.a, "route", "add", "default", "via", f"10.10.{number}.1", "dev", near, *table)
+            run(IP, "-n", self.a, "-6", "route", "add", "default", "via", f"fd00:db8:1{number}::1", "dev", near,
+                *table)
+        for family in ("-4", "-6"):
+            run(IP, "-n", self.a, family, "rule", "add", "pref", "32800", "lookup", "100")
+
+    def remove_idle_uplinks(self):
+        for family in ("-4", "-6"):
+            run(IP, "-n", self.a, family, "rule", "del", "pref", "32800")
+        for number in range(1, self.IDLE_UPLINKS + 1):
+            run(IP, "-n", self.a, "link", "del", f"vA{number}")
+
     @staticmethod
     def index(namespace, name):
         listing = json.loads(run(IP, "-n", namespace, "-j", "link", "show", name).stdout)

@@ -54,14 +54,13 @@ extension NetlinkMonitor {
         return .budgetExhausted
     }
 
-    /// One multicast message. A route message is decoded only when its prefix is 0 or
-    /// 1 long (`RouteDecoder.decode` checks that first); every one means "look up
-    /// again". With the route filter attached, the others are covering routes.
+    /// One multicast message. A route message is not decoded: it only means "look up
+    /// again" (with the route filter attached, only routes that could change an answer
+    /// get here).
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
             needsLookup = true
-            if let event = Self.routeEvent(header) { pending.append(event) }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -93,8 +92,6 @@ extension NetlinkMonitor {
             case .removed(let key): return .addressRemoved(key)
             case nil: return nil
             }
-        case RTM_NEWROUTE, RTM_DELROUTE:
-            return Self.routeEvent(header)
         case RTM_NEWRULE, RTM_DELRULE:
             switch RuleDecoder.decode(header) {
             case .added(let rule): return .ruleAdded(rule)
@@ -103,15 +100,6 @@ extension NetlinkMonitor {
             }
         default:
             return nil
-        }
-    }
-
-    /// A route message as a `NetworkEvent`; nil for a longer prefix (see `handle`).
-    private static func routeEvent(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {
-        switch RouteDecoder.decode(header) {
-        case .changed(let route, let replaces): .routeChanged(route, replaces: replaces)
-        case .removed(let route): .routeRemoved(route)
-        case nil: nil
         }
     }
 
@@ -131,6 +119,18 @@ extension NetlinkMonitor {
     /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
     /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
     func deliverPending(isFullState: Bool) throws(NetlinkError) {
+        for event in pending {
+            switch event {
+            case .linkChanged(let link) where link.hasOwnLookups:
+                lookupInterfaces.insert(link.index)
+            case .linkChanged(let link):
+                lookupInterfaces.remove(link.index)
+            case .linkRemoved(let index):
+                lookupInterfaces.remove(index)
+            default:
+                break
+            }
+        }
         pending += try lookups()
         let events = pending
         pending = []
@@ -138,18 +138,42 @@ extension NetlinkMonitor {
         deliver(EventBatch(generation: generation, isFullState: isFullState, events: events))
     }
 
-    /// One `.routeLookup` per configured family, IPv4 first.
+    /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
+    /// take, then an `.interfaceLookup` through each of `lookupInterfaces`, both
+    /// families asked in one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
+        let families = AddressFamily.allCases
+        let answers = try lookUp(families.map { configuration.lookupDestinations[$0] })
+        var events: [NetworkEvent] = []
+        for (family, answer) in zip(families, answers) {
+            events.append(.routeLookup(family, answer.route))
+            for (index, lookup) in answer.throughInterface.sorted(by: { $0.key < $1.key }) {
+                events.append(.interfaceLookup(family, index, lookup))
+            }
+        }
+        return events
+    }
+
+    /// For each destination, the route to it and the route through each of
+    /// `lookupInterfaces`, all asked in one batch (`RouteLookupRequest.perform`: one
+    /// sendmsg(2) while they fit in one).
+    private func lookUp(_ destinations: [IPAddress]) throws(NetlinkError) -> [DestinationLookup] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
-        var events: [NetworkEvent] = []
-        for family in AddressFamily.allCases {
-            let destination = configuration.lookupDestinations[family]
-            let answer = try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)
-            events.append(.routeLookup(family, answer))
+        let interfaces = lookupInterfaces.sorted()
+        let requests = destinations.flatMap { destination in
+            [RouteLookupRequest(destination: destination)] + interfaces.map {
+                RouteLookupRequest(destination: destination, outputInterface: $0, matchesWholeEntry: true)
+            }
         }
-        return events
+        let answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)
+        let perDestination = interfaces.count + 1
+        return destinations.indices.map { position in
+            let own = answers.dropFirst(position * perDestination).prefix(perDestination)
+            let throughInterface = Dictionary(uniqueKeysWithValues: zip(interfaces, own.dropFirst()))
+            return DestinationLookup(route: own[own.startIndex], throughInterface: throughInterface)
+        }
     }
 
     /// Dumps one object type (NLM_F_DUMP, family AF_UNSPEC: all families) on the
@@ -165,8 +189,6 @@ extension NetlinkMonitor {
         try socket.exchange(message, buffer: buffer, operation) { reply throws(NetlinkError) in
             switch reply {
             case .message(let header):
-                // A route dump of a full table is a million messages; `decode` drops
-                // the long prefixes after one load each, as for events.
                 if let event = decode(header) { events.append(event) }
                 return true
             case .error(let code):
@@ -181,18 +203,23 @@ extension NetlinkMonitor {
 
 extension NetlinkMonitor {
     /// Asks the kernel for the route to `destination` on the request socket, on
-    /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
+    /// `queue`: behind a start's dumps or a batch's lookups already queued (each bounded, the
     /// socket's receive timeout is 5 s), never on the caller's queue.
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                            reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+                            reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         queue.async { [self] in
             guard let socket = requestSocket else {
                 reply(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
                 return
             }
             do throws(NetlinkError) {
-                let request = RouteLookupRequest(destination: destination, outputInterface: interface)
-                reply(.success(try request.perform(on: socket, buffer: buffer)))
+                if let interface {
+                    // A zone: the kernel's answer through it is the whole answer.
+                    let request = RouteLookupRequest(destination: destination, outputInterface: interface)
+                    reply(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
+                } else {
+                    reply(.success(try lookUp([destination])[0]))
+                }
             } catch {
                 // The next batch's own lookups meet the same socket and replace the
                 // monitor if it is broken; this one question only gets its error.

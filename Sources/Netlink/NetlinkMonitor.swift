@@ -51,6 +51,10 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var pending: [NetworkEvent] = []
     /// Something that can change the lookups' answers arrived since the last batch.
     var needsLookup = false
+    /// The links that are up and not loopback, as the delivered link events left them:
+    /// each gets its own lookups (`lookups()`). A link that is down is refused by the
+    /// kernel before any table is read, so it is not asked about.
+    var lookupInterfaces: Set<InterfaceIndex> = []
 
     /// Whether the kernel took the route filter (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
@@ -76,8 +80,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     }
 
     /// Opens the sockets on the calling thread (so they belong to its network
-    /// namespace), then, on `queue`, dumps links, addresses, routes and rules, drains
-    /// what arrived meanwhile, performs the lookups, and delivers one batch with
+    /// namespace), then, on `queue`, dumps links, addresses and rules (never routes: the
+    /// lookups ask the kernel about them, so the start does not grow with the table),
+    /// drains what arrived meanwhile, performs the lookups, and delivers one batch with
     /// `isFullState`; then watches the event socket. Returns at once. Anything that
     /// fails is reported through `lost`, and the instance is then finished.
     public func start() {
@@ -122,7 +127,6 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             // The dump goes into `pending` first, so the drain appends after it.
             pending = try dump(type: RTM_GETLINK, header: ifinfomsg(), "dump links (RTM_GETLINK)")
             pending += try dump(type: RTM_GETADDR, header: ifaddrmsg(), "dump addresses (RTM_GETADDR)")
-            pending += try dump(type: RTM_GETROUTE, header: rtmsg(), "dump routes (RTM_GETROUTE)")
             pending += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
@@ -159,6 +163,10 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         requestSocket = requests
         try requests.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
         try requests.setReceiveTimeout(seconds: 5)
+        // Room for a batch of lookups' replies (`RouteLookupRequest.batchSize`); capped at
+        // net.core.rmem_max, which the batch size is chosen to fit.
+        _ = try requests.setOption(SO_RCVBUF, RouteLookupRequest.receiveBufferBytes)
+            .get("setsockopt(SO_RCVBUF, \(RouteLookupRequest.receiveBufferBytes))")
     }
 
     /// SO_RCVBUFFORCE (needs CAP_NET_ADMIN) bypasses net.core.rmem_max; without it,

@@ -125,18 +125,66 @@ final class NetlinkSocket {
                 case Int32(NLMSG_DONE):
                     finished = true
                 case Int32(NLMSG_ERROR):
-                    guard header.hasPayload(of: nlmsgerr.self) else {
-                        throw NetlinkError(operation: operation(), code: .protocolViolation("truncated NLMSG_ERROR"))
-                    }
-                    let error = header.payload(as: nlmsgerr.self).error
+                    let error = try Self.errno(of: header, operation())
                     if error == 0 { return true }  // an ack
-                    finished = try !body(.error(-error))
+                    finished = try !body(.error(error))
                 default:
                     finished = try !body(.message(header))
                 }
                 return !finished
             }
         }
+    }
+
+    /// Sends several requests in one sendmsg(2) and hands each reply to `body` with the
+    /// position of the request it answers, receiving into `buffer`, until every request
+    /// had one reply (each request must be answered by exactly one message, as a lookup
+    /// is: its RTM_NEWROUTE or its NLMSG_ERROR). The kernel handles the messages of one
+    /// datagram in order (`netlink_rcv_skb`) and queues every reply before sendmsg
+    /// returns, so the socket's receive buffer must hold a whole batch's replies: a reply
+    /// that does not fit is dropped and the next receive fails with ENOBUFS, never waits.
+    /// Skipped as in `exchange`: replies to an earlier request that timed out.
+    func exchange(batch messages: [NetlinkMessage], buffer: ReceiveBuffer,
+                  _ operation: @autoclosure () -> String,
+                  _ body: (Int, NetlinkReply) throws(NetlinkError) -> Void) throws(NetlinkError) {
+        guard let sock = handle else { throw closedError(operation()) }
+        guard !messages.isEmpty else { return }
+        var bytes: [UInt8] = []
+        for message in messages {
+            nl_complete_msg(sock, message.pointer)  // port id and the next sequence number
+            let header = message.header
+            let length = Int(header.pointee.nlmsg_len)
+            bytes += UnsafeRawBufferPointer(start: UnsafeRawPointer(header), count: length)
+            bytes += repeatElement(0, count: (length + 3) & ~3 - length)  // NLMSG_ALIGN
+        }
+        let first = messages[0].header.pointee.nlmsg_seq
+        _ = try NetlinkStatus(libnl: nl_sendto(sock, &bytes, bytes.count)).get("send \(operation())")
+        var unanswered = messages.count
+        while unanswered > 0 {
+            let length = try receive(into: buffer).get("receive \(operation())")
+            try buffer.forEachMessage(length: length) { header throws(NetlinkError) in
+                let position = Int(header.pointee.nlmsg_seq &- first)
+                guard position < messages.count else { return true }
+                if Int32(header.pointee.nlmsg_type) == Int32(NLMSG_ERROR) {
+                    let error = try Self.errno(of: header, operation())
+                    if error == 0 { return true }  // an ack
+                    try body(position, .error(error))
+                } else {
+                    try body(position, .message(header))
+                }
+                unanswered -= 1
+                return true
+            }
+        }
+    }
+
+    /// The (positive) errno an NLMSG_ERROR carries; 0 for an ack.
+    private static func errno(of header: UnsafeMutablePointer<nlmsghdr>,
+                              _ operation: @autoclosure () -> String) throws(NetlinkError) -> Int32 {
+        guard header.hasPayload(of: nlmsgerr.self) else {
+            throw NetlinkError(operation: operation(), code: .protocolViolation("truncated NLMSG_ERROR"))
+        }
+        return -header.payload(as: nlmsgerr.self).error
     }
 
     /// Receives one datagram into `buffer`. Retries EINTR here; returns `.ok(bytes)`,

@@ -18,6 +18,11 @@ enum RouteFilter {
     /// net/ipv4/fib_semantics.c; `rt6_fill_node`, net/ipv6/route.c).
     static let attributeLimit = 8
 
+    /// Routes with a prefix this short are passed without looking for RTA_DST: a /0
+    /// covers every destination, a /1 half of them (VPN split routes), and a few such
+    /// messages cost a batch of lookups each at most.
+    static let passedPrefixLength: UInt8 = 1
+
     /// The verdict that keeps the whole datagram (the return value is a byte count).
     static let accept = UInt32.max
     static let drop: UInt32 = 0
@@ -81,7 +86,7 @@ enum RouteFilter {
         program.loadLengthIntoX()
         program.jumpX(if: BPF_JEQ, to: nil, else: pass)
         program.load(BPF_B, at: destinationLengthOffset)
-        program.jump(if: BPF_JGT, UInt32(TrackedRoute.maximumPrefixLength), to: nil, else: pass)
+        program.jump(if: BPF_JGT, UInt32(passedPrefixLength), to: nil, else: pass)
         program.load(BPF_B, at: sourceLengthOffset)
         program.jump(if: BPF_JEQ, 0, to: nil, else: pass)
 

@@ -49,9 +49,9 @@ extension InProcessPathSource {
                 engine.lookUpRoute(to: destination, through: interface) { answer in
                     switch answer {
                     case .success(let lookup):
-                        reply(.success(PathEvaluator.route(to: destination, lookup: lookup, snapshot: engine.snapshot,
-                                                           policy: configuration.policy,
-                                                           destinations: configuration.daemon.lookupDestinations)))
+                        reply(.success(PathEvaluator.route(to: destination, lookup: lookup.route,
+                                                           throughInterface: lookup.throughInterface,
+                                                           snapshot: engine.snapshot, policy: configuration.policy)))
                     case .failure(let error):
                         reply(.failure(PathClientError(
                             "the kernel could not be asked for the route to \(destination): \(error)",

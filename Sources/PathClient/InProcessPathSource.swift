@@ -26,7 +26,6 @@ final class InProcessPathSource: @unchecked Sendable {
     private var engine: PathEngine?
     private var resolver: ResolverWatcher?
     private var policy = Policy.standard
-    private var destinations = LookupDestinations.standard
     private var lastPath: Path?
     private var isCancelled = false
 
@@ -47,7 +46,6 @@ final class InProcessPathSource: @unchecked Sendable {
             let configuration = result.isValid ? result.configuration : .builtIn
             if !result.diagnostics.isEmpty { configurationProblems(result.diagnostics.map(\.description)) }
             policy = configuration.policy
-            destinations = configuration.daemon.lookupDestinations
             let settings = configuration.daemon
             let netlink = NetlinkConfiguration(settings)
             let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
@@ -81,8 +79,7 @@ final class InProcessPathSource: @unchecked Sendable {
 
     private func evaluate(_ handler: @Sendable (Event) -> Void) {
         guard !isCancelled, let engine else { return }
-        let path = PathEvaluator.evaluate(engine.snapshot, policy: policy, destinations: destinations,
-                                          criteria: criteria)
+        let path = PathEvaluator.evaluate(engine.snapshot, policy: policy, criteria: criteria)
         guard path != lastPath else { return }
         lastPath = path
         handler(.path(path))

@@ -106,8 +106,7 @@ final class PathPublisher {
     // MARK: Evaluation
 
     private func evaluate(_ criteria: Criteria) -> Path {
-        PathEvaluator.evaluate(engine.snapshot, policy: configuration.current.policy,
-                               destinations: configuration.current.daemon.lookupDestinations, criteria: criteria)
+        PathEvaluator.evaluate(engine.snapshot, policy: configuration.current.policy, criteria: criteria)
     }
 
     /// The default path was published: the log line and the service manager's status

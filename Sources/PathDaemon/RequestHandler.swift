@@ -162,13 +162,13 @@ final class RequestHandler: @unchecked Sendable {
 
     /// The reply line: evaluated against the snapshot of the moment the kernel's answer
     /// arrives (the links and addresses it names are then at least as new as the lookup).
-    private func routeReply(to destination: IPAddress, _ result: Result<RouteLookup, RouteLookupError>,
+    private func routeReply(to destination: IPAddress, _ result: Result<DestinationLookup, RouteLookupError>,
                             id: JSONValue?) -> [UInt8] {
         switch result {
         case .success(let lookup):
-            let report = PathEvaluator.route(to: destination, lookup: lookup, snapshot: engine.snapshot,
-                                             policy: configuration.current.policy,
-                                             destinations: configuration.current.daemon.lookupDestinations)
+            let report = PathEvaluator.route(to: destination, lookup: lookup.route,
+                                             throughInterface: lookup.throughInterface, snapshot: engine.snapshot,
+                                             policy: configuration.current.policy)
             return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
         case .failure(let error):
             log.warning("route lookup for \(destination) failed: \(error)")

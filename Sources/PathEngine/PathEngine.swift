@@ -96,7 +96,7 @@ public final class PathEngine: @unchecked Sendable {
     /// (`IPAddress.unmappingIPv4`); judge the answer with `PathEvaluator.route`, which
     /// knows. `interface` is a link-scoped destination's zone (RouteZone.swift).
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex? = nil,
-                            reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+                            reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running, let source else {
             reply(.failure(RouteLookupError("the network monitor is restarting; ask again")))

@@ -79,6 +79,10 @@ public struct Link: Hashable, Sendable {
         self.master = master
     }
 
+    /// Whether the kernel is asked about this link on its own (`NetworkEvent.interfaceLookup`):
+    /// up and not loopback. A link that is down is refused before any table is read.
+    public var hasOwnLookups: Bool { flags.contains(.up) && !isLoopback }
+
     public var isLoopback: Bool { flags.contains(.loopback) || hardwareType == .loopback || type == .loopback }
 
     /// A link that carries traffic inside other traffic (WireGuard, tun, GRE, SIT, PPP):

@@ -10,10 +10,6 @@ public enum NetworkEvent: Hashable, Sendable {
     case addressChanged(InterfaceAddress)
     /// RTM_DELADDR.
     case addressRemoved(InterfaceAddress.Key)
-    /// RTM_NEWROUTE of a short-prefix route; `replaces` when NLM_F_REPLACE was set.
-    case routeChanged(TrackedRoute, replaces: Bool)
-    /// RTM_DELROUTE of a short-prefix route.
-    case routeRemoved(TrackedRoute)
     /// RTM_NEWRULE.
     case ruleAdded(RoutingRule)
     /// RTM_DELRULE.
@@ -21,6 +17,10 @@ public enum NetworkEvent: Hashable, Sendable {
     /// The kernel's answer to "which route for the lookup destination" for one family,
     /// asked after a batch of messages drained.
     case routeLookup(AddressFamily, RouteLookup)
+    /// The kernel's answer for the same destination through one interface
+    /// (`Link.hasOwnLookups`), asked with RTA_OIF and RTM_F_FIB_MATCH right after
+    /// `routeLookup`: what a program bound to that interface would get.
+    case interfaceLookup(AddressFamily, InterfaceIndex, RouteLookup)
 }
 
 /// A drained batch of events from one monitor instance.

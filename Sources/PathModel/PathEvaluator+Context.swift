@@ -3,35 +3,40 @@ extension PathEvaluator {
     struct Context {
         let snapshot: Snapshot
         let policy: Policy
-        let destinations: LookupDestinations
         let criteria: Criteria
         /// The one address of a `route` request (IPv4-mapped addresses already unmapped);
         /// nil for a path. Only for it does the kernel's answer go beyond unicast (a
         /// broadcast or multicast destination) or beyond the link's edge (a link-scoped
-        /// destination: a link-local source counts, and nothing is simulated around it).
+        /// destination: a link-local source counts, and no other interface answers for it).
         let routeDestination: IPAddress?
+        /// The kernel's answers through each interface for the question asked: the
+        /// snapshot's for a path (the lookup destinations), the destination's for a
+        /// `route` request.
+        let interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]]
         /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
         /// all the `[Interface]` rules, and the questions below ask per link many times.
         private let settingsByLink: [InterfaceIndex: InterfaceSettings]
         /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
         private let stateByLink: [InterfaceIndex: LinkState]
 
-        init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria,
-             routeDestination: IPAddress? = nil) {
-            self.init(snapshot: snapshot, policy: policy, destinations: destinations, criteria: criteria,
-                      routeDestination: routeDestination,
+        init(snapshot: Snapshot, policy: Policy, criteria: Criteria,
+             route: (destination: IPAddress, throughInterface: [InterfaceIndex: RouteLookup])? = nil) {
+            self.init(snapshot: snapshot, policy: policy, criteria: criteria,
+                      routeDestination: route?.destination,
+                      interfaceLookups: route.map { [$0.destination.family: $0.throughInterface] }
+                        ?? snapshot.interfaceLookups,
                       settingsByLink: snapshot.links.mapValues { policy.settings(for: $0) },
                       stateByLink: snapshot.linkStates())
         }
 
-        private init(snapshot: Snapshot, policy: Policy, destinations: LookupDestinations, criteria: Criteria,
-                     routeDestination: IPAddress?, settingsByLink: [InterfaceIndex: InterfaceSettings],
-                     stateByLink: [InterfaceIndex: LinkState]) {
+        private init(snapshot: Snapshot, policy: Policy, criteria: Criteria, routeDestination: IPAddress?,
+                     interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]],
+                     settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
-            self.destinations = destinations
             self.criteria = criteria
             self.routeDestination = routeDestination
+            self.interfaceLookups = interfaceLookups
             self.settingsByLink = settingsByLink
             self.stateByLink = stateByLink
         }
@@ -66,17 +71,13 @@ extension PathEvaluator {
                       isTunnel: link.isTunnel)
         }
 
-        var simulator: RouteSimulator {
-            RouteSimulator(snapshot: snapshot, destinations: destinations, includes: includes)
-        }
-
         func verdict(for family: AddressFamily) -> FamilyVerdict {
             // The kernel's answer is authoritative unless it names an interface the
-            // question excludes; then the tracked routes answer "as if it did not exist".
+            // question excludes; then the allowed interfaces' own answers decide.
             if criteria == .any, let lookup = snapshot.lookups[family] {
                 return verdict(for: family, lookup: lookup)
             }
-            return simulated(family)
+            return throughAllowedInterfaces(family, lookup: snapshot.lookups[family])
         }
 
         /// The verdict on the kernel's answer `lookup` (for the default path, the
@@ -90,12 +91,12 @@ extension PathEvaluator {
                         return check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
                                      isLinkDown: answer.isLinkDown, source: .kernel(answer.preferredSource))
                     }
-                    // The tracked routes (default and split) know nothing of a link's
-                    // own subnet or groups: no simulation answers for those.
+                    // Another interface's own answer is a unicast route beyond the link:
+                    // none stands in for a link's own subnet, group or link-local peer.
                     if link.isLoopback || answer.type != .unicast || routeDestination?.isLinkScoped == true {
                         return refinedNoRoute(family)
                     }
-                    return simulated(family)
+                    return throughAllowedInterfaces(family, lookup: lookup)
                 }
                 return refinedNoRoute(family)
             case .route(let answer) where answer.type.rejectsTraffic:
@@ -109,32 +110,67 @@ extension PathEvaluator {
             }
         }
 
-        private func simulated(_ family: AddressFamily) -> FamilyVerdict {
-            switch simulator.resolve(family) {
-            case .rejected:
-                return .unusable(.routeRejects, interface: nil, progress: .routed)
-            case .noRoute:
-                return refinedNoRoute(family)
-            case .route(let route, let nexthops):
-                // ECMP: the first hop that works; else the first hop's problem.
-                var firstProblem: FamilyVerdict?
-                for hop in nexthops {
-                    guard let link = snapshot.links[hop.interface] else { continue }
-                    let verdict = check(link, family: family, gateways: hop.gateway.map { [$0] } ?? [],
-                                        isLinkDown: hop.isLinkDown, source: .simulated(route, hop))
-                    if case .usable = verdict { return verdict }
-                    if firstProblem == nil { firstProblem = verdict }
-                }
-                return firstProblem ?? refinedNoRoute(family)
+        /// As if only the allowed interfaces existed: the best of their own answers
+        /// (`ranked`), the first that can carry traffic; else the best one's problem.
+        /// With none, a rejecting route or rule that won the kernel's own lookup
+        /// (`lookup`) is the reason: through an interface, IPv4 answers such a route
+        /// as it answers no route at all (docs/ARCHITECTURE.md, "Which interfaces can
+        /// carry traffic").
+        private func throughAllowedInterfaces(_ family: AddressFamily, lookup: RouteLookup?) -> FamilyVerdict {
+            var firstProblem: FamilyVerdict?
+            for (link, answer) in ranked(family) {
+                let verdict = check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
+                                    isLinkDown: answer.isLinkDown, source: .entry(answer))
+                if case .usable = verdict { return verdict }
+                if firstProblem == nil { firstProblem = verdict }
             }
+            if let firstProblem { return firstProblem }
+            switch lookup {
+            case .rejected?:
+                return .unusable(.routeRejects, interface: nil, progress: .routed)
+            case .route(let answer)? where answer.type.rejectsTraffic:
+                return .unusable(.routeRejects, interface: nil, progress: .routed)
+            default:
+                return refinedNoRoute(family)
+            }
+        }
+
+        /// The allowed interfaces whose own answer is a unicast route through them,
+        /// ranked as the kernel ranks routes: by the rule that reaches the answer's
+        /// table (`rulePriority`), then the longest prefix, then the lowest metric.
+        func ranked(_ family: AddressFamily) -> [(link: Link, answer: RouteAnswer)] {
+            var found: [(key: (UInt32, Int, UInt32, InterfaceIndex), link: Link, answer: RouteAnswer)] = []
+            for (index, lookup) in interfaceLookups[family] ?? [:] {
+                guard case .route(let answer) = lookup, answer.type == .unicast, answer.outputInterface == index,
+                      let link = snapshot.links[index], includes(link) else { continue }
+                let prefixLength = Int(answer.entry?.prefixLength ?? 0)
+                found.append(((rulePriority(answer, family: family), -prefixLength, answer.entry?.metric ?? 0, index),
+                              link, answer))
+            }
+            return found.sorted { $0.key < $1.key }.map { ($0.link, $0.answer) }
+        }
+
+        /// The priority of the first rule for unmarked traffic that takes `answer` from
+        /// its table (`suppress_prefixlength` lets an answer this short through to the
+        /// next rule: wg-quick's `lookup main suppress_prefixlength 0`); last when no
+        /// such rule reaches it.
+        private func rulePriority(_ answer: RouteAnswer, family: AddressFamily) -> UInt32 {
+            let prefixLength = Int32(answer.entry?.prefixLength ?? 0)
+            let rule = snapshot.rules(for: family).first { rule in
+                guard rule.matchesUnmarkedTraffic, case .lookup(let table) = rule.action, table == answer.table
+                else { return false }
+                return rule.suppressPrefixLength.map { prefixLength > $0 } ?? true
+            }
+            return rule?.priority ?? .max
         }
 
         /// Where the source address of the chosen route comes from.
         enum SourceEvidence {
             /// The kernel's lookup named this source (RTA_PREFSRC), or none.
             case kernel(IPAddress?)
-            /// No lookup answers the question: choose as the kernel would, by this hop.
-            case simulated(TrackedRoute, Nexthop)
+            /// An interface's own answer (a table entry, whose `preferredSource` is the
+            /// route's own `src`): choose as the kernel would for traffic by that entry.
+            case entry(RouteAnswer)
         }
 
         /// The chosen link must be usable, and the traffic must have a source address
@@ -152,7 +188,7 @@ extension PathEvaluator {
             case .kernel(let address):
                 address.map { source in routeDestination.map(source.countsAsSource(toward:)) ?? source.countsAsSource }
                     ?? false
-            case .simulated(let route, let hop): snapshot.hasSource(leavingBy: hop, of: route)
+            case .entry(let answer): snapshot.hasSource(family: family, leavingBy: link.index, answer: answer)
             }
             guard hasSource else { return .unusable(.noAddress, interface: link.name, progress: .routed) }
             return .usable(link: link, gateways: gateways)
@@ -185,31 +221,27 @@ extension PathEvaluator {
 
         /// Whether, without the criteria, some interface would carry the family.
         private func excludedInterfaceCouldCarry(_ family: AddressFamily) -> Bool {
-            let unrestricted = Context(snapshot: snapshot, policy: policy, destinations: destinations, criteria: .any,
-                                       routeDestination: routeDestination, settingsByLink: settingsByLink,
-                                       stateByLink: stateByLink)
+            let unrestricted = Context(snapshot: snapshot, policy: policy, criteria: .any,
+                                       routeDestination: routeDestination, interfaceLookups: interfaceLookups,
+                                       settingsByLink: settingsByLink, stateByLink: stateByLink)
             if case .usable = unrestricted.verdict(for: family) { return true }
             return false
         }
 
-        /// Interfaces other than the chosen ones whose short-prefix routes could carry
-        /// traffic of a supported family, by metric; never one that could not.
+        /// Interfaces other than the chosen ones whose own answer could carry traffic of
+        /// a supported family, as the kernel ranks them (`ranked`); never one that could not.
         func otherCandidates(families: Set<AddressFamily>, excluding chosen: Set<InterfaceIndex>) -> [Link] {
-            var ranked: [(metric: UInt32, link: Link)] = []
-            for family in families {
-                for (route, nexthops) in simulator.candidates(family) {
-                    for hop in nexthops {
-                        guard let link = snapshot.links[hop.interface], !chosen.contains(link.index),
-                              case .usable = check(link, family: family, gateways: [], isLinkDown: hop.isLinkDown,
-                                                   source: .simulated(route, hop))
-                        else { continue }
-                        ranked.append((route.metric, link))
-                    }
+            var seen = chosen
+            var others: [Link] = []
+            for family in AddressFamily.allCases where families.contains(family) {
+                for (link, answer) in ranked(family) where !seen.contains(link.index) {
+                    guard case .usable = check(link, family: family, gateways: [], isLinkDown: answer.isLinkDown,
+                                               source: .entry(answer)) else { continue }
+                    seen.insert(link.index)
+                    others.append(link)
                 }
             }
-            var seen = chosen
-            return ranked.sorted { ($0.metric, $0.link.index) < ($1.metric, $1.link.index) }
-                .compactMap { seen.insert($0.link.index).inserted ? $0.link : nil }
+            return others
         }
 
         /// The unsatisfied path: the best reason of the two families, or

@@ -3,8 +3,8 @@ extension PathEvaluator {
     /// judge a path, through the same `Context`: the kernel's `lookup` for `destination`
     /// decides the route (policy rules included); the link must be usable and the source
     /// count (`Context.check`); a rejecting route is `routeRejects`; an `Ignore=`
-    /// interface is never the answer, and then the tracked default and split routes
-    /// answer as if it did not exist, as for the path; with no usable route, an
+    /// interface is never the answer, and then the other interfaces' own answers for
+    /// the destination (`throughInterface`, `DestinationLookup`) decide, as for the path; with no usable route, an
     /// on-demand interface makes it `requiresConnection`; a tunnel costs what its
     /// underlay costs. Additions for one destination (docs/PROTOCOL.md, `route`):
     ///
@@ -17,20 +17,12 @@ extension PathEvaluator {
     /// - An IPv4-mapped IPv6 address is judged as its IPv4 address, which is where the
     ///   kernel sends its traffic (`IPAddress.unmappingIPv4`); `lookup` must be that
     ///   address's. The report keeps the address as asked.
-    ///
-    /// `destinations` are the daemon's lookup destinations; only the other family's is
-    /// kept (the simulation asks about `destination`).
-    public static func route(to destination: IPAddress, lookup: RouteLookup, snapshot: Snapshot,
-                             policy: Policy = .standard, destinations: LookupDestinations = .standard) -> RouteReport {
+    public static func route(to destination: IPAddress, lookup: RouteLookup,
+                             throughInterface: [InterfaceIndex: RouteLookup] = [:], snapshot: Snapshot,
+                             policy: Policy = .standard) -> RouteReport {
         let target = destination.unmappingIPv4
         let family = target.family
-        var asked = destinations
-        switch family {
-        case .ipv4: asked.ipv4 = target
-        case .ipv6: asked.ipv6 = target
-        }
-        let context = Context(snapshot: snapshot, policy: policy, destinations: asked, criteria: .any,
-                              routeDestination: target)
+        let context = Context(snapshot: snapshot, policy: policy, criteria: .any, route: (target, throughInterface))
         var report = RouteReport(destination: destination, status: .unsatisfied)
 
         if case .route(let answer) = lookup {
@@ -56,7 +48,8 @@ extension PathEvaluator {
         if case .usable(let link, let gateways) = verdict {
             report.status = .satisfied
             if report.interface?.index != link.index {
-                // Simulated around an ignored interface: no kernel answer to quote.
+                // Another interface's own answer, around an ignored one: its entry is no
+                // answer for the destination to quote (its table and source are not).
                 report.interface = context.interface(for: link)
                 report.gateway = gateways.first
                 report.source = nil

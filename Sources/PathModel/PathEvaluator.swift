@@ -2,20 +2,18 @@
 ///
 /// Per family: with no criteria, the kernel's own route lookup decides (it applies
 /// policy rules, fwmarks and split routes exactly as traffic would); with criteria, or
-/// when the kernel's choice is an ignored interface, `RouteSimulator` answers as if
-/// only the allowed interfaces existed. A family is usable when the chosen route is
+/// when the kernel's choice is an ignored interface, the allowed interfaces' own
+/// lookups (`Snapshot.interfaceLookups`: what a program bound to each would get) answer
+/// as if only they existed, ranked as the kernel ranks routes. A family is usable when the chosen route is
 /// unicast through a usable link (admin up, running, operstate UP or UNKNOWN; a master
 /// also needs a usable port: `Snapshot.linkState(of:)`), not loopback, and its traffic
 /// has a source address: the one the kernel's lookup names, or the one it would choose
 /// (SourceAddress.swift). The path is satisfied when either family is usable; the
-/// interfaces are the chosen ones first, then the others whose short-prefix routes
-/// could carry traffic, by metric.
+/// interfaces are the chosen ones first, then the others whose own lookups could carry
+/// traffic, in the same ranking.
 public enum PathEvaluator {
-    /// `destinations` must be what the kernel's lookups asked about (`LookupIPv4=`,
-    /// `LookupIPv6=`): the simulation for criteria answers the same question.
-    public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard,
-                                destinations: LookupDestinations = .standard, criteria: Criteria = .any) -> Path {
-        let context = Context(snapshot: snapshot, policy: policy, destinations: destinations, criteria: criteria)
+    public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard, criteria: Criteria = .any) -> Path {
+        let context = Context(snapshot: snapshot, policy: policy, criteria: criteria)
         // IPv6 first: RFC 6724 and Happy Eyeballs try it first for a dual-stack host.
         let verdicts = [AddressFamily.ipv6, .ipv4].map { ($0, context.verdict(for: $0)) }
 

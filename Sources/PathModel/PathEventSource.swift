@@ -15,13 +15,14 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// generation gate.
     func cancel()
     /// Asks which route the kernel would take to `destination` now (RTM_GETROUTE, policy
-    /// rules applied, no packet sent), for the `route` request; with `interface`, for
+    /// rules applied, no packet sent), and through each interface it is asked about on
+    /// its own (`DestinationLookup`), for the `route` request; with `interface`, only for
     /// traffic sent through that interface (RTA_OIF, as `ip route get … oif`). Returns at
     /// once; `reply` is called once, on the source's own queue, behind the work already
     /// queued there. A source that can no longer ask (cancelled, its socket failed)
     /// replies a failure.
     func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                     reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void)
+                     reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void)
 }
 
 /// A route lookup that got no answer from the kernel (the request socket failed or is

@@ -61,15 +61,41 @@ public struct RouteAnswer: Hashable, Sendable {
     public var preferredSource: IPAddress?
     /// RTNH_F_LINKDOWN: the route's link has no carrier.
     public var isLinkDown: Bool
+    /// The routing table entry that answered, when the lookup asked for it
+    /// (RTM_F_FIB_MATCH: an interface's own lookup); nil for the lookups that ask for the
+    /// route traffic would take (the default path's, the `route` request's).
+    public var entry: RouteEntry?
 
     public init(type: RouteType, outputInterface: InterfaceIndex?, gateway: IPAddress? = nil,
-                table: UInt32 = 254, preferredSource: IPAddress? = nil, isLinkDown: Bool = false) {
+                table: UInt32 = 254, preferredSource: IPAddress? = nil, isLinkDown: Bool = false,
+                entry: RouteEntry? = nil) {
         self.type = type
         self.outputInterface = outputInterface
         self.gateway = gateway
         self.table = table
         self.preferredSource = preferredSource
         self.isLinkDown = isLinkDown
+        self.entry = entry
+    }
+}
+
+/// What a whole-entry reply (RTM_F_FIB_MATCH) says of the routing table entry beyond
+/// the hop: what the kernel ranks entries by within a table (the longest prefix, then
+/// the lowest metric), and the scope an IPv4 source address must reach
+/// (SourceAddress.swift). With it the answer's `preferredSource` is the entry's own
+/// `src`, not a source the kernel chose.
+public struct RouteEntry: Hashable, Sendable {
+    /// `rtm_dst_len`: 0 for a default route.
+    public var prefixLength: UInt8
+    /// RTA_PRIORITY; lower wins.
+    public var metric: UInt32
+    /// `rtm_scope`: link for a route without a gateway (`default dev eth0`), universe with one.
+    public var scope: AddressScope
+
+    public init(prefixLength: UInt8, metric: UInt32 = 0, scope: AddressScope = .universe) {
+        self.prefixLength = prefixLength
+        self.metric = metric
+        self.scope = scope
     }
 }
 
@@ -84,4 +110,17 @@ public enum RouteLookup: Hashable, Sendable {
     case rejected(RouteType)
     /// The lookup failed for another reason; the errno value is kept for the log.
     case failed(errno: Int32)
+}
+
+/// The kernel's answers about one destination (the `route` request): the route its
+/// traffic would take and, as for the lookup destination (`NetworkEvent.interfaceLookup`),
+/// the route through each interface the kernel is asked about on its own.
+public struct DestinationLookup: Hashable, Sendable {
+    public var route: RouteLookup
+    public var throughInterface: [InterfaceIndex: RouteLookup]
+
+    public init(route: RouteLookup, throughInterface: [InterfaceIndex: RouteLookup] = [:]) {
+        self.route = route
+        self.throughInterface = throughInterface
+    }
 }

@@ -64,19 +64,21 @@ extension InterfaceAddress {
 }
 
 extension Snapshot {
-    /// Whether traffic leaving by `hop` of `route` would have a source that counts, as
-    /// the kernel would choose it (see the rule above). For criteria and `Ignore=`: the
-    /// source may be any link's address, ignored or excluded ones included, as it would be.
-    func hasSource(leavingBy hop: Nexthop, of route: TrackedRoute) -> Bool {
-        if let source = route.preferredSource { return source.countsAsSource }
-        switch route.family {
+    /// Whether traffic leaving by `interface` on the table entry of its own lookup
+    /// (`answer`) would have a source that counts, as the kernel would choose it (see the
+    /// rule above). For criteria and `Ignore=`: the source may be any link's address,
+    /// ignored or excluded ones included, as it would be.
+    func hasSource(family: AddressFamily, leavingBy interface: InterfaceIndex, answer: RouteAnswer) -> Bool {
+        if let source = answer.preferredSource { return source.countsAsSource }
+        let scope = answer.entry?.scope ?? .universe
+        switch family {
         case .ipv4:
-            if usableCandidates(on: hop.interface, family: .ipv4).contains(where: { $0.scope.reaches(route.scope) }) {
+            if usableCandidates(on: interface, family: .ipv4).contains(where: { $0.scope.reaches(scope) }) {
                 return true
             }
             return addresses.keys.contains { index in
                 usableCandidates(on: index, family: .ipv4).contains {
-                    $0.scope != .link && $0.scope.reaches(route.scope)
+                    $0.scope != .link && $0.scope.reaches(scope)
                 }
             }
         case .ipv6:
@@ -87,7 +89,7 @@ extension Snapshot {
     /// Whether the link holds an address of its own the kernel would source traffic
     /// from beyond the link: the rule above for the link alone, for the `interfaces`
     /// report and for telling "no address" from "no route". An IPv4 link-scope address
-    /// counts where a tracked link-scope route (default or split) leaves by this link.
+    /// counts where the link's own lookup answers with a link-scope route through it.
     public func hasUsableAddress(_ index: InterfaceIndex, family: AddressFamily) -> Bool {
         let candidates = usableCandidates(on: index, family: family)
         switch family {
@@ -103,12 +105,10 @@ extension Snapshot {
         addresses[index]?.values.filter { $0.family == family && $0.isUsableSourceCandidate } ?? []
     }
 
+    /// Whether the link's own IPv4 lookup answers with a link-scope route (`default dev
+    /// eth0`, no gateway) leaving by it.
     private func hasLinkScopeRoute(leavingBy index: InterfaceIndex) -> Bool {
-        routes.values.contains { same in
-            same.contains { route in
-                route.family == .ipv4 && route.type == .unicast && route.scope == .link
-                    && route.nexthops.contains { $0.interface == index }
-            }
-        }
+        guard case .route(let answer)? = interfaceLookups[.ipv4]?[index] else { return false }
+        return answer.type == .unicast && answer.entry?.scope == .link && answer.outputInterface == index
     }
 }

@@ -48,13 +48,14 @@ public final class FakeEventSource: PathEventSource, Sendable {
 
     /// Answers from the fake kernel's routes on the source's queue, as the netlink
     /// monitor answers on its own; a held lookup waits there for the test's gate.
-    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
+                            reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         queue.async { [network] in
             guard let network else {
                 reply(.failure(RouteLookupError("the fake source has no network")))
                 return
             }
-            reply(network.answerLookup(to: destination, through: interface))
+            reply(network.answerLookup(to: destination, through: interface).map { DestinationLookup(route: $0) })
         }
     }
 

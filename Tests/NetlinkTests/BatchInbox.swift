@@ -61,8 +61,11 @@ extension EventBatch {
         events.compactMap { if case .addressChanged(let address) = $0 { address } else { nil } }
     }
 
-    var routes: [TrackedRoute] {
-        events.compactMap { if case .routeChanged(let route, _) = $0 { route } else { nil } }
+    /// The batch's answers through each interface, per family.
+    var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] {
+        var result: [AddressFamily: [InterfaceIndex: RouteLookup]] = [:]
+        for case .interfaceLookup(let family, let index, let lookup) in events { result[family, default: [:]][index] = lookup }
+        return result
     }
 
     var lookups: [AddressFamily: RouteLookup] {

@@ -92,20 +92,7 @@ struct DecoderFixtureTests {
         #expect(withMessage(mismatched) { AddressDecoder.decode($0) } == nil)
     }
 
-    @Test("a default route with gateway, table, metric, scope and preferred source")
-    func defaultRoute() {
-        let bytes = M.route(IPAddress("0.0.0.0")!, 0, attributes: [
-            (M.table, M.host(UInt32(100))), (UInt16(RTA_OIF.rawValue), M.host(UInt32(4))),
-            (UInt16(RTA_GATEWAY.rawValue), IPAddress("192.0.2.1")!.bytes), (M.priority, M.host(UInt32(600))),
-            (UInt16(RTA_PREFSRC.rawValue), IPAddress("192.0.2.9")!.bytes),
-        ])
-        #expect(withMessage(bytes) { RouteDecoder.decode($0) } == .changed(TrackedRoute(
-            family: .ipv4, table: 100, destination: IPAddress("0.0.0.0")!, prefixLength: 0, metric: 600,
-            nexthops: [Nexthop(interface: InterfaceIndex(rawValue: 4), gateway: IPAddress("192.0.2.1"))],
-            preferredSource: IPAddress("192.0.2.9")), replaces: false))
-    }
-
-    @Test("an ECMP route (RTA_MULTIPATH): every live hop with its gateway; a dead hop is dropped")
+    @Test("a whole-entry reply of an ECMP entry: the asked interface's live hop, else the first live one")
     func multipath() {
         func hop(_ interface: Int32, _ gateway: String, flags: UInt8 = 0) -> [UInt8] {
             let attribute = M.host(UInt16(4 + 16)) + M.host(UInt16(RTA_GATEWAY.rawValue)) + IPAddress(gateway)!.bytes
@@ -117,24 +104,19 @@ struct DecoderFixtureTests {
         }
         let hops = hop(2, "2001:db8::1") + hop(3, "2001:db8::2", flags: UInt8(RTNH_F_DEAD)) + hop(5, "2001:db8::3")
         let bytes = M.route(IPAddress("::")!, 0, attributes: [(M.table, M.host(UInt32(254))),
+                                                               (M.priority, M.host(UInt32(600))),
                                                                (UInt16(RTA_MULTIPATH.rawValue), hops)])
-        guard case .changed(let route, _)? = withMessage(bytes, { RouteDecoder.decode($0) }) else {
-            Issue.record("the multipath route was not decoded")
-            return
+        func answer(through index: Int32) -> RouteLookup? {
+            withMessage(bytes) {
+                RouteLookupRequest.lookup(fromReply: $0, isWholeEntry: true, through: InterfaceIndex(rawValue: index))
+            }
         }
-        #expect(route.nexthops == [Nexthop(interface: InterfaceIndex(rawValue: 2), gateway: IPAddress("2001:db8::1")),
-                                   Nexthop(interface: InterfaceIndex(rawValue: 5), gateway: IPAddress("2001:db8::3"))])
-    }
-
-    @Test("longer prefixes cost one load and are not decoded; a deletion is a removal")
-    func routeFiltering() {
-        #expect(withMessage(M.route(IPAddress("10.0.0.0")!, 8)) { RouteDecoder.decode($0) } == nil)
-        let split = M.route(IPAddress("128.0.0.0")!, 1, type: RTM_DELROUTE)
-        guard case .removed(let route)? = withMessage(split, { RouteDecoder.decode($0) }) else {
-            Issue.record("128.0.0.0/1 deletion not decoded")
-            return
-        }
-        #expect(route.prefixLength == 1 && route.destination == IPAddress("128.0.0.0"))
+        let entry = RouteEntry(prefixLength: 0, metric: 600)
+        #expect(answer(through: 5) == .route(RouteAnswer(type: .unicast, outputInterface: InterfaceIndex(rawValue: 5),
+                                                         gateway: IPAddress("2001:db8::3"), entry: entry)))
+        // The dead hop is no answer for its interface: the first live one stands.
+        #expect(answer(through: 3) == .route(RouteAnswer(type: .unicast, outputInterface: InterfaceIndex(rawValue: 2),
+                                                         gateway: IPAddress("2001:db8::1"), entry: entry)))
     }
 
     @Test("rules: wg-quick's fwmark rule and suppress_prefixlength rule; other selectors are noted")
@@ -195,7 +177,7 @@ struct DecoderFixtureTests {
         lying.replaceSubrange(0..<4, with: M.host(UInt32(cut.count)))
         #expect(withMessage(lying) { LinkDecoder.decode($0) } == nil)
         #expect(withMessage(lying) { AddressDecoder.decode($0) } == nil)
-        #expect(withMessage(lying) { RouteDecoder.decode($0) } == nil)
+        #expect(withMessage(lying) { RouteLookupRequest.lookup(fromReply: $0) } == nil)
         #expect(withMessage(lying) { RuleDecoder.decode($0) } == nil)
     }
 }

@@ -32,12 +32,11 @@ struct SequenceTests {
         let wifiRoute = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: Self.wlan0.index,
                                                       gateway: IPAddress("203.0.113.1")!,
                                                       preferredSource: wlan0Address.address))
-        // Criteria are answered from the tracked short-prefix routes, not the kernel's lookup.
-        let wifiDefault = TrackedRoute(family: .ipv4, destination: IPAddress("0.0.0.0")!, prefixLength: 0, metric: 600,
-                                       nexthops: [Nexthop(interface: Self.wlan0.index, gateway: IPAddress("203.0.113.1")!)])
+        // Criteria are answered from the interfaces' own lookups, not the kernel's lookup.
+        let wifiDefault = Fixture.defaultRoute(.ipv4, via: Self.wlan0.index, gateway: "203.0.113.1", metric: 600)
         let changes: [[NetworkEvent]] = [
             [.linkChanged(Fixture.eth0NoCarrier)],
-            [.linkChanged(Self.wlan0), .addressChanged(wlan0Address), .routeChanged(wifiDefault, replaces: false),
+            [.linkChanged(Self.wlan0), .addressChanged(wlan0Address), wifiDefault,
              .routeLookup(.ipv4, wifiRoute)],
             [.linkChanged(Fixture.eth0())],
             [.routeLookup(.ipv4, Fixture.onlineDefaultRoute)],

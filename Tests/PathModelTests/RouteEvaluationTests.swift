@@ -20,6 +20,12 @@ struct RouteEvaluationTests {
                            preferredSource: source.map(F.ip), isLinkDown: isLinkDown))
     }
 
+    /// The interfaces' own answers for a destination on a host whose only routes are
+    /// default routes: each interface's default, as for the lookup destination.
+    static func throughInterface(_ events: [NetworkEvent], _ family: AddressFamily) -> [InterfaceIndex: RouteLookup] {
+        Snapshot(events: events).interfaceLookups[family] ?? [:]
+    }
+
     static func policy(_ text: String) -> Policy {
         let result = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
@@ -97,6 +103,7 @@ struct RouteEvaluationTests {
         ]
         let viaTunnel = PathEvaluator.route(to: Self.destination,
                                             lookup: Self.answer(via: F.wgIndex, gateway: nil, source: "10.9.0.2"),
+                                            throughInterface: Self.throughInterface(wireguard, .ipv4),
                                             snapshot: Snapshot(events: wireguard))
         #expect(viaTunnel.status == .satisfied)
         #expect(viaTunnel.interface?.isTunnel == true)
@@ -107,7 +114,7 @@ struct RouteEvaluationTests {
         #expect(constrained.isConstrained && !constrained.isExpensive)
     }
 
-    @Test("an ignored interface is never the answer: the tracked routes answer without it")
+    @Test("an ignored interface is never the answer: the other interfaces' own answers decide")
     func ignored() {
         let twoLinks = Self.wired + [
             .linkChanged(F.wlan0()), F.added("192.168.1.5", on: F.wlanIndex),
@@ -115,12 +122,14 @@ struct RouteEvaluationTests {
         ]
         let policy = Self.policy("[Interface]\nName=eth0\nIgnore=yes\n")
         let report = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex),
+                                         throughInterface: Self.throughInterface(twoLinks, .ipv4),
                                          snapshot: Snapshot(events: twoLinks), policy: policy)
         #expect(report.status == .satisfied)
         #expect(report.interface == F.wlan0Interface)
         #expect(report.gateway == F.ip("192.168.1.1"))
-        #expect(report.source == nil && report.table == nil, "nothing the kernel said is quoted for a simulated route")
+        #expect(report.source == nil && report.table == nil, "another interface's entry is not quoted as the answer")
         let alone = PathEvaluator.route(to: Self.destination, lookup: Self.answer(via: F.ethIndex),
+                                        throughInterface: Self.throughInterface(Self.wired, .ipv4),
                                         snapshot: Snapshot(events: Self.wired), policy: policy)
         #expect(alone.status == .unsatisfied)
         #expect(alone.interface == nil)
@@ -182,7 +191,7 @@ struct RouteEvaluationTests {
         #expect(report.source == F.ip("169.254.5.5"))
     }
 
-    @Test("a link-local destination whose link is ignored is not simulated through another interface's default route")
+    @Test("a link-local destination whose link is ignored is not answered through another interface's default route")
     func linkLocalOnAnIgnoredLink() {
         let twoLinks = Self.dualStack + [
             .linkChanged(F.wlan0()), F.added("2001:db8:1::5", on: F.wlanIndex),
@@ -190,13 +199,15 @@ struct RouteEvaluationTests {
         ]
         let report = PathEvaluator.route(to: F.ip("fe80::1"),
                                          lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2"),
+                                         throughInterface: Self.throughInterface(twoLinks, .ipv6),
                                          snapshot: Snapshot(events: twoLinks),
                                          policy: Self.policy("[Interface]\nName=eth0\nIgnore=yes\n"))
         #expect(report.status == .unsatisfied)
         #expect(report.interface == nil)
-        // A global destination is simulated around it, as before.
+        // A global destination is answered around it, as before.
         let global = PathEvaluator.route(to: F.ip("2001:db8:ffff::1"),
                                          lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1", source: "2001:db8:77::2"),
+                                         throughInterface: Self.throughInterface(twoLinks, .ipv6),
                                          snapshot: Snapshot(events: twoLinks),
                                          policy: Self.policy("[Interface]\nName=eth0\nIgnore=yes\n"))
         #expect(global.interface == F.wlan0Interface)

@@ -144,15 +144,4 @@ struct SourceAddressTests {
         #expect(!elsewhere.hasUsableAddress(F.ethIndex, family: .ipv4))
         #expect(InterfaceReport.report(for: F.eth0(), in: elsewhere, policy: .standard).unusableReason == .noUsableAddress)
     }
-
-    @Test("the decoder's route scope and src survive a delete: an exact match removes the route")
-    func scopeAndSourceArePartOfTheRoute() {
-        var snapshot = Snapshot(events: [F.defaultRoute(.ipv4, via: F.ethIndex, source: "10.0.0.1")])
-        let route = TrackedRoute(family: .ipv4, destination: .v4(0), prefixLength: 0, metric: 100,
-                                 nexthops: [Nexthop(interface: F.ethIndex)], scope: .link,
-                                 preferredSource: F.ip("10.0.0.1"))
-        #expect(snapshot.routes(family: .ipv4, table: 254) == [route])
-        snapshot.apply(.routeRemoved(route))
-        #expect(snapshot.routes(family: .ipv4, table: 254).isEmpty)
-    }
 }

@@ -60,16 +60,19 @@ public enum Fixture {
                                                 preferredSource: source.map(ip), isLinkDown: isLinkDown)))
     }
 
-    /// RTM_NEWROUTE of a default route in the main table (what criteria evaluation routes by).
-    /// `scope` is what iproute2 gives it: link without a gateway, universe with one.
+    /// The interface's own lookup (what criteria evaluation routes by) answered with a
+    /// default route of the main table through it, as `ip route get fibmatch … oif`
+    /// answers for a host whose only route through the interface is that default.
+    /// `scope` is what iproute2 gives it: link without a gateway, universe with one;
+    /// `source` is the route's own `src`.
     public static func defaultRoute(_ family: AddressFamily, via index: InterfaceIndex, gateway: String? = nil,
-                             metric: UInt32 = 100, source: String? = nil) -> NetworkEvent {
-        let any: IPAddress = family == .ipv4 ? .v4(0) : .v6(high: 0, low: 0)
+                                    metric: UInt32 = 100, source: String? = nil, table: UInt32 = 254,
+                                    prefixLength: UInt8 = 0) -> NetworkEvent {
         let scope: AddressScope = family == .ipv4 && gateway == nil ? .link : .universe
-        return .routeChanged(TrackedRoute(family: family, destination: any, prefixLength: 0, metric: metric,
-                                          nexthops: [Nexthop(interface: index, gateway: gateway.map(ip))],
-                                          scope: scope, preferredSource: source.map(ip)),
-                             replaces: false)
+        return .interfaceLookup(family, index, .route(RouteAnswer(
+            type: .unicast, outputInterface: index, gateway: gateway.map(ip), table: table,
+            preferredSource: source.map(ip),
+            entry: RouteEntry(prefixLength: prefixLength, metric: metric, scope: scope))))
     }
 
     public static func lookup(_ family: AddressFamily, _ lookup: RouteLookup) -> NetworkEvent {
