@@ -20,8 +20,10 @@ struct _PathdNetworkMonitor {
   GObject parent_instance;
 
   GMainContext *context;
-  PathdAnswer answer;
-  gboolean have_answer; /* TRUE from the first path on: init fails without one */
+  PathdAnswer answer;    /* the latest from pathd: what can_reach falls back on */
+  PathdAnswer announced; /* what the properties report: `answer` as of the last emission */
+  gboolean have_answer;  /* TRUE from the first path on: init fails without one */
+  GSource *changed_source; /* the pending network-changed emission, if any */
 
   ConnectionState state;
   char *socket_path; /* of the current or last connection */
@@ -34,7 +36,11 @@ struct _PathdNetworkMonitor {
   gint64 connected_at; /* monotonic time the current connection was made; 0: none */
 };
 
-enum { PROP_0, PROP_NETWORK_AVAILABLE, PROP_NETWORK_METERED, PROP_CONNECTIVITY };
+enum { PROP_0, PROP_NETWORK_AVAILABLE, PROP_NETWORK_METERED, PROP_CONNECTIVITY, N_PROPERTIES };
+
+/* Looked up once, in class_init (as gio/gnetworkmonitorbase.c does). */
+static GParamSpec *properties[N_PROPERTIES];
+static guint network_changed_signal;
 
 static void initable_iface_init (GInitableIface *iface);
 static void monitor_iface_init (GNetworkMonitorInterface *iface);
@@ -56,14 +62,19 @@ pathd_network_monitor_get_socket_path (PathdNetworkMonitor *self)
   return self->socket_path;
 }
 
+/* Destroys and releases `*source`, if any. */
+static void
+clear_source (GSource **source)
+{
+  if (*source != NULL)
+    g_source_destroy (*source);
+  g_clear_pointer (source, g_source_unref);
+}
+
 static void
 disconnect (PathdNetworkMonitor *self)
 {
-  if (self->read_source != NULL)
-    {
-      g_source_destroy (self->read_source);
-      g_clear_pointer (&self->read_source, g_source_unref);
-    }
+  clear_source (&self->read_source);
   if (self->socket != NULL)
     {
       g_socket_close (self->socket, NULL);
@@ -73,28 +84,59 @@ disconnect (PathdNetworkMonitor *self)
   self->state = CONNECTION_NONE;
 }
 
-/* Takes in a new answer; with `announce`, tells the program about each property that
- * changed and then, once, that the network changed, as also when only where traffic
- * goes changed (another first interface or gateway: GLib's own backends emit
- * network-changed for every network added or removed, and programs re-open sockets on
- * it). Nothing when nothing changed. The caller holds a reference on `self`: a
- * handler may drop the program's last one. */
+/* The pending emission, at G_PRIORITY_HIGH_IDLE: after every line that arrived in
+ * this main-loop turn (the read source runs at G_PRIORITY_DEFAULT), so a burst is one
+ * network-changed, reporting where the burst ended (gio/gnetworkmonitorbase.c,
+ * emit_network_changed). Each property that differs from what was last announced is
+ * notified first. A reference is held across the emissions: a handler may drop the
+ * program's last one. */
+static gboolean
+emit_network_changed (gpointer user_data)
+{
+  PathdNetworkMonitor *self = g_object_ref (user_data);
+  PathdAnswer old = self->announced;
+  self->announced = self->answer;
+  if (old.available != self->announced.available)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_AVAILABLE]);
+  if (old.metered != self->announced.metered)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_METERED]);
+  if (old.connectivity != self->announced.connectivity)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTIVITY]);
+  g_signal_emit (self, network_changed_signal, 0, self->announced.available);
+  g_clear_pointer (&self->changed_source, g_source_unref);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_network_changed (PathdNetworkMonitor *self)
+{
+  if (self->changed_source != NULL)
+    return;
+  self->changed_source = g_idle_source_new ();
+  g_source_set_priority (self->changed_source, G_PRIORITY_HIGH_IDLE);
+  /* Destroyed in finalize if still pending. */
+  g_source_set_callback (self->changed_source, emit_network_changed, self, NULL);
+  g_source_set_static_name (self->changed_source, "pathd network monitor changed");
+  g_source_attach (self->changed_source, self->context);
+}
+
+/* Takes in a new answer; with `announce`, queues a network-changed when it differs
+ * from the previous one in a property or in where traffic goes (another first
+ * interface or gateway: GLib's own backends emit network-changed for every network
+ * added or removed, and programs re-open sockets on it). Without `announce` (during
+ * init, before anyone can listen) the properties take it at once. */
 static void
 set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer, gboolean announce)
 {
   gboolean had_answer = self->have_answer;
-  PathdAnswer old = self->answer;
+  gboolean same = pathd_answer_equal (&self->answer, answer) && pathd_answer_same_traffic (&self->answer, answer);
   self->answer = *answer;
   self->have_answer = TRUE;
-  if (!announce || !had_answer || (pathd_answer_equal (&old, answer) && pathd_answer_same_traffic (&old, answer)))
-    return;
-  if (old.available != answer->available)
-    g_object_notify (G_OBJECT (self), "network-available");
-  if (old.metered != answer->metered)
-    g_object_notify (G_OBJECT (self), "network-metered");
-  if (old.connectivity != answer->connectivity)
-    g_object_notify (G_OBJECT (self), "connectivity");
-  g_signal_emit_by_name (self, "network-changed", answer->available);
+  if (!announce || !had_answer)
+    self->announced = *answer;
+  else if (!same)
+    queue_network_changed (self);
 }
 
 /* Acts on one line; FALSE when the connection must be dropped. */
@@ -186,10 +228,9 @@ on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
 {
   (void) socket;
   (void) condition;
-  /* Held while lines are handled: a signal handler may drop the program's last
-   * reference, and the lines after it still use the monitor (as GLib's own backends
-   * hold one around their emissions). Finalized, if so, once done here. */
-  PathdNetworkMonitor *self = g_object_ref (user_data);
+  /* Nothing is emitted from here (emit_network_changed does it later), so no handler
+   * can release the monitor while its lines are handled. */
+  PathdNetworkMonitor *self = user_data;
   gboolean keep = receive_available (self, TRUE, NULL) >= 0;
   if (!keep)
     {
@@ -197,7 +238,6 @@ on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
       disconnect (self);
       schedule_retry (self);
     }
-  g_object_unref (self);
   return keep ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
@@ -365,13 +405,13 @@ pathd_network_monitor_get_property (GObject *object, guint prop_id, GValue *valu
   switch (prop_id)
     {
     case PROP_NETWORK_AVAILABLE:
-      g_value_set_boolean (value, self->answer.available);
+      g_value_set_boolean (value, self->announced.available);
       break;
     case PROP_NETWORK_METERED:
-      g_value_set_boolean (value, self->answer.metered);
+      g_value_set_boolean (value, self->announced.metered);
       break;
     case PROP_CONNECTIVITY:
-      g_value_set_enum (value, self->answer.connectivity);
+      g_value_set_enum (value, self->announced.connectivity);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -386,6 +426,7 @@ pathd_network_monitor_init (PathdNetworkMonitor *self)
   self->buffer = g_byte_array_new ();
   self->retry_ms = PATHD_RETRY_FIRST_MS;
   self->answer.connectivity = G_NETWORK_CONNECTIVITY_LOCAL;
+  self->announced = self->answer;
 }
 
 static void
@@ -393,11 +434,8 @@ pathd_network_monitor_finalize (GObject *object)
 {
   PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (object);
   disconnect (self);
-  if (self->retry_source != NULL)
-    {
-      g_source_destroy (self->retry_source);
-      g_clear_pointer (&self->retry_source, g_source_unref);
-    }
+  clear_source (&self->retry_source);
+  clear_source (&self->changed_source);
   g_byte_array_unref (self->buffer);
   g_free (self->socket_path);
   g_main_context_unref (self->context);
@@ -413,6 +451,10 @@ pathd_network_monitor_class_init (PathdNetworkMonitorClass *klass)
   g_object_class_override_property (object_class, PROP_NETWORK_AVAILABLE, "network-available");
   g_object_class_override_property (object_class, PROP_NETWORK_METERED, "network-metered");
   g_object_class_override_property (object_class, PROP_CONNECTIVITY, "connectivity");
+  properties[PROP_NETWORK_AVAILABLE] = g_object_class_find_property (object_class, "network-available");
+  properties[PROP_NETWORK_METERED] = g_object_class_find_property (object_class, "network-metered");
+  properties[PROP_CONNECTIVITY] = g_object_class_find_property (object_class, "connectivity");
+  network_changed_signal = g_signal_lookup ("network-changed", G_TYPE_NETWORK_MONITOR);
 }
 
 static void

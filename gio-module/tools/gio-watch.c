@@ -136,7 +136,7 @@ on_second_changed (GNetworkMonitor *second, gboolean available, gpointer user_da
   GString *line = g_string_new ("{\"event\":\"dropped\",\"available\":");
   g_string_append (line, available ? "true" : "false");
   g_string_append_c (line, '}');
-  /* Once: the monitor may still be finishing the line that caused this. */
+  /* Once: the monitor may still be emitting this. */
   g_signal_handlers_disconnect_by_func (second, on_second_changed, NULL);
   g_object_unref (second);
   emit (line);
