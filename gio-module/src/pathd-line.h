@@ -42,6 +42,21 @@ typedef struct {
   gboolean shutting_down; /* PATHD_LINE_ERROR only: code shuttingDown */
 } PathdLine;
 
+/* Called with each complete line (without its newline); FALSE stops the framing. */
+typedef gboolean (*PathdLineFunc) (const char *data, gsize length, gpointer user_data);
+
+typedef enum {
+  PATHD_LINES_MORE,     /* every complete line was taken; an incomplete one may wait in the buffer */
+  PATHD_LINES_STOPPED,  /* the function returned FALSE; the buffer is emptied */
+  PATHD_LINES_TOO_LONG, /* an incomplete line passed `max` bytes: framing is lost */
+} PathdLinesResult;
+
+/* The framing of both of the module's connections (the subscription and a route
+ * question): appends `count` bytes to `buffer`, calls `each` for every line they
+ * complete, and keeps the bytes after the last newline for the next call. */
+PathdLinesResult pathd_lines_take (GByteArray *buffer, const guint8 *bytes, gsize count, gsize max,
+                                   PathdLineFunc each, gpointer user_data);
+
 /* Parses `length` bytes (no newline; need not be NUL-terminated or valid UTF-8). */
 void pathd_line_parse (const char *data, gsize length, PathdLine *line);
 

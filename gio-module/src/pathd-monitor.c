@@ -1,5 +1,6 @@
 #include "pathd-monitor.h"
 
+#include "pathd-reach.h"
 #include "pathd-socket.h"
 
 /* Sent once per connection; every path line that follows is this subscription's. */
@@ -23,6 +24,7 @@ struct _PathdNetworkMonitor {
   PathdAnswer answer;    /* the latest from pathd: what can_reach falls back on */
   PathdAnswer announced; /* what the properties report: `answer` as of the last emission */
   gboolean have_answer;  /* TRUE from the first path on: init fails without one */
+  gboolean initializing; /* in GInitable init: no one listens yet, nothing is queued */
   GSource *changed_source; /* the pending network-changed emission, if any */
 
   ConnectionState state;
@@ -49,18 +51,6 @@ static void schedule_retry (PathdNetworkMonitor *self);
 G_DEFINE_DYNAMIC_TYPE_EXTENDED (PathdNetworkMonitor, pathd_network_monitor, G_TYPE_OBJECT, G_TYPE_FLAG_FINAL,
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE, initable_iface_init)
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_NETWORK_MONITOR, monitor_iface_init))
-
-const PathdAnswer *
-pathd_network_monitor_get_answer (PathdNetworkMonitor *self)
-{
-  return &self->answer;
-}
-
-const char *
-pathd_network_monitor_get_socket_path (PathdNetworkMonitor *self)
-{
-  return self->socket_path;
-}
 
 /* Destroys and releases `*source`, if any. */
 static void
@@ -121,28 +111,29 @@ queue_network_changed (PathdNetworkMonitor *self)
   g_source_attach (self->changed_source, self->context);
 }
 
-/* Takes in a new answer; with `announce`, queues a network-changed when it differs
- * from the previous one in a property or in where traffic goes (another first
- * interface or gateway: GLib's own backends emit network-changed for every network
- * added or removed, and programs re-open sockets on it). Without `announce` (during
- * init, before anyone can listen) the properties take it at once. */
+/* Takes in a new answer; queues a network-changed when it differs from the previous
+ * one in a property or in where traffic goes (another first interface or gateway:
+ * GLib's own backends emit network-changed for every network added or removed, and
+ * programs re-open sockets on it). During init, before anyone can listen, the
+ * properties take it at once (GLib's base backend queues nothing while initializing). */
 static void
-set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer, gboolean announce)
+set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer)
 {
   gboolean had_answer = self->have_answer;
   gboolean same = pathd_answer_equal (&self->answer, answer) && pathd_answer_same_traffic (&self->answer, answer);
   self->answer = *answer;
   self->have_answer = TRUE;
-  if (!announce || !had_answer)
+  if (self->initializing || !had_answer)
     self->announced = *answer;
   else if (!same)
     queue_network_changed (self);
 }
 
-/* Acts on one line; FALSE when the connection must be dropped. */
+/* Acts on one line (a PathdLineFunc); FALSE when the connection must be dropped. */
 static gboolean
-handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean announce)
+handle_line (const char *data, gsize length, gpointer user_data)
 {
+  PathdNetworkMonitor *self = user_data;
   PathdLine line;
   pathd_line_parse (data, length, &line);
   switch (line.kind)
@@ -154,7 +145,7 @@ handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean
       /* A path before hello is not from a pathd this module understands. */
       if (self->state != CONNECTION_OPEN)
         return FALSE;
-      set_answer (self, &line.answer, announce);
+      set_answer (self, &line.answer);
       return TRUE;
     case PATHD_LINE_INVALID:
       /* Before hello it is not pathd (or not protocol 1); after, one bad line is
@@ -171,34 +162,10 @@ handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean
     }
 }
 
-/* Appends `count` bytes and handles every complete line; FALSE when the connection
- * must be dropped (a bad greeting, or a line past PATHD_LINE_MAX). */
-static gboolean
-take_bytes (PathdNetworkMonitor *self, const guint8 *bytes, gsize count, gboolean announce)
-{
-  g_byte_array_append (self->buffer, bytes, (guint) count);
-  gsize start = 0;
-  for (gsize i = self->buffer->len - count; i < self->buffer->len; i++)
-    {
-      if (self->buffer->data[i] != '\n')
-        continue;
-      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, announce))
-        return FALSE;
-      start = i + 1;
-    }
-  g_byte_array_remove_range (self->buffer, 0, (guint) start);
-  if (self->buffer->len > PATHD_LINE_MAX)
-    {
-      g_debug ("a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Reads what is there without waiting. 1: more may come; 0: would block; -1: the
  * connection ended or must be dropped. */
 static int
-receive_available (PathdNetworkMonitor *self, gboolean announce, GCancellable *cancellable)
+receive_available (PathdNetworkMonitor *self, GCancellable *cancellable)
 {
   guint8 chunk[8192];
   gsize total = 0;
@@ -216,7 +183,11 @@ receive_available (PathdNetworkMonitor *self, gboolean announce, GCancellable *c
         }
       if (count == 0)
         return -1;
-      if (!take_bytes (self, chunk, (gsize) count, announce))
+      PathdLinesResult taken
+          = pathd_lines_take (self->buffer, chunk, (gsize) count, PATHD_LINE_MAX, handle_line, self);
+      if (taken == PATHD_LINES_TOO_LONG)
+        g_debug ("a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
+      if (taken != PATHD_LINES_MORE)
         return -1;
       total += (gsize) count;
     }
@@ -231,7 +202,7 @@ on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
   /* Nothing is emitted from here (emit_network_changed does it later), so no handler
    * can release the monitor while its lines are handled. */
   PathdNetworkMonitor *self = user_data;
-  gboolean keep = receive_available (self, TRUE, NULL) >= 0;
+  gboolean keep = receive_available (self, NULL) >= 0;
   if (!keep)
     {
       g_debug ("connection to %s ended; keeping the last answer", self->socket_path);
@@ -341,7 +312,7 @@ await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *canc
           g_propagate_error (error, wait_error);
           return FALSE;
         }
-      if (receive_available (self, FALSE, cancellable) < 0)
+      if (receive_available (self, cancellable) < 0)
         {
           if (self->have_answer)
             {
@@ -365,6 +336,7 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
   guint next = 0;
   GError *last_error = NULL;
 
+  self->initializing = TRUE;
   while (!self->have_answer && connect_first (self, candidates, &next))
     {
       g_clear_error (&last_error);
@@ -376,6 +348,7 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
             break;
         }
     }
+  self->initializing = FALSE;
   if (!self->have_answer)
     {
       if (last_error != NULL)
@@ -469,10 +442,35 @@ initable_iface_init (GInitableIface *iface)
   iface->init = initable_init;
 }
 
+/* can_reach and can_reach_async: pathd-reach.c, on the socket of the current (or
+ * last) connection and the latest answer. */
+static gboolean
+can_reach (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellable *cancellable, GError **error)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (monitor);
+  return pathd_reach (self->socket_path, &self->answer, connectable, cancellable, error);
+}
+
+static void
+can_reach_async (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellable *cancellable,
+                 GAsyncReadyCallback callback, gpointer user_data)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (monitor);
+  pathd_reach_async (self, self->socket_path, &self->answer, connectable, cancellable, callback, user_data);
+}
+
+static gboolean
+can_reach_finish (GNetworkMonitor *monitor, GAsyncResult *result, GError **error)
+{
+  return pathd_reach_finish (monitor, result, error);
+}
+
 static void
 monitor_iface_init (GNetworkMonitorInterface *iface)
 {
-  pathd_network_monitor_reach_iface_init (iface);
+  iface->can_reach = can_reach;
+  iface->can_reach_async = can_reach_async;
+  iface->can_reach_finish = can_reach_finish;
 }
 
 void

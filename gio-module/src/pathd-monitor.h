@@ -3,8 +3,6 @@
 
 #include <gio/gio.h>
 
-#include "pathd-line.h"
-
 G_BEGIN_DECLS
 
 #define PATHD_TYPE_NETWORK_MONITOR (pathd_network_monitor_get_type ())
@@ -23,14 +21,5 @@ G_DECLARE_FINAL_TYPE (PathdNetworkMonitor, pathd_network_monitor, PATHD, NETWORK
 #define PATHD_EXTENSION_PRIORITY 35
 
 void pathd_network_monitor_register (GIOModule *module);
-
-/* The answer last heard from pathd. */
-const PathdAnswer *pathd_network_monitor_get_answer (PathdNetworkMonitor *monitor);
-
-/* The socket the monitor is (or was last) connected to: where route questions go. */
-const char *pathd_network_monitor_get_socket_path (PathdNetworkMonitor *monitor);
-
-/* can_reach and friends (pathd-reach.c). */
-void pathd_network_monitor_reach_iface_init (GNetworkMonitorInterface *iface);
 
 G_END_DECLS

@@ -13,11 +13,9 @@
 /* `address`'s zone (its scope id, for a link-local IPv6 address) is asked about too:
  * fe80::1%2 may be routable through one link and not another.
  * TRUE with `*usable` set when pathd answered; FALSE with `error` when it could not
- * (not running, too slow, or an error reply such as unknownOp from an older pathd). */
+ * (not running, too slow, or an error reply such as unknownOp from an older pathd).
+ * Blocks (for PATHD_ROUTE_TIMEOUT_S at most per step): can_reach_async runs it in a
+ * GTask thread (pathd-reach.c). */
 gboolean pathd_route_query (const char *socket_path, GInetSocketAddress *address, gboolean *usable,
                             GCancellable *cancellable, GError **error);
 
-void pathd_route_query_async (const char *socket_path, GInetSocketAddress *address, GCancellable *cancellable,
-                              GAsyncReadyCallback callback, gpointer user_data);
-
-gboolean pathd_route_query_finish (GAsyncResult *result, gboolean *usable, GError **error);
