@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* libFuzzer target: any bytes pathd (or whatever listens on its socket) could send
  * as one line. The handler must return, never crash, hang or leak. */
 #include <stdint.h>

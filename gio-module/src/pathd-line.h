@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* The line handler: one line from pathd in, what it says out. Pure (no I/O, no
  * state), so that it can be unit-tested and fuzzed on its own (see ../README.md). */
 #pragma once

@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* The GIO module's entry points (gio(1) loads every lib*.so in its module directory
  * and in $GIO_EXTRA_MODULES). Only these three symbols are exported: by the version
  * script libgiopathd.map, not by attributes. GLib looks them up by these exact names
@@ -13,9 +16,8 @@ g_io_module_load (GIOModule *module)
 }
 
 void
-g_io_module_unload (GIOModule *module)
+g_io_module_unload (GIOModule *module G_GNUC_UNUSED)
 {
-  (void) module;
 }
 
 /* Lets gio-querymodules put the module in giomodule.cache, so that programs load it

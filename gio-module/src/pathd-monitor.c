@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-monitor.h"
 
 #include "pathd-reach.h"
@@ -171,14 +174,13 @@ receive_available (PathdNetworkMonitor *self, GCancellable *cancellable)
   gsize total = 0;
   while (total < READ_BUDGET)
     {
-      GError *error = NULL;
+      g_autoptr (GError) error = NULL;
       gssize count = g_socket_receive (self->socket, (char *) chunk, sizeof chunk, cancellable, &error);
       if (count < 0)
         {
           gboolean would_block = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
           if (!would_block)
             g_debug ("%s", error->message);
-          g_error_free (error);
           return would_block ? 0 : -1;
         }
       if (count == 0)
@@ -195,10 +197,8 @@ receive_available (PathdNetworkMonitor *self, GCancellable *cancellable)
 }
 
 static gboolean
-on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
+on_readable (GSocket *socket G_GNUC_UNUSED, GIOCondition condition G_GNUC_UNUSED, gpointer user_data)
 {
-  (void) socket;
-  (void) condition;
   /* Nothing is emitted from here (emit_network_changed does it later), so no handler
    * can release the monitor while its lines are handled. */
   PathdNetworkMonitor *self = user_data;
@@ -219,11 +219,11 @@ connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
   for (; candidates[*next] != NULL; (*next)++)
     {
       const char *path = candidates[*next];
-      GError *error = NULL;
-      GSocket *socket = pathd_socket_connect (path, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GSocket) socket = pathd_socket_connect (path, &error);
       if (socket != NULL && pathd_socket_send_all (socket, SUBSCRIBE_REQUEST, &error))
         {
-          self->socket = socket;
+          self->socket = g_steal_pointer (&socket);
           self->state = CONNECTION_GREETING;
           self->connected_at = g_get_monotonic_time ();
           g_free (self->socket_path);
@@ -232,8 +232,6 @@ connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
           return TRUE;
         }
       g_debug ("%s: %s", path, error->message);
-      g_error_free (error);
-      g_clear_object (&socket);
     }
   return FALSE;
 }
@@ -253,13 +251,12 @@ on_retry (gpointer user_data)
 {
   PathdNetworkMonitor *self = user_data;
   g_clear_pointer (&self->retry_source, g_source_unref);
-  char **candidates = pathd_socket_candidates ();
+  g_auto (GStrv) candidates = pathd_socket_candidates ();
   guint next = 0;
   if (connect_first (self, candidates, &next))
     watch_socket (self);
   else
     schedule_retry (self);
-  g_strfreev (candidates);
   return G_SOURCE_REMOVE;
 }
 
@@ -332,9 +329,9 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
 {
   PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (initable);
   gint64 deadline = g_get_monotonic_time () + PATHD_INIT_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
-  char **candidates = pathd_socket_candidates ();
+  g_auto (GStrv) candidates = pathd_socket_candidates ();
   guint next = 0;
-  GError *last_error = NULL;
+  g_autoptr (GError) last_error = NULL;
 
   self->initializing = TRUE;
   while (!self->have_answer && connect_first (self, candidates, &next))
@@ -352,18 +349,14 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
   if (!self->have_answer)
     {
       if (last_error != NULL)
-        g_propagate_error (error, last_error);
+        g_propagate_error (error, g_steal_pointer (&last_error));
       else
         {
-          char *tried = g_strjoinv (", ", candidates);
+          g_autofree char *tried = g_strjoinv (", ", candidates);
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no pathd socket answers (tried %s)", tried);
-          g_free (tried);
         }
-      g_strfreev (candidates);
       return FALSE;
     }
-  g_strfreev (candidates);
-  g_clear_error (&last_error);
   if (self->socket != NULL)
     watch_socket (self);
   else
@@ -431,9 +424,8 @@ pathd_network_monitor_class_init (PathdNetworkMonitorClass *klass)
 }
 
 static void
-pathd_network_monitor_class_finalize (PathdNetworkMonitorClass *klass)
+pathd_network_monitor_class_finalize (PathdNetworkMonitorClass *klass G_GNUC_UNUSED)
 {
-  (void) klass;
 }
 
 static void

@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* can_reach (pathd-reach.h). The errors are the ones GLib's own backends return,
  * with GLib's translated words. */
 #include "pathd-reach.h"

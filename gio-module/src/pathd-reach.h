@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* can_reach: GLib's resolver (and proxy settings) name the addresses, pathd's `route`
  * answer judges each (docs/PROTOCOL.md, "route"). Knows nothing of the monitor: it is
  * given the socket and the default path's answer. */

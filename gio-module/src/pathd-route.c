@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-route.h"
 
 #include <gio/gunixsocketaddress.h>
@@ -12,18 +15,14 @@ static char *
 request_for (GInetSocketAddress *address)
 {
   GInetAddress *inet = g_inet_socket_address_get_address (address);
-  char *text = g_inet_address_to_string (inet);
+  g_autofree char *text = g_inet_address_to_string (inet);
   guint32 zone = g_inet_socket_address_get_scope_id (address);
-  char *request;
   if (zone != 0 && g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
       && (g_inet_address_get_is_link_local (inet) || g_inet_address_get_is_mc_link_local (inet)
           || g_inet_address_get_is_mc_node_local (inet)))
-    request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\",\"interface\":\"%" G_GUINT32_FORMAT "\"}\n",
-                               text, zone);
-  else
-    request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\"}\n", text);
-  g_free (text);
-  return request;
+    return g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\",\"interface\":\"%" G_GUINT32_FORMAT "\"}\n",
+                            text, zone);
+  return g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\"}\n", text);
 }
 
 /* What the reply lines said so far (a PathdLineFunc's state). */

@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* One `route` question to pathd (docs/PROTOCOL.md, "route") on a short connection of
  * its own, bounded in time and size. */
 #pragma once
