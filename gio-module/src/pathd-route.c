@@ -16,8 +16,11 @@ request_for (GInetSocketAddress *address)
 {
   GInetAddress *inet = g_inet_socket_address_get_address (address);
   g_autofree char *text = g_inet_address_to_string (inet);
-  guint32 zone = g_inet_socket_address_get_scope_id (address);
-  if (zone != 0 && g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
+  /* Only an IPv6 address has one: GLib criticizes asking an IPv4 address for it. */
+  guint32 zone = g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
+                     ? g_inet_socket_address_get_scope_id (address)
+                     : 0;
+  if (zone != 0
       && (g_inet_address_get_is_link_local (inet) || g_inet_address_get_is_mc_link_local (inet)
           || g_inet_address_get_is_mc_node_local (inet)))
     return g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\",\"interface\":\"%" G_GUINT32_FORMAT "\"}\n",
