@@ -100,11 +100,24 @@ question_free (gpointer data)
 }
 
 static void
-reach_in_thread (GTask *task, gpointer source_object G_GNUC_UNUSED, gpointer task_data, GCancellable *cancellable)
+reach_in_thread (GTask *work, gpointer source_object G_GNUC_UNUSED, gpointer task_data, GCancellable *cancellable)
 {
   Question *question = task_data;
   GError *error = NULL;
   if (pathd_reach (question->socket_path, &question->answer, question->connectable, cancellable, &error))
+    g_task_return_boolean (work, TRUE);
+  else
+    g_task_return_error (work, error);
+}
+
+/* Completes the caller's task (whose source is the monitor) from the thread's, on the
+ * caller's main context. */
+static void
+on_reached (GObject *source G_GNUC_UNUSED, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  if (g_task_propagate_boolean (G_TASK (result), &error))
     g_task_return_boolean (task, TRUE);
   else
     g_task_return_error (task, error);
@@ -112,20 +125,23 @@ reach_in_thread (GTask *task, gpointer source_object G_GNUC_UNUSED, gpointer tas
 
 /* One can_reach for both variants, as GIO's default asynchronous methods run the
  * synchronous ones: the resolver and pathd's answer are waited for in a GTask thread,
- * never on the caller's. */
+ * never on the caller's. The thread gets a task of its own, without the monitor: a
+ * thread may drop the last reference to its task there, and the monitor is released
+ * on its own thread only. */
 void
 pathd_reach_async (gpointer source_object, const char *socket_path, const PathdAnswer *answer,
                    GSocketConnectable *connectable, GCancellable *cancellable, GAsyncReadyCallback callback,
                    gpointer user_data)
 {
-  g_autoptr (GTask) task = g_task_new (source_object, cancellable, callback, user_data);
+  GTask *task = g_task_new (source_object, cancellable, callback, user_data);
   g_task_set_source_tag (task, pathd_reach_async);
   Question *question = g_new0 (Question, 1);
   question->socket_path = g_strdup (socket_path);
   question->answer = *answer;
   question->connectable = g_object_ref (connectable);
-  g_task_set_task_data (task, question, question_free);
-  g_task_run_in_thread (task, reach_in_thread);
+  g_autoptr (GTask) work = g_task_new (NULL, cancellable, on_reached, task);
+  g_task_set_task_data (work, question, question_free);
+  g_task_run_in_thread (work, reach_in_thread);
 }
 
 gboolean

@@ -15,8 +15,9 @@
 gboolean pathd_reach (const char *socket_path, const PathdAnswer *answer, GSocketConnectable *connectable,
                       GCancellable *cancellable, GError **error);
 
-/* pathd_reach in a GTask thread, on copies of `socket_path` and `answer`; the task's
- * source object is `source_object` (the monitor). */
+/* pathd_reach in a GTask thread, on copies of `socket_path` and `answer`; the
+ * result's source object is `source_object` (the monitor), which the thread never
+ * holds. */
 void pathd_reach_async (gpointer source_object, const char *socket_path, const PathdAnswer *answer,
                         GSocketConnectable *connectable, GCancellable *cancellable, GAsyncReadyCallback callback,
                         gpointer user_data);
