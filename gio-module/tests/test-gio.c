@@ -13,6 +13,10 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+/* The numbers the module declares (back-off, priority): the test asks GIO for the
+ * rest, and links nothing of the module. */
+#include "pathd-monitor.h"
+
 #ifndef PATHD_MODULE_DIR
 #error "PATHD_MODULE_DIR (the directory of the built module) is defined by the Makefile"
 #endif
@@ -404,7 +408,7 @@ wait_changed (Fixture *f, guint count)
 /* The tests ----------------------------------------------------------------------- */
 
 /* GIO's loader picks pathd's backend (forced by GIO_USE_NETWORK_MONITOR, from the
- * module in GIO_MODULE_DIR), at its documented priority, with the fake's answer. */
+ * module in GIO_MODULE_DIR), at its priority, with the fake's answer. */
 static void
 test_default (void)
 {
@@ -413,7 +417,7 @@ test_default (void)
   GIOExtensionPoint *point = g_io_extension_point_lookup (G_NETWORK_MONITOR_EXTENSION_POINT_NAME);
   GIOExtension *pathd = g_io_extension_point_get_extension_by_name (point, "pathd");
   g_assert_nonnull (pathd);
-  g_assert_cmpint (g_io_extension_get_priority (pathd), ==, 35);
+  g_assert_cmpint (g_io_extension_get_priority (pathd), ==, PATHD_EXTENSION_PRIORITY);
   g_assert_true (g_network_monitor_get_network_available (monitor));
   g_assert_false (g_network_monitor_get_network_metered (monitor));
   g_assert_cmpint (g_network_monitor_get_connectivity (monitor), ==, G_NETWORK_CONNECTIVITY_FULL);
@@ -520,9 +524,10 @@ five_connections (gpointer data)
   return fake_accepted (f->fake) >= 5;
 }
 
-/* A pathd that closes every connection at once after the first: each wait doubles from
- * 200 ms (docs/PROTOCOL.md, "Reconnecting"), is drawn from its upper half, and is
- * really waited (the fake sees the connections at least that far apart). */
+/* A pathd that closes every connection at once after the first: each back-off doubles
+ * from the first (docs/PROTOCOL.md, "Reconnecting"; README.md, "At run time"), each wait
+ * is drawn from its upper half and really waited (the fake sees the connections at
+ * least that far apart). */
 static void
 test_back_off (Fixture *f, gconstpointer data G_GNUC_UNUSED)
 {
@@ -531,14 +536,14 @@ test_back_off (Fixture *f, gconstpointer data G_GNUC_UNUSED)
   g_autoptr (GArray) waits = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr (GArray) back_offs = g_array_new (FALSE, FALSE, sizeof (guint));
   g_assert_cmpuint (logged_retries (f->socket_path, waits, back_offs), >=, 4);
-  const guint expected[] = { 200, 400, 800, 1600 };
   g_mutex_lock (&f->fake->lock);
-  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+  for (guint i = 0; i < 4; i++)
     {
+      guint expected = MIN (PATHD_RETRY_FIRST_MS << i, PATHD_RETRY_CAP_MS);
       guint wait = g_array_index (waits, guint, i);
-      g_assert_cmpuint (g_array_index (back_offs, guint, i), ==, expected[i]);
-      g_assert_cmpuint (wait, >=, expected[i] / 2);
-      g_assert_cmpuint (wait, <=, expected[i]);
+      g_assert_cmpuint (g_array_index (back_offs, guint, i), ==, expected);
+      g_assert_cmpuint (wait, >=, expected / 2);
+      g_assert_cmpuint (wait, <=, expected);
       /* Connection i + 1 ended at once; the next came no sooner than the wait. */
       if (i > 0)
         g_assert_cmpint (g_array_index (f->fake->accepted_at, gint64, i + 1)
