@@ -3,6 +3,7 @@
  * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-monitor.h"
 
+#include "pathd-line.h"
 #include "pathd-reach.h"
 #include "pathd-socket.h"
 
@@ -87,6 +88,9 @@ static gboolean
 emit_network_changed (gpointer user_data)
 {
   PathdNetworkMonitor *self = g_object_ref (user_data);
+  /* Released first: a line read while a handler runs (a nested main loop) queues the
+   * next emission instead of being lost. */
+  g_clear_pointer (&self->changed_source, g_source_unref);
   PathdAnswer old = self->announced;
   self->announced = self->answer;
   if (old.available != self->announced.available)
@@ -96,7 +100,6 @@ emit_network_changed (gpointer user_data)
   if (old.connectivity != self->announced.connectivity)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTIVITY]);
   g_signal_emit (self, network_changed_signal, 0, self->announced.available);
-  g_clear_pointer (&self->changed_source, g_source_unref);
   g_object_unref (self);
   return G_SOURCE_REMOVE;
 }

@@ -591,6 +591,29 @@ test_release_in_handler (Fixture *f, gconstpointer data G_GNUC_UNUSED)
   g_assert_cmpuint (f->changed, ==, 1);
 }
 
+/* A handler that runs a main loop of its own (as one showing a dialog does) while
+ * pathd sends the next change: that change is emitted too, from the nested loop. */
+static void
+wait_in_handler (GNetworkMonitor *monitor, gboolean available G_GNUC_UNUSED, gpointer user_data)
+{
+  Fixture *f = user_data;
+  if (f->changed != 1)
+    return;
+  g_signal_handlers_disconnect_by_func (monitor, wait_in_handler, f);
+  fake_send_path (f->fake, "satisfied", "eth0", 2, FALSE);
+  wait_changed (f, 2);
+}
+
+static void
+test_change_during_handler (Fixture *f, gconstpointer data G_GNUC_UNUSED)
+{
+  g_signal_connect_after (f->monitor, "network-changed", G_CALLBACK (wait_in_handler), f);
+  fake_send_path (f->fake, "unsatisfied", "eth0", 2, FALSE);
+  wait_changed (f, 2);
+  g_assert_cmpstr (f->events->str, ==, "AC!AC!");
+  g_assert_true (g_network_monitor_get_network_available (f->monitor));
+}
+
 /* can_reach, both variants: pathd's route answer decides (the fake routes ROUTABLE
  * only); one that is not usable while the network is available is HOST_UNREACHABLE. */
 typedef struct {
@@ -674,6 +697,8 @@ main (int argc, char **argv)
   g_test_add ("/gio/burst-is-one-emission", Fixture, GINT_TO_POINTER (FALSE), setup, test_burst, teardown);
   g_test_add ("/gio/restart-is-followed", Fixture, GINT_TO_POINTER (FALSE), setup, test_restart, teardown);
   g_test_add ("/gio/back-off-grows", Fixture, GINT_TO_POINTER (TRUE), setup, test_back_off, teardown);
+  g_test_add ("/gio/change-during-handler", Fixture, GINT_TO_POINTER (FALSE), setup, test_change_during_handler,
+              teardown);
   g_test_add ("/gio/release-in-handler", Fixture, GINT_TO_POINTER (FALSE), setup, test_release_in_handler,
               teardown);
   g_test_add ("/gio/can-reach", Fixture, GINT_TO_POINTER (FALSE), setup, test_can_reach, teardown);
