@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-line.h"
 
 #include <json-glib/json-glib.h>
@@ -243,4 +246,30 @@ gboolean
 pathd_answer_same_traffic (const PathdAnswer *a, const PathdAnswer *b)
 {
   return memcmp (a->traffic, b->traffic, PATHD_TRAFFIC_DIGEST) == 0;
+}
+
+PathdLinesResult
+pathd_lines_take (GByteArray *buffer, const guint8 *bytes, gsize count, gsize max, PathdLineFunc each,
+                  gpointer user_data)
+{
+  PathdLinesResult result = PATHD_LINES_MORE;
+  g_byte_array_append (buffer, bytes, (guint) count);
+  gsize start = 0;
+  for (gsize i = buffer->len - count; i < buffer->len; i++)
+    {
+      if (buffer->data[i] != '\n')
+        continue;
+      gboolean go_on = each ((const char *) buffer->data + start, i - start, user_data);
+      start = i + 1;
+      if (!go_on)
+        {
+          result = PATHD_LINES_STOPPED;
+          break;
+        }
+    }
+  /* After a stop nothing more is read from this connection: the rest goes too. */
+  g_byte_array_remove_range (buffer, 0, result == PATHD_LINES_STOPPED ? buffer->len : (guint) start);
+  if (result == PATHD_LINES_MORE && buffer->len > max)
+    result = PATHD_LINES_TOO_LONG;
+  return result;
 }

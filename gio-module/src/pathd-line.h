@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* The line handler: one line from pathd in, what it says out. Pure (no I/O, no
  * state), so that it can be unit-tested and fuzzed on its own (see ../README.md). */
 #pragma once
@@ -41,6 +44,21 @@ typedef struct {
   gboolean route_usable;  /* PATHD_LINE_ROUTE only */
   gboolean shutting_down; /* PATHD_LINE_ERROR only: code shuttingDown */
 } PathdLine;
+
+/* Called with each complete line (without its newline); FALSE stops the framing. */
+typedef gboolean (*PathdLineFunc) (const char *data, gsize length, gpointer user_data);
+
+typedef enum {
+  PATHD_LINES_MORE,     /* every complete line was taken; an incomplete one may wait in the buffer */
+  PATHD_LINES_STOPPED,  /* the function returned FALSE; the buffer is emptied */
+  PATHD_LINES_TOO_LONG, /* an incomplete line passed `max` bytes: framing is lost */
+} PathdLinesResult;
+
+/* The framing of both of the module's connections (the subscription and a route
+ * question): appends `count` bytes to `buffer`, calls `each` for every line they
+ * complete, and keeps the bytes after the last newline for the next call. */
+PathdLinesResult pathd_lines_take (GByteArray *buffer, const guint8 *bytes, gsize count, gsize max,
+                                   PathdLineFunc each, gpointer user_data);
 
 /* Parses `length` bytes (no newline; need not be NUL-terminated or valid UTF-8). */
 void pathd_line_parse (const char *data, gsize length, PathdLine *line);

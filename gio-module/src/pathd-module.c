@@ -1,24 +1,28 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* The GIO module's entry points (gio(1) loads every lib*.so in its module directory
- * and in $GIO_EXTRA_MODULES). Only these three symbols are exported. */
+ * and in $GIO_EXTRA_MODULES). Only these three symbols are exported: by the version
+ * script libgiopathd.map, not by attributes. GLib looks them up by these exact names
+ * in a loadable module (glib-networking's per-module names are for static builds). */
 #include <gio/gio.h>
 
 #include "pathd-monitor.h"
 
-G_MODULE_EXPORT void
+void
 g_io_module_load (GIOModule *module)
 {
   pathd_network_monitor_register (module);
 }
 
-G_MODULE_EXPORT void
-g_io_module_unload (GIOModule *module)
+void
+g_io_module_unload (GIOModule *module G_GNUC_UNUSED)
 {
-  (void) module;
 }
 
 /* Lets gio-querymodules put the module in giomodule.cache, so that programs load it
  * only when they look for a network monitor. */
-G_MODULE_EXPORT char **
+char **
 g_io_module_query (void)
 {
   char *extension_points[] = { G_NETWORK_MONITOR_EXTENSION_POINT_NAME, NULL };

@@ -1,5 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-monitor.h"
 
+#include "pathd-line.h"
+#include "pathd-reach.h"
 #include "pathd-socket.h"
 
 /* Sent once per connection; every path line that follows is this subscription's. */
@@ -20,8 +25,11 @@ struct _PathdNetworkMonitor {
   GObject parent_instance;
 
   GMainContext *context;
-  PathdAnswer answer;
-  gboolean have_answer; /* TRUE from the first path on: init fails without one */
+  PathdAnswer answer;    /* the latest from pathd: what can_reach falls back on */
+  PathdAnswer announced; /* what the properties report: `answer` as of the last emission */
+  gboolean have_answer;  /* TRUE from the first path on: init fails without one */
+  gboolean initializing; /* in GInitable init: no one listens yet, nothing is queued */
+  GSource *changed_source; /* the pending network-changed emission, if any */
 
   ConnectionState state;
   char *socket_path; /* of the current or last connection */
@@ -34,7 +42,11 @@ struct _PathdNetworkMonitor {
   gint64 connected_at; /* monotonic time the current connection was made; 0: none */
 };
 
-enum { PROP_0, PROP_NETWORK_AVAILABLE, PROP_NETWORK_METERED, PROP_CONNECTIVITY };
+enum { PROP_0, PROP_NETWORK_AVAILABLE, PROP_NETWORK_METERED, PROP_CONNECTIVITY, N_PROPERTIES };
+
+/* Looked up once, in class_init (as gio/gnetworkmonitorbase.c does). */
+static GParamSpec *properties[N_PROPERTIES];
+static guint network_changed_signal;
 
 static void initable_iface_init (GInitableIface *iface);
 static void monitor_iface_init (GNetworkMonitorInterface *iface);
@@ -44,26 +56,19 @@ G_DEFINE_DYNAMIC_TYPE_EXTENDED (PathdNetworkMonitor, pathd_network_monitor, G_TY
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_INITABLE, initable_iface_init)
                                 G_IMPLEMENT_INTERFACE_DYNAMIC (G_TYPE_NETWORK_MONITOR, monitor_iface_init))
 
-const PathdAnswer *
-pathd_network_monitor_get_answer (PathdNetworkMonitor *self)
+/* Destroys and releases `*source`, if any. */
+static void
+clear_source (GSource **source)
 {
-  return &self->answer;
-}
-
-const char *
-pathd_network_monitor_get_socket_path (PathdNetworkMonitor *self)
-{
-  return self->socket_path;
+  if (*source != NULL)
+    g_source_destroy (*source);
+  g_clear_pointer (source, g_source_unref);
 }
 
 static void
 disconnect (PathdNetworkMonitor *self)
 {
-  if (self->read_source != NULL)
-    {
-      g_source_destroy (self->read_source);
-      g_clear_pointer (&self->read_source, g_source_unref);
-    }
+  clear_source (&self->read_source);
   if (self->socket != NULL)
     {
       g_socket_close (self->socket, NULL);
@@ -73,34 +78,68 @@ disconnect (PathdNetworkMonitor *self)
   self->state = CONNECTION_NONE;
 }
 
-/* Takes in a new answer; with `announce`, tells the program about each property that
- * changed and then, once, that the network changed, as also when only where traffic
- * goes changed (another first interface or gateway: GLib's own backends emit
- * network-changed for every network added or removed, and programs re-open sockets on
- * it). Nothing when nothing changed. The caller holds a reference on `self`: a
- * handler may drop the program's last one. */
-static void
-set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer, gboolean announce)
+/* The pending emission, at G_PRIORITY_HIGH_IDLE: after every line that arrived in
+ * this main-loop turn (the read source runs at G_PRIORITY_DEFAULT), so a burst is one
+ * network-changed, reporting where the burst ended (gio/gnetworkmonitorbase.c,
+ * emit_network_changed). Each property that differs from what was last announced is
+ * notified first. A reference is held across the emissions: a handler may drop the
+ * program's last one. */
+static gboolean
+emit_network_changed (gpointer user_data)
 {
-  gboolean had_answer = self->have_answer;
-  PathdAnswer old = self->answer;
-  self->answer = *answer;
-  self->have_answer = TRUE;
-  if (!announce || !had_answer || (pathd_answer_equal (&old, answer) && pathd_answer_same_traffic (&old, answer)))
-    return;
-  if (old.available != answer->available)
-    g_object_notify (G_OBJECT (self), "network-available");
-  if (old.metered != answer->metered)
-    g_object_notify (G_OBJECT (self), "network-metered");
-  if (old.connectivity != answer->connectivity)
-    g_object_notify (G_OBJECT (self), "connectivity");
-  g_signal_emit_by_name (self, "network-changed", answer->available);
+  PathdNetworkMonitor *self = g_object_ref (user_data);
+  /* Released first: a line read while a handler runs (a nested main loop) queues the
+   * next emission instead of being lost. */
+  g_clear_pointer (&self->changed_source, g_source_unref);
+  PathdAnswer old = self->announced;
+  self->announced = self->answer;
+  if (old.available != self->announced.available)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_AVAILABLE]);
+  if (old.metered != self->announced.metered)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_NETWORK_METERED]);
+  if (old.connectivity != self->announced.connectivity)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONNECTIVITY]);
+  g_signal_emit (self, network_changed_signal, 0, self->announced.available);
+  g_object_unref (self);
+  return G_SOURCE_REMOVE;
 }
 
-/* Acts on one line; FALSE when the connection must be dropped. */
-static gboolean
-handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean announce)
+static void
+queue_network_changed (PathdNetworkMonitor *self)
 {
+  if (self->changed_source != NULL)
+    return;
+  self->changed_source = g_idle_source_new ();
+  g_source_set_priority (self->changed_source, G_PRIORITY_HIGH_IDLE);
+  /* Destroyed in finalize if still pending. */
+  g_source_set_callback (self->changed_source, emit_network_changed, self, NULL);
+  g_source_set_static_name (self->changed_source, "pathd network monitor changed");
+  g_source_attach (self->changed_source, self->context);
+}
+
+/* Takes in a new answer; queues a network-changed when it differs from the previous
+ * one in a property or in where traffic goes (another first interface or gateway:
+ * GLib's own backends emit network-changed for every network added or removed, and
+ * programs re-open sockets on it). During init, before anyone can listen, the
+ * properties take it at once (GLib's base backend queues nothing while initializing). */
+static void
+set_answer (PathdNetworkMonitor *self, const PathdAnswer *answer)
+{
+  gboolean had_answer = self->have_answer;
+  gboolean same = pathd_answer_equal (&self->answer, answer) && pathd_answer_same_traffic (&self->answer, answer);
+  self->answer = *answer;
+  self->have_answer = TRUE;
+  if (self->initializing || !had_answer)
+    self->announced = *answer;
+  else if (!same)
+    queue_network_changed (self);
+}
+
+/* Acts on one line (a PathdLineFunc); FALSE when the connection must be dropped. */
+static gboolean
+handle_line (const char *data, gsize length, gpointer user_data)
+{
+  PathdNetworkMonitor *self = user_data;
   PathdLine line;
   pathd_line_parse (data, length, &line);
   switch (line.kind)
@@ -112,7 +151,7 @@ handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean
       /* A path before hello is not from a pathd this module understands. */
       if (self->state != CONNECTION_OPEN)
         return FALSE;
-      set_answer (self, &line.answer, announce);
+      set_answer (self, &line.answer);
       return TRUE;
     case PATHD_LINE_INVALID:
       /* Before hello it is not pathd (or not protocol 1); after, one bad line is
@@ -129,52 +168,31 @@ handle_line (PathdNetworkMonitor *self, const char *data, gsize length, gboolean
     }
 }
 
-/* Appends `count` bytes and handles every complete line; FALSE when the connection
- * must be dropped (a bad greeting, or a line past PATHD_LINE_MAX). */
-static gboolean
-take_bytes (PathdNetworkMonitor *self, const guint8 *bytes, gsize count, gboolean announce)
-{
-  g_byte_array_append (self->buffer, bytes, (guint) count);
-  gsize start = 0;
-  for (gsize i = self->buffer->len - count; i < self->buffer->len; i++)
-    {
-      if (self->buffer->data[i] != '\n')
-        continue;
-      if (!handle_line (self, (const char *) self->buffer->data + start, i - start, announce))
-        return FALSE;
-      start = i + 1;
-    }
-  g_byte_array_remove_range (self->buffer, 0, (guint) start);
-  if (self->buffer->len > PATHD_LINE_MAX)
-    {
-      g_debug ("a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 /* Reads what is there without waiting. 1: more may come; 0: would block; -1: the
  * connection ended or must be dropped. */
 static int
-receive_available (PathdNetworkMonitor *self, gboolean announce, GCancellable *cancellable)
+receive_available (PathdNetworkMonitor *self, GCancellable *cancellable)
 {
   guint8 chunk[8192];
   gsize total = 0;
   while (total < READ_BUDGET)
     {
-      GError *error = NULL;
+      g_autoptr (GError) error = NULL;
       gssize count = g_socket_receive (self->socket, (char *) chunk, sizeof chunk, cancellable, &error);
       if (count < 0)
         {
           gboolean would_block = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
           if (!would_block)
             g_debug ("%s", error->message);
-          g_error_free (error);
           return would_block ? 0 : -1;
         }
       if (count == 0)
         return -1;
-      if (!take_bytes (self, chunk, (gsize) count, announce))
+      PathdLinesResult taken
+          = pathd_lines_take (self->buffer, chunk, (gsize) count, PATHD_LINE_MAX, handle_line, self);
+      if (taken == PATHD_LINES_TOO_LONG)
+        g_debug ("a line passed %d bytes; dropping the connection", PATHD_LINE_MAX);
+      if (taken != PATHD_LINES_MORE)
         return -1;
       total += (gsize) count;
     }
@@ -182,22 +200,18 @@ receive_available (PathdNetworkMonitor *self, gboolean announce, GCancellable *c
 }
 
 static gboolean
-on_readable (GSocket *socket, GIOCondition condition, gpointer user_data)
+on_readable (GSocket *socket G_GNUC_UNUSED, GIOCondition condition G_GNUC_UNUSED, gpointer user_data)
 {
-  (void) socket;
-  (void) condition;
-  /* Held while lines are handled: a signal handler may drop the program's last
-   * reference, and the lines after it still use the monitor (as GLib's own backends
-   * hold one around their emissions). Finalized, if so, once done here. */
-  PathdNetworkMonitor *self = g_object_ref (user_data);
-  gboolean keep = receive_available (self, TRUE, NULL) >= 0;
+  /* Nothing is emitted from here (emit_network_changed does it later), so no handler
+   * can release the monitor while its lines are handled. */
+  PathdNetworkMonitor *self = user_data;
+  gboolean keep = receive_available (self, NULL) >= 0;
   if (!keep)
     {
       g_debug ("connection to %s ended; keeping the last answer", self->socket_path);
       disconnect (self);
       schedule_retry (self);
     }
-  g_object_unref (self);
   return keep ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
@@ -208,11 +222,11 @@ connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
   for (; candidates[*next] != NULL; (*next)++)
     {
       const char *path = candidates[*next];
-      GError *error = NULL;
-      GSocket *socket = pathd_socket_connect (path, &error);
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GSocket) socket = pathd_socket_connect (path, &error);
       if (socket != NULL && pathd_socket_send_all (socket, SUBSCRIBE_REQUEST, &error))
         {
-          self->socket = socket;
+          self->socket = g_steal_pointer (&socket);
           self->state = CONNECTION_GREETING;
           self->connected_at = g_get_monotonic_time ();
           g_free (self->socket_path);
@@ -221,8 +235,6 @@ connect_first (PathdNetworkMonitor *self, char **candidates, guint *next)
           return TRUE;
         }
       g_debug ("%s: %s", path, error->message);
-      g_error_free (error);
-      g_clear_object (&socket);
     }
   return FALSE;
 }
@@ -242,13 +254,12 @@ on_retry (gpointer user_data)
 {
   PathdNetworkMonitor *self = user_data;
   g_clear_pointer (&self->retry_source, g_source_unref);
-  char **candidates = pathd_socket_candidates ();
+  g_auto (GStrv) candidates = pathd_socket_candidates ();
   guint next = 0;
   if (connect_first (self, candidates, &next))
     watch_socket (self);
   else
     schedule_retry (self);
-  g_strfreev (candidates);
   return G_SOURCE_REMOVE;
 }
 
@@ -301,7 +312,7 @@ await_first_path (PathdNetworkMonitor *self, gint64 deadline, GCancellable *canc
           g_propagate_error (error, wait_error);
           return FALSE;
         }
-      if (receive_available (self, FALSE, cancellable) < 0)
+      if (receive_available (self, cancellable) < 0)
         {
           if (self->have_answer)
             {
@@ -321,10 +332,11 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
 {
   PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (initable);
   gint64 deadline = g_get_monotonic_time () + PATHD_INIT_TIMEOUT_MS * G_TIME_SPAN_MILLISECOND;
-  char **candidates = pathd_socket_candidates ();
+  g_auto (GStrv) candidates = pathd_socket_candidates ();
   guint next = 0;
-  GError *last_error = NULL;
+  g_autoptr (GError) last_error = NULL;
 
+  self->initializing = TRUE;
   while (!self->have_answer && connect_first (self, candidates, &next))
     {
       g_clear_error (&last_error);
@@ -336,21 +348,18 @@ initable_init (GInitable *initable, GCancellable *cancellable, GError **error)
             break;
         }
     }
+  self->initializing = FALSE;
   if (!self->have_answer)
     {
       if (last_error != NULL)
-        g_propagate_error (error, last_error);
+        g_propagate_error (error, g_steal_pointer (&last_error));
       else
         {
-          char *tried = g_strjoinv (", ", candidates);
+          g_autofree char *tried = g_strjoinv (", ", candidates);
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, "no pathd socket answers (tried %s)", tried);
-          g_free (tried);
         }
-      g_strfreev (candidates);
       return FALSE;
     }
-  g_strfreev (candidates);
-  g_clear_error (&last_error);
   if (self->socket != NULL)
     watch_socket (self);
   else
@@ -365,13 +374,13 @@ pathd_network_monitor_get_property (GObject *object, guint prop_id, GValue *valu
   switch (prop_id)
     {
     case PROP_NETWORK_AVAILABLE:
-      g_value_set_boolean (value, self->answer.available);
+      g_value_set_boolean (value, self->announced.available);
       break;
     case PROP_NETWORK_METERED:
-      g_value_set_boolean (value, self->answer.metered);
+      g_value_set_boolean (value, self->announced.metered);
       break;
     case PROP_CONNECTIVITY:
-      g_value_set_enum (value, self->answer.connectivity);
+      g_value_set_enum (value, self->announced.connectivity);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -386,6 +395,7 @@ pathd_network_monitor_init (PathdNetworkMonitor *self)
   self->buffer = g_byte_array_new ();
   self->retry_ms = PATHD_RETRY_FIRST_MS;
   self->answer.connectivity = G_NETWORK_CONNECTIVITY_LOCAL;
+  self->announced = self->answer;
 }
 
 static void
@@ -393,11 +403,8 @@ pathd_network_monitor_finalize (GObject *object)
 {
   PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (object);
   disconnect (self);
-  if (self->retry_source != NULL)
-    {
-      g_source_destroy (self->retry_source);
-      g_clear_pointer (&self->retry_source, g_source_unref);
-    }
+  clear_source (&self->retry_source);
+  clear_source (&self->changed_source);
   g_byte_array_unref (self->buffer);
   g_free (self->socket_path);
   g_main_context_unref (self->context);
@@ -413,12 +420,15 @@ pathd_network_monitor_class_init (PathdNetworkMonitorClass *klass)
   g_object_class_override_property (object_class, PROP_NETWORK_AVAILABLE, "network-available");
   g_object_class_override_property (object_class, PROP_NETWORK_METERED, "network-metered");
   g_object_class_override_property (object_class, PROP_CONNECTIVITY, "connectivity");
+  properties[PROP_NETWORK_AVAILABLE] = g_object_class_find_property (object_class, "network-available");
+  properties[PROP_NETWORK_METERED] = g_object_class_find_property (object_class, "network-metered");
+  properties[PROP_CONNECTIVITY] = g_object_class_find_property (object_class, "connectivity");
+  network_changed_signal = g_signal_lookup ("network-changed", G_TYPE_NETWORK_MONITOR);
 }
 
 static void
-pathd_network_monitor_class_finalize (PathdNetworkMonitorClass *klass)
+pathd_network_monitor_class_finalize (PathdNetworkMonitorClass *klass G_GNUC_UNUSED)
 {
-  (void) klass;
 }
 
 static void
@@ -427,10 +437,35 @@ initable_iface_init (GInitableIface *iface)
   iface->init = initable_init;
 }
 
+/* can_reach and can_reach_async: pathd-reach.c, on the socket of the current (or
+ * last) connection and the latest answer. */
+static gboolean
+can_reach (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellable *cancellable, GError **error)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (monitor);
+  return pathd_reach (self->socket_path, &self->answer, connectable, cancellable, error);
+}
+
+static void
+can_reach_async (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellable *cancellable,
+                 GAsyncReadyCallback callback, gpointer user_data)
+{
+  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (monitor);
+  pathd_reach_async (self, self->socket_path, &self->answer, connectable, cancellable, callback, user_data);
+}
+
+static gboolean
+can_reach_finish (GNetworkMonitor *monitor, GAsyncResult *result, GError **error)
+{
+  return pathd_reach_finish (monitor, result, error);
+}
+
 static void
 monitor_iface_init (GNetworkMonitorInterface *iface)
 {
-  pathd_network_monitor_reach_iface_init (iface);
+  iface->can_reach = can_reach;
+  iface->can_reach_async = can_reach_async;
+  iface->can_reach_finish = can_reach_finish;
 }
 
 void

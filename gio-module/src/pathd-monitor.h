@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* PathdNetworkMonitor: GNetworkMonitor answered from pathd's default path. */
 #pragma once
 
 #include <gio/gio.h>
-
-#include "pathd-line.h"
 
 G_BEGIN_DECLS
 
@@ -23,14 +24,5 @@ G_DECLARE_FINAL_TYPE (PathdNetworkMonitor, pathd_network_monitor, PATHD, NETWORK
 #define PATHD_EXTENSION_PRIORITY 35
 
 void pathd_network_monitor_register (GIOModule *module);
-
-/* The answer last heard from pathd. */
-const PathdAnswer *pathd_network_monitor_get_answer (PathdNetworkMonitor *monitor);
-
-/* The socket the monitor is (or was last) connected to: where route questions go. */
-const char *pathd_network_monitor_get_socket_path (PathdNetworkMonitor *monitor);
-
-/* can_reach and friends (pathd-reach.c). */
-void pathd_network_monitor_reach_iface_init (GNetworkMonitorInterface *iface);
 
 G_END_DECLS

@@ -1,9 +1,11 @@
-/* can_reach and can_reach_async: GLib's resolver (and proxy settings) name the
- * addresses, pathd's `route` answer judges each (docs/PROTOCOL.md, "route"). The
- * errors are the ones GLib's own backends return, with GLib's translated words. */
-#include "pathd-monitor.h"
-#include "pathd-route.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
+/* can_reach (pathd-reach.h). The errors are the ones GLib's own backends return,
+ * with GLib's translated words. */
+#include "pathd-reach.h"
 
+#include "pathd-route.h"
 
 /* GLib's gettext domain: the messages below are GLib's own. */
 #define GLIB_DOMAIN "glib20"
@@ -16,14 +18,6 @@ set_unreachable (GError **error, const PathdAnswer *answer)
                          g_dgettext (GLIB_DOMAIN, "Network unreachable"));
   else
     g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_HOST_UNREACHABLE, g_dgettext (GLIB_DOMAIN, "Host unreachable"));
-}
-
-/* The address to ask about (with its zone), or NULL for one that is not an IP
- * socket address. */
-static GInetSocketAddress *
-inet_address_of (GSocketAddress *address)
-{
-  return G_IS_INET_SOCKET_ADDRESS (address) ? G_INET_SOCKET_ADDRESS (address) : NULL;
 }
 
 /* What the answer is when resolution stopped with `error`: a cancellation is the
@@ -54,26 +48,23 @@ fall_back_to_path (const PathdAnswer *answer, GError *query_error, GError **erro
   return FALSE;
 }
 
-static gboolean
-can_reach (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellable *cancellable, GError **error)
+gboolean
+pathd_reach (const char *socket_path, const PathdAnswer *answer, GSocketConnectable *connectable,
+             GCancellable *cancellable, GError **error)
 {
-  PathdNetworkMonitor *self = PATHD_NETWORK_MONITOR (monitor);
-  const PathdAnswer *answer = pathd_network_monitor_get_answer (self);
-  GSocketAddressEnumerator *enumerator = g_socket_connectable_proxy_enumerate (connectable);
+  g_autoptr (GSocketAddressEnumerator) enumerator = g_socket_connectable_proxy_enumerate (connectable);
   GError *local_error = NULL;
-  GSocketAddress *address;
+  GSocketAddress *next;
 
-  while ((address = g_socket_address_enumerator_next (enumerator, cancellable, &local_error)) != NULL)
+  while ((next = g_socket_address_enumerator_next (enumerator, cancellable, &local_error)) != NULL)
     {
-      GInetSocketAddress *inet = inet_address_of (address);
+      g_autoptr (GSocketAddress) address = next;
+      if (!G_IS_INET_SOCKET_ADDRESS (address))
+        continue;
       gboolean usable = FALSE;
       GError *query_error = NULL;
-      if (inet != NULL
-          && !pathd_route_query (pathd_network_monitor_get_socket_path (self), inet, &usable, cancellable,
-                                 &query_error))
+      if (!pathd_route_query (socket_path, G_INET_SOCKET_ADDRESS (address), &usable, cancellable, &query_error))
         {
-          g_object_unref (address);
-          g_object_unref (enumerator);
           if (g_error_matches (query_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {
               g_propagate_error (error, query_error);
@@ -81,14 +72,9 @@ can_reach (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellab
             }
           return fall_back_to_path (answer, query_error, error);
         }
-      g_object_unref (address);
       if (usable)
-        {
-          g_object_unref (enumerator);
-          return TRUE;
-        }
+        return TRUE;
     }
-  g_object_unref (enumerator);
   if (local_error != NULL)
     finish_with_resolver_error (local_error, answer, error);
   else
@@ -96,98 +82,71 @@ can_reach (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellab
   return FALSE;
 }
 
-static void next_address (GTask *task);
+/* What the thread works on: copies, so that it touches nothing of the monitor, whose
+ * fields belong to its own thread. */
+typedef struct {
+  char *socket_path;
+  PathdAnswer answer;
+  GSocketConnectable *connectable;
+} Question;
 
 static void
-on_route_answer (GObject *source, GAsyncResult *result, gpointer user_data)
+question_free (gpointer data)
 {
-  (void) source;
-  GTask *task = user_data;
-  PathdNetworkMonitor *self = g_task_get_source_object (task);
-  gboolean usable = FALSE;
-  GError *error = NULL;
-  if (!pathd_route_query_finish (result, &usable, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, error);
-      else
-        {
-          GError *path_error = NULL;
-          if (fall_back_to_path (pathd_network_monitor_get_answer (self), error, &path_error))
-            g_task_return_boolean (task, TRUE);
-          else
-            g_task_return_error (task, path_error);
-        }
-      g_object_unref (task);
-      return;
-    }
-  if (usable)
-    {
-      g_task_return_boolean (task, TRUE);
-      g_object_unref (task);
-      return;
-    }
-  next_address (task);
+  Question *question = data;
+  g_free (question->socket_path);
+  g_object_unref (question->connectable);
+  g_free (question);
 }
 
 static void
-on_address (GObject *source, GAsyncResult *result, gpointer user_data)
+reach_in_thread (GTask *work, gpointer source_object G_GNUC_UNUSED, gpointer task_data, GCancellable *cancellable)
 {
-  GTask *task = user_data;
-  PathdNetworkMonitor *self = g_task_get_source_object (task);
-  const PathdAnswer *answer = pathd_network_monitor_get_answer (self);
+  Question *question = task_data;
   GError *error = NULL;
-  GSocketAddress *address
-      = g_socket_address_enumerator_next_finish (G_SOCKET_ADDRESS_ENUMERATOR (source), result, &error);
-  if (address == NULL)
-    {
-      GError *out = NULL;
-      if (error != NULL)
-        finish_with_resolver_error (error, answer, &out);
-      else
-        set_unreachable (&out, answer);
-      g_task_return_error (task, out);
-      g_object_unref (task);
-      return;
-    }
-  GInetSocketAddress *inet = inet_address_of (address);
-  if (inet == NULL)
-    next_address (task);
+  if (pathd_reach (question->socket_path, &question->answer, question->connectable, cancellable, &error))
+    g_task_return_boolean (work, TRUE);
   else
-    pathd_route_query_async (pathd_network_monitor_get_socket_path (self), inet, g_task_get_cancellable (task),
-                             on_route_answer, task);
-  g_object_unref (address);
+    g_task_return_error (work, error);
 }
 
-/* The enumerator is the task's data; the task holds the monitor as its source. */
+/* Completes the caller's task (whose source is the monitor) from the thread's, on the
+ * caller's main context. */
 static void
-next_address (GTask *task)
+on_reached (GObject *source G_GNUC_UNUSED, GAsyncResult *result, gpointer user_data)
 {
-  g_socket_address_enumerator_next_async (g_task_get_task_data (task), g_task_get_cancellable (task), on_address,
-                                          task);
+  g_autoptr (GTask) task = user_data;
+  GError *error = NULL;
+  if (g_task_propagate_boolean (G_TASK (result), &error))
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, error);
 }
 
-static void
-can_reach_async (GNetworkMonitor *monitor, GSocketConnectable *connectable, GCancellable *cancellable,
-                 GAsyncReadyCallback callback, gpointer user_data)
-{
-  GTask *task = g_task_new (monitor, cancellable, callback, user_data);
-  g_task_set_source_tag (task, can_reach_async);
-  g_task_set_task_data (task, g_socket_connectable_proxy_enumerate (connectable), g_object_unref);
-  next_address (task);
-}
-
-static gboolean
-can_reach_finish (GNetworkMonitor *monitor, GAsyncResult *result, GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, monitor), FALSE);
-  return g_task_propagate_boolean (G_TASK (result), error);
-}
-
+/* One can_reach for both variants, as GIO's default asynchronous methods run the
+ * synchronous ones: the resolver and pathd's answer are waited for in a GTask thread,
+ * never on the caller's. The thread gets a task of its own, without the monitor: a
+ * thread may drop the last reference to its task there, and the monitor is released
+ * on its own thread only. */
 void
-pathd_network_monitor_reach_iface_init (GNetworkMonitorInterface *iface)
+pathd_reach_async (gpointer source_object, const char *socket_path, const PathdAnswer *answer,
+                   GSocketConnectable *connectable, GCancellable *cancellable, GAsyncReadyCallback callback,
+                   gpointer user_data)
 {
-  iface->can_reach = can_reach;
-  iface->can_reach_async = can_reach_async;
-  iface->can_reach_finish = can_reach_finish;
+  GTask *task = g_task_new (source_object, cancellable, callback, user_data);
+  g_task_set_source_tag (task, pathd_reach_async);
+  Question *question = g_new0 (Question, 1);
+  question->socket_path = g_strdup (socket_path);
+  question->answer = *answer;
+  question->connectable = g_object_ref (connectable);
+  g_autoptr (GTask) work = g_task_new (NULL, cancellable, on_reached, task);
+  g_task_set_task_data (work, question, question_free);
+  g_task_run_in_thread (work, reach_in_thread);
+}
+
+gboolean
+pathd_reach_finish (gpointer source_object, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, source_object), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

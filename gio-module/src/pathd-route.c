@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-route.h"
 
 #include <gio/gunixsocketaddress.h>
@@ -12,225 +15,100 @@ static char *
 request_for (GInetSocketAddress *address)
 {
   GInetAddress *inet = g_inet_socket_address_get_address (address);
-  char *text = g_inet_address_to_string (inet);
-  guint32 zone = g_inet_socket_address_get_scope_id (address);
-  char *request;
-  if (zone != 0 && g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
+  g_autofree char *text = g_inet_address_to_string (inet);
+  /* Only an IPv6 address has one: GLib criticizes asking an IPv4 address for it. */
+  guint32 zone = g_inet_address_get_family (inet) == G_SOCKET_FAMILY_IPV6
+                     ? g_inet_socket_address_get_scope_id (address)
+                     : 0;
+  if (zone != 0
       && (g_inet_address_get_is_link_local (inet) || g_inet_address_get_is_mc_link_local (inet)
           || g_inet_address_get_is_mc_node_local (inet)))
-    request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\",\"interface\":\"%" G_GUINT32_FORMAT "\"}\n",
-                               text, zone);
-  else
-    request = g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\"}\n", text);
-  g_free (text);
-  return request;
+    return g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\",\"interface\":\"%" G_GUINT32_FORMAT "\"}\n",
+                            text, zone);
+  return g_strdup_printf ("{\"op\":\"route\",\"destination\":\"%s\"}\n", text);
 }
 
-static GSocketClient *
-new_client (void)
+/* What the reply lines said so far (a PathdLineFunc's state). */
+typedef struct {
+  gboolean answered; /* a route reply or an error came */
+  gboolean usable;
+  GError *error;
+} Reply;
+
+/* Looks at one reply line; FALSE once the route reply (or an error) is found. */
+static gboolean
+take_reply_line (const char *data, gsize length, gpointer user_data)
 {
-  GSocketClient *client = g_socket_client_new ();
-  /* Applies to every read and write of the connection, and to its sources. */
-  g_socket_client_set_timeout (client, PATHD_ROUTE_TIMEOUT_S);
-  return client;
+  Reply *reply = user_data;
+  PathdLine line;
+  pathd_line_parse (data, length, &line);
+  if (line.kind == PATHD_LINE_ROUTE)
+    {
+      reply->answered = TRUE;
+      reply->usable = line.route_usable;
+      return FALSE;
+    }
+  if (line.kind == PATHD_LINE_ERROR)
+    {
+      reply->answered = TRUE;
+      g_set_error_literal (&reply->error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "pathd refused the route question");
+      return FALSE;
+    }
+  /* hello, and anything newer this module does not know, come before the reply. */
+  return TRUE;
 }
 
-/* Appends `count` bytes to `reply` and looks at each complete line. 1: the route
- * reply was found (`*usable` set); 0: read more; -1: `error` set. */
-static int
-take_reply (GByteArray *reply, const guint8 *bytes, gsize count, gboolean *usable, GError **error)
+/* Reads until the route reply; FALSE with `error` when none came. */
+static gboolean
+read_reply (GInputStream *input, gboolean *usable, GCancellable *cancellable, GError **error)
 {
-  g_byte_array_append (reply, bytes, (guint) count);
-  gsize start = 0;
-  for (gsize i = reply->len - count; i < reply->len; i++)
+  g_autoptr (GByteArray) buffer = g_byte_array_new ();
+  Reply reply = { FALSE, FALSE, NULL };
+  guint8 chunk[4096];
+  while (!reply.answered)
     {
-      if (reply->data[i] != '\n')
-        continue;
-      PathdLine line;
-      pathd_line_parse ((const char *) reply->data + start, i - start, &line);
-      start = i + 1;
-      if (line.kind == PATHD_LINE_ROUTE)
+      gssize count = g_input_stream_read (input, chunk, sizeof chunk, cancellable, error);
+      if (count < 0)
+        return FALSE;
+      if (count == 0)
         {
-          *usable = line.route_usable;
-          return 1;
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED, "pathd closed the connection");
+          return FALSE;
         }
-      if (line.kind == PATHD_LINE_ERROR)
+      if (pathd_lines_take (buffer, chunk, (gsize) count, PATHD_ROUTE_REPLY_MAX, take_reply_line, &reply)
+          == PATHD_LINES_TOO_LONG)
         {
-          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "pathd refused the route question");
-          return -1;
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "pathd's reply is too long");
+          return FALSE;
         }
-      /* hello, and anything newer this module does not know, come before the reply. */
     }
-  g_byte_array_remove_range (reply, 0, (guint) start);
-  if (reply->len > PATHD_ROUTE_REPLY_MAX)
+  if (reply.error != NULL)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_MESSAGE_TOO_LARGE, "pathd's reply is too long");
-      return -1;
+      g_propagate_error (error, reply.error);
+      return FALSE;
     }
-  return 0;
+  *usable = reply.usable;
+  return TRUE;
 }
 
 gboolean
 pathd_route_query (const char *socket_path, GInetSocketAddress *address, gboolean *usable, GCancellable *cancellable,
                    GError **error)
 {
-  GSocketClient *client = new_client ();
-  GSocketAddress *target = g_unix_socket_address_new (socket_path);
-  GSocketConnection *connection
+  g_autoptr (GSocketClient) client = g_socket_client_new ();
+  /* Applies to every read and write of the connection. */
+  g_socket_client_set_timeout (client, PATHD_ROUTE_TIMEOUT_S);
+  g_autoptr (GSocketAddress) target = g_unix_socket_address_new (socket_path);
+  g_autoptr (GSocketConnection) connection
       = g_socket_client_connect (client, G_SOCKET_CONNECTABLE (target), cancellable, error);
-  g_object_unref (target);
-  g_object_unref (client);
   if (connection == NULL)
     return FALSE;
 
-  char *request = request_for (address);
-  int found = -1;
-  if (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request,
-                                 strlen (request), NULL, cancellable, error))
-    {
-      GInputStream *input = g_io_stream_get_input_stream (G_IO_STREAM (connection));
-      GByteArray *reply = g_byte_array_new ();
-      guint8 chunk[4096];
-      found = 0;
-      while (found == 0)
-        {
-          gssize count = g_input_stream_read (input, chunk, sizeof chunk, cancellable, error);
-          if (count < 0)
-            found = -1;
-          else if (count == 0)
-            {
-              g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED, "pathd closed the connection");
-              found = -1;
-            }
-          else
-            found = take_reply (reply, chunk, (gsize) count, usable, error);
-        }
-      g_byte_array_unref (reply);
-    }
-  g_free (request);
+  g_autofree char *request = request_for (address);
+  gboolean answered
+      = g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)), request,
+                                   strlen (request), NULL, cancellable, error)
+        && read_reply (g_io_stream_get_input_stream (G_IO_STREAM (connection)), usable, cancellable, error);
   g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
-  g_object_unref (connection);
-  return found == 1;
-}
-
-/* The asynchronous exchange: connect, write, read until the reply; each step's
- * callback runs on the caller's thread-default main context. */
-typedef struct {
-  char *request;
-  GSocketConnection *connection;
-  GByteArray *reply;
-  guint8 chunk[4096];
-} Exchange;
-
-static void
-exchange_free (gpointer data)
-{
-  Exchange *exchange = data;
-  g_free (exchange->request);
-  if (exchange->connection != NULL)
-    {
-      g_io_stream_close (G_IO_STREAM (exchange->connection), NULL, NULL);
-      g_object_unref (exchange->connection);
-    }
-  g_byte_array_unref (exchange->reply);
-  g_free (exchange);
-}
-
-static void on_read (GObject *source, GAsyncResult *result, gpointer user_data);
-
-static void
-read_more (GTask *task)
-{
-  Exchange *exchange = g_task_get_task_data (task);
-  GInputStream *input = g_io_stream_get_input_stream (G_IO_STREAM (exchange->connection));
-  g_input_stream_read_async (input, exchange->chunk, sizeof exchange->chunk, G_PRIORITY_DEFAULT,
-                             g_task_get_cancellable (task), on_read, task);
-}
-
-static void
-on_read (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GTask *task = user_data;
-  Exchange *exchange = g_task_get_task_data (task);
-  GError *error = NULL;
-  gssize count = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
-  if (count < 0)
-    g_task_return_error (task, error);
-  else if (count == 0)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED, "pathd closed the connection");
-  else
-    {
-      gboolean usable = FALSE;
-      int found = take_reply (exchange->reply, exchange->chunk, (gsize) count, &usable, &error);
-      if (found == 0)
-        {
-          read_more (task);
-          return;
-        }
-      if (found == 1)
-        g_task_return_int (task, usable);
-      else
-        g_task_return_error (task, error);
-    }
-  g_object_unref (task);
-}
-
-static void
-on_written (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GTask *task = user_data;
-  GError *error = NULL;
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error))
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-  read_more (task);
-}
-
-static void
-on_connected (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GTask *task = user_data;
-  Exchange *exchange = g_task_get_task_data (task);
-  GError *error = NULL;
-  exchange->connection = g_socket_client_connect_finish (G_SOCKET_CLIENT (source), result, &error);
-  if (exchange->connection == NULL)
-    {
-      g_task_return_error (task, error);
-      g_object_unref (task);
-      return;
-    }
-  GOutputStream *output = g_io_stream_get_output_stream (G_IO_STREAM (exchange->connection));
-  g_output_stream_write_all_async (output, exchange->request, strlen (exchange->request), G_PRIORITY_DEFAULT,
-                                   g_task_get_cancellable (task), on_written, task);
-}
-
-void
-pathd_route_query_async (const char *socket_path, GInetSocketAddress *address, GCancellable *cancellable,
-                         GAsyncReadyCallback callback, gpointer user_data)
-{
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, pathd_route_query_async);
-  Exchange *exchange = g_new0 (Exchange, 1);
-  exchange->request = request_for (address);
-  exchange->reply = g_byte_array_new ();
-  g_task_set_task_data (task, exchange, exchange_free);
-
-  GSocketClient *client = new_client ();
-  GSocketAddress *target = g_unix_socket_address_new (socket_path);
-  g_socket_client_connect_async (client, G_SOCKET_CONNECTABLE (target), cancellable, on_connected, task);
-  g_object_unref (target);
-  g_object_unref (client);
-}
-
-gboolean
-pathd_route_query_finish (GAsyncResult *result, gboolean *usable, GError **error)
-{
-  gssize value = g_task_propagate_int (G_TASK (result), error);
-  if (value < 0)
-    return FALSE;
-  *usable = value != 0;
-  return TRUE;
+  return answered;
 }

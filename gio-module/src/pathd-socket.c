@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 #include "pathd-socket.h"
 
 #include <gio/gunixsocketaddress.h>
@@ -30,10 +33,8 @@ pathd_socket_connect (const char *path, GError **error)
   if (socket == NULL)
     return NULL;
   g_socket_set_blocking (socket, FALSE);
-  GSocketAddress *address = g_unix_socket_address_new (path);
-  gboolean connected = g_socket_connect (socket, address, NULL, error);
-  g_object_unref (address);
-  if (!connected)
+  g_autoptr (GSocketAddress) address = g_unix_socket_address_new (path);
+  if (!g_socket_connect (socket, address, NULL, error))
     {
       g_object_unref (socket);
       return NULL;

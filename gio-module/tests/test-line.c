@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* The line handler, value by value: the mapping README.md documents, and every kind
  * of line pathd (or anything else on its socket) may send. */
 #include <string.h>
@@ -278,6 +281,48 @@ test_equal (void)
   g_assert_false (pathd_answer_equal (&a, &b));
 }
 
+/* Collects the lines pathd_lines_take hands over; stops at a line reading "stop". */
+static gboolean
+collect_line (const char *data, gsize length, gpointer user_data)
+{
+  GPtrArray *lines = user_data;
+  g_ptr_array_add (lines, g_strndup (data, length));
+  return !(length == 4 && memcmp (data, "stop", 4) == 0);
+}
+
+static PathdLinesResult
+take (GByteArray *buffer, const char *text, gsize max, GPtrArray *lines)
+{
+  return pathd_lines_take (buffer, (const guint8 *) text, strlen (text), max, collect_line, lines);
+}
+
+/* The framing: lines split across reads, several in one read, an empty line, a stop,
+ * and an incomplete line past the bound. */
+static void
+test_framing (void)
+{
+  g_autoptr (GByteArray) buffer = g_byte_array_new ();
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  g_assert_cmpint (take (buffer, "{\"a\"", 64, lines), ==, PATHD_LINES_MORE);
+  g_assert_cmpuint (lines->len, ==, 0);
+  g_assert_cmpint (take (buffer, ":1}\n\nsecond\nthi", 64, lines), ==, PATHD_LINES_MORE);
+  g_assert_cmpuint (lines->len, ==, 3);
+  g_assert_cmpstr (g_ptr_array_index (lines, 0), ==, "{\"a\":1}");
+  g_assert_cmpstr (g_ptr_array_index (lines, 1), ==, "");
+  g_assert_cmpstr (g_ptr_array_index (lines, 2), ==, "second");
+  g_assert_cmpuint (buffer->len, ==, 3);
+  g_assert_cmpint (take (buffer, "rd\nstop\nnever\nkept", 64, lines), ==, PATHD_LINES_STOPPED);
+  g_assert_cmpuint (lines->len, ==, 5);
+  g_assert_cmpstr (g_ptr_array_index (lines, 3), ==, "third");
+  g_assert_cmpstr (g_ptr_array_index (lines, 4), ==, "stop");
+  g_assert_cmpuint (buffer->len, ==, 0);
+  /* The bound is on what waits for its newline; a complete line of any length passes. */
+  g_assert_cmpint (take (buffer, "0123456789\n0123", 8, lines), ==, PATHD_LINES_MORE);
+  g_assert_cmpuint (lines->len, ==, 6);
+  g_assert_cmpint (take (buffer, "45678", 8, lines), ==, PATHD_LINES_TOO_LONG);
+  g_assert_cmpuint (lines->len, ==, 6);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -293,5 +338,6 @@ main (int argc, char **argv)
   g_test_add_func ("/line/garbage", test_garbage);
   g_test_add_func ("/line/depth-and-length", test_depth_and_length);
   g_test_add_func ("/line/equal", test_equal);
+  g_test_add_func ("/line/framing", test_framing);
   return g_test_run ();
 }

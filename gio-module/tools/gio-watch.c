@@ -1,3 +1,6 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Copyright 2026 the pathd developers. Licensed under the Apache License, Version 2.0
+ * (LICENSE at the top of the repository; https://www.apache.org/licenses/LICENSE-2.0). */
 /* gio-watch: what g_network_monitor_get_default() tells an unchanged GLib program,
  * one JSON line per event on stdout (see ../README.md). Commands on stdin, one a line:
  *   state                      the current answer
@@ -130,13 +133,12 @@ on_reach_answer (GObject *source, GAsyncResult *result, gpointer user_data)
 /* The handler of the second monitor: releases the last reference to the monitor that
  * is emitting, as a program closing a window might. */
 static void
-on_second_changed (GNetworkMonitor *second, gboolean available, gpointer user_data)
+on_second_changed (GNetworkMonitor *second, gboolean available, gpointer user_data G_GNUC_UNUSED)
 {
-  (void) user_data;
   GString *line = g_string_new ("{\"event\":\"dropped\",\"available\":");
   g_string_append (line, available ? "true" : "false");
   g_string_append_c (line, '}');
-  /* Once: the monitor may still be finishing the line that caused this. */
+  /* Once: the monitor may still be emitting this. */
   g_signal_handlers_disconnect_by_func (second, on_second_changed, NULL);
   g_object_unref (second);
   emit (line);
@@ -161,7 +163,7 @@ create_second_monitor (void)
 static void
 run_command (const char *command)
 {
-  char **words = g_strsplit_set (command, " \t", -1);
+  g_auto (GStrv) words = g_strsplit_set (command, " \t", -1);
   guint count = g_strv_length (words);
   gboolean sync = count == 3 && strcmp (words[0], "can-reach") == 0;
   gboolean async = count == 3 && strcmp (words[0], "can-reach-async") == 0;
@@ -172,80 +174,67 @@ run_command (const char *command)
     create_second_monitor ();
   else if ((sync || async) && g_ascii_string_to_unsigned (words[2], 10, 0, 65535, &port, NULL))
     {
-      GSocketConnectable *target = g_network_address_new (words[1], (guint16) port);
+      g_autoptr (GSocketConnectable) target = g_network_address_new (words[1], (guint16) port);
       if (sync)
         {
-          GError *error = NULL;
+          g_autoptr (GError) error = NULL;
           gboolean reachable = g_network_monitor_can_reach (monitor, target, NULL, &error);
           print_reach (words[1], reachable, error);
-          g_clear_error (&error);
         }
       else
         {
           pending++;
           g_network_monitor_can_reach_async (monitor, target, NULL, on_reach_answer, g_strdup (words[1]));
         }
-      g_object_unref (target);
     }
   else if (count > 0 && words[0][0] != '\0')
     {
       GString *line = g_string_new ("{\"event\":\"error\",\"message\":");
-      char *message = g_strdup_printf ("unknown command: %s", command);
+      g_autofree char *message = g_strdup_printf ("unknown command: %s", command);
       append_json_string (line, message);
-      g_free (message);
       g_string_append_c (line, '}');
       emit (line);
     }
-  g_strfreev (words);
 }
 
 static void
-on_line (GObject *source, GAsyncResult *result, gpointer user_data)
+on_line (GObject *source, GAsyncResult *result, gpointer user_data G_GNUC_UNUSED)
 {
-  (void) user_data;
   GDataInputStream *input = G_DATA_INPUT_STREAM (source);
-  GError *error = NULL;
-  char *text = g_data_input_stream_read_line_finish_utf8 (input, result, NULL, &error);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = g_data_input_stream_read_line_finish_utf8 (input, result, NULL, &error);
   if (text == NULL)
     {
       if (error != NULL)
-        {
-          fprintf (stderr, "gio-watch: reading commands: %s\n", error->message);
-          g_error_free (error);
-        }
+        fprintf (stderr, "gio-watch: reading commands: %s\n", error->message);
       input_ended = TRUE;
       maybe_quit ();
       return;
     }
   run_command (text);
-  g_free (text);
   g_data_input_stream_read_line_async (input, G_PRIORITY_DEFAULT, NULL, on_line, NULL);
 }
 
 static void
-on_network_changed (GNetworkMonitor *source, gboolean available, gpointer user_data)
+on_network_changed (GNetworkMonitor *source G_GNUC_UNUSED, gboolean available G_GNUC_UNUSED,
+                    gpointer user_data G_GNUC_UNUSED)
 {
-  (void) source;
-  (void) available;
-  (void) user_data;
   print_state ("changed");
 }
 
 /* Every log message to stderr: GLib's default writer sends debug and info to stdout,
  * which carries the JSON lines. G_MESSAGES_DEBUG still selects the debug domains. */
 static GLogWriterOutput
-write_log_to_stderr (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer user_data)
+write_log_to_stderr (GLogLevelFlags level, const GLogField *fields, gsize n_fields, gpointer user_data G_GNUC_UNUSED)
 {
-  (void) user_data;
   const char *domain = NULL;
   for (gsize i = 0; i < n_fields; i++)
     if (strcmp (fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0)
       domain = fields[i].value;
   if (g_log_writer_default_would_drop (level, domain))
     return G_LOG_WRITER_HANDLED;
-  char *text = g_log_writer_format_fields (level, fields, n_fields, FALSE);
+  g_autofree char *text = g_log_writer_format_fields (level, fields, n_fields, FALSE);
   fprintf (stderr, "%s\n", text);
-  g_free (text);
   return G_LOG_WRITER_HANDLED;
 }
 
