@@ -177,27 +177,44 @@ extension NetlinkMonitor {
     }
 }
 
-// MARK: - One destination (the `route` request)
+// MARK: - Chosen destinations (the `route` request, watched routes)
 
 extension NetlinkMonitor {
-    /// Asks the kernel for the route to `destination` on the request socket, on
-    /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
-    /// socket's receive timeout is 5 s), never on the caller's queue.
-    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                            reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+    /// Asks the kernel for the route to each question on the request socket, in one
+    /// turn of `queue`: behind a dump or a batch's lookups already queued (each bounded,
+    /// the socket's receive timeout is 5 s), never on the caller's queue.
+    public func lookUpRoutes(_ questions: [RouteQuestion],
+                             reply: @escaping @Sendable ([Result<RouteLookup, RouteLookupError>]) -> Void) {
         queue.async { [self] in
             guard let socket = requestSocket else {
-                reply(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
+                let closed = RouteLookupError("the network monitor of generation \(generation) is closed")
+                reply(questions.map { _ in .failure(closed) })
                 return
             }
-            do throws(NetlinkError) {
-                let request = RouteLookupRequest(destination: destination, outputInterface: interface)
-                reply(.success(try request.perform(on: socket, buffer: buffer)))
-            } catch {
-                // The next batch's own lookups meet the same socket and replace the
-                // monitor if it is broken; this one question only gets its error.
-                reply(.failure(RouteLookupError(error.description)))
-            }
+            reply(questions.map { question in
+                do throws(NetlinkError) {
+                    let request = RouteLookupRequest(destination: question.destination,
+                                                     outputInterface: question.interface)
+                    return .success(try request.perform(on: socket, buffer: buffer))
+                } catch {
+                    // The next batch's own lookups meet the same socket and replace the
+                    // monitor if it is broken; this question only gets its error.
+                    return .failure(RouteLookupError(error.description))
+                }
+            })
+        }
+    }
+
+    /// Lets the route messages covering `destinations` through the kernel-side filter
+    /// from now on (`RouteFilter`): the program is generated again and attached in place
+    /// of the old one, on `queue`, so lookups queued after this call see its effect.
+    public func watchRoutes(to destinations: Set<IPAddress>) {
+        queue.async { [self] in
+            guard destinations != watchedDestinations else { return }
+            watchedDestinations = destinations
+            // Before the sockets open, `openSockets` attaches the program with these.
+            guard let eventSocket else { return }
+            attachRouteFilter(to: eventSocket)
         }
     }
 }

@@ -52,8 +52,12 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// Something that can change the lookups' answers arrived since the last batch.
     var needsLookup = false
 
-    /// Whether the kernel took the route filter (`attachRouteFilter`).
+    /// Whether the kernel took a route filter that drops anything (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
+    /// Whether the filter's fallback (pass every route message) was logged.
+    private var hasLoggedFilterFallback = false
+    /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
+    var watchedDestinations: Set<IPAddress> = []
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -185,17 +189,33 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     }
 
     /// Drops, in the kernel, the route messages that cannot change an answer
-    /// (`RouteFilter`). The destinations are fixed for the monitor's life; were they
-    /// reloadable, a new monitor would attach a new program. Without the filter pathd
-    /// reads every route message, as it did before there was one: correct, only busier.
-    private func attachRouteFilter(to socket: NetlinkSocket) {
-        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations)
+    /// (`RouteFilter`): those covering neither a lookup destination nor a watched one.
+    /// Called when the socket opens and again whenever the watched destinations change:
+    /// SO_ATTACH_FILTER on a socket that has a filter swaps the new program in at once.
+    /// Past `RouteFilter.maximumWatchedDestinations`, or if the kernel refuses the
+    /// program, every route message is passed and read, as before there was a filter:
+    /// correct, only busier; that is logged once per monitor.
+    func attachRouteFilter(to socket: NetlinkSocket) {
+        let narrow = RouteFilter.program(lookupDestinations: configuration.lookupDestinations,
+                                         watching: watchedDestinations)
+        if narrow == nil {
+            logFilterFallbackOnce("\(watchedDestinations.count) destinations are watched, more than the "
+                + "\(RouteFilter.maximumWatchedDestinations) the route filter covers")
+        }
+        let program = narrow ?? RouteFilter.passEverything
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
-            isRouteFilterAttached = true
+            isRouteFilterAttached = narrow != nil
         } catch {
-            log(.warning, "netlink: route filter not attached, every route message will be read: \(error)")
+            isRouteFilterAttached = false
+            logFilterFallbackOnce("\(error)")
         }
+    }
+
+    private func logFilterFallbackOnce(_ why: String) {
+        guard !hasLoggedFilterFallback else { return }
+        hasLoggedFilterFallback = true
+        log(.warning, "netlink: route filter not attached, every route message will be read: \(why)")
     }
 
     private func resumeSource() {

@@ -46,22 +46,50 @@ enum RouteFilter {
     private static let attributeHeaderSize = MemoryLayout<rtattr>.size
     private static let isLittleEndian = UInt16(1).littleEndian == 1
 
-    /// The program for these lookup destinations (one per family).
-    static func program(lookupDestinations: LookupDestinations) -> [sock_filter] {
+    /// How many watched destinations (`NetlinkMonitor.watchRoutes`) the program covers
+    /// at most. Each costs about 25 (IPv4) or 75 (IPv6) instructions; 32 IPv6 ones keep
+    /// the program well under BPF_MAXINSNS (4096) and, converted, under the 20 KiB of
+    /// `net.core.optmem_max` older kernels allow. Beyond, the monitor passes every route
+    /// message (`passEverything`): correct, only busier.
+    static let maximumWatchedDestinations = 32
+
+    /// A program that keeps every datagram: what a socket without a filter reads.
+    static let passEverything: [sock_filter] = {
+        var program = ClassicBPF()
+        program.return(accept)
+        return program.instructions()
+    }()
+
+    /// The program for these lookup destinations (one per family) and the destinations
+    /// of watched routes: a route message covering any of them passes. Nil for more
+    /// than `maximumWatchedDestinations` watched ones.
+    static func program(lookupDestinations: LookupDestinations,
+                        watching watched: Set<IPAddress> = []) -> [sock_filter]? {
+        guard watched.count <= maximumWatchedDestinations else { return nil }
         var program = ClassicBPF()
         let found = program.makeLabel()
         emitHeaderChecks(&program)
         emitAttributeWalk(&program, found: found)
         program.place(found)
-        // Reached with X = the offset of RTA_DST and M[attributeLength] = its rta_len.
-        let notIPv4 = program.makeLabel()
+        // Reached with M[offset] = the offset of RTA_DST and M[attributeLength] = its
+        // rta_len. The families' chains can be longer than a conditional jump reaches.
+        let ipv4 = program.makeLabel()
+        let ipv6 = program.makeLabel()
         program.load(BPF_B, at: familyOffset)
-        program.jump(if: BPF_JEQ, UInt32(AddressFamily.ipv4.linuxValue), to: nil, else: notIPv4)
-        emitCoverage(&program, destination: lookupDestinations.ipv4)
-        program.place(notIPv4)
-        emitCoverage(&program, destination: lookupDestinations.ipv6)
-        // Only IPv4 and IPv6 reach `found`; this ends the program.
-        program.return(accept)
+        program.jump(if: BPF_JEQ, UInt32(AddressFamily.ipv4.linuxValue), to: ipv4, else: nil)
+        program.jump(to: ipv6)
+        for (family, label) in [(AddressFamily.ipv4, ipv4), (.ipv6, ipv6)] {
+            program.place(label)
+            // In address order, so that the same set always makes the same program.
+            let others = watched.filter { $0.family == family && $0 != lookupDestinations[family] }
+                .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+            for destination in [lookupDestinations[family]] + others {
+                let next = program.makeLabel()
+                emitCoverage(&program, destination: destination, otherwise: next)
+                program.place(next)
+            }
+            program.return(drop)
+        }
         return program.instructions()
     }
 
@@ -149,14 +177,15 @@ enum RouteFilter {
         program.return(accept)
     }
 
-    /// With X = the offset of RTA_DST: accepts when its first rtm_dst_len bits equal
-    /// `destination`'s, drops otherwise; passes an RTA_DST that is not one address.
-    /// The prefix is compared 32 bits at a time: (RTA_DST XOR destination) shifted
-    /// right by the bits outside the prefix must be 0.
-    private static func emitCoverage(_ program: inout ClassicBPF, destination: IPAddress) {
+    /// With M[offset] = the offset of RTA_DST: accepts when its first rtm_dst_len bits
+    /// equal `destination`'s, goes on at `otherwise` when they do not; passes an RTA_DST
+    /// that is not one address. The prefix is compared 32 bits at a time: (RTA_DST XOR
+    /// destination) shifted right by the bits outside the prefix must be 0.
+    private static func emitCoverage(_ program: inout ClassicBPF, destination: IPAddress,
+                                     otherwise differs: ClassicBPF.Label) {
         let accept = program.makeLabel()
-        let drop = program.makeLabel()
         let bytes = destination.bytes
+        program.loadX(memory: Slot.offset)
         program.load(memory: Slot.attributeLength)
         program.jump(if: BPF_JEQ, UInt32(attributeHeaderSize + bytes.count), to: nil, else: accept)
         let words = stride(from: 0, to: bytes.count, by: 4).map { start in
@@ -182,17 +211,16 @@ enum RouteFilter {
             program.copyAToX()
             program.load(memory: Slot.difference + index)
             program.aluX(BPF_RSH)
-            program.jump(if: BPF_JEQ, 0, to: accept, else: drop)
+            program.jump(if: BPF_JEQ, 0, to: accept, else: differs)
             program.place(whole)
             program.load(memory: Slot.difference + index)
-            program.jump(if: BPF_JEQ, 0, to: nil, else: drop)
+            program.jump(if: BPF_JEQ, 0, to: nil, else: differs)
             program.copyXToA()
             program.jump(if: BPF_JEQ, end, to: accept, else: nil)
         }
         // Not reached: the last word's `end` is the address's width, which the prefix
-        // does not exceed. Drop, like any route whose prefix differs.
-        program.place(drop)
-        program.return(Self.drop)
+        // does not exceed. Go on, like any route whose prefix differs.
+        program.jump(to: differs)
         program.place(accept)
         program.return(Self.accept)
     }

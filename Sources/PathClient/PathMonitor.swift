@@ -267,8 +267,9 @@ public final class PathMonitor: Sendable {
                 state.daemonConnections += 1
                 state.lastError = nil
             }
-        case .resync:
-            // The daemon's path line follows, with the new generation.
+        case .resync, .route:
+            // The daemon's path line follows a resync, with the new generation; a path
+            // subscription gets no route lines.
             break
         case .path(let update):
             let stopped = state.withLock { state -> InProcessPathSource? in

@@ -89,7 +89,7 @@ public final class PathService: @unchecked Sendable {
         let connectivity = ConnectivityReports(engine: engine, configuration: settings, records: records, log: log)
         self.connectivity = connectivity
         let publisher = PathPublisher(engine: engine, configuration: settings, connectivity: connectivity,
-                                      admission: admission, records: records)
+                                      admission: admission, records: records, log: log)
         self.publisher = publisher
         requests = RequestHandler(queue: queue, log: log, engine: engine, configuration: settings, admission: admission,
                                   publisher: publisher, connectivity: connectivity, records: records)
@@ -192,7 +192,9 @@ public final class PathService: @unchecked Sendable {
         admission.applyLimits()
         // Before the first path there is nothing to re-evaluate: the first batch will
         // be evaluated under the new policy.
-        if engine.hasState { publisher.publishChanges() }
+        guard engine.hasState else { return }
+        publisher.publishChanges()
+        publisher.routes.reevaluate()
     }
 
     private func stateChanged(resync: String?) {
@@ -203,6 +205,7 @@ public final class PathService: @unchecked Sendable {
         records.firstPathPublished()
         if resync != nil { records.recordResync() }
         publisher.publishChanges(resync: resync)
+        publisher.routes.refresh(resync: resync)
         if firstPath {
             let handlers = firstPathHandlers
             firstPathHandlers.removeAll()

@@ -19,6 +19,8 @@ enum MonitorVerb: Verb {
                 }
             case .error:
                 if options.json { echo(line) }
+            case .route:
+                break  // a path subscription gets no route lines
             }
             return nil
         }

@@ -47,15 +47,22 @@ public final class FakeEventSource: PathEventSource, Sendable {
     }
 
     /// Answers from the fake kernel's routes on the source's queue, as the netlink
-    /// monitor answers on its own; a held lookup waits there for the test's gate.
-    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?, reply: @escaping @Sendable (Result<RouteLookup, RouteLookupError>) -> Void) {
+    /// monitor answers on its own, all questions in one turn; a held lookup waits there
+    /// for the test's gate.
+    public func lookUpRoutes(_ questions: [RouteQuestion],
+                             reply: @escaping @Sendable ([Result<RouteLookup, RouteLookupError>]) -> Void) {
         queue.async { [network] in
             guard let network else {
-                reply(.failure(RouteLookupError("the fake source has no network")))
+                reply(questions.map { _ in .failure(RouteLookupError("the fake source has no network")) })
                 return
             }
-            reply(network.answerLookup(to: destination, through: interface))
+            reply(questions.map { network.answerLookup(to: $0.destination, through: $0.interface) })
         }
+    }
+
+    /// Recorded by the fake kernel (`FakeNetwork.watchedDestinations`), in order with the lookups.
+    public func watchRoutes(to destinations: Set<IPAddress>) {
+        queue.async { [network] in network?.watched(destinations) }
     }
 
     /// Delivers a batch of changes from the source's queue, as a real source does. A
@@ -88,6 +95,8 @@ public final class FakeNetwork: Sendable {
         var lookedUp: [IPAddress] = []
         /// The interface each lookup was asked through (RTA_OIF), in the same order.
         var lookedUpThrough: [InterfaceIndex?] = []
+        /// What the sources were last told to let through for watched routes.
+        var watchedDestinations: Set<IPAddress> = []
     }
 
     private let state: Mutex<State>
@@ -129,6 +138,14 @@ public final class FakeNetwork: Sendable {
     public var lookedUp: [IPAddress] { state.withLock { $0.lookedUp } }
     /// The interface each of `lookedUp` was asked through; nil where none was named.
     public var lookedUpThrough: [InterfaceIndex?] { state.withLock { $0.lookedUpThrough } }
+
+    /// The destinations a source was last told are watched (`watchRoutes(to:)`).
+    public var watchedDestinations: Set<IPAddress> { state.withLock { $0.watchedDestinations } }
+
+    /// Called on the fake kernel's queue.
+    fileprivate func watched(_ destinations: Set<IPAddress>) {
+        state.withLock { $0.watchedDestinations = destinations }
+    }
 
     /// Called on the fake kernel's queue.
     fileprivate func answerLookup(to destination: IPAddress,

@@ -160,15 +160,52 @@ struct RouteFilterTests {
         }
         return IPAddress(bytes: bytes)!
     }
+
+    @Test("watched destinations: a route covering any of them passes, the lookups' still do, others are dropped")
+    func watchedDestinations() throws {
+        let watched: Set<IPAddress> = [IPAddress("198.51.100.7")!, IPAddress("192.0.2.200")!,
+                                       IPAddress("2001:db8:aa::1")!]
+        let filter = try #require(Verdicts(.standard, watching: watched))
+        #expect(filter.passes(MessageBytes.route(IPAddress("198.51.100.0")!, 24)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("198.51.100.7")!, 32, type: RTM_DELROUTE)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("192.0.2.128")!, 25)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:aa::")!, 48)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("203.0.113.0")!, 24)), "the lookup destination's")
+        #expect(!filter.passes(MessageBytes.route(IPAddress("192.0.2.0")!, 25)), "covers 192.0.2.0-127 only")
+        #expect(!filter.passes(MessageBytes.route(IPAddress("198.51.101.0")!, 24)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:ab::")!, 48)))
+    }
+
+    @Test("the most watched destinations fit one program; one more has none, and the monitor passes everything")
+    func watchedBound() throws {
+        let most = Set((0..<RouteFilter.maximumWatchedDestinations).map { index in
+            IPAddress(bytes: [0x20, 0x01, 0x0d, 0xb8, 0xee, UInt8(index)] + [UInt8](repeating: 0, count: 9) + [1])!
+        })
+        let program = try #require(RouteFilter.program(lookupDestinations: .standard, watching: most))
+        #expect(program.count <= Int(BPF_MAXINSNS))
+        let filter = try #require(Verdicts(.standard, watching: most))
+        for destination in most {
+            #expect(filter.passes(MessageBytes.route(destination, 128)), "\(destination)")
+        }
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:ef::1")!, 128)))
+        let oneMore = most.union([IPAddress("192.0.2.1")!])
+        #expect(RouteFilter.program(lookupDestinations: .standard, watching: oneMore) == nil)
+        let everything = try ClassicBPFInterpreter(RouteFilter.passEverything)
+        #expect(everything.run(MessageBytes.route(IPAddress("100.64.3.7")!, 32)) != 0)
+    }
 }
 
 /// The route filter for some destinations, checked as the kernel checks it at attach.
 private struct Verdicts {
     let interpreter: ClassicBPFInterpreter
 
-    init?(_ destinations: LookupDestinations) {
+    init?(_ destinations: LookupDestinations, watching watched: Set<IPAddress> = []) {
+        guard let program = RouteFilter.program(lookupDestinations: destinations, watching: watched) else {
+            Issue.record("no program for \(watched.count) watched destinations")
+            return nil
+        }
         do {
-            interpreter = try ClassicBPFInterpreter(RouteFilter.program(lookupDestinations: destinations))
+            interpreter = try ClassicBPFInterpreter(program)
         } catch {
             Issue.record("the kernel would refuse the program: \(error)")
             return nil

@@ -1,0 +1,180 @@
+import DaemonTestSupport
+@testable import PathDaemon
+import PathEngine
+import PathModel
+import PathProtocol
+import PathSocketClient
+import PathTestFixtures
+import Testing
+
+/// `subscribe` with a `destination` against a daemon whose kernel is the fake network:
+/// the first answer, a line per change of the judged answer and none for churn, one
+/// lookup per watched destination per batch, the budgets, and what a bad destination does.
+@Suite("route subscriptions")
+struct RouteSubscriptionTests {
+    static let destination = Fixture.routeDestination
+    static let satisfied = RouteReport(destination: destination, status: .satisfied, interface: Fixture.eth0Interface,
+                                       source: Fixture.onlineAddress.address, gateway: Fixture.ip("198.51.100.1"),
+                                       table: 254)
+
+    @Test("the current answer at once, then a line when it changes and none for churn that does not change it")
+    func changesOnly() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("r")))
+        let first = try client.nextRoute()
+        #expect(first.update == RouteUpdate(generation: .first, sequence: 1, report: Self.satisfied))
+        #expect(first.id == .string("r"))
+        #expect(harness.network.watchedDestinations == [Self.destination])
+        #expect(harness.network.waitForLookup(), "the first answer's lookup")
+        // Churn: a second address on eth0 changes neither the kernel's answer nor its judgement.
+        harness.network.latest.emit([.addressChanged(Fixture.address("198.51.100.3"))])
+        #expect(harness.network.waitForLookup(), "the batch's lookup")
+        // Then the kernel's answer changes: the next line is the one right after the first.
+        harness.network.setRoute(to: Self.destination, .success(.rejected(.unreachable)))
+        let rule = RoutingRule(family: .ipv4, priority: 100, action: .reject(.unreachable), hasOtherSelectors: true)
+        harness.network.latest.emit([.ruleAdded(rule)])
+        let rejected = try client.nextRoute()
+        #expect(rejected.update.sequence == 2)
+        #expect(rejected.update.report.unsatisfiedReason == .routeRejects)
+        #expect(rejected.update.report.interface == nil)
+        // And the link under the route loses its carrier: judged, not only looked up.
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let noCarrier = try client.nextRoute().update
+        #expect(noCarrier.sequence == 3)
+        #expect(noCarrier.report.unsatisfiedReason == .noCarrier)
+        #expect(noCarrier.report.reasonInterface == "eth0")
+        try client.expectNothingPending()
+    }
+
+    @Test("two subscribers of one destination cost one lookup per batch, and both get each line")
+    func oneLookupPerDestination() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        let first = try harness.connect()
+        let second = try harness.connect()
+        for client in [first, second] {
+            try client.send(Request(.subscribeRoute(destination: Self.destination)))
+            #expect(try client.nextRoute().update.sequence == 1)
+        }
+        // The second was answered from the first's answer, without asking the kernel.
+        #expect(harness.network.lookedUp == [Self.destination])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        for client in [first, second] {
+            #expect(try client.nextRoute().update.report.unsatisfiedReason == .noCarrier)
+        }
+        #expect(harness.network.lookedUp == [Self.destination, Self.destination])
+    }
+
+    @Test("route subscriptions count in MaxSubscriptionsPerClient= with paths; unsubscribe ends the watch")
+    func budget() throws {
+        let harness = try DaemonHarness(configuration: .daemon { $0.maximumSubscriptionsPerClient = 2 })
+        defer { harness.stop() }
+        let other = Fixture.ip("192.0.2.77")
+        let client = try harness.connect()
+        try client.send(Request(.subscribe(.any), id: .string("p")))
+        _ = try client.nextPath()
+        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("a")))
+        _ = try client.nextRoute()
+        try client.send(Request(.subscribeRoute(destination: other), id: .string("b")))
+        guard case .error(.limitExceeded, _, .string("b")) = try client.next() else {
+            Issue.record("expected limitExceeded")
+            return
+        }
+        try client.send(Request(.unsubscribe, id: .string("a")))
+        #expect(try client.next() == .unsubscribed(id: .string("a")))
+        try client.send(Request(.subscribeRoute(destination: other), id: .string("b")))
+        #expect(try client.nextRoute().update.report.destination == other)
+        // The source was told before the lookup: only the destination still watched.
+        #expect(harness.network.watchedDestinations == [other])
+        #expect(harness.queue.sync { harness.service.publisher.routes.count } == 1)
+    }
+
+    @Test("a zone that goes away is a reason, noInterface naming it, and the kernel is not asked about it")
+    func zoneGoesAway() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let linkLocal = Fixture.ip("fe80::1")
+        harness.network.setRoute(to: linkLocal, .success(.route(RouteAnswer(
+            type: .unicast, outputInterface: Fixture.ethIndex, table: 254, preferredSource: Fixture.ip("fe80::2")))))
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: linkLocal, interface: "eth0"), id: .integer(1)))
+        #expect(try client.nextRoute().update.report.status == .satisfied)
+        #expect(harness.network.lookedUpThrough == [Fixture.ethIndex])
+        harness.network.latest.emit([.linkRemoved(Fixture.ethIndex)])
+        let gone = try client.nextRoute().update.report
+        #expect(gone.unsatisfiedReason == .noInterface)
+        #expect(gone.reasonInterface == "eth0")
+        #expect(gone.reason == "eth0 is gone or down (the zone of fe80::1%eth0)")
+        #expect(harness.network.lookedUp == [linkLocal], "a zone naming no interface is not asked about")
+        // A zone unknown when subscribing is refused, as for `route`.
+        try client.send(Request(.subscribeRoute(destination: linkLocal, interface: "wlan9"), id: .integer(2)))
+        guard case .error(.badArgument, let message, .integer(2)) = try client.next() else {
+            Issue.record("expected badArgument")
+            return
+        }
+        #expect(message.hasPrefix("no interface \"wlan9\""))
+    }
+
+    @Test("a resync sends the resync line, then the route again in the new generation")
+    func resync() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("r")))
+        _ = try client.nextRoute()
+        harness.network.latest.overrun()
+        guard case .resync(_, let generation, .string("r")) = try client.next() else {
+            Issue.record("expected a resync line with the subscription's id")
+            return
+        }
+        let again = try client.nextRoute().update
+        #expect(again.generation == generation)
+        #expect(again.sequence == 2)
+        #expect(again.report == Self.satisfied)
+        #expect(harness.network.sources.count == 2)
+        #expect(harness.network.watchedDestinations == [Self.destination], "the new source watches it too")
+    }
+
+    @Test("a reload that changes the interface's cost sends a line, without asking the kernel")
+    func reload() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: Self.destination)))
+        #expect(try client.nextRoute().update.report.isExpensive == false)
+        harness.queue.sync { harness.service.reconfigure(ReloadScript.expensiveEth0()) }
+        let expensive = try client.nextRoute().update
+        #expect(expensive.sequence == 2)
+        #expect(expensive.report.isExpensive)
+        #expect(harness.network.lookedUp.count == 1)
+    }
+
+    @Test("a lookup the kernel could not answer is lookupFailed and watches nothing; a disconnect ends the watch")
+    func failureAndDisconnect() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .failure(RouteLookupError("request socket is closed")))
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .integer(3)))
+        guard case .error(.lookupFailed, let message, .integer(3)) = try client.next() else {
+            Issue.record("expected lookupFailed")
+            return
+        }
+        #expect(message.contains("203.0.113.50") && message.contains("request socket is closed"))
+        #expect(harness.queue.sync { harness.service.publisher.routes.count } == 0)
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .integer(4)))
+        #expect(try client.nextRoute().id == .integer(4))
+        #expect(harness.queue.sync { harness.service.publisher.routes.count } == 1)
+        client.close()
+        try harness.waitForClients("the client left") { $0 == 0 }
+        #expect(harness.queue.sync { harness.service.publisher.routes.count } == 0)
+    }
+}
