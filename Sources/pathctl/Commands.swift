@@ -21,11 +21,12 @@ enum Commands {
             CommandSpec("status", summary: "show the current path",
                         options: ["--require-type", "--prohibit-type", "--check"] + requirementOptions,
                         action: StatusVerb.self),
-            CommandSpec("monitor", summary: "print the path and every change until interrupted",
-                        options: ["--require-type", "--prohibit-type"], action: MonitorVerb.self),
-            CommandSpec("wait", summary: "wait until the path is satisfied",
-                        options: ["--require-type", "--prohibit-type", "--timeout"] + requirementOptions,
-                        action: WaitVerb.self),
+            CommandSpec("monitor", summary: "print the path (or the route to HOST...) and every change",
+                        options: ["--require-type", "--prohibit-type", "--route"],
+                        operands: routeHosts, action: MonitorVerb.self),
+            CommandSpec("wait", summary: "wait until the path (or the route to every HOST) is satisfied",
+                        options: ["--require-type", "--prohibit-type", "--timeout", "--route"] + requirementOptions,
+                        operands: routeHosts, action: WaitVerb.self),
             CommandSpec("interfaces", summary: "list the links pathd sees and why each is usable or not",
                         action: InterfacesVerb.self),
             CommandSpec("route", summary: "show the route to each address of HOST... and whether it is usable",
@@ -41,6 +42,8 @@ enum Commands {
     }
 
     private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
+    private static let routeHosts = CommandOperands("HOST", description: "a name or an IP address",
+                                                    completion: .hostnames, introducedBy: "--route")
     private static let requirementOptions = PathRequirements.options.map(\.option)
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
 
@@ -62,6 +65,10 @@ enum Commands {
         CommandOption(OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
                                  help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
                       brief: "paths over this interface type do not count", completion: interfaceTypes),
+        CommandOption(OptionSpec("--route", help: """
+            monitor, wait: the route to each HOST instead of the
+            path (names resolved again when the path changes)
+            """), brief: "follow the route to each HOST instead of the path"),
         CommandOption(OptionSpec("--check", help: """
             status: exit 1 unless the path is satisfied (implied
             by --ipv4, --ipv6, --dns and --internet)
