@@ -331,6 +331,8 @@ public final class PathMonitor: Sendable {
         case .path(let path):
             state.withLock { $0.source = .inProcess }
             record(State(path))?()
+        case .route, .refused:
+            break  // a path's engine follows no route
         case .failed(let why):
             let (failed, wasKnown) = state.withLock { state -> (InProcessPathSource?, Bool) in
                 state.lastError = PathClientError("the in-process engine cannot watch the kernel: \(why)")

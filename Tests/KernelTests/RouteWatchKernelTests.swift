@@ -74,6 +74,36 @@ extension KernelTests {
             }
         }
 
+        @Test("the Swift sequence (Examples/RouteWatch) follows the same changes, from pathd and with no daemon",
+              arguments: [true, false])
+        func swiftSequence(throughDaemon: Bool) throws {
+            try withVethTopology { topology in
+                try Self.addVPN(topology)
+                var socket = topology.directory.path("absent.sock")
+                if throughDaemon {
+                    // vA expensive for pathd only: the engine in the program reads /etc/pathd,
+                    // which does not exist here, so "expensive" can only come from pathd.
+                    let config = topology.directory.path("pathd.conf")
+                    try "[Interface]\nName=vA\nExpensive=yes\n".write(toFile: config, atomically: true,
+                                                                        encoding: .utf8)
+                    try topology.startDaemon(arguments: ["--config", config])
+                    socket = topology.socketPath
+                }
+                let arguments = throughDaemon ? [Self.host] : [Self.host, "--in-process"]
+                let program = try topology.runProgram("RouteWatch", arguments, environment: ["PATHD_SOCKET": socket])
+                defer { teardown("kill RouteWatch") { try program.kill() } }
+                let vpn = try program.waitForLine("the route through the VPN") { _ in true }
+                #expect(vpn.hasPrefix("satisfied via tun0 (gateway \(VethTopology.tunnelPeer)"), "\(vpn)")
+                try topology.a.ip("route", "del", "192.0.2.0/24", "via", VethTopology.tunnelPeer, "dev", "tun0")
+                let uplink = try program.waitForLine("the route through the uplink") { _ in true }
+                #expect(uplink.hasPrefix("satisfied via vA (gateway \(VethTopology.routerAddress)"), "\(uplink)")
+                #expect(uplink.hasSuffix(", expensive)") == throughDaemon, "\(uplink)")
+                try topology.a.ip("route", "add", "unreachable", "192.0.2.0/24")
+                let none = try program.waitForLine("no route to the host") { _ in true }
+                #expect(none.hasPrefix("unsatisfied: "), "\(none)")
+            }
+        }
+
         @Test("wait --route exits 0 once the route is usable, 1 when the timeout passes first, naming the reason")
         func waitForTheRoute() throws {
             try withVethTopology { topology in
