@@ -31,8 +31,12 @@ enum RouteFilter {
         static let scratch = 2
         /// `rta_len` of the attribute at `offset`.
         static let attributeLength = 3
-        /// RTA_DST XOR the lookup destination, 32 bits each, words 4 to 7.
-        static let difference = 4
+        /// rtm_dst_len, the prefix's length.
+        static let prefixLength = 4
+        /// RTA_DST, 32 bits each (network order), words 5 to 8.
+        static let destination = 5
+        /// The prefix's mask over each of those words, words 9 to 12.
+        static let mask = 9
     }
 
     private static let headerSize = MemoryLayout<nlmsghdr>.size
@@ -47,11 +51,13 @@ enum RouteFilter {
     private static let isLittleEndian = UInt16(1).littleEndian == 1
 
     /// How many watched destinations (`NetlinkMonitor.watchRoutes`) the program covers
-    /// at most. Each costs about 25 (IPv4) or 75 (IPv6) instructions; 32 IPv6 ones keep
-    /// the program well under BPF_MAXINSNS (4096) and, converted, under the 20 KiB of
-    /// `net.core.optmem_max` older kernels allow. Beyond, the monitor passes every route
-    /// message (`passEverything`): correct, only busier.
-    static let maximumWatchedDestinations = 32
+    /// at most. Each costs 6 (IPv4) or 21 (IPv6) instructions after a per-family part
+    /// computed once per message; 128 IPv6 ones make about 3,100 instructions, under
+    /// BPF_MAXINSNS (4096). Beyond, the monitor passes every route message
+    /// (`passEverything`): correct, only busier. The kernel charges the program against
+    /// `net.core.optmem_max` (128 KiB on recent kernels, 20 KiB on older ones, where a
+    /// large set is refused and the monitor falls back the same way).
+    static let maximumWatchedDestinations = 128
 
     /// A program that keeps every datagram: what a socket without a filter reads.
     static let passEverything: [sock_filter] = {
@@ -72,7 +78,7 @@ enum RouteFilter {
         emitAttributeWalk(&program, found: found)
         program.place(found)
         // Reached with M[offset] = the offset of RTA_DST and M[attributeLength] = its
-        // rta_len. The families' chains can be longer than a conditional jump reaches.
+        // rta_len. The families' parts can be longer than a conditional jump reaches.
         let ipv4 = program.makeLabel()
         let ipv6 = program.makeLabel()
         program.load(BPF_B, at: familyOffset)
@@ -83,12 +89,7 @@ enum RouteFilter {
             // In address order, so that the same set always makes the same program.
             let others = watched.filter { $0.family == family && $0 != lookupDestinations[family] }
                 .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-            for destination in [lookupDestinations[family]] + others {
-                let next = program.makeLabel()
-                emitCoverage(&program, destination: destination, otherwise: next)
-                program.place(next)
-            }
-            program.return(drop)
+            emitCoverage(&program, family: family, destinations: [lookupDestinations[family]] + others)
         }
         return program.instructions()
     }
@@ -177,52 +178,68 @@ enum RouteFilter {
         program.return(accept)
     }
 
-    /// With M[offset] = the offset of RTA_DST: accepts when its first rtm_dst_len bits
-    /// equal `destination`'s, goes on at `otherwise` when they do not; passes an RTA_DST
-    /// that is not one address. The prefix is compared 32 bits at a time: (RTA_DST XOR
-    /// destination) shifted right by the bits outside the prefix must be 0.
-    private static func emitCoverage(_ program: inout ClassicBPF, destination: IPAddress,
-                                     otherwise differs: ClassicBPF.Label) {
-        let accept = program.makeLabel()
-        let bytes = destination.bytes
-        program.loadX(memory: Slot.offset)
+    /// With M[offset] = the offset of RTA_DST of a `family` route: accepts when its
+    /// first rtm_dst_len bits equal those of any of `destinations`, drops otherwise;
+    /// passes an RTA_DST that is not one address. Once per message: RTA_DST's words and
+    /// the prefix's mask over each (all ones, the first rtm_dst_len % 32 bits, or none)
+    /// into scratch memory. Then per destination, per word: (RTA_DST XOR destination)
+    /// AND mask must be 0.
+    private static func emitCoverage(_ program: inout ClassicBPF, family: AddressFamily,
+                                     destinations: [IPAddress]) {
+        let wordCount = family == .ipv4 ? 1 : 4
+        let isAddress = program.makeLabel()
         program.load(memory: Slot.attributeLength)
-        program.jump(if: BPF_JEQ, UInt32(attributeHeaderSize + bytes.count), to: nil, else: accept)
-        let words = stride(from: 0, to: bytes.count, by: 4).map { start in
-            bytes[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        }
-        for (index, word) in words.enumerated() {
+        program.jump(if: BPF_JEQ, UInt32(attributeHeaderSize + 4 * wordCount), to: isAddress, else: nil)
+        program.return(accept)
+        program.place(isAddress)
+        program.loadX(memory: Slot.offset)
+        for index in 0..<wordCount {
             program.load(BPF_W, atX: attributeHeaderSize + 4 * index)
-            program.alu(BPF_XOR, word)
-            program.store(memory: Slot.difference + index)
+            program.store(memory: Slot.destination + index)
         }
-        // X = rtm_dst_len, 2 to the address's width (checked before the walk).
+        // rtm_dst_len is 2 to the address's width here (checked before the walk).
         program.load(BPF_B, at: destinationLengthOffset)
-        program.copyAToX()
-        for index in words.indices {
-            let end = UInt32(32 * (index + 1))
-            let whole = program.makeLabel()
-            program.copyXToA()
+        program.store(memory: Slot.prefixLength)
+        for index in 0..<wordCount {
+            let (start, end) = (UInt32(32 * index), UInt32(32 * (index + 1)))
+            let (whole, partial, none, stored) = (program.makeLabel(), program.makeLabel(), program.makeLabel(),
+                                                  program.makeLabel())
+            program.load(memory: Slot.prefixLength)
             program.jump(if: BPF_JGE, end, to: whole, else: nil)
-            // The prefix ends inside this word (it is longer than the words before):
-            // shift out the end - rtm_dst_len bits after it (1 to 31).
+            program.jump(if: BPF_JGT, start, to: partial, else: none)
+            program.place(partial)
+            // The prefix ends inside this word: its first (length - start) bits, that
+            // is all ones shifted left by end - length (1 to 31).
             program.loadConstant(end)
+            program.loadX(memory: Slot.prefixLength)
             program.aluX(BPF_SUB)
             program.copyAToX()
-            program.load(memory: Slot.difference + index)
-            program.aluX(BPF_RSH)
-            program.jump(if: BPF_JEQ, 0, to: accept, else: differs)
+            program.loadConstant(UInt32.max)
+            program.aluX(BPF_LSH)
+            program.jump(to: stored)
             program.place(whole)
-            program.load(memory: Slot.difference + index)
-            program.jump(if: BPF_JEQ, 0, to: nil, else: differs)
-            program.copyXToA()
-            program.jump(if: BPF_JEQ, end, to: accept, else: nil)
+            program.loadConstant(UInt32.max)
+            program.jump(to: stored)
+            program.place(none)
+            program.loadConstant(0)
+            program.place(stored)
+            program.store(memory: Slot.mask + index)
         }
-        // Not reached: the last word's `end` is the address's width, which the prefix
-        // does not exceed. Go on, like any route whose prefix differs.
-        program.jump(to: differs)
-        program.place(accept)
-        program.return(Self.accept)
+        for destination in destinations {
+            let differs = program.makeLabel()
+            let bytes = destination.bytes
+            for index in 0..<wordCount {
+                let word = bytes[4 * index..<4 * index + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                program.loadX(memory: Slot.mask + index)
+                program.load(memory: Slot.destination + index)
+                program.alu(BPF_XOR, word)
+                program.aluX(BPF_AND)
+                program.jump(if: BPF_JEQ, 0, to: nil, else: differs)
+            }
+            program.return(accept)
+            program.place(differs)
+        }
+        program.return(drop)
     }
 
     /// A = the host-order u32 at `offset` (nlmsg_len): classic BPF loads big-endian, so
