@@ -180,29 +180,44 @@ extension NetlinkMonitor {
 // MARK: - Chosen destinations (the `route` request, watched routes)
 
 extension NetlinkMonitor {
-    /// Asks the kernel for the route to each question on the request socket, in one
-    /// turn of `queue`: behind a dump or a batch's lookups already queued (each bounded,
-    /// the socket's receive timeout is 5 s), never on the caller's queue.
+    /// Route lookups asked in one turn of `queue`: a round of many watched routes is
+    /// split into turns of this many, so that the reading of events and the lookups of
+    /// the default path queued meanwhile wait for one turn (a few milliseconds), not for
+    /// the whole round (thousands of routes from one hostile user's subscriptions).
+    static let lookupsPerTurn = 64
+
+    /// Asks the kernel for the route to each question on the request socket, on
+    /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
+    /// socket's receive timeout is 5 s), never on the caller's queue; `lookupsPerTurn`
+    /// at a time. `reply` gets every answer, in order, after the last turn.
     public func lookUpRoutes(_ questions: [RouteQuestion],
                              reply: @escaping @Sendable ([Result<RouteLookup, RouteLookupError>]) -> Void) {
-        queue.async { [self] in
+        queue.async { [self] in lookUpRoutes(questions[...], answered: [], reply: reply) }
+    }
+
+    private func lookUpRoutes(_ questions: ArraySlice<RouteQuestion>, answered: [Result<RouteLookup, RouteLookupError>],
+                              reply: @escaping @Sendable ([Result<RouteLookup, RouteLookupError>]) -> Void) {
+        var answers = answered
+        for question in questions.prefix(Self.lookupsPerTurn) {
             guard let socket = requestSocket else {
-                let closed = RouteLookupError("the network monitor of generation \(generation) is closed")
-                reply(questions.map { _ in .failure(closed) })
-                return
+                answers.append(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
+                continue
             }
-            reply(questions.map { question in
-                do throws(NetlinkError) {
-                    let request = RouteLookupRequest(destination: question.destination,
-                                                     outputInterface: question.interface)
-                    return .success(try request.perform(on: socket, buffer: buffer))
-                } catch {
-                    // The next batch's own lookups meet the same socket and replace the
-                    // monitor if it is broken; this question only gets its error.
-                    return .failure(RouteLookupError(error.description))
-                }
-            })
+            do throws(NetlinkError) {
+                let request = RouteLookupRequest(destination: question.destination, outputInterface: question.interface)
+                answers.append(.success(try request.perform(on: socket, buffer: buffer)))
+            } catch {
+                // The next batch's own lookups meet the same socket and replace the
+                // monitor if it is broken; this question only gets its error.
+                answers.append(.failure(RouteLookupError(error.description)))
+            }
         }
+        let rest = questions.dropFirst(Self.lookupsPerTurn)
+        guard !rest.isEmpty else {
+            reply(answers)
+            return
+        }
+        queue.async { [self, answers] in lookUpRoutes(rest, answered: answers, reply: reply) }
     }
 
     /// Lets the route messages covering `destinations` through the kernel-side filter

@@ -104,7 +104,7 @@ public final class PathEngine: @unchecked Sendable {
         }
     }
 
-    /// `lookUpRoute` for several questions, asked in one turn of the source's queue;
+    /// `lookUpRoute` for several questions, asked together on the source's queue;
     /// `reply` gets one answer per question, in their order, on `queue`.
     public func lookUpRoutes(_ questions: [RouteQuestion],
                              reply: @escaping @Sendable ([Result<RouteLookup, RouteLookupError>]) -> Void) {

@@ -23,7 +23,7 @@ public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
 /// their engine, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
 ///
 /// After each change of the engine's state (`refresh`), every watched route is asked
-/// again, all in one turn of the source's queue (`PathEngine.lookUpRoutes`): one lookup
+/// again, in one round on the source's queue (`PathEngine.lookUpRoutes`): one lookup
 /// per distinct route, however many subscribers it has. While those lookups are out,
 /// further changes only mark that one more round is due, so a burst of batches costs at
 /// most two rounds. `onChange` hears of the routes whose report changed, and of every

@@ -18,9 +18,10 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// policy rules applied, no packet sent), for the `route` request and the watched
     /// routes; with an interface, for traffic sent through it (RTA_OIF, as `ip route get
     /// … oif`). Returns at once; `reply` is called once, on the source's own queue, behind
-    /// the work already queued there, with one answer per question in their order: the
-    /// questions are asked in one turn of that queue. A source that can no longer ask
-    /// (cancelled, its socket failed) answers each with a failure.
+    /// the work already queued there, with one answer per question in their order, once
+    /// all are asked (the netlink monitor asks a few dozen per turn of its queue, so that
+    /// a long round delays its other work by one turn only). A source that can no longer
+    /// ask (cancelled, its socket failed) answers each with a failure.
     func lookUpRoutes(_ questions: [RouteQuestion],
                       reply: @escaping @Sendable ([Result<RouteLookup, RouteLookupError>]) -> Void)
     /// The destinations whose routes someone watches: a route message that covers one of
