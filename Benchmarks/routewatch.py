@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Route subscriptions (issue 27), against a pathd binary, as root, in a namespace of its own:
+
+  routewatch.py flood PATHD ROUTES WATCHED   pathd's CPU time while `ip -batch` adds ROUTES
+      unreachable /32s in 100.64.0.0/10 (covering no watched destination), with WATCHED
+      route subscriptions (half IPv4 in 198.51.100.0/24, half IPv6 in 2001:db8:100::/64) on
+      one connection; then one route covering a watched destination, whose line must come.
+  routewatch.py scale PATHD WATCHED CHANGES  pathd's RSS before and after WATCHED route
+      subscriptions (10.0.0.0/8) on one connection, and its CPU time per path change over
+      2 x CHANGES carrier flips, each waited for until every subscription's line came.
+
+Prints one JSON object. Not part of `make bench`; docs/PERFORMANCE.md ("Issue 27") has a run."""
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+
+def sh(*args, check=True):
+    return subprocess.run(args, check=check, capture_output=True, text=True)
+
+
+class Namespace:
+    """A namespace with d0 (192.0.2.2/24, 2001:db8:1::2/64, default routes) whose veth peer
+    d1 sets its carrier, and pathd in it with a client connection."""
+
+    def __init__(self, pathd, name):
+        self.name = name
+        sh("ip", "netns", "del", name, check=False)
+        sh("ip", "netns", "add", name)
+        for command in (["link", "set", "lo", "up"], ["link", "add", "d0", "type", "veth", "peer", "name", "d1"],
+                        ["link", "set", "d1", "up"], ["link", "set", "d0", "up"],
+                        ["address", "add", "192.0.2.2/24", "dev", "d0"],
+                        ["-6", "address", "add", "2001:db8:1::2/64", "dev", "d0", "nodad"],
+                        ["route", "add", "default", "via", "192.0.2.1"],
+                        ["-6", "route", "add", "default", "via", "2001:db8:1::1"]):
+            self.ip(*command)
+        self.directory = f"/tmp/{name}"
+        os.makedirs(self.directory, exist_ok=True)
+        self.socket_path = f"{self.directory}/pathd.sock"
+        if os.path.exists(self.socket_path):
+            os.unlink(self.socket_path)
+        self.daemon = subprocess.Popen(["ip", "netns", "exec", name, pathd, "--socket", self.socket_path,
+                                        "--max-subscriptions-per-client", "65536"],
+                                       stderr=open(f"{self.directory}/pathd.stderr", "w"))
+        deadline = time.time() + 20
+        while not os.path.exists(self.socket_path):
+            if time.time() > deadline:
+                raise RuntimeError("pathd did not start")
+            time.sleep(0.05)  # polling for the socket file, with a deadline
+        self.client = socket.socket(socket.AF_UNIX)
+        self.client.connect(self.socket_path)
+        self.reader = self.client.makefile("r")
+        if json.loads(self.reader.readline())["type"] != "hello":
+            raise RuntimeError("no hello")
+
+    def ip(self, *args):
+        sh("ip", "-n", self.name, *args)
+
+    def subscribe(self, destinations):
+        """Subscribes to each destination (id: its index) and checks each first answer."""
+        self.client.sendall("".join(json.dumps({"op": "subscribe", "id": index, "destination": destination}) + "\n"
+                                    for index, destination in enumerate(destinations)).encode())
+        for _ in destinations:
+            line = json.loads(self.reader.readline())
+            if line["type"] != "route" or line["status"] != "satisfied":
+                raise RuntimeError(f"unexpected first answer: {line}")
+
+    def cpu_seconds(self):
+        fields = open(f"/proc/{self.daemon.pid}/stat").read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def rss_kib(self):
+        for line in open(f"/proc/{self.daemon.pid}/status"):
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+        raise RuntimeError("no VmRSS")
+
+    def close(self):
+        self.daemon.terminate()
+        self.daemon.wait()
+        sh("ip", "netns", "del", self.name, check=False)
+
+
+def flood(pathd, count, watched):
+    namespace = Namespace(pathd, "pathd-routewatch-flood")
+    try:
+        destinations = [f"198.51.100.{i + 1}" for i in range(watched // 2)] + \
+                       [f"2001:db8:100::{i + 1:x}" for i in range(watched - watched // 2)]
+        namespace.subscribe(destinations)
+        lines = []
+        threading.Thread(target=lambda: [lines.append(json.loads(text)) for text in namespace.reader],
+                         daemon=True).start()
+        batch = f"{namespace.directory}/flood.batch"
+        with open(batch, "w") as file:
+            for i in range(count):
+                file.write(f"route add unreachable 100.{64 + (i >> 16)}.{(i >> 8) & 255}.{i & 255}/32\n")
+        time.sleep(1)  # idle before the first sample (not an ordering wait)
+        before = namespace.cpu_seconds()
+        started = time.time()
+        sh("ip", "-n", namespace.name, "-batch", batch)
+        seconds = time.time() - started
+        time.sleep(1)  # pathd reads what reached it (not an ordering wait)
+        cpu = namespace.cpu_seconds() - before
+        during = len(lines)
+        seen = None
+        if destinations:
+            namespace.ip("route", "add", "unreachable", "198.51.100.0/24")
+            deadline = time.time() + 10
+            while not any(line.get("destination") == "198.51.100.1" and line["status"] == "unsatisfied"
+                          for line in list(lines)):
+                if time.time() > deadline:
+                    raise RuntimeError("the route covering a watched destination was not seen")
+                time.sleep(0.01)  # polling the reader thread's lines, with a deadline
+            seen = True
+        return {"watched": watched, "routes": count, "flood_seconds": round(seconds, 1),
+                "pathd_cpu_seconds": round(cpu, 2), "route_lines_during_flood": during, "covering_route_seen": seen}
+    finally:
+        namespace.close()
+
+
+def scale(pathd, watched, changes):
+    namespace = Namespace(pathd, "pathd-routewatch-scale")
+    try:
+        time.sleep(0.5)  # idle before the first sample (not an ordering wait)
+        before_rss = namespace.rss_kib()
+        namespace.subscribe([f"10.{(i >> 16) & 255}.{(i >> 8) & 255}.{i & 255}" for i in range(1, watched + 1)])
+        after_rss = namespace.rss_kib()
+
+        def flip(state, status):
+            namespace.ip("link", "set", "d1", state)  # d0's carrier: the path and every route change
+            seen = set()
+            while len(seen) < watched:
+                line = json.loads(namespace.reader.readline())
+                if line["type"] == "route" and line["status"] == status:
+                    seen.add(line["id"])
+
+        before = namespace.cpu_seconds()
+        started = time.time()
+        for _ in range(changes):
+            flip("down", "unsatisfied")
+            flip("up", "satisfied")
+        elapsed = time.time() - started
+        cpu = namespace.cpu_seconds() - before
+        return {"watched": watched, "rss_kib_before": before_rss, "rss_kib_after": after_rss,
+                "rss_kib_per_watched": round((after_rss - before_rss) / watched, 2), "changes": 2 * changes,
+                "cpu_ms_per_change": round(1000 * cpu / (2 * changes), 1),
+                "wall_ms_per_change": round(1000 * elapsed / (2 * changes), 1)}
+    finally:
+        namespace.close()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 5 or sys.argv[1] not in ("flood", "scale"):
+        sys.exit(__doc__)
+    measure = flood if sys.argv[1] == "flood" else scale
+    print(json.dumps(measure(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
