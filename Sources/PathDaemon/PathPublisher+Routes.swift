@@ -50,12 +50,12 @@ extension PathPublisher {
                 let message = "the kernel could not be asked for the route to \(route): \(error)"
                 connection.finishDeferredReply(ServerMessage.error(code: .lookupFailed, message: message,
                                                                    id: id).encoded())
-                if subscriptions.subscribers(of: .route(route)).isEmpty { routes.unwatch(route) }
+                release(route)
             case .success(let report):
                 guard connection.isOpen else {
                     // Gone while the kernel was asked: subscribe nobody, keep nothing.
                     connection.finishDeferredReply([])
-                    if subscriptions.subscribers(of: .route(route)).isEmpty { routes.unwatch(route) }
+                    release(route)
                     return
                 }
                 let group = routeGroups[route] ?? RouteGroup(report: report, generation: engine.generation)
@@ -71,6 +71,7 @@ extension PathPublisher {
     /// Sends a line to the subscribers of each route in `changed` whose report did
     /// change (after a resync, to every one, preceded by the resync line).
     func publishRoutes(_ changed: [WatchedRoute], resync: String?) {
+        onRoutesChanged?()
         let generation = engine.generation
         for route in changed {
             guard var group = routeGroups[route], let report = routes.report(for: route) else { continue }

@@ -22,6 +22,12 @@ final class PathPublisher: @unchecked Sendable {
     /// Called with the default path each time it is published (the log line, the
     /// service manager's status).
     var onDefaultPathChange: ((Path) -> Void)?
+    /// Called when the default path differs from the one before (not for its first).
+    var onDefaultPathChanged: (() -> Void)?
+    /// Whether someone other than a subscriber holds a watched route (`WatchList`).
+    var holdsRoute: ((WatchedRoute) -> Bool)?
+    /// Called when watched routes' reports changed, before their lines are sent.
+    var onRoutesChanged: (() -> Void)?
     let engine: PathEngine
     let configuration: ServiceConfiguration
     private let connectivity: ConnectivityReports
@@ -128,8 +134,14 @@ final class PathPublisher: @unchecked Sendable {
     private func abandon(_ topics: [SubscriptionTopic]) {
         for case .route(let route) in topics {
             routeGroups[route] = nil
-            routes.unwatch(route)
+            release(route)
         }
+    }
+
+    /// Stops watching `route` unless a subscriber or the watch list holds it.
+    func release(_ route: WatchedRoute) {
+        guard subscriptions.subscribers(of: .route(route)).isEmpty, !(holdsRoute?(route) ?? false) else { return }
+        routes.unwatch(route)
     }
 
     // MARK: Evaluation
@@ -146,6 +158,7 @@ final class PathPublisher: @unchecked Sendable {
                                       at publishedAt: Timestamp) {
         onDefaultPathChange?(group.path)
         guard previous != group.path else { return }
+        if previous != nil { onDefaultPathChanged?() }
         records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous,
                                   at: publishedAt)
     }

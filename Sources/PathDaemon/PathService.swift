@@ -35,6 +35,8 @@ public final class PathService: @unchecked Sendable {
     let connectivity: ConnectivityReports
     let publisher: PathPublisher
     let requests: RequestHandler
+    /// The routes of `[Watch]`, for the metrics.
+    let watchList: WatchList
     /// Where the history file goes (`$STATE_DIRECTORY`); nil keeps it in memory.
     private let stateDirectory: String?
 
@@ -93,6 +95,12 @@ public final class PathService: @unchecked Sendable {
         self.publisher = publisher
         requests = RequestHandler(queue: queue, log: log, engine: engine, configuration: settings, admission: admission,
                                   publisher: publisher, connectivity: connectivity, records: records)
+        let watchList = WatchList(queue: queue, log: log, publisher: publisher, clock: clock)
+        self.watchList = watchList
+        // Weak: the list holds the publisher.
+        publisher.holdsRoute = { [weak watchList] route in watchList?.holds(route) ?? false }
+        publisher.onRoutesChanged = { [weak watchList] in watchList?.routesChanged() }
+        publisher.onDefaultPathChanged = { [weak watchList] in watchList?.pathChanged() }
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
         settings.onApplied = { [unowned self] in configurationApplied() }
@@ -195,6 +203,7 @@ public final class PathService: @unchecked Sendable {
         guard engine.hasState else { return }
         publisher.publishChanges()
         publisher.routes.reevaluate()
+        watchList.apply(configuration.current.watch)
     }
 
     private func stateChanged(resync: String?) {
@@ -207,6 +216,7 @@ public final class PathService: @unchecked Sendable {
         publisher.publishChanges(resync: resync)
         publisher.routes.refresh(resync: resync)
         if firstPath {
+            watchList.apply(configuration.current.watch)
             let handlers = firstPathHandlers
             firstPathHandlers.removeAll()
             for handler in handlers { handler() }
@@ -230,6 +240,11 @@ public final class PathService: @unchecked Sendable {
             connectivity: .init(path: connectivity.connectivity(of: path), reports: connectivity.latest,
                                 reportCounts: counters.connectivityReports),
             daemon: .init(counters: counters, generation: engine.generation, clients: admission.clients.count,
-                          subscriptions: publisher.subscriptions.count, startTime: records.startTime.wall))
+                          subscriptions: publisher.subscriptions.count, startTime: records.startTime.wall),
+            routes: .init(watchList.hosts.map { state in
+                .init(host: state.host.description,
+                      routes: state.routes.map { ($0.destination, publisher.routes.report(for: $0)) },
+                      unresolved: state.unresolved, unusableTime: state.unusable.total(at: now))
+            }))
     }
 }

@@ -8,7 +8,8 @@ import SystemCalls
 /// A subscription to pathd that outlives the daemon: it finds the daemon through the
 /// search order (`PathConnection.connect(to:)`), subscribes with its criteria (or to the
 /// route to one destination), reports every path (or route) line, and when the daemon
-/// goes away reports that and reconnects with a capped, jittered back-off until cancelled (`ReconnectSchedule`: every failure waits).
+/// goes away reports that and reconnects with a capped, jittered back-off until cancelled
+/// (`ReconnectSchedule`: every failure waits).
 /// Events are delivered on the queue given to `start`, in order; after `cancel()` no
 /// handler call begins, even for lines read before it (the check is made on that queue,
 /// after the hop).

@@ -58,8 +58,8 @@ struct MaintainerScriptTests {
         let calls = try run("prerm", ["remove"], installed: Self.units, enabled: Self.enabledByDefault)
         let stopped = Set(calls.filter { $0.hasPrefix("deb-systemd-invoke stop ") }
             .flatMap { $0.split(separator: " ").dropFirst(2).map(String.init) })
-        #expect(stopped.isSuperset(of: ["pathd-probe.service", "pathd-wait-online.service", "pathd.service", "pathd.socket",
-                                        "pathd-wait-route@*.service"]),
+        #expect(stopped.isSuperset(of: ["pathd-probe.service", "pathd-wait-online.service", "pathd.service",
+                                        "pathd.socket", "pathd-wait-route@*.service"]),
                 "\(calls)")
     }
 

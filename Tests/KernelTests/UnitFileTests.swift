@@ -126,7 +126,9 @@ extension KernelTests {
                 let errors = topology.directory.path("wait-route.err")
                 let unit = try ChildProcess(pathctl, arguments, stderrPath: errors)
                 defer { teardown("stop the unit's command") { try unit.terminate("pathd-wait-route@") } }
-                try waitUntil("pathd accepted the unit's pathctl") { try hasAccepted(server: daemon.pid, client: unit.pid) }
+                try waitUntil("pathd accepted the unit's pathctl") {
+                    try hasAccepted(server: daemon.pid, client: unit.pid)
+                }
                 // The default path is satisfied all along: only the route to the host is waited for.
                 let status = try Command.run(pathctl, ["--socket", topology.socketPath, "status", "--check"])
                 #expect(status.termination == .exit(0))

@@ -1,0 +1,110 @@
+import DaemonTestSupport
+import Dispatch
+import Glibc
+@testable import PathDaemon
+import PathEngine
+import PathModel
+import PathProtocol
+import PathSocketClient
+import PathTestFixtures
+import Testing
+
+/// `[Watch] Destination=` against a daemon whose kernel is the fake network: the routes
+/// it watches of its own accord, as `pathd_route_*` metrics, with names resolved by the
+/// system resolver (localhost from /etc/hosts, a name in .invalid that never resolves).
+@Suite("watched routes of pathd.conf")
+struct WatchListTests {
+    static let unresolvable = "name-that-does-not-exist.invalid"
+
+    static func configuration(_ hosts: [WatchSettings.Host]) -> Configuration {
+        var configuration = Configuration.builtIn
+        configuration.watch.destinations = hosts
+        return configuration
+    }
+
+    /// Waits (10 s at most) until every name was resolved: the resolver answers on a queue
+    /// of its own and sends no line, so the daemon's state is polled.
+    static func waitUntilResolved(_ harness: DaemonHarness) throws {
+        let deadline = DispatchTime.now() + 10
+        while !harness.queue.sync(execute: { harness.service.watchList.hosts.allSatisfy(\.isKnown) }) {
+            guard DispatchTime.now() < deadline else {
+                throw PathClientError("the names were not resolved within 10 s")
+            }
+            usleep(10_000)  // a poll interval; the deadline above fails the test
+        }
+    }
+
+    /// The metrics once `done` holds of them (the first answers come after the resolution).
+    static func metrics(_ client: PathConnection, until done: (String) -> Bool) throws -> String {
+        let deadline = DispatchTime.now() + 10
+        while true {
+            let text = try MetricsTests.metrics(client)
+            if done(text) { return text }
+            guard DispatchTime.now() < deadline else { throw PathClientError("metrics never showed it:\n\(text)") }
+            usleep(10_000)  // a poll interval; the deadline above fails the test
+        }
+    }
+
+    @Test("addresses and names are watched and exported; an unresolvable name is a reason; the route follows changes")
+    func exported() throws {
+        let clock = ManualClock()
+        let harness = try DaemonHarness(configuration: Self.configuration([
+            .address(Fixture.routeDestination, zone: nil), .name("localhost"), .name(Self.unresolvable),
+        ]), clock: clock)
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try Self.waitUntilResolved(harness)
+        // Watched since the first path, asked again at the next change of the kernel's state.
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
+        let via = #"pathd_route_usable{host="203.0.113.50",destination="203.0.113.50"} 1"#
+        var text = try Self.metrics(client) { $0.contains(via) && $0.contains(#"destination="127.0.0.1"} 0"#) }
+        #expect(text.contains(#"pathd_route_info{host="203.0.113.50",destination="203.0.113.50","#
+            + #"interface="eth0",reason=""} 1"#), "\(text)")
+        // The fake kernel has no route to 127.0.0.1: judged as a route request would be.
+        #expect(text.contains(#"pathd_route_info{host="localhost",destination="127.0.0.1",interface="","#
+            + #"reason="noRoute"} 1"#), "\(text)")
+        #expect(text.contains(#"pathd_route_info{host="\#(Self.unresolvable)",destination="",interface="","#
+            + #"reason="unresolved"} 1"#), "\(text)")
+        #expect(harness.network.watchedDestinations.contains(Fixture.routeDestination))
+        // Unusable since resolved: the unresolvable name and localhost; not the address.
+        clock.advance(by: .seconds(30))
+        text = try MetricsTests.metrics(client)
+        #expect(text.contains(#"pathd_route_unusable_seconds_total{host="\#(Self.unresolvable)"} 30"#), "\(text)")
+        #expect(text.contains(#"pathd_route_unusable_seconds_total{host="203.0.113.50"} 0"#), "\(text)")
+
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        text = try Self.metrics(client) { $0.contains(#"reason="noCarrier"} 1"#) }
+        #expect(text.contains(#"pathd_route_usable{host="203.0.113.50",destination="203.0.113.50"} 0"#), "\(text)")
+        clock.advance(by: .seconds(5))
+        text = try MetricsTests.metrics(client)
+        #expect(text.contains(#"pathd_route_unusable_seconds_total{host="203.0.113.50"} 5"#), "\(text)")
+    }
+
+    @Test("a reload that drops a host stops watching it, unless a subscriber still does")
+    func reloadKeepsSubscribers() throws {
+        let harness = try DaemonHarness(configuration: Self.configuration([
+            .address(Fixture.routeDestination, zone: nil), .address(Fixture.ip("192.0.2.77"), zone: nil),
+        ]))
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: Fixture.routeDestination), id: .string("s")))
+        // Answered from the list's watch, made at the first path: the fake kernel had no route yet.
+        #expect(try client.nextRoute().update.report.unsatisfiedReason == .noRoute)
+        #expect(harness.network.lookedUp.filter { $0 == Fixture.routeDestination }.count == 1, "asked once, for both")
+        harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
+        #expect(try client.nextRoute().update.report.status == .satisfied)
+        harness.queue.sync { harness.service.reconfigure(Self.configuration([])) }
+        try client.send(Request(.subscribeRoute(destination: Fixture.ip("198.51.100.9")), id: .string("t")))
+        _ = try client.nextRoute()
+        // Asked after the reload: the fake kernel was told what is watched by then.
+        #expect(harness.network.watchedDestinations == [Fixture.routeDestination, Fixture.ip("198.51.100.9")])
+        let text = try MetricsTests.metrics(client)
+        #expect(!text.contains("pathd_route_usable{"), "no host is configured any more: \(text)")
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        var update = try client.nextRoute()
+        while update.id != .string("s") { update = try client.nextRoute() }
+        #expect(update.update.report.unsatisfiedReason == .noCarrier, "the subscription still follows it")
+    }
+}
