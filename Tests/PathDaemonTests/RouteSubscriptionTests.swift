@@ -94,6 +94,39 @@ struct RouteSubscriptionTests {
         #expect(harness.queue.sync { harness.service.publisher.routes.count } == 1)
     }
 
+    @Test("a thousand route subscriptions on one connection: 64 are taken, the rest refused, nobody else disturbed")
+    func thousandFromOneClient() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let bystander = try harness.connect()
+        try bystander.send(Request(.subscribe(.any), id: .string("path")))
+        let first = try bystander.nextPath().update
+        let hostile = try RawClient(path: harness.socketPath)
+        let lines = (0..<1000).map { index in
+            Request(.subscribeRoute(destination: .v4(0x0A00_0000 + UInt32(index))), id: .integer(Int64(index))).encoded()
+        }
+        try hostile.write(lines.flatMap { $0 })
+        var taken = 0
+        var refused = 0
+        for _ in 0..<1000 {
+            switch try hostile.next() {
+            case .routeUpdate: taken += 1
+            case .error(.limitExceeded, _, _): refused += 1
+            case let other: Issue.record("unexpected \(other)")
+            }
+        }
+        #expect(taken == 64 && refused == 936)
+        #expect(harness.network.watchedDestinations.count == 64)
+        // The bystander's path still follows the kernel, and the hostile client is still served.
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let next = try bystander.nextPath().update
+        #expect(next.sequence == first.sequence + 1 && next.path.unsatisfiedReason == .noCarrier)
+        try hostile.write(Array(#"{"op":"ping","id":"still"}"#.utf8) + [10])
+        var message = try hostile.next()
+        while case .routeUpdate = message { message = try hostile.next() }
+        #expect(message == .pong(id: .string("still")))
+    }
+
     @Test("a zone that goes away is a reason, noInterface naming it, and the kernel is not asked about it")
     func zoneGoesAway() throws {
         let harness = try DaemonHarness()
