@@ -95,7 +95,7 @@ public final class PathService: @unchecked Sendable {
         self.publisher = publisher
         requests = RequestHandler(queue: queue, log: log, engine: engine, configuration: settings, admission: admission,
                                   publisher: publisher, connectivity: connectivity, records: records)
-        let watchList = WatchList(queue: queue, log: log, publisher: publisher, clock: clock)
+        let watchList = WatchList(queue: queue, log: log, publisher: publisher, records: records)
         self.watchList = watchList
         // Weak: the list holds the publisher.
         publisher.holdsRoute = { [weak watchList] route in watchList?.holds(route) ?? false }

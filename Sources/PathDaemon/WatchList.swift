@@ -33,23 +33,25 @@ final class WatchList: @unchecked Sendable {
         var isKnown: Bool
         /// The time no route of the host was usable (or its name did not resolve).
         var unusable = OutageClock()
+        /// What the history last said of it.
+        var recorded: PathChange?
     }
 
     private let queue: DispatchQueue
     private let log: Logger
     private let publisher: PathPublisher
-    private let clock: any TimeSource
+    private let records: ServiceRecords
     private let resolverQueue = DispatchQueue(label: "pathd.watch.resolver")
     /// In the order of `Destination=`.
     private(set) var hosts: [HostState] = []
     /// Numbers the resolution rounds: only the latest one's answer is applied.
     private var round: UInt64 = 0
 
-    init(queue: DispatchQueue, log: Logger, publisher: PathPublisher, clock: any TimeSource) {
+    init(queue: DispatchQueue, log: Logger, publisher: PathPublisher, records: ServiceRecords) {
         self.queue = queue
         self.log = log
         self.publisher = publisher
-        self.clock = clock
+        self.records = records
     }
 
     /// Whether the list holds `route`.
@@ -83,23 +85,51 @@ final class WatchList: @unchecked Sendable {
         resolveNames()
     }
 
-    /// A watched route's report changed: the outage clocks follow.
+    /// A watched route's report changed (or a name's addresses): the outage clocks and
+    /// the history follow each host's state.
     func routesChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let now = clock.now()
+        let now = records.clock.now()
         for index in hosts.indices {
-            if let isOut = isOut(hosts[index]) { hosts[index].unusable.record(isOut: isOut, at: now) }
+            guard var change = state(of: hosts[index]) else { continue }
+            hosts[index].unusable.record(isOut: change.status != .satisfied, at: now)
+            let previous = hosts[index].recorded
+            change.sequence = previous?.sequence ?? 0
+            change.generation = previous?.generation ?? change.generation
+            guard change != previous else { continue }
+            change.sequence += 1
+            change.generation = publisher.engine.generation
+            hosts[index].recorded = change
+            records.recordRoute(host: hosts[index].host.description, change, at: now)
         }
     }
 
-    /// Whether no route of the host can carry traffic; nil while that is not known (a
-    /// name not resolved yet, a route not answered yet).
-    private func isOut(_ host: HostState) -> Bool? {
+    /// The host's state as the history says it: satisfied when any of its routes is
+    /// usable (through those routes' interfaces), else why the first is not, or why the
+    /// name does not resolve; nil while that is not known (a name not resolved yet, a
+    /// route not answered yet). Generation and sequence are the caller's.
+    private func state(of host: HostState) -> PathChange? {
         guard host.isKnown else { return nil }
-        if host.unresolved != nil { return true }
+        if let unresolved = host.unresolved {
+            var change = PathChange(status: .unsatisfied, unsatisfiedReason: UnsatisfiedReason(rawValue: "unresolved"),
+                                    generation: .first, sequence: 0)
+            change.recordedExplanation = unresolved
+            return change
+        }
         let reports = host.routes.map(publisher.routes.report(for:))
-        if reports.contains(where: { $0?.isUsable == true }) { return false }
-        return reports.contains(nil) ? nil : true
+        let usable = reports.compactMap { $0 }.filter(\.isUsable)
+        if !usable.isEmpty {
+            var interfaces: [String] = []
+            for name in usable.compactMap(\.interface?.name) where !interfaces.contains(name) {
+                interfaces.append(name)
+            }
+            return PathChange(status: .satisfied, interfaces: interfaces, generation: .first, sequence: 0)
+        }
+        guard let first = reports.first, let report = first, !reports.contains(nil) else { return nil }
+        var change = PathChange(status: report.status, unsatisfiedReason: report.unsatisfiedReason,
+                                reasonInterface: report.reasonInterface, generation: .first, sequence: 0)
+        change.recordedExplanation = report.reason
+        return change
     }
 
     // MARK: Resolving

@@ -36,8 +36,8 @@ enum Commands {
             CommandSpec("reload", summary: "make pathd read its configuration again", action: ReloadVerb.self),
             CommandSpec("metrics", summary: "print pathd's metrics (OpenMetrics or Prometheus text)",
                         options: ["--format"], action: MetricsVerb.self),
-            CommandSpec("history", summary: "list the outages of the last path changes, and totals",
-                        options: ["--since"], action: HistoryVerb.self),
+            CommandSpec("history", summary: "list the outages of the path (or of the route to HOST...), and totals",
+                        options: ["--since", "--route"], operands: routeHosts, action: HistoryVerb.self),
         ])
     }
 
@@ -67,8 +67,9 @@ enum Commands {
                       brief: "paths over this interface type do not count", completion: interfaceTypes),
         CommandOption(OptionSpec("--route", help: """
             monitor, wait: the route to each HOST instead of the
-            path (names resolved again when the path changes)
-            """), brief: "follow the route to each HOST instead of the path"),
+            path (names resolved again when the path changes);
+            history: that of each HOST of pathd.conf's [Watch]
+            """), brief: "the route to each HOST instead of the path"),
         CommandOption(OptionSpec("--check", help: """
             status: exit 1 unless the path is satisfied (implied
             by --ipv4, --ipv6, --dns and --internet)

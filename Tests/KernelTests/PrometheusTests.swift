@@ -105,6 +105,10 @@ extension KernelTests {
                 try metricsShow(#"pathd_route_info{host="192.0.2.10",destination="192.0.2.10",interface="","#
                     + #"reason="routeRejects"} 1"#)
                 #expect(text.contains(#"pathd_route_usable{host="192.0.2.10",destination="192.0.2.10"} 0"#))
+                let history = try Command.check(pathctl, ["--socket", topology.socketPath, "history", "--route",
+                                                          "192.0.2.10"])
+                #expect(history.hasPrefix("Route to 192.0.2.10:\n"), "\(history)")
+                #expect(history.contains("the route rejects traffic"), "\(history)")
                 let file = topology.directory.path("watch.prom")
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
                 let promtool = try #require(PrometheusTools.promtool).path

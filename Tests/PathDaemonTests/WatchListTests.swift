@@ -74,11 +74,32 @@ struct WatchListTests {
         #expect(text.contains(#"pathd_route_unusable_seconds_total{host="203.0.113.50"} 0"#), "\(text)")
 
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
-        text = try Self.metrics(client) { $0.contains(#"reason="noCarrier"} 1"#) }
+        text = try Self.metrics(client) {
+            $0.contains(#"pathd_route_info{host="203.0.113.50",destination="203.0.113.50",interface="eth0","#
+                + #"reason="noCarrier"} 1"#)
+        }
         #expect(text.contains(#"pathd_route_usable{host="203.0.113.50",destination="203.0.113.50"} 0"#), "\(text)")
         clock.advance(by: .seconds(5))
         text = try MetricsTests.metrics(client)
         #expect(text.contains(#"pathd_route_unusable_seconds_total{host="203.0.113.50"} 5"#), "\(text)")
+
+        // The history: each host's changes, as pathctl history --route reads them.
+        try client.send(Request(.history(since: nil, limit: nil)))
+        guard case .history(_, _, let entries, _) = try client.next() else {
+            Issue.record("no history reply")
+            return
+        }
+        let address = HistoryEntry.route(to: "203.0.113.50", in: entries).compactMap { entry -> PathChange? in
+            if case .change(let change) = entry.event { change } else { nil }
+        }
+        #expect(address.map(\.status).suffix(2) == [.satisfied, .unsatisfied], "\(address)")
+        #expect(address.last?.interfaces == [] && address.last?.explanation == "no carrier on eth0 (cable unplugged "
+            + "or peer down)")
+        #expect(address.dropLast().last?.interfaces == ["eth0"])
+        let name = HistoryEntry.route(to: Self.unresolvable, in: entries).compactMap { entry -> PathChange? in
+            if case .change(let change) = entry.event { change } else { nil }
+        }
+        #expect(name.count == 1 && name.first?.explanation?.hasPrefix("cannot resolve: ") == true, "\(name)")
     }
 
     @Test("a reload that drops a host stops watching it, unless a subscriber still does")

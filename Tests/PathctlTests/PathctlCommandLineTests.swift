@@ -157,6 +157,8 @@ struct PathctlCommandLineTests {
             == "--require-type does not apply with --route")
         #expect(usageError("status", "--route") == "--route does not apply to status")
         #expect(PathctlCommandLine.usage.contains("pathctl [--socket PATH] monitor [--json] --route HOST..."))
+        let history = try options("history", "--route", "db.example.org", "--since", "yesterday")
+        #expect(history.route && history.hosts == ["db.example.org"] && history.since != nil)
     }
 
     @Test("the usage names every command, every option and every exit status")

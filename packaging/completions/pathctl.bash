@@ -45,7 +45,7 @@ _pathctl() {
         monitor) options+=" --require-type --prohibit-type --route" ;;
         wait) options+=" --require-type --prohibit-type --route --ipv4 --ipv6 --dns --internet --timeout" ;;
         metrics) options+=" --format" ;;
-        history) options+=" --since" ;;
+        history) options+=" --route --since" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history" -- "$cur"))
@@ -57,6 +57,9 @@ _pathctl() {
         COMPREPLY=($(compgen -A hostname -- "$cur"))
     elif [[ $command == route && $cur != -* ]]; then
         # route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
+        COMPREPLY=($(compgen -A hostname -- "$cur"))
+    elif [[ $command == history && $cur != -* ]]; then
+        # history --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
