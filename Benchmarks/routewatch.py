@@ -8,6 +8,9 @@
   routewatch.py scale PATHD WATCHED CHANGES  pathd's RSS before and after WATCHED route
       subscriptions (10.0.0.0/8) on one connection, and its CPU time per path change over
       2 x CHANGES carrier flips, each waited for until every subscription's line came.
+  routewatch.py latency PATHD ROUNDS  kernel change -> line, against `ip monitor route` in the
+      same namespace: ROUNDS times, a rejecting route over a watched destination added and
+      deleted (its route line), and the default route deleted and added (the path line).
 
 Prints one JSON object. Not part of `make bench`; docs/PERFORMANCE.md ("Issue 27") has a run."""
 import json
@@ -153,8 +156,70 @@ def scale(pathd, watched, changes):
         namespace.close()
 
 
+def latency(pathd, rounds):
+    namespace = Namespace(pathd, "pathd-routewatch-latency")
+    try:
+        # IPv4's default route alone carries the path, so that deleting it changes the path.
+        namespace.ip("-6", "route", "del", "default", "via", "2001:db8:1::1")
+        namespace.subscribe(["198.51.100.1"])
+        namespace.client.sendall(b'{"op":"subscribe","id":"path"}\n')
+        lines = []  # (monotonic time, line), pathd's
+        monitor_lines = []  # (monotonic time, text), ip monitor's
+        condition = threading.Condition()
+
+        def read(stream, into, parse):
+            for text in stream:
+                with condition:
+                    into.append((time.monotonic(), parse(text)))
+                    condition.notify_all()
+
+        monitor = subprocess.Popen(["ip", "-n", namespace.name, "monitor", "route"], stdout=subprocess.PIPE,
+                                   text=True, bufsize=1)
+        threading.Thread(target=read, args=(namespace.reader, lines, json.loads), daemon=True).start()
+        threading.Thread(target=read, args=(monitor.stdout, monitor_lines, str.strip), daemon=True).start()
+        time.sleep(0.5)  # ip monitor subscribes (not an ordering wait: each change is waited for below)
+
+        def wait(into, predicate, after):
+            with condition:
+                if not condition.wait_for(lambda: any(t >= after and predicate(x) for t, x in into), timeout=10):
+                    raise RuntimeError("a change was not seen")
+                return min(t for t, x in into if t >= after and predicate(x))
+
+        def measure(command, kernel, line):
+            started = time.monotonic()
+            namespace.ip(*command)
+            return 1000 * (wait(lines, line, started) - wait(monitor_lines, kernel, started))
+
+        route, path = [], []
+        for _ in range(rounds):
+            route.append(measure(["route", "add", "unreachable", "198.51.100.0/24"],
+                                 lambda t: t.startswith("unreachable 198.51.100.0/24"),
+                                 lambda l: l.get("destination") == "198.51.100.1" and l["status"] == "unsatisfied"))
+            route.append(measure(["route", "del", "unreachable", "198.51.100.0/24"],
+                                 lambda t: t.startswith("Deleted unreachable 198.51.100.0/24"),
+                                 lambda l: l.get("destination") == "198.51.100.1" and l["status"] == "satisfied"))
+            path.append(measure(["route", "del", "default", "via", "192.0.2.1"],
+                                lambda t: t.startswith("Deleted default via 192.0.2.1"),
+                                lambda l: l["type"] == "path" and l["status"] == "unsatisfied"))
+            path.append(measure(["route", "add", "default", "via", "192.0.2.1"],
+                                lambda t: t.startswith("default via 192.0.2.1"),
+                                lambda l: l["type"] == "path" and l["status"] == "satisfied"))
+        monitor.terminate()
+        monitor.wait()
+
+        def median(values):
+            ordered = sorted(values)
+            return round(ordered[len(ordered) // 2], 2)
+        return {"rounds": rounds, "route_line_after_ip_monitor_ms_median": median(route),
+                "route_line_after_ip_monitor_ms_max": round(max(route), 2),
+                "path_line_after_ip_monitor_ms_median": median(path),
+                "path_line_after_ip_monitor_ms_max": round(max(path), 2)}
+    finally:
+        namespace.close()
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 5 or sys.argv[1] not in ("flood", "scale"):
+    measures = {"flood": (flood, 5), "scale": (scale, 5), "latency": (latency, 4)}
+    if len(sys.argv) < 2 or sys.argv[1] not in measures or len(sys.argv) != measures[sys.argv[1]][1]:
         sys.exit(__doc__)
-    measure = flood if sys.argv[1] == "flood" else scale
-    print(json.dumps(measure(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))))
+    print(json.dumps(measures[sys.argv[1]][0](sys.argv[2], *map(int, sys.argv[3:]))))
