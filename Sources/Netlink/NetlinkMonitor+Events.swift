@@ -132,10 +132,29 @@ extension NetlinkMonitor {
     /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
     func deliverPending(isFullState: Bool) throws(NetlinkError) {
         pending += try lookups()
+        let watched = try watchedLookups()
         let events = pending
         pending = []
         needsLookup = false
-        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events))
+        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched))
+    }
+
+    /// The route to each watched destination, in the batch, so that a watched route's
+    /// line goes out with the path's rather than one hop later (docs/PERFORMANCE.md,
+    /// "Issue 27"); none past `RouteFilter.maximumWatchedDestinations`, where the
+    /// watcher's own rounds ask them a few dozen per turn instead of holding this one.
+    func watchedLookups() throws(NetlinkError) -> [IPAddress: RouteLookup] {
+        guard !watchedDestinations.isEmpty, watchedDestinations.count <= RouteFilter.maximumWatchedDestinations else {
+            return [:]
+        }
+        guard let socket = requestSocket else {
+            throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
+        }
+        var answers: [IPAddress: RouteLookup] = [:]
+        for destination in watchedDestinations {
+            answers[destination] = try RouteLookupRequest(destination: destination).perform(on: socket, buffer: buffer)
+        }
+        return answers
     }
 
     /// One `.routeLookup` per configured family, IPv4 first.

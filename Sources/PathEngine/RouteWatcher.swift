@@ -112,8 +112,11 @@ public final class RouteWatcher: @unchecked Sendable {
         watchedDestinationsChanged()
     }
 
-    /// The engine's state changed: asks the kernel again for every watched route.
-    /// `resync` is the engine's reason when a new generation began.
+    /// The engine's state changed: asks the kernel again for every watched route. A
+    /// route without a zone whose destination the batch brought the kernel's answer for
+    /// (`PathEngine.batchLookups`) takes it at once; the others are asked in a round.
+    /// `resync` is the engine's reason when a new generation began: then every route
+    /// is asked in the round, whose answer sends the resync to all of them at once.
     public func refresh(resync: String? = nil) {
         dispatchPrecondition(condition: .onQueue(engine.queue))
         if let resync { pendingResync = resync }
@@ -121,12 +124,25 @@ public final class RouteWatcher: @unchecked Sendable {
             pendingResync = nil
             return
         }
+        var rest = Array(entries.keys)
+        if pendingResync == nil && !engine.batchLookups.isEmpty {
+            var changed: [WatchedRoute] = []
+            rest.removeAll { route in
+                guard route.zone == nil, let lookup = engine.batchLookups[route.destination.unmappingIPv4] else {
+                    return false
+                }
+                if record(route, lookup: lookup) { changed.append(route) }
+                return true
+            }
+            if !changed.isEmpty { onChange?(changed, nil) }
+        }
+        guard !rest.isEmpty else { return }
         guard !isRefreshing else {
             refreshAgain = true
             return
         }
         isRefreshing = true
-        ask(Array(entries.keys)) { [weak self] _ in
+        ask(rest) { [weak self] _ in
             guard let self else { return }
             isRefreshing = false
             if refreshAgain {

@@ -50,6 +50,22 @@ struct RouteSubscriptionTests {
         try client.expectNothingPending()
     }
 
+    @Test("answers a batch brings are taken as they are: no lookup, the line at once; a zoned route is still asked")
+    func answersInTheBatch() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        let client = try harness.connect()
+        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("r")))
+        #expect(try client.nextRoute().update.report == Self.satisfied)
+        harness.network.latest.emit([.ruleAdded(RoutingRule(family: .ipv4, priority: 7, action: .reject(.prohibit),
+                                                            hasOtherSelectors: true))],
+                                    watchedLookups: [Self.destination: .rejected(.prohibit)])
+        let rejected = try client.nextRoute().update
+        #expect(rejected.sequence == 2 && rejected.report.unsatisfiedReason == .routeRejects)
+        #expect(harness.network.lookedUp == [Self.destination], "only the first answer was asked for")
+    }
+
     @Test("two subscribers of one destination cost one lookup per batch, and both get each line")
     func oneLookupPerDestination() throws {
         let harness = try DaemonHarness()
