@@ -219,13 +219,16 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11, 16 and 22, and the GIO module's): root, network namespaces,
-# about 11 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md holds a
-# recorded run. BENCH_ARGS: see bench.py --help; BENCH_ARGS="--only flood" measures just
-# the route flood (1.5 minutes), BENCH_ARGS="--only hostile,memory" issue 16's part
-# (about 30 s), BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's (about 2
-# minutes), BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own route
-# flood: gio-module's gio-watch with the built module against GLib's netlink backend).
+# Benchmarks (issues 6, 11, 16, 22 and 27, and the GIO module's): root, network namespaces,
+# about 13 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md holds a
+# recorded run. BENCH_ARGS="--only routewatch" measures issue 27's watched routes alone
+# (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
+# minutes with the default 1M routes). BENCH_ARGS: see bench.py --help;
+# BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
+# BENCH_ARGS="--only hostile,memory" issue 16's part (about 30 s),
+# BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's (about 2 minutes),
+# BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own route flood:
+# gio-module's gio-watch with the built module against GLib's netlink backend).
 # pathd-engine-bench times the client library's in-process engine beside pathd.
 BENCH_ARGS ?=
 bench: deps build build-gio-module

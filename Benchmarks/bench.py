@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gio  # noqa: E402
 import hostile  # noqa: E402
 import routebench  # noqa: E402
+import routewatch  # noqa: E402
 import readers  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
@@ -734,6 +735,8 @@ def print_report(results):
         print_flood(results["flood"])
     if "gio" in results:
         gio.print_glib(results["gio"])
+    if "routewatch" in results:
+        routewatch.print_report(results["routewatch"])
 
 
 def print_flood(f):
@@ -819,9 +822,11 @@ def main():
     parser.add_argument("--engine", help="pathd-engine-bench, the in-process engine (default: beside --pathd, if there)")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
-                        default="start,engine,latency,breakdown,fanout,idle,hostile,memory,route,flood,start-full,gio",
+                        default="start,engine,latency,breakdown,fanout,idle,hostile,memory,route,flood,start-full,gio,"
+                                "routewatch",
                         help="comma-separated subset of start,engine,latency,breakdown,fanout,idle,hostile,memory,"
-                             "route,flood,start-full,gio (start-full runs inside flood, for pathd and the in-process "
+                             "route,flood,start-full,gio,routewatch (routewatch: issue 27's watched routes, "
+                             "routewatch.py; start-full runs inside flood, for pathd and the in-process "
                              "engine); --only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs issue 16's part alone")
@@ -904,6 +909,9 @@ def main():
             results["gio"] = gio.glib_monitors(driver, pathd, directory, os.path.abspath(arguments.gio_watch),
                                                os.path.abspath(arguments.gio_modules), arguments.gio_rounds,
                                                arguments.gio_idle_seconds, routes, write_batches, path_state)
+        if "routewatch" in only:
+            print("bench: watched routes (routewatch.py)", file=sys.stderr, flush=True)
+            results["routewatch"] = routewatch.report(binary, arguments.routes, arguments.prefix)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

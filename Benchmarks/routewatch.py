@@ -13,7 +13,8 @@
       destination added and deleted (its route line), and the default route, which carries
       both, deleted and added (the route line and the path line of the same change).
 
-Prints one JSON object. Not part of `make bench`; docs/PERFORMANCE.md ("Issue 27") has a run."""
+Prints one JSON object. `make bench` runs all three (`bench.py --only routewatch`, `report`
+and `print_report` below); docs/PERFORMANCE.md ("Issue 27") has a run."""
 import json
 import os
 import socket
@@ -89,8 +90,8 @@ class Namespace:
         sh("ip", "netns", "del", self.name, check=False)
 
 
-def flood(pathd, count, watched):
-    namespace = Namespace(pathd, "pathd-routewatch-flood")
+def flood(pathd, count, watched, prefix="pathd-routewatch"):
+    namespace = Namespace(pathd, f"{prefix}-flood")
     try:
         destinations = [f"198.51.100.{i + 1}" for i in range(watched // 2)] + \
                        [f"2001:db8:100::{i + 1:x}" for i in range(watched - watched // 2)]
@@ -126,8 +127,8 @@ def flood(pathd, count, watched):
         namespace.close()
 
 
-def scale(pathd, watched, changes):
-    namespace = Namespace(pathd, "pathd-routewatch-scale")
+def scale(pathd, watched, changes, prefix="pathd-routewatch"):
+    namespace = Namespace(pathd, f"{prefix}-scale")
     try:
         time.sleep(0.5)  # idle before the first sample (not an ordering wait)
         before_rss = namespace.rss_kib()
@@ -157,8 +158,8 @@ def scale(pathd, watched, changes):
         namespace.close()
 
 
-def latency(pathd, rounds):
-    namespace = Namespace(pathd, "pathd-routewatch-latency")
+def latency(pathd, rounds, prefix="pathd-routewatch"):
+    namespace = Namespace(pathd, f"{prefix}-latency")
     try:
         # IPv4's default route alone carries the path, so that deleting it changes the path.
         namespace.ip("-6", "route", "del", "default", "via", "2001:db8:1::1")
@@ -227,6 +228,34 @@ def latency(pathd, rounds):
                 "default_route_change_path_line_ms": [median(both_path), round(max(both_path), 2)]}
     finally:
         namespace.close()
+
+
+def report(pathd, routes, prefix):
+    """Every measure of issue 27's table, for `make bench`."""
+    return {"flood": [flood(pathd, routes, watched, prefix) for watched in (0, 100, 129)],
+            "scale": [scale(pathd, watched, 10, prefix) for watched in (100, 1000)],
+            "latency": latency(pathd, 50, prefix)}
+
+
+def print_report(results):
+    print("### Watched routes (issue 27)\n")
+    print("| flood of routes covering no watched destination | routes | pathd CPU (s) | route lines "
+          "| covering route seen |\n|---|---|---|---|---|")
+    for run in results["flood"]:
+        print(f"| {run['watched']} watched | {run['routes']:,} | {run['pathd_cpu_seconds']} | "
+              f"{run['route_lines_during_flood']} | {run['covering_route_seen']} |")
+    print("\n| watched on one connection | RSS growth (KiB) | per watched (KiB) | CPU per path change (ms) |"
+          "\n|---|---|---|---|")
+    for run in results["scale"]:
+        print(f"| {run['watched']} | {run['rss_kib_after'] - run['rss_kib_before']} | {run['rss_kib_per_watched']} | "
+              f"{run['cpu_ms_per_change']} |")
+    lat = results["latency"]
+    print(f"\n| line after ip monitor's ({lat['rounds']} rounds), median / max ms | |\n|---|---|")
+    for key, label in (("covering_route_change_route_line_ms", "route line, a covering route changes"),
+                       ("default_route_change_route_line_ms", "route line, the default route changes"),
+                       ("default_route_change_path_line_ms", "path line, the default route changes")):
+        print(f"| {label} | {lat[key][0]} / {lat[key][1]} |")
+    print()
 
 
 if __name__ == "__main__":
