@@ -6,31 +6,36 @@ import SystemCalls
 /// resolver made of it: its addresses, and for a literal with a zone ("fe80::1%eth0")
 /// that zone, sent as the request's `interface`.
 struct RouteHost {
+    /// Resolves a name: the system resolver (getaddrinfo), or a test's.
+    typealias Resolver = (String) -> Result<[IPAddress], HostResolver.Failure>
+
     let host: String
+    private let resolver: Resolver
     private(set) var addresses: Result<[IPAddress], HostResolver.Failure>
     private(set) var zone: String?
     /// Whether `host` is a name (resolved again by `resolve()`), not an address literal.
     let isName: Bool
 
     /// Resolved at once; an address literal needs no resolver, and its zone would be lost in one.
-    init(_ host: String) {
+    init(_ host: String, resolver: @escaping Resolver = RouteHost.systemResolver) {
         self.host = host
+        self.resolver = resolver
         if let (literal, zone) = RouteZone.split(host) {
             addresses = .success([literal])
             self.zone = zone
             isName = false
         } else {
-            addresses = Self.lookUp(host)
+            addresses = resolver(host)
             isName = true
         }
     }
 
-    /// Asks the system resolver again (a name's addresses may change with the path).
+    /// Asks the resolver again (a name's addresses may change with the path).
     mutating func resolve() {
-        if isName { addresses = Self.lookUp(host) }
+        if isName { addresses = resolver(host) }
     }
 
-    private static func lookUp(_ name: String) -> Result<[IPAddress], HostResolver.Failure> {
+    static func systemResolver(_ name: String) -> Result<[IPAddress], HostResolver.Failure> {
         Result { () throws(HostResolver.Failure) in
             try HostResolver.addresses(of: name).compactMap { IPAddress(bytes: $0) }
         }

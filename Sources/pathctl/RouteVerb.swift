@@ -10,7 +10,7 @@ import SystemCalls
 enum RouteVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         // Resolved before connecting: a slow resolver holds no connection open.
-        let targets = options.hosts.map(RouteHost.init)
+        let targets = options.hosts.map { RouteHost($0) }
         // Each answer, the hello and every route, within the deadline: the connection's
         // receive timeout bounds every wait for a line.
         let connection = try connectForAnswers(options.socketPath)

@@ -21,9 +21,9 @@ final class RouteWatchList {
     private(set) var answers: [Key: (report: RouteReport, line: [UInt8])] = [:]
     private var keysByID: [JSONValue: Key] = [:]
 
-    init(_ hosts: [String]) {
+    init(_ hosts: [String], resolver: @escaping RouteHost.Resolver = RouteHost.systemResolver) {
         var seen = Set<String>()
-        self.hosts = hosts.filter { seen.insert($0).inserted }.map(RouteHost.init)
+        self.hosts = hosts.filter { seen.insert($0).inserted }.map { RouteHost($0, resolver: resolver) }
         for key in keys { keysByID[id(of: key)] = key }
     }
 
