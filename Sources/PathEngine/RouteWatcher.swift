@@ -96,13 +96,23 @@ public final class RouteWatcher: @unchecked Sendable {
                 if isNew && entries[route]?.report == nil { unwatch(route) }
                 reply(.failure(error))
             case .success(let lookup)?:
-                // Unwatched meanwhile (its subscriber left): answered all the same.
-                reply(.success(entries[route]?.report ?? judge(route.destination, lookup)))
+                reply(.success(settle(route, lookup: lookup)))
             case nil:
                 // The zone names no interface: not asked (`ask`).
-                reply(.success(entries[route]?.report ?? Self.zoneGone(route)))
+                reply(.success(settle(route, lookup: nil)))
             }
         }
+    }
+
+    /// The report of `route` once its first answer came. Dropped meanwhile (a failed first
+    /// lookup of another caller unwatched it), the route is watched again with this
+    /// answer: the caller releases what it no longer needs (`unwatch`).
+    private func settle(_ route: WatchedRoute, lookup: RouteLookup?) -> RouteReport {
+        if let report = entries[route]?.report { return report }
+        let wasWatched = entries[route] != nil
+        let report = store(route, lookup: lookup)
+        if !wasWatched { watchedDestinationsChanged() }
+        return report
     }
 
     /// Stops watching `route`.
@@ -213,10 +223,16 @@ public final class RouteWatcher: @unchecked Sendable {
     /// Records the answer for `route` (nil: its zone names no interface) and its
     /// judgement; whether the report changed from an earlier one.
     private func record(_ route: WatchedRoute, lookup: RouteLookup?) -> Bool {
-        let report = lookup.map { judge(route.destination, $0) } ?? Self.zoneGone(route)
         let previous = entries[route]?.report
-        entries[route] = Entry(lookup: lookup, report: report)
+        let report = store(route, lookup: lookup)
         return previous != nil && previous != report
+    }
+
+    /// Keeps the answer for `route` and its judgement; returns the judgement.
+    private func store(_ route: WatchedRoute, lookup: RouteLookup?) -> RouteReport {
+        let report = lookup.map { judge(route.destination, $0) } ?? Self.zoneGone(route)
+        entries[route] = Entry(lookup: lookup, report: report)
+        return report
     }
 
     /// The report of a link-scoped destination whose zone names no interface now.

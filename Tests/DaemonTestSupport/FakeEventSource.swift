@@ -91,6 +91,8 @@ public final class FakeNetwork: Sendable {
         var nextStartGate: DispatchSemaphore?
         /// The kernel's answer to a route lookup, by destination; `.noRoute` otherwise.
         var routes: [IPAddress: Result<RouteLookup, RouteLookupError>] = [:]
+        /// Answers given once each, in order, before `routes` (`answerNext`).
+        var nextAnswers: [IPAddress: [Result<RouteLookup, RouteLookupError>]] = [:]
         /// The gate the next route lookup waits on, if any.
         var nextLookupGate: DispatchSemaphore?
         /// Every destination looked up, in order.
@@ -121,6 +123,12 @@ public final class FakeNetwork: Sendable {
     /// Sets what a route lookup of `destination` answers.
     public func setRoute(to destination: IPAddress, _ answer: Result<RouteLookup, RouteLookupError>) {
         state.withLock { $0.routes[destination] = answer }
+    }
+
+    /// Makes the next lookups of `destination` answer `answers`, one each, in order; then
+    /// `setRoute`'s answer again.
+    public func answerNext(_ destination: IPAddress, _ answers: [Result<RouteLookup, RouteLookupError>]) {
+        state.withLock { $0.nextAnswers[destination, default: []] += answers }
     }
 
     /// Makes the next route lookup wait (on the fake kernel's queue) until the returned
@@ -160,7 +168,13 @@ public final class FakeNetwork: Sendable {
         }
         lookupArrived.signal()
         gate?.wait()
-        return state.withLock { $0.routes[destination] ?? .success(.noRoute) }
+        return state.withLock { state in
+            if let next = state.nextAnswers[destination]?.first {
+                state.nextAnswers[destination]?.removeFirst()
+                return next
+            }
+            return state.routes[destination] ?? .success(.noRoute)
+        }
     }
 
     /// Waits (10 s at most) until `count` instances were made; false if they were not.

@@ -110,6 +110,38 @@ struct RouteSubscriptionTests {
         #expect(harness.queue.sync { harness.service.publisher.routes.count } == 1)
     }
 
+    @Test("a first lookup that fails while another client's succeeds leaves that client's route watched")
+    func concurrentFirstLookups() async throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
+        harness.network.answerNext(Self.destination, [.failure(RouteLookupError("request socket is closed"))])
+        let gate = harness.network.holdNextLookup()
+        let failing = try RawClient(path: harness.socketPath)
+        try failing.write(Request(.subscribeRoute(destination: Self.destination), id: .integer(1)).encoded())
+        #expect(harness.network.waitForLookup(), "the first lookup reached the kernel")
+        let other = try harness.connect()
+        try other.send(Request(.subscribeRoute(destination: Self.destination), id: .integer(2)))
+        // Both wait for the kernel before the first answer is let through: the order that
+        // matters (polled: a request being handled sends no line).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while harness.queue.sync(execute: {
+            harness.service.admission.clients.values.filter(\.isAwaitingReply).count
+        }) < 2 {
+            try #require(ContinuousClock.now < deadline, "the second subscription was not handled")
+            try await Task.sleep(for: .milliseconds(5))  // a poll interval, with the deadline above
+        }
+        gate.signal()
+        guard case .error(.lookupFailed, _, .integer(1)) = try failing.next() else {
+            Issue.record("expected lookupFailed")
+            return
+        }
+        #expect(try other.nextRoute().update.report == Self.satisfied)
+        #expect(harness.network.watchedDestinations == [Self.destination])
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(try other.nextRoute().update.report.unsatisfiedReason == .noCarrier, "still watched")
+    }
+
     @Test("a thousand route subscriptions on one connection: 64 are taken, the rest refused, nobody else disturbed")
     func thousandFromOneClient() throws {
         let harness = try DaemonHarness()
