@@ -109,8 +109,13 @@ struct WatchListTests {
         ]))
         defer { harness.stop() }
         let client = try harness.connect()
+        // The list's own first answer is in (the fake kernel has no route yet) before the
+        // subscription comes, which is then answered from it.
+        _ = try Self.metrics(client) {
+            $0.contains(#"pathd_route_usable{host="203.0.113.50",destination="203.0.113.50"} 0"#)
+        }
         try client.send(Request(.subscribeRoute(destination: Fixture.routeDestination), id: .string("s")))
-        // Answered from the list's watch, made at the first path: the fake kernel had no route yet.
+        // Answered from the list's watch, made at the first path.
         #expect(try client.nextRoute().update.report.unsatisfiedReason == .noRoute)
         #expect(harness.network.lookedUp.filter { $0 == Fixture.routeDestination }.count == 1, "asked once, for both")
         harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
