@@ -13,7 +13,9 @@ import SystemCalls
 /// Names are resolved with the system resolver on a queue of its own (getaddrinfo may
 /// wait seconds for a DNS server), at the first path, on each reload and whenever the
 /// default path changes; the answer hops back onto the state queue, where only the
-/// latest round's is applied. A name that does not resolve is reported as such.
+/// resolver's answers are applied. One round at a time: reloads and path changes while
+/// one is out ask for one more, so a storm of them (a reload loop, a flapping link with a
+/// slow DNS server) queues nothing. A name that does not resolve is reported as such.
 ///
 /// Threading: the state queue only (see `PathService`), but for `resolverQueue`, which
 /// touches nothing of `self`. `@unchecked Sendable`: the resolver's and the route
@@ -44,8 +46,9 @@ final class WatchList: @unchecked Sendable {
     private let resolverQueue = DispatchQueue(label: "pathd.watch.resolver")
     /// In the order of `Destination=`.
     private(set) var hosts: [HostState] = []
-    /// Numbers the resolution rounds: only the latest one's answer is applied.
-    private var round: UInt64 = 0
+    /// Whether a resolution round is out, and whether another is due after it.
+    private var isResolving = false
+    private var resolveAgain = false
 
     init(queue: DispatchQueue, log: Logger, publisher: PathPublisher, records: ServiceRecords) {
         self.queue = queue
@@ -139,19 +142,28 @@ final class WatchList: @unchecked Sendable {
             if case .name(let name) = state.host { name } else { nil }
         }
         guard !names.isEmpty else { return }
-        round &+= 1
-        let current = round
+        guard !isResolving else {
+            resolveAgain = true
+            return
+        }
+        isResolving = true
         resolverQueue.async { [self] in
             let answers = names.map { name in
                 (name, Result { () throws(HostResolver.Failure) in try HostResolver.addresses(of: name) })
             }
-            queue.async { [self] in resolved(answers, round: current) }
+            queue.async { [self] in resolved(answers) }
         }
     }
 
-    private func resolved(_ answers: [(String, Result<[[UInt8]], HostResolver.Failure>)], round: UInt64) {
+    private func resolved(_ answers: [(String, Result<[[UInt8]], HostResolver.Failure>)]) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard round == self.round else { return }  // a newer round's answer follows
+        isResolving = false
+        defer {
+            if resolveAgain {
+                resolveAgain = false
+                resolveNames()
+            }
+        }
         var before = Set(hosts.flatMap(\.routes))
         for (name, answer) in answers {
             guard let index = hosts.firstIndex(where: { $0.host == .name(name) }) else { continue }
