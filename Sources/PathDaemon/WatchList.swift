@@ -191,7 +191,12 @@ final class WatchList: @unchecked Sendable {
     /// first lookup the kernel could not answer.
     private func watchAll() {
         for route in Set(hosts.flatMap(\.routes)) where publisher.routes.report(for: route) == nil {
-            publisher.routes.watch(route) { [self] _ in routesChanged() }
+            publisher.routes.watch(route) { [self] _ in
+                // Dropped by a reload while the kernel was asked: watched again by the
+                // answer (`RouteWatcher.watch`), released here unless someone holds it.
+                if !holds(route) { publisher.release(route) }
+                routesChanged()
+            }
         }
     }
 

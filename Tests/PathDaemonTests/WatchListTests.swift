@@ -102,6 +102,26 @@ struct WatchListTests {
         #expect(name.count == 1 && name.first?.explanation?.hasPrefix("cannot resolve: ") == true, "\(name)")
     }
 
+    @Test("a list that changes on every reload leaves the last one watched, and nothing of the others")
+    func reloadStorm() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try harness.connect()
+        for round in 0..<200 {
+            let hosts = (0..<(round % 7)).map { WatchSettings.Host.address(.v4(0xC633_6400 + UInt32(round + $0)),
+                                                                          zone: nil) }
+            harness.queue.sync { harness.service.reconfigure(Self.configuration(hosts)) }
+        }
+        // The last: round 199 holds 199 % 7 = 3 hosts, 198.51.100.199 to .201.
+        let last: Set<IPAddress> = [Fixture.ip("198.51.100.199"), Fixture.ip("198.51.100.200"),
+                                    Fixture.ip("198.51.100.201")]
+        #expect(harness.queue.sync { harness.service.publisher.routes.count } == 3)
+        // A subscription asked now reaches the fake kernel after every filter change.
+        try client.send(Request(.subscribeRoute(destination: Fixture.ip("192.0.2.1"))))
+        _ = try client.nextRoute()
+        #expect(harness.network.watchedDestinations == last.union([Fixture.ip("192.0.2.1")]))
+    }
+
     @Test("a reload that drops a host stops watching it, unless a subscriber still does")
     func reloadKeepsSubscribers() throws {
         let harness = try DaemonHarness(configuration: Self.configuration([
