@@ -137,9 +137,10 @@ struct RouteSubscriptionTests {
             return
         }
         #expect(try other.nextRoute().update.report == Self.satisfied)
-        #expect(harness.network.watchedDestinations == [Self.destination])
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try other.nextRoute().update.report.unsatisfiedReason == .noCarrier, "still watched")
+        // Told after the answer, on the fake kernel's queue, and so before the batch just read.
+        #expect(harness.network.watchedDestinations == [Self.destination])
     }
 
     @Test("a thousand route subscriptions on one connection: 64 are taken, the rest refused, nobody else disturbed")

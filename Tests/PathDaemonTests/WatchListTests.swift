@@ -116,9 +116,15 @@ struct WatchListTests {
         let last: Set<IPAddress> = [Fixture.ip("198.51.100.199"), Fixture.ip("198.51.100.200"),
                                     Fixture.ip("198.51.100.201")]
         #expect(harness.queue.sync { harness.service.publisher.routes.count } == 3)
-        // A subscription asked now reaches the fake kernel after every filter change.
         try client.send(Request(.subscribeRoute(destination: Fixture.ip("192.0.2.1"))))
         _ = try client.nextRoute()
+        // A route request's lookup reaches the fake kernel after every filter change the
+        // answers before it made (each told on that queue as it was handled).
+        try client.send(Request(.route(destination: Fixture.ip("192.0.2.2"))))
+        guard case .route = try client.next() else {
+            Issue.record("expected the route reply")
+            return
+        }
         #expect(harness.network.watchedDestinations == last.union([Fixture.ip("192.0.2.1")]))
     }
 
