@@ -56,6 +56,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private(set) var isRouteFilterAttached = false
     /// Whether the filter's fallback (pass every route message) was logged.
     private var hasLoggedFilterFallback = false
+    /// Whether the filter's covering networks instead of addresses was logged.
+    private var hasLoggedAggregation = false
     /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
 
@@ -192,23 +194,32 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// (`RouteFilter`): those covering neither a lookup destination nor a watched one.
     /// Called when the socket opens and again whenever the watched destinations change:
     /// SO_ATTACH_FILTER on a socket that has a filter swaps the new program in at once.
-    /// Past `RouteFilter.maximumWatchedDestinations`, or if the kernel refuses the
+    /// Past `RouteFilter.maximumWatchedDestinations` the program covers their networks,
+    /// passing more than it must (said once per monitor); if the kernel refuses the
     /// program, every route message is passed and read, as before there was a filter:
-    /// correct, only busier; that is logged once per monitor.
+    /// correct, only busier (said once too).
     func attachRouteFilter(to socket: NetlinkSocket) {
-        let narrow = RouteFilter.program(lookupDestinations: configuration.lookupDestinations,
-                                         watching: watchedDestinations)
-        if narrow == nil {
-            logFilterFallbackOnce("\(watchedDestinations.count) destinations are watched, more than the "
-                + "\(RouteFilter.maximumWatchedDestinations) the route filter covers")
+        let prefixes = RouteFilter.coveredPrefixes(watchedDestinations)
+        if !hasLoggedAggregation, let network = prefixes.first(where: { !$0.isAddress }) {
+            hasLoggedAggregation = true
+            log(.notice, "netlink: \(watchedDestinations.count) destinations are watched, more than the "
+                + "\(RouteFilter.maximumWatchedDestinations) the route filter covers one by one; it covers their "
+                + "networks (/\(network.length) and the like) and lets more route messages through")
         }
-        let program = narrow ?? RouteFilter.passEverything
+        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes)
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
-            isRouteFilterAttached = narrow != nil
+            isRouteFilterAttached = true
         } catch {
             isRouteFilterAttached = false
             logFilterFallbackOnce("\(error)")
+            do {
+                // The previous program covers less than is now watched: read everything.
+                _ = try socket.attachFilter(RouteFilter.passEverything).get("setsockopt(SO_ATTACH_FILTER)")
+            } catch {
+                log(.error, "netlink: cannot replace the route filter: \(error); routes of newly watched "
+                    + "destinations may not be seen")
+            }
         }
     }
 

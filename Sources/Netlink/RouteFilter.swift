@@ -51,13 +51,67 @@ enum RouteFilter {
     private static let isLittleEndian = UInt16(1).littleEndian == 1
 
     /// How many watched destinations (`NetlinkMonitor.watchRoutes`) the program covers
-    /// at most. Each costs 6 (IPv4) or 21 (IPv6) instructions after a per-family part
-    /// computed once per message; 128 IPv6 ones make about 3,100 instructions, under
-    /// BPF_MAXINSNS (4096). Beyond, the monitor passes every route message
-    /// (`passEverything`): correct, only busier. The kernel charges the program against
-    /// `net.core.optmem_max` (128 KiB on recent kernels, 20 KiB on older ones, where a
-    /// large set is refused and the monitor falls back the same way).
+    /// one by one at most. Each costs 6 (IPv4) or 21 (IPv6) instructions after a
+    /// per-family part computed once per message; 128 IPv6 ones make about 3,100
+    /// instructions, under BPF_MAXINSNS (4096). Beyond, their networks are covered
+    /// instead (`coveredPrefixes`): the program then passes more route messages than it
+    /// must, never fewer. The kernel charges the program against `net.core.optmem_max`
+    /// (128 KiB on recent kernels, 20 KiB on older ones, where a large program is refused
+    /// and the monitor passes every route message instead).
     static let maximumWatchedDestinations = 128
+
+    /// What the program covers of a family: an address (`length` its width), or the
+    /// network of several (its first `length` bits). A route passes when its prefix and
+    /// this one agree on the bits both have: for an address, exactly when the route
+    /// covers it; for a network, also when the route lies inside it.
+    struct CoveredPrefix: Hashable, Comparable {
+        var address: IPAddress
+        var length: Int
+
+        /// `address` with the bits past the first `length` cleared.
+        init(_ address: IPAddress, length: Int) {
+            var bytes = address.bytes
+            for index in bytes.indices {
+                let kept = min(max(length - 8 * index, 0), 8)
+                bytes[index] &= kept == 0 ? 0 : UInt8(truncatingIfNeeded: 0xFF << (8 - kept))
+            }
+            // As many bytes as the address had: always an address of its family.
+            self.address = IPAddress(bytes: bytes) ?? address
+            self.length = length
+        }
+
+        var isAddress: Bool { length == address.family.addressBits }
+
+        static func < (left: CoveredPrefix, right: CoveredPrefix) -> Bool {
+            left.address.bytes.lexicographicallyPrecedes(right.address.bytes)
+                || (left.address == right.address && left.length < right.length)
+        }
+    }
+
+    /// The prefix lengths a family's destinations are covered by, finest first: the
+    /// addresses, then their /24 (/64) networks, and so on to everything.
+    private static let aggregationLengths: [AddressFamily: [Int]] = [.ipv4: [32, 24, 16, 8, 0],
+                                                                     .ipv6: [128, 64, 48, 32, 16, 0]]
+
+    /// The watched destinations as the program covers them, at most
+    /// `maximumWatchedDestinations` prefixes: each address while there are that few;
+    /// else the family with more prefixes is covered by coarser networks, step by step,
+    /// until they are few enough. In address order: the same set makes the same program.
+    static func coveredPrefixes(_ watched: Set<IPAddress>) -> [CoveredPrefix] {
+        var steps: [AddressFamily: Int] = [.ipv4: 0, .ipv6: 0]
+        func prefixes(_ family: AddressFamily) -> Set<CoveredPrefix> {
+            let length = aggregationLengths[family, default: [0]][steps[family, default: 0]]
+            return Set(watched.filter { $0.family == family }.map { CoveredPrefix($0, length: length) })
+        }
+        var covered = (ipv4: prefixes(.ipv4), ipv6: prefixes(.ipv6))
+        // The last lengths leave one prefix per family: the loop ends.
+        while covered.ipv4.count + covered.ipv6.count > maximumWatchedDestinations {
+            let family: AddressFamily = covered.ipv4.count >= covered.ipv6.count ? .ipv4 : .ipv6
+            steps[family, default: 0] += 1
+            if family == .ipv4 { covered.ipv4 = prefixes(.ipv4) } else { covered.ipv6 = prefixes(.ipv6) }
+        }
+        return covered.ipv4.union(covered.ipv6).sorted()
+    }
 
     /// A program that keeps every datagram: what a socket without a filter reads.
     static let passEverything: [sock_filter] = {
@@ -67,11 +121,13 @@ enum RouteFilter {
     }()
 
     /// The program for these lookup destinations (one per family) and the destinations
-    /// of watched routes: a route message covering any of them passes. Nil for more
-    /// than `maximumWatchedDestinations` watched ones.
+    /// of watched routes (`coveredPrefixes`): a route message covering any of them passes.
     static func program(lookupDestinations: LookupDestinations,
-                        watching watched: Set<IPAddress> = []) -> [sock_filter]? {
-        guard watched.count <= maximumWatchedDestinations else { return nil }
+                        watching watched: Set<IPAddress> = []) -> [sock_filter] {
+        program(lookupDestinations: lookupDestinations, covering: coveredPrefixes(watched))
+    }
+
+    static func program(lookupDestinations: LookupDestinations, covering prefixes: [CoveredPrefix]) -> [sock_filter] {
         var program = ClassicBPF()
         let found = program.makeLabel()
         emitHeaderChecks(&program)
@@ -86,10 +142,9 @@ enum RouteFilter {
         program.jump(to: ipv6)
         for (family, label) in [(AddressFamily.ipv4, ipv4), (.ipv6, ipv6)] {
             program.place(label)
-            // In address order, so that the same set always makes the same program.
-            let others = watched.filter { $0.family == family && $0 != lookupDestinations[family] }
-                .sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
-            emitCoverage(&program, family: family, destinations: [lookupDestinations[family]] + others)
+            let lookup = CoveredPrefix(lookupDestinations[family], length: family.addressBits)
+            let others = prefixes.filter { $0.address.family == family && $0 != lookup }
+            emitCoverage(&program, family: family, prefixes: [lookup] + others)
         }
         return program.instructions()
     }
@@ -179,13 +234,14 @@ enum RouteFilter {
     }
 
     /// With M[offset] = the offset of RTA_DST of a `family` route: accepts when its
-    /// first rtm_dst_len bits equal those of any of `destinations`, drops otherwise;
-    /// passes an RTA_DST that is not one address. Once per message: RTA_DST's words and
-    /// the prefix's mask over each (all ones, the first rtm_dst_len % 32 bits, or none)
-    /// into scratch memory. Then per destination, per word: (RTA_DST XOR destination)
-    /// AND mask must be 0.
+    /// first rtm_dst_len bits agree with any of `prefixes` (on the bits both have), drops
+    /// otherwise; passes an RTA_DST that is not one address. Once per message: RTA_DST's
+    /// words and the route prefix's mask over each (all ones, the first rtm_dst_len % 32
+    /// bits, or none) into scratch memory. Then per covered prefix, per word it has bits
+    /// in: (RTA_DST XOR prefix) AND mask (AND the covered prefix's own mask, for a
+    /// network) must be 0.
     private static func emitCoverage(_ program: inout ClassicBPF, family: AddressFamily,
-                                     destinations: [IPAddress]) {
+                                     prefixes: [CoveredPrefix]) {
         let wordCount = family == .ipv4 ? 1 : 4
         let isAddress = program.makeLabel()
         program.load(memory: Slot.attributeLength)
@@ -225,15 +281,18 @@ enum RouteFilter {
             program.place(stored)
             program.store(memory: Slot.mask + index)
         }
-        for destination in destinations {
+        for prefix in prefixes {
             let differs = program.makeLabel()
-            let bytes = destination.bytes
+            let bytes = prefix.address.bytes
             for index in 0..<wordCount {
+                let bits = min(max(prefix.length - 32 * index, 0), 32)
+                guard bits > 0 else { continue }  // the network says nothing of this word
                 let word = bytes[4 * index..<4 * index + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
                 program.loadX(memory: Slot.mask + index)
                 program.load(memory: Slot.destination + index)
                 program.alu(BPF_XOR, word)
                 program.aluX(BPF_AND)
+                if bits < 32 { program.alu(BPF_AND, UInt32.max << (32 - bits)) }
                 program.jump(if: BPF_JEQ, 0, to: nil, else: differs)
             }
             program.return(accept)

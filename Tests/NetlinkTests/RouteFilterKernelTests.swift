@@ -30,7 +30,7 @@ struct RouteFilterKernelTests {
 
         let socket = try namespace.onJoinedThread {
             let socket = try NetlinkSocket(role: "filter test socket")
-            let program = try #require(RouteFilter.program(lookupDestinations: .standard))
+            let program = RouteFilter.program(lookupDestinations: .standard)
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER)")
             for group in [RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE] {
                 try socket.addMembership(group)
@@ -73,7 +73,7 @@ struct RouteFilterKernelTests {
         })
         let socket = try namespace.onJoinedThread {
             let socket = try NetlinkSocket(role: "filter test socket")
-            let program = try #require(RouteFilter.program(lookupDestinations: .standard, watching: watched))
+            let program = RouteFilter.program(lookupDestinations: .standard, watching: watched)
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER)")
             for group in [RTNLGRP_IPV4_ROUTE, RTNLGRP_IPV6_ROUTE] { try socket.addMembership(group) }
             try socket.setReceiveTimeout(seconds: 5)
@@ -81,7 +81,7 @@ struct RouteFilterKernelTests {
         }
         try namespace.ip("route", "add", "unreachable", "198.51.100.0/24")
         watched.insert(IPAddress("198.51.100.7")!)
-        let widened = try #require(RouteFilter.program(lookupDestinations: .standard, watching: watched))
+        let widened = RouteFilter.program(lookupDestinations: .standard, watching: watched)
         _ = try socket.attachFilter(widened).get("setsockopt(SO_ATTACH_FILTER) again, \(widened.count) instructions")
         try namespace.ip("route", "add", "unreachable", "198.51.100.0/25")
         try namespace.ip("route", "add", "unreachable", "192.0.2.0/24")

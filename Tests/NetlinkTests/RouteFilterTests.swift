@@ -176,22 +176,49 @@ struct RouteFilterTests {
         #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:ab::")!, 48)))
     }
 
-    @Test("the most watched destinations fit one program; one more has none, and the monitor passes everything")
+    @Test("the most watched destinations fit one program; past them their networks are covered, more, never fewer")
     func watchedBound() throws {
         let most = Set((0..<RouteFilter.maximumWatchedDestinations).map { index in
             IPAddress(bytes: [0x20, 0x01, 0x0d, 0xb8, 0xee, UInt8(index)] + [UInt8](repeating: 0, count: 9) + [1])!
         })
-        let program = try #require(RouteFilter.program(lookupDestinations: .standard, watching: most))
+        let program = RouteFilter.program(lookupDestinations: .standard, watching: most)
         #expect(program.count <= Int(BPF_MAXINSNS))
+        let prefixes = RouteFilter.coveredPrefixes(most)
+        #expect(prefixes.allSatisfy { $0.isAddress })
         let filter = try #require(Verdicts(.standard, watching: most))
         for destination in most {
             #expect(filter.passes(MessageBytes.route(destination, 128)), "\(destination)")
         }
         #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:ef::1")!, 128)))
-        let oneMore = most.union([IPAddress("192.0.2.1")!])
-        #expect(RouteFilter.program(lookupDestinations: .standard, watching: oneMore) == nil)
         let everything = try ClassicBPFInterpreter(RouteFilter.passEverything)
         #expect(everything.run(MessageBytes.route(IPAddress("100.64.3.7")!, 32)) != 0)
+    }
+
+    @Test("a thousand watched destinations: covered by networks, every route covering one still passes")
+    func aggregated() throws {
+        // 10.0.0.1 to 10.0.1.244 (2 /24s) and 2001:db8:0:1::1 to 2001:db8:0:1f4::1 (500 /64s, 1 /48).
+        let ipv4 = (1...500).map { IPAddress.v4(0x0A00_0000 + UInt32($0)) }
+        let ipv6 = (1...500).map { IPAddress.v6(high: 0x2001_0DB8_0000_0000 + UInt64($0), low: 1) }
+        let watched = Set(ipv4 + ipv6)
+        let prefixes = RouteFilter.coveredPrefixes(watched)
+        #expect(prefixes.count == 2 + 1, "IPv4 by its /24s, IPv6 past its /64s by its /48: \(prefixes)")
+        #expect(prefixes.contains(RouteFilter.CoveredPrefix(IPAddress("10.0.1.0")!, length: 24)))
+        #expect(prefixes.contains(RouteFilter.CoveredPrefix(IPAddress("2001:db8::")!, length: 48)))
+        let filter = try #require(Verdicts(.standard, watching: watched))
+        // Every route covering a watched destination, at any length, passes.
+        for destination in [ipv4[0], ipv4[499], ipv6[0], ipv6[499]] {
+            for length in [8, 16, 24, 28, 32, 48, 64, 96, 128] where length <= destination.family.addressBits {
+                let route = Self.address(destination, keepingBits: length, flippingBit: nil)
+                #expect(filter.passes(MessageBytes.route(route, UInt8(length))), "\(route)/\(length)")
+            }
+        }
+        // Inside a covered network, also what covers no watched address; outside, nothing.
+        #expect(filter.passes(MessageBytes.route(IPAddress("10.0.1.250")!, 32)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:0:ffff::")!, 64)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("10.0.9.1")!, 32)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db9::")!, 32)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32)))
+        #expect(RouteFilter.program(lookupDestinations: .standard, watching: watched).count <= Int(BPF_MAXINSNS))
     }
 }
 
@@ -200,12 +227,9 @@ private struct Verdicts {
     let interpreter: ClassicBPFInterpreter
 
     init?(_ destinations: LookupDestinations, watching watched: Set<IPAddress> = []) {
-        guard let program = RouteFilter.program(lookupDestinations: destinations, watching: watched) else {
-            Issue.record("no program for \(watched.count) watched destinations")
-            return nil
-        }
         do {
-            interpreter = try ClassicBPFInterpreter(program)
+            interpreter = try ClassicBPFInterpreter(RouteFilter.program(lookupDestinations: destinations,
+                                                                        watching: watched))
         } catch {
             Issue.record("the kernel would refuse the program: \(error)")
             return nil
