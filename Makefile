@@ -31,7 +31,8 @@ RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
 RELEASE_DIR   ?= .build/release
 MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5 man/pathd-probe.8
 UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
-                 packaging/systemd/pathd-wait-online.service packaging/systemd/pathd-probe.service
+                 packaging/systemd/pathd-wait-online.service packaging/systemd/pathd-probe.service \
+                 packaging/systemd/pathd-wait-route@.service
 # Units and man pages name the default install paths (/usr/local/...); installed
 # copies name the real ones.
 INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
@@ -228,15 +229,18 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11, 16 and 22, and the GIO module's): root, network namespaces,
-# about 11 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md holds a
-# recorded run. BENCH_ARGS: see bench.py --help; BENCH_ARGS="--only flood" measures just
-# the route flood (1.5 minutes), BENCH_ARGS="--only hostile,memory" issue 16's part
-# (about 30 s), BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's (about 2
-# minutes), BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own route
-# flood: gio-module's gio-watch with the built module against GLib's netlink backend),
-# BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full" issue 28's
-# (about 4 minutes: start and resync with 1M routes, latency with 5 interfaces).
+# Benchmarks (issues 6, 11, 16, 22, 27 and 28, and the GIO module's): root, network
+# namespaces, about 15 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md
+# holds a recorded run. BENCH_ARGS: see bench.py --help; BENCH_ARGS="--only flood"
+# measures just the route flood (1.5 minutes), BENCH_ARGS="--only hostile,memory" issue
+# 16's part (about 30 s), BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's
+# (about 2 minutes), BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own
+# route flood: gio-module's gio-watch with the built module against GLib's netlink
+# backend), BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full"
+# issue 28's (about 4 minutes: start and resync with 1M routes, latency with 5
+# interfaces), BENCH_ARGS="--only routewatch" issue 27's watched routes
+# (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
+# minutes with the default 1M routes).
 # pathd-engine-bench times the client library's in-process engine beside pathd.
 BENCH_ARGS ?=
 bench: deps build build-gio-module

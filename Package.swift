@@ -68,6 +68,8 @@ let package = Package(
                           path: "Examples/NWPathMonitorCallback"),
         .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"],
                           path: "Examples/NWPathMonitorAsync"),
+        // The route to one address as an AsyncSequence (PathMonitor.routeUpdates).
+        .executableTarget(name: "RouteWatch", dependencies: ["PathClient"], path: "Examples/RouteWatch"),
         // Only pathd's socket: links neither libnl nor libsystemd (checked with ldd).
         .executableTarget(name: "SocketOnlyMonitor", dependencies: ["PathSocketClient"],
                           path: "Examples/SocketOnlyMonitor"),
@@ -120,7 +122,7 @@ let package = Package(
         .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter",
                                                        "NWPathMonitorCallback", "NWPathMonitorAsync",
-                                                       "SocketOnlyMonitor", "OfflineBanner", "PathClient",
+                                                       "SocketOnlyMonitor", "OfflineBanner", "RouteWatch", "PathClient",
                                                        "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",
                                                        "PathTestFixtures"]),
     ],

@@ -29,6 +29,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gio  # noqa: E402
 import hostile  # noqa: E402
 import routebench  # noqa: E402
+import routewatch  # noqa: E402
 import readers  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
@@ -788,6 +789,8 @@ def print_report(results):
         print_flood(results["flood"])
     if "gio" in results:
         gio.print_glib(results["gio"])
+    if "routewatch" in results:
+        routewatch.print_report(results["routewatch"])
 
 
 def print_flood(f):
@@ -874,11 +877,12 @@ def main():
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,latency5,breakdown,fanout,idle,hostile,memory,route,"
-                                "flood,start-full,gio",
+                                "flood,start-full,gio,routewatch",
                         help="comma-separated subset of start,resync,engine,latency,latency5,breakdown,fanout,idle,"
-                             "hostile,memory,route,flood,start-full,gio (start-full runs inside flood, for pathd, its "
-                             "resync and the in-process engine; latency5 is latency with 4 more interfaces, issue "
-                             "28); --only flood measures what the route "
+                             "hostile,memory,route,flood,start-full,gio,routewatch (start-full runs inside flood, for "
+                             "pathd, its resync and the in-process engine; latency5 is latency with 4 more "
+                             "interfaces, issue 28; routewatch: issue 27's watched routes, routewatch.py); "
+                             "--only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs issue 16's part alone")
     parser.add_argument("--gio-watch", help="gio-module's gio-watch (the GLib part needs it and --gio-modules)")
@@ -970,6 +974,9 @@ def main():
             results["gio"] = gio.glib_monitors(driver, pathd, directory, os.path.abspath(arguments.gio_watch),
                                                os.path.abspath(arguments.gio_modules), arguments.gio_rounds,
                                                arguments.gio_idle_seconds, routes, write_batches, path_state)
+        if "routewatch" in only:
+            print("bench: watched routes (routewatch.py)", file=sys.stderr, flush=True)
+            results["routewatch"] = routewatch.report(binary, arguments.routes, arguments.prefix)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

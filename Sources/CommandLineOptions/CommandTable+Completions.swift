@@ -54,7 +54,7 @@ extension CommandTable {
             guard let operands = command.operands, operands.completion != .nothing else { return nil }
             return """
                     elif [[ $command == \(command.name) && $cur != -* ]]; then
-                        # \(command.name) \(operands.name)...: \(bashComment(operands.completion))
+                        # \(command.name) \(operands.usage): \(bashComment(operands.completion))
                         \(bashReply(operands.completion))
 
                 """

@@ -41,12 +41,20 @@ public struct CommandOperands: Sendable {
     /// What it may be, for the message when none is given: "a name or an IP address".
     public let description: String
     public let completion: ValueCompletion
+    /// The flag that introduces them (`monitor --route HOST...`): with it they are
+    /// needed, without it none is taken. Nil: always needed (`route HOST...`).
+    public let introducedBy: String?
 
-    public init(_ name: String, description: String, completion: ValueCompletion = .nothing) {
+    public init(_ name: String, description: String, completion: ValueCompletion = .nothing,
+                introducedBy: String? = nil) {
         self.name = name
         self.description = description
         self.completion = completion
+        self.introducedBy = introducedBy
     }
+
+    /// How they follow the command in the usage text: `HOST...`, `--route HOST...`.
+    public var usage: String { (introducedBy.map { "\($0) " } ?? "") + "\(name)..." }
 }
 
 /// One command: its name, its line in the usage text, the options it takes besides the
@@ -117,9 +125,10 @@ public struct CommandTable<Action> {
         guard let name = line.operands.first else { throw UsageError("no command given") }
         guard let command = command(named: name) else { throw UsageError("unknown command \"\(name)\"") }
         let operands = Array(line.operands.dropFirst())
-        if let kind = command.operands {
+        if let kind = command.operands, kind.introducedBy.map(line.has) ?? true {
             guard !operands.isEmpty else {
-                throw UsageError("\(name) needs a \(kind.name): \(kind.description)")
+                throw UsageError("\(name) \(kind.introducedBy.map { "\($0) " } ?? "")needs a \(kind.name): "
+                    + kind.description)
             }
             if let empty = operands.first(where: \.isEmpty) {
                 throw UsageError("\(name): \"\(empty)\" is no \(kind.name)")

@@ -132,10 +132,23 @@ extension NetlinkMonitor {
             }
         }
         pending += try lookups()
+        let watched = try watchedLookups()
         let events = pending
         pending = []
         needsLookup = false
-        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events))
+        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched))
+    }
+
+    /// The route to each watched destination, in the batch, so that a watched route's
+    /// line goes out with the path's rather than one hop later (docs/PERFORMANCE.md,
+    /// "Issue 27"); none past `RouteFilter.maximumWatchedDestinations`, where the
+    /// watcher's own rounds ask them a few dozen per turn instead of holding this one.
+    func watchedLookups() throws(NetlinkError) -> [IPAddress: DestinationLookup] {
+        guard !watchedDestinations.isEmpty, watchedDestinations.count <= RouteFilter.maximumWatchedDestinations else {
+            return [:]
+        }
+        let destinations = Array(watchedDestinations)
+        return Dictionary(uniqueKeysWithValues: zip(destinations, try lookUp(destinations)))
     }
 
     /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
@@ -199,32 +212,67 @@ extension NetlinkMonitor {
     }
 }
 
-// MARK: - One destination (the `route` request)
+// MARK: - Chosen destinations (the `route` request, watched routes)
 
 extension NetlinkMonitor {
-    /// Asks the kernel for the route to `destination` on the request socket, on
-    /// `queue`: behind a start's dumps or a batch's lookups already queued (each bounded, the
-    /// socket's receive timeout is 5 s), never on the caller's queue.
-    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                            reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
-        queue.async { [self] in
+    /// Route lookups asked in one turn of `queue`: a round of many watched routes is
+    /// split into turns of this many, so that the reading of events and the lookups of
+    /// the default path queued meanwhile wait for one turn (a few milliseconds), not for
+    /// the whole round (thousands of routes from one hostile user's subscriptions).
+    static let lookupsPerTurn = 64
+
+    /// Asks the kernel for the route to each question on the request socket, on
+    /// `queue`: behind a dump or a batch's lookups already queued (each bounded, the
+    /// socket's receive timeout is 5 s), never on the caller's queue; `lookupsPerTurn`
+    /// at a time. A question without an interface is asked with the route through each
+    /// interface too (`lookUp`, one batch); a zone's answer through it is the whole
+    /// answer. `reply` gets every answer, in order, after the last turn.
+    public func lookUpRoutes(_ questions: [RouteQuestion],
+                             reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
+        queue.async { [self] in lookUpRoutes(questions[...], answered: [], reply: reply) }
+    }
+
+    private func lookUpRoutes(_ questions: ArraySlice<RouteQuestion>,
+                              answered: [Result<DestinationLookup, RouteLookupError>],
+                              reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
+        var answers = answered
+        for question in questions.prefix(Self.lookupsPerTurn) {
             guard let socket = requestSocket else {
-                reply(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
-                return
+                answers.append(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
+                continue
             }
             do throws(NetlinkError) {
-                if let interface {
+                if let interface = question.interface {
                     // A zone: the kernel's answer through it is the whole answer.
-                    let request = RouteLookupRequest(destination: destination, outputInterface: interface)
-                    reply(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
+                    let request = RouteLookupRequest(destination: question.destination, outputInterface: interface)
+                    answers.append(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
                 } else {
-                    reply(.success(try lookUp([destination])[0]))
+                    answers.append(.success(try lookUp([question.destination])[0]))
                 }
             } catch {
                 // The next batch's own lookups meet the same socket and replace the
-                // monitor if it is broken; this one question only gets its error.
-                reply(.failure(RouteLookupError(error.description)))
+                // monitor if it is broken; this question only gets its error.
+                answers.append(.failure(RouteLookupError(error.description)))
             }
+        }
+        let rest = questions.dropFirst(Self.lookupsPerTurn)
+        guard !rest.isEmpty else {
+            reply(answers)
+            return
+        }
+        queue.async { [self, answers] in lookUpRoutes(rest, answered: answers, reply: reply) }
+    }
+
+    /// Lets the route messages covering `destinations` through the kernel-side filter
+    /// from now on (`RouteFilter`): the program is generated again and attached in place
+    /// of the old one, on `queue`, so lookups queued after this call see its effect.
+    public func watchRoutes(to destinations: Set<IPAddress>) {
+        queue.async { [self] in
+            guard destinations != watchedDestinations else { return }
+            watchedDestinations = destinations
+            // Before the sockets open, `openSockets` attaches the program with these.
+            guard let eventSocket else { return }
+            attachRouteFilter(to: eventSocket)
         }
     }
 }

@@ -56,8 +56,14 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// kernel before any table is read, so it is not asked about.
     var lookupInterfaces: Set<InterfaceIndex> = []
 
-    /// Whether the kernel took the route filter (`attachRouteFilter`).
+    /// Whether the kernel took a route filter that drops anything (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
+    /// Whether the filter's fallback (pass every route message) was logged.
+    private var hasLoggedFilterFallback = false
+    /// Whether the filter's covering networks instead of addresses was logged.
+    private var hasLoggedAggregation = false
+    /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
+    var watchedDestinations: Set<IPAddress> = []
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -195,17 +201,42 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     }
 
     /// Drops, in the kernel, the route messages that cannot change an answer
-    /// (`RouteFilter`). The destinations are fixed for the monitor's life; were they
-    /// reloadable, a new monitor would attach a new program. Without the filter pathd
-    /// reads every route message, as it did before there was one: correct, only busier.
-    private func attachRouteFilter(to socket: NetlinkSocket) {
-        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations)
+    /// (`RouteFilter`): those covering neither a lookup destination nor a watched one.
+    /// Called when the socket opens and again whenever the watched destinations change:
+    /// SO_ATTACH_FILTER on a socket that has a filter swaps the new program in at once.
+    /// Past `RouteFilter.maximumWatchedDestinations` the program covers their networks,
+    /// passing more than it must (said once per monitor); if the kernel refuses the
+    /// program, every route message is passed and read, as before there was a filter:
+    /// correct, only busier (said once too).
+    func attachRouteFilter(to socket: NetlinkSocket) {
+        let prefixes = RouteFilter.coveredPrefixes(watchedDestinations)
+        if !hasLoggedAggregation, let network = prefixes.first(where: { !$0.isAddress }) {
+            hasLoggedAggregation = true
+            log(.notice, "netlink: \(watchedDestinations.count) destinations are watched, more than the "
+                + "\(RouteFilter.maximumWatchedDestinations) the route filter covers one by one; it covers their "
+                + "networks (/\(network.length) and the like) and lets more route messages through")
+        }
+        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes)
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
             isRouteFilterAttached = true
         } catch {
-            log(.warning, "netlink: route filter not attached, every route message will be read: \(error)")
+            isRouteFilterAttached = false
+            logFilterFallbackOnce("\(error)")
+            do {
+                // The previous program covers less than is now watched: read everything.
+                _ = try socket.attachFilter(RouteFilter.passEverything).get("setsockopt(SO_ATTACH_FILTER)")
+            } catch {
+                log(.error, "netlink: cannot replace the route filter: \(error); routes of newly watched "
+                    + "destinations may not be seen")
+            }
         }
+    }
+
+    private func logFilterFallbackOnce(_ why: String) {
+        guard !hasLoggedFilterFallback else { return }
+        hasLoggedFilterFallback = true
+        log(.warning, "netlink: route filter not attached, every route message will be read: \(why)")
     }
 
     private func resumeSource() {

@@ -36,8 +36,12 @@ enum RouteFilter {
         static let scratch = 2
         /// `rta_len` of the attribute at `offset`.
         static let attributeLength = 3
-        /// RTA_DST XOR the lookup destination, 32 bits each, words 4 to 7.
-        static let difference = 4
+        /// rtm_dst_len, the prefix's length.
+        static let prefixLength = 4
+        /// RTA_DST, 32 bits each (network order), words 5 to 8.
+        static let destination = 5
+        /// The prefix's mask over each of those words, words 9 to 12.
+        static let mask = 9
     }
 
     private static let headerSize = MemoryLayout<nlmsghdr>.size
@@ -51,22 +55,102 @@ enum RouteFilter {
     private static let attributeHeaderSize = MemoryLayout<rtattr>.size
     private static let isLittleEndian = UInt16(1).littleEndian == 1
 
-    /// The program for these lookup destinations (one per family).
-    static func program(lookupDestinations: LookupDestinations) -> [sock_filter] {
+    /// How many watched destinations (`NetlinkMonitor.watchRoutes`) the program covers
+    /// one by one at most. Each costs 6 (IPv4) or 21 (IPv6) instructions after a
+    /// per-family part computed once per message; 128 IPv6 ones make about 3,100
+    /// instructions, under BPF_MAXINSNS (4096). Beyond, their networks are covered
+    /// instead (`coveredPrefixes`): the program then passes more route messages than it
+    /// must, never fewer. The kernel charges the program against `net.core.optmem_max`
+    /// (128 KiB on recent kernels, 20 KiB on older ones, where a large program is refused
+    /// and the monitor passes every route message instead).
+    static let maximumWatchedDestinations = 128
+
+    /// What the program covers of a family: an address (`length` its width), or the
+    /// network of several (its first `length` bits). A route passes when its prefix and
+    /// this one agree on the bits both have: for an address, exactly when the route
+    /// covers it; for a network, also when the route lies inside it.
+    struct CoveredPrefix: Hashable, Comparable {
+        var address: IPAddress
+        var length: Int
+
+        /// `address` with the bits past the first `length` cleared.
+        init(_ address: IPAddress, length: Int) {
+            var bytes = address.bytes
+            for index in bytes.indices {
+                let kept = min(max(length - 8 * index, 0), 8)
+                bytes[index] &= kept == 0 ? 0 : UInt8(truncatingIfNeeded: 0xFF << (8 - kept))
+            }
+            // As many bytes as the address had: always an address of its family.
+            self.address = IPAddress(bytes: bytes) ?? address
+            self.length = length
+        }
+
+        var isAddress: Bool { length == address.family.addressBits }
+
+        static func < (left: CoveredPrefix, right: CoveredPrefix) -> Bool {
+            left.address.bytes.lexicographicallyPrecedes(right.address.bytes)
+                || (left.address == right.address && left.length < right.length)
+        }
+    }
+
+    /// The prefix lengths a family's destinations are covered by, finest first: the
+    /// addresses, then their /24 (/64) networks, and so on to everything.
+    private static let aggregationLengths: [AddressFamily: [Int]] = [.ipv4: [32, 24, 16, 8, 0],
+                                                                     .ipv6: [128, 64, 48, 32, 16, 0]]
+
+    /// The watched destinations as the program covers them, at most
+    /// `maximumWatchedDestinations` prefixes: each address while there are that few;
+    /// else the family with more prefixes is covered by coarser networks, step by step,
+    /// until they are few enough. In address order: the same set makes the same program.
+    static func coveredPrefixes(_ watched: Set<IPAddress>) -> [CoveredPrefix] {
+        var steps: [AddressFamily: Int] = [.ipv4: 0, .ipv6: 0]
+        func prefixes(_ family: AddressFamily) -> Set<CoveredPrefix> {
+            let length = aggregationLengths[family, default: [0]][steps[family, default: 0]]
+            return Set(watched.filter { $0.family == family }.map { CoveredPrefix($0, length: length) })
+        }
+        var covered = (ipv4: prefixes(.ipv4), ipv6: prefixes(.ipv6))
+        // The last lengths leave one prefix per family: the loop ends.
+        while covered.ipv4.count + covered.ipv6.count > maximumWatchedDestinations {
+            let family: AddressFamily = covered.ipv4.count >= covered.ipv6.count ? .ipv4 : .ipv6
+            steps[family, default: 0] += 1
+            if family == .ipv4 { covered.ipv4 = prefixes(.ipv4) } else { covered.ipv6 = prefixes(.ipv6) }
+        }
+        return covered.ipv4.union(covered.ipv6).sorted()
+    }
+
+    /// A program that keeps every datagram: what a socket without a filter reads.
+    static let passEverything: [sock_filter] = {
+        var program = ClassicBPF()
+        program.return(accept)
+        return program.instructions()
+    }()
+
+    /// The program for these lookup destinations (one per family) and the destinations
+    /// of watched routes (`coveredPrefixes`): a route message covering any of them passes.
+    static func program(lookupDestinations: LookupDestinations,
+                        watching watched: Set<IPAddress> = []) -> [sock_filter] {
+        program(lookupDestinations: lookupDestinations, covering: coveredPrefixes(watched))
+    }
+
+    static func program(lookupDestinations: LookupDestinations, covering prefixes: [CoveredPrefix]) -> [sock_filter] {
         var program = ClassicBPF()
         let found = program.makeLabel()
         emitHeaderChecks(&program)
         emitAttributeWalk(&program, found: found)
         program.place(found)
-        // Reached with X = the offset of RTA_DST and M[attributeLength] = its rta_len.
-        let notIPv4 = program.makeLabel()
+        // Reached with M[offset] = the offset of RTA_DST and M[attributeLength] = its
+        // rta_len. The families' parts can be longer than a conditional jump reaches.
+        let ipv4 = program.makeLabel()
+        let ipv6 = program.makeLabel()
         program.load(BPF_B, at: familyOffset)
-        program.jump(if: BPF_JEQ, UInt32(AddressFamily.ipv4.linuxValue), to: nil, else: notIPv4)
-        emitCoverage(&program, destination: lookupDestinations.ipv4)
-        program.place(notIPv4)
-        emitCoverage(&program, destination: lookupDestinations.ipv6)
-        // Only IPv4 and IPv6 reach `found`; this ends the program.
-        program.return(accept)
+        program.jump(if: BPF_JEQ, UInt32(AddressFamily.ipv4.linuxValue), to: ipv4, else: nil)
+        program.jump(to: ipv6)
+        for (family, label) in [(AddressFamily.ipv4, ipv4), (.ipv6, ipv6)] {
+            program.place(label)
+            let lookup = CoveredPrefix(lookupDestinations[family], length: family.addressBits)
+            let others = prefixes.filter { $0.address.family == family && $0 != lookup }
+            emitCoverage(&program, family: family, prefixes: [lookup] + others)
+        }
         return program.instructions()
     }
 
@@ -154,52 +238,72 @@ enum RouteFilter {
         program.return(accept)
     }
 
-    /// With X = the offset of RTA_DST: accepts when its first rtm_dst_len bits equal
-    /// `destination`'s, drops otherwise; passes an RTA_DST that is not one address.
-    /// The prefix is compared 32 bits at a time: (RTA_DST XOR destination) shifted
-    /// right by the bits outside the prefix must be 0.
-    private static func emitCoverage(_ program: inout ClassicBPF, destination: IPAddress) {
-        let accept = program.makeLabel()
-        let drop = program.makeLabel()
-        let bytes = destination.bytes
+    /// With M[offset] = the offset of RTA_DST of a `family` route: accepts when its
+    /// first rtm_dst_len bits agree with any of `prefixes` (on the bits both have), drops
+    /// otherwise; passes an RTA_DST that is not one address. Once per message: RTA_DST's
+    /// words and the route prefix's mask over each (all ones, the first rtm_dst_len % 32
+    /// bits, or none) into scratch memory. Then per covered prefix, per word it has bits
+    /// in: (RTA_DST XOR prefix) AND mask (AND the covered prefix's own mask, for a
+    /// network) must be 0.
+    private static func emitCoverage(_ program: inout ClassicBPF, family: AddressFamily,
+                                     prefixes: [CoveredPrefix]) {
+        let wordCount = family == .ipv4 ? 1 : 4
+        let isAddress = program.makeLabel()
         program.load(memory: Slot.attributeLength)
-        program.jump(if: BPF_JEQ, UInt32(attributeHeaderSize + bytes.count), to: nil, else: accept)
-        let words = stride(from: 0, to: bytes.count, by: 4).map { start in
-            bytes[start..<start + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-        }
-        for (index, word) in words.enumerated() {
+        program.jump(if: BPF_JEQ, UInt32(attributeHeaderSize + 4 * wordCount), to: isAddress, else: nil)
+        program.return(accept)
+        program.place(isAddress)
+        program.loadX(memory: Slot.offset)
+        for index in 0..<wordCount {
             program.load(BPF_W, atX: attributeHeaderSize + 4 * index)
-            program.alu(BPF_XOR, word)
-            program.store(memory: Slot.difference + index)
+            program.store(memory: Slot.destination + index)
         }
-        // X = rtm_dst_len, 2 to the address's width (checked before the walk).
+        // rtm_dst_len is 2 to the address's width here (checked before the walk).
         program.load(BPF_B, at: destinationLengthOffset)
-        program.copyAToX()
-        for index in words.indices {
-            let end = UInt32(32 * (index + 1))
-            let whole = program.makeLabel()
-            program.copyXToA()
+        program.store(memory: Slot.prefixLength)
+        for index in 0..<wordCount {
+            let (start, end) = (UInt32(32 * index), UInt32(32 * (index + 1)))
+            let (whole, partial, none, stored) = (program.makeLabel(), program.makeLabel(), program.makeLabel(),
+                                                  program.makeLabel())
+            program.load(memory: Slot.prefixLength)
             program.jump(if: BPF_JGE, end, to: whole, else: nil)
-            // The prefix ends inside this word (it is longer than the words before):
-            // shift out the end - rtm_dst_len bits after it (1 to 31).
+            program.jump(if: BPF_JGT, start, to: partial, else: none)
+            program.place(partial)
+            // The prefix ends inside this word: its first (length - start) bits, that
+            // is all ones shifted left by end - length (1 to 31).
             program.loadConstant(end)
+            program.loadX(memory: Slot.prefixLength)
             program.aluX(BPF_SUB)
             program.copyAToX()
-            program.load(memory: Slot.difference + index)
-            program.aluX(BPF_RSH)
-            program.jump(if: BPF_JEQ, 0, to: accept, else: drop)
+            program.loadConstant(UInt32.max)
+            program.aluX(BPF_LSH)
+            program.jump(to: stored)
             program.place(whole)
-            program.load(memory: Slot.difference + index)
-            program.jump(if: BPF_JEQ, 0, to: nil, else: drop)
-            program.copyXToA()
-            program.jump(if: BPF_JEQ, end, to: accept, else: nil)
+            program.loadConstant(UInt32.max)
+            program.jump(to: stored)
+            program.place(none)
+            program.loadConstant(0)
+            program.place(stored)
+            program.store(memory: Slot.mask + index)
         }
-        // Not reached: the last word's `end` is the address's width, which the prefix
-        // does not exceed. Drop, like any route whose prefix differs.
-        program.place(drop)
-        program.return(Self.drop)
-        program.place(accept)
-        program.return(Self.accept)
+        for prefix in prefixes {
+            let differs = program.makeLabel()
+            let bytes = prefix.address.bytes
+            for index in 0..<wordCount {
+                let bits = min(max(prefix.length - 32 * index, 0), 32)
+                guard bits > 0 else { continue }  // the network says nothing of this word
+                let word = bytes[4 * index..<4 * index + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                program.loadX(memory: Slot.mask + index)
+                program.load(memory: Slot.destination + index)
+                program.alu(BPF_XOR, word)
+                program.aluX(BPF_AND)
+                if bits < 32 { program.alu(BPF_AND, UInt32.max << (32 - bits)) }
+                program.jump(if: BPF_JEQ, 0, to: nil, else: differs)
+            }
+            program.return(accept)
+            program.place(differs)
+        }
+        program.return(drop)
     }
 
     /// A = the host-order u32 at `offset` (nlmsg_len): classic BPF loads big-endian, so

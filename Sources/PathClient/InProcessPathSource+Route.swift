@@ -15,13 +15,9 @@ extension InProcessPathSource {
     static func route(to destination: PathModel.IPAddress, zone: String? = nil,
                       configurationFiles: ConfigurationFiles = ConfigurationFiles(),
                       reply: @escaping @Sendable (Result<RouteReport, PathClientError>) -> Void) {
-        if let zone {
-            let problem = RouteZone.isValid(zone) ? RouteZone.refusal(zoning: destination)
-                : "\"\(zone)\" is no interface name or index"
-            if let problem {
-                reply(.failure(badArgument(problem)))
-                return
-            }
+        if let zone, let problem = zoneProblem(zone, of: destination) {
+            reply(.failure(badArgument(problem)))
+            return
         }
         let queue = DispatchQueue(label: "pathd.PathClient.route")
         queue.async {
@@ -40,7 +36,7 @@ extension InProcessPathSource {
                 var interface: InterfaceIndex?
                 if let zone {
                     guard let link = engine.snapshot.link(zone: zone) else {
-                        reply(.failure(badArgument("no interface \"\(zone)\" (the zone of \(destination)%\(zone))")))
+                        reply(.failure(badArgument(unknownZone(zone, of: destination))))
                         finish(engine)
                         return
                     }
@@ -68,8 +64,19 @@ extension InProcessPathSource {
         }
     }
 
+    /// Why pathd would refuse `zone` for `destination` whatever the links: not a name or
+    /// index, or a destination that takes no zone; nil when it may be asked.
+    static func zoneProblem(_ zone: String, of destination: PathModel.IPAddress) -> String? {
+        RouteZone.isValid(zone) ? RouteZone.refusal(zoning: destination) : "\"\(zone)\" is no interface name or index"
+    }
+
+    /// Why a zone naming no interface is refused.
+    static func unknownZone(_ zone: String, of destination: PathModel.IPAddress) -> String {
+        "no interface \"\(zone)\" (the zone of \(destination)%\(zone))"
+    }
+
     /// A question pathd would refuse as `badArgument`, refused here of the same kind.
-    private static func badArgument(_ message: String) -> PathClientError {
+    static func badArgument(_ message: String) -> PathClientError {
         PathClientError(message, kind: .refused(.badArgument, message: message))
     }
 

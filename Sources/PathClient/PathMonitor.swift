@@ -267,8 +267,9 @@ public final class PathMonitor: Sendable {
                 state.daemonConnections += 1
                 state.lastError = nil
             }
-        case .resync:
-            // The daemon's path line follows, with the new generation.
+        case .resync, .route:
+            // The daemon's path line follows a resync, with the new generation; a path
+            // subscription gets no route lines.
             break
         case .path(let update):
             let stopped = state.withLock { state -> InProcessPathSource? in
@@ -330,6 +331,8 @@ public final class PathMonitor: Sendable {
         case .path(let path):
             state.withLock { $0.source = .inProcess }
             record(State(path))?()
+        case .route, .refused:
+            break  // a path's engine follows no route
         case .failed(let why):
             let (failed, wasKnown) = state.withLock { state -> (InProcessPathSource?, Bool) in
                 state.lastError = PathClientError("the in-process engine cannot watch the kernel: \(why)")

@@ -153,14 +153,18 @@ final class ClientConnection: @unchecked Sendable {
     /// Queues the deferred reply and goes on with the requests after it, in a turn of
     /// their own. A connection closed or closing meanwhile (the daemon stopping: its
     /// `shuttingDown` was the last line) drops it.
-    func finishDeferredReply(_ line: [UInt8]) {
+    /// `kind` is `.path` for the first line of a subscription.
+    func finishDeferredReply(_ line: [UInt8], kind: OutgoingQueue.Kind = .reply) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard isAwaitingReply else { return }
         isAwaitingReply = false
-        guard !isClosed, closesWhenDrained == nil else { return }
-        send(line)
+        guard isOpen else { return }
+        send(line, kind: kind)
         scheduleHandling()
     }
+
+    /// Whether lines queued now will be sent: neither closed nor closing.
+    var isOpen: Bool { !isClosed && closesWhenDrained == nil }
 
     /// Writes what is queued, then closes (after a refusal or a framing error).
     func closeAfterFlush(_ reason: CloseReason) {

@@ -13,10 +13,8 @@ struct DaemonCounters: Sendable {
     private(set) var pathChanges: UInt64 = 0
     /// When the default path last changed (its first path counts as a change here).
     private(set) var lastPathChange: Timestamp?
-    /// Unsatisfied time of the periods that ended.
-    private var unsatisfiedBefore = Duration.zero
-    /// When the current unsatisfied period began (monotonic), nil while not unsatisfied.
-    private var unsatisfiedSince: Duration?
+    /// The time the default path spent unsatisfied.
+    private var unsatisfied = OutageClock()
 
     /// Receive-buffer overruns reported by the netlink monitor (events were lost).
     private(set) var overruns: UInt64 = 0
@@ -31,18 +29,11 @@ struct DaemonCounters: Sendable {
     mutating func recordDefaultPath(_ path: Path, isFirst: Bool, at time: Timestamp) {
         if !isFirst { pathChanges += 1 }
         lastPathChange = time
-        if path.status == .unsatisfied {
-            if unsatisfiedSince == nil { unsatisfiedSince = time.monotonic }
-        } else if let since = unsatisfiedSince {
-            unsatisfiedBefore += max(time.monotonic - since, .zero)
-            unsatisfiedSince = nil
-        }
+        unsatisfied.record(isOut: path.status == .unsatisfied, at: time)
     }
 
     /// Time the default path spent unsatisfied since the daemon started, up to `now`.
-    func unsatisfiedTime(at now: Timestamp) -> Duration {
-        unsatisfiedBefore + (unsatisfiedSince.map { max(now.monotonic - $0, .zero) } ?? .zero)
-    }
+    func unsatisfiedTime(at now: Timestamp) -> Duration { unsatisfied.total(at: now) }
 
     mutating func recordSourceLost(_ loss: SourceLoss) {
         if loss.kind == .overrun { overruns += 1 }
@@ -58,4 +49,28 @@ struct DaemonCounters: Sendable {
     private(set) var connectivityReports: [ConnectivityState: UInt64] = [:]
 
     mutating func recordConnectivityReport(_ state: ConnectivityState) { connectivityReports[state, default: 0] += 1 }
+}
+
+/// The time something spent out (the default path unsatisfied, a watched host's route
+/// unusable), on the monotonic clock: the periods that ended, and the one going on.
+struct OutageClock: Sendable {
+    /// The periods that ended.
+    private var before = Duration.zero
+    /// When the current period began (monotonic), nil while not out.
+    private var since: Duration?
+
+    /// Records whether it is out as of `time`.
+    mutating func record(isOut: Bool, at time: Timestamp) {
+        if isOut {
+            if since == nil { since = time.monotonic }
+        } else if let began = since {
+            before += max(time.monotonic - began, .zero)
+            since = nil
+        }
+    }
+
+    /// The time out up to `now`.
+    func total(at now: Timestamp) -> Duration {
+        before + (since.map { max(now.monotonic - $0, .zero) } ?? .zero)
+    }
 }

@@ -12,9 +12,69 @@ struct DaemonMetrics: Sendable {
     var interfaces: InterfaceSection
     var connectivity: ConnectivitySection
     var daemon: DaemonSection
+    var routes: RouteSection
 
     var families: [MetricFamily] {
-        path.families + interfaces.families + connectivity.families + daemon.families
+        path.families + interfaces.families + connectivity.families + daemon.families + routes.families
+    }
+
+    /// Reads `pathd_route_*`: the hosts of `[Watch]` (`WatchList`), bounded by
+    /// `WatchSettings.maximumDestinations` × `WatchList.maximumAddressesPerHost`.
+    struct RouteSection: Sendable {
+        struct Host: Sendable {
+            /// As written in `Destination=`.
+            var host: String
+            /// Each address watched and its report (nil before its first answer).
+            var routes: [(address: IPAddress, report: RouteReport?)]
+            /// Why a name has no address; nil otherwise.
+            var unresolved: String?
+            var unusableTime: Duration
+        }
+
+        var hosts: [Host]
+
+        init(_ hosts: [Host]) {
+            self.hosts = hosts
+        }
+
+        var families: [MetricFamily] {
+            func labels(_ host: Host, _ address: IPAddress) -> [MetricLabel] {
+                [MetricLabel("host", host.host), MetricLabel("destination", address.description)]
+            }
+            let answered = hosts.flatMap { host in
+                host.routes.compactMap { route in route.report.map { (host, route.address, $0) } }
+            }
+            return [
+                .gauge("pathd_route_usable", help: """
+                    1 when the route to a watched destination ([Watch] Destination=) can carry traffic, as the route \
+                    request judges it; one series per address of each host.
+                    """, answered.map { host, address, report in
+                        MetricSample(labels(host, address), value: report.isUsable ? 1 : 0)
+                    }),
+                .gauge("pathd_route_expensive", help: "1 when the route to a watched destination uses an expensive "
+                    + "interface (a tunnel's underlay counts).", answered.map { host, address, report in
+                        MetricSample(labels(host, address), value: report.isExpensive ? 1 : 0)
+                    }),
+                .gauge("pathd_route_info", help: """
+                    1 for each watched destination, labelled with the interface its route leaves by and why it \
+                    cannot carry traffic (empty when it can; unresolved for a name that does not resolve).
+                    """, answered.map { host, address, report in
+                        MetricSample(labels(host, address) + [
+                            MetricLabel("interface", report.interface?.name ?? ""),
+                            MetricLabel("reason", report.unsatisfiedReason?.rawValue ?? ""),
+                        ], value: 1)
+                    } + hosts.filter { $0.unresolved != nil }.map { host in
+                        MetricSample([MetricLabel("host", host.host), MetricLabel("destination", ""),
+                                      MetricLabel("interface", ""), MetricLabel("reason", "unresolved")], value: 1)
+                    }),
+                .counter("pathd_route_unusable_seconds", unit: "seconds", help: """
+                    Time no route to a watched host could carry traffic (or its name did not resolve) since pathd \
+                    started.
+                    """, hosts.map { host in
+                        MetricSample([MetricLabel("host", host.host)], value: host.unusableTime.seconds)
+                    }),
+            ]
+        }
     }
 
     /// Reads `pathd_connectivity_*`: what pathd-probe found, beside the path (never in it).

@@ -1,33 +1,53 @@
 import PathEngine
 import PathModel
 import PathProtocol
+import ServiceSupport
 
 /// Publishing to subscription groups: the path, sequence and encoded line of every
-/// criteria anyone asked about (`CriteriaGroup`), who is subscribed to what
-/// (`SubscriptionRegistry`), and the lines sent when a path changes.
+/// criteria anyone asked about (`CriteriaGroup`) and of every watched route
+/// (`RouteGroup`, answered by `RouteWatcher`), who is subscribed to what
+/// (`SubscriptionRegistry`), and the lines sent when a path or a route changes.
 ///
-/// Threading: the state queue only (see `PathService`).
-final class PathPublisher {
+/// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
+/// watcher's replies capture it and are called on that queue.
+final class PathPublisher: @unchecked Sendable {
     /// Every criteria anyone asked about, by criteria; never removed (`CriteriaGroup`).
     private var groups: [Criteria: CriteriaGroup] = [:]
+    /// Every watched route, while anyone subscribes to it.
+    var routeGroups: [WatchedRoute: RouteGroup] = [:]
+    /// The kernel's answers for the watched routes, kept current.
+    private(set) var routes: RouteWatcher!
     /// Who is subscribed to what: the one owner of that relation.
-    private(set) var subscriptions = SubscriptionRegistry()
+    var subscriptions = SubscriptionRegistry()
     /// Called with the default path each time it is published (the log line, the
     /// service manager's status).
     var onDefaultPathChange: ((Path) -> Void)?
-    private let engine: PathEngine
-    private let configuration: ServiceConfiguration
+    /// Called when the default path differs from the one before (not for its first).
+    var onDefaultPathChanged: (() -> Void)?
+    /// Whether someone other than a subscriber holds a watched route (`WatchList`).
+    var holdsRoute: ((WatchedRoute) -> Bool)?
+    /// Called when watched routes' reports changed, before their lines are sent.
+    var onRoutesChanged: (() -> Void)?
+    let engine: PathEngine
+    let configuration: ServiceConfiguration
     private let connectivity: ConnectivityReports
-    private let admission: ClientAdmission
-    private let records: ServiceRecords
+    let admission: ClientAdmission
+    let records: ServiceRecords
+
+    private let log: Logger
 
     init(engine: PathEngine, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
-         admission: ClientAdmission, records: ServiceRecords) {
+         admission: ClientAdmission, records: ServiceRecords, log: Logger) {
+        self.log = log
         self.engine = engine
         self.configuration = configuration
         self.connectivity = connectivity
         self.admission = admission
         self.records = records
+        routes = RouteWatcher(engine: engine, log: log) { [unowned self] destination, lookup in
+            judgeRoute(to: destination, lookup: lookup)
+        }
+        routes.onChange = { [unowned self] changed, resync in publishRoutes(changed, resync: resync) }
     }
 
     /// The group of `criteria`. The first time anyone asks about `criteria` its path is
@@ -62,16 +82,7 @@ final class PathPublisher {
                                        generation: generation, force: resync != nil)
             groups[criteria] = group
             guard changed else { continue }
-            for key in subscriptions.subscribers(of: criteria) {
-                guard let client = admission.clients[key.client], let subscription = subscriptions[key] else {
-                    continue
-                }
-                if let resync {
-                    let line = ServerMessage.resync(reason: resync, generation: generation, id: subscription.id)
-                    client.send(line.encoded(), kind: .push)
-                }
-                client.send(group.line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
-            }
+            send(group.line, toSubscribersOf: .path(criteria), resync: resync, generation: generation)
             // After the lines are out: the log line, the service manager's status and the
             // history file each cost a system call that no subscriber should wait for.
             if criteria == .any {
@@ -81,26 +92,56 @@ final class PathPublisher {
         records.changed()
     }
 
+    /// Sends `line` to every subscriber of `topic`, each with its id; after a resync,
+    /// the resync line first.
+    func send(_ line: EncodedPathLine, toSubscribersOf topic: SubscriptionTopic, resync: String?,
+              generation: Generation) {
+        for key in subscriptions.subscribers(of: topic) {
+            guard let client = admission.clients[key.client], let subscription = subscriptions[key] else { continue }
+            if let resync {
+                let notice = ServerMessage.resync(reason: resync, generation: generation, id: subscription.id)
+                client.send(notice.encoded(), kind: .push)
+            }
+            client.send(line.line(idMember: subscription.idMember), kind: .path(subscription: key.number))
+        }
+    }
+
     // MARK: Subscriptions
 
     /// Subscribes `connection` to `criteria` and sends it the current path.
     func subscribe(_ connection: ClientConnection, id: JSONValue?, criteria: Criteria) {
         let line = findOrPublishGroup(for: criteria).line
-        let key = subscriptions.add(client: connection.id, id: id, criteria: criteria)
+        let key = subscriptions.add(client: connection.id, id: id, topic: .path(criteria))
         connection.send(line.line(idMember: subscriptions[key]?.idMember ?? []), kind: .path(subscription: key.number))
         records.changed()
     }
 
     /// Ends `connection`'s subscriptions with `id`; whether there were any.
     func unsubscribe(_ connection: ClientConnection, id: JSONValue?) -> Bool {
-        guard !subscriptions.remove(client: connection.id, id: id).isEmpty else { return false }
+        let removal = subscriptions.remove(client: connection.id, id: id)
+        guard !removal.keys.isEmpty else { return false }
+        abandon(removal.abandonedTopics)
         records.changed()
         return true
     }
 
     /// Forgets every subscription of a connection that closed.
     func forgetSubscriptions(of connection: ClientConnection) {
-        subscriptions.removeAll(of: connection.id)
+        abandon(subscriptions.removeAll(of: connection.id).abandonedTopics)
+    }
+
+    /// Stops watching the routes nobody subscribes to any more (criteria groups stay).
+    private func abandon(_ topics: [SubscriptionTopic]) {
+        for case .route(let route) in topics {
+            routeGroups[route] = nil
+            release(route)
+        }
+    }
+
+    /// Stops watching `route` unless a subscriber or the watch list holds it.
+    func release(_ route: WatchedRoute) {
+        guard subscriptions.subscribers(of: .route(route)).isEmpty, !(holdsRoute?(route) ?? false) else { return }
+        routes.unwatch(route)
     }
 
     // MARK: Evaluation
@@ -116,6 +157,7 @@ final class PathPublisher {
                                       at publishedAt: Timestamp) {
         onDefaultPathChange?(group.path)
         guard previous != group.path else { return }
+        if previous != nil { onDefaultPathChanged?() }
         records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous,
                                   at: publishedAt)
     }

@@ -35,6 +35,8 @@ public final class PathService: @unchecked Sendable {
     let connectivity: ConnectivityReports
     let publisher: PathPublisher
     let requests: RequestHandler
+    /// The routes of `[Watch]`, for the metrics.
+    let watchList: WatchList
     /// Where the history file goes (`$STATE_DIRECTORY`); nil keeps it in memory.
     private let stateDirectory: String?
 
@@ -91,10 +93,16 @@ public final class PathService: @unchecked Sendable {
         let connectivity = ConnectivityReports(engine: engine, configuration: settings, records: records, log: log)
         self.connectivity = connectivity
         let publisher = PathPublisher(engine: engine, configuration: settings, connectivity: connectivity,
-                                      admission: admission, records: records)
+                                      admission: admission, records: records, log: log)
         self.publisher = publisher
         requests = RequestHandler(queue: queue, log: log, engine: engine, configuration: settings, admission: admission,
                                   publisher: publisher, connectivity: connectivity, records: records)
+        let watchList = WatchList(queue: queue, log: log, publisher: publisher, records: records)
+        self.watchList = watchList
+        // Weak: the list holds the publisher.
+        publisher.holdsRoute = { [weak watchList] route in watchList?.holds(route) ?? false }
+        publisher.onRoutesChanged = { [weak watchList] in watchList?.routesChanged() }
+        publisher.onDefaultPathChanged = { [weak watchList] in watchList?.pathChanged() }
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
         settings.onApplied = { [unowned self] in configurationApplied() }
@@ -194,7 +202,10 @@ public final class PathService: @unchecked Sendable {
         admission.applyLimits()
         // Before the first path there is nothing to re-evaluate: the first batch will
         // be evaluated under the new policy.
-        if engine.hasState { publisher.publishChanges() }
+        guard engine.hasState else { return }
+        publisher.publishChanges()
+        publisher.routes.reevaluate()
+        watchList.apply(configuration.current.watch)
     }
 
     private func stateChanged(resync: String?) {
@@ -205,7 +216,9 @@ public final class PathService: @unchecked Sendable {
         records.firstPathPublished()
         if resync != nil { records.recordResync() }
         publisher.publishChanges(resync: resync)
+        publisher.routes.refresh(resync: resync)
         if firstPath {
+            watchList.apply(configuration.current.watch)
             let handlers = firstPathHandlers
             firstPathHandlers.removeAll()
             for handler in handlers { handler() }
@@ -229,6 +242,11 @@ public final class PathService: @unchecked Sendable {
             connectivity: .init(path: connectivity.connectivity(of: path), reports: connectivity.latest,
                                 reportCounts: counters.connectivityReports),
             daemon: .init(counters: counters, generation: engine.generation, clients: admission.clients.count,
-                          subscriptions: publisher.subscriptions.count, startTime: records.startTime.wall))
+                          subscriptions: publisher.subscriptions.count, startTime: records.startTime.wall),
+            routes: .init(watchList.hosts.map { state in
+                .init(host: state.host.description,
+                      routes: state.routes.map { ($0.destination, publisher.routes.report(for: $0)) },
+                      unresolved: state.unresolved, unusableTime: state.unusable.total(at: now))
+            }))
     }
 }

@@ -53,16 +53,14 @@ final class RequestHandler: @unchecked Sendable {
         case .status(let criteria):
             connection.send(publisher.findOrPublishGroup(for: criteria).line.line(id: id))
         case .subscribe(let criteria):
-            let limit = configuration.current.daemon.maximumSubscriptionsPerClient
-            guard publisher.subscriptions.count(of: connection.id) < limit else {
-                connection.send(ServerMessage.error(
-                    code: .limitExceeded,
-                    message: "this connection already holds \(limit) subscriptions (MaxSubscriptionsPerClient=); "
-                        + "unsubscribe one first",
-                    id: id).encoded())
-                return
-            }
+            guard withinSubscriptionBudget(connection, id: id) else { return }
             publisher.subscribe(connection, id: id, criteria: criteria)
+        case .subscribeRoute(let destination, let zone):
+            // The zone must name an interface now, as for `route`; later the route
+            // watcher resolves it again at each change (a link that goes is a reason).
+            guard withinSubscriptionBudget(connection, id: id),
+                  case .some = resolve(zone, of: destination, id: id, for: connection) else { return }
+            publisher.subscribe(connection, id: id, route: WatchedRoute(destination: destination, zone: zone))
         case .unsubscribe:
             guard id != nil else {
                 connection.send(ServerMessage.error(code: .badArgument,
@@ -120,18 +118,36 @@ final class RequestHandler: @unchecked Sendable {
                                                   entries: history?.entries(since: since, limit: limit) ?? [],
                                                   id: id).encoded())
         case .route(let destination, let zone):
-            var interface: InterfaceIndex?
-            if let zone {
-                guard let link = engine.snapshot.link(zone: zone) else {
-                    let message = "no interface \"\(zone)\" (the zone of \(destination)%\(zone)); "
-                        + "pathctl interfaces lists them"
-                    connection.send(ServerMessage.error(code: .badArgument, message: message, id: id).encoded())
-                    return
-                }
-                interface = link.index
-            }
+            guard case .some(let interface) = resolve(zone, of: destination, id: id, for: connection) else { return }
             lookUpRoute(to: destination, through: interface, id: id, for: connection)
         }
+    }
+
+    /// Whether `connection` may hold one more subscription (`MaxSubscriptionsPerClient=`,
+    /// paths and routes together); if not, answers `limitExceeded`.
+    private func withinSubscriptionBudget(_ connection: ClientConnection, id: JSONValue?) -> Bool {
+        let limit = configuration.current.daemon.maximumSubscriptionsPerClient
+        guard publisher.subscriptions.count(of: connection.id) >= limit else { return true }
+        connection.send(ServerMessage.error(
+            code: .limitExceeded,
+            message: "this connection already holds \(limit) subscriptions (MaxSubscriptionsPerClient=); "
+                + "unsubscribe one first",
+            id: id).encoded())
+        return false
+    }
+
+    /// The interface a zone names now: `.some(nil)` without a zone, nil (after answering
+    /// `badArgument`) when it names no interface.
+    private func resolve(_ zone: String?, of destination: IPAddress, id: JSONValue?,
+                         for connection: ClientConnection) -> InterfaceIndex?? {
+        guard let zone else { return .some(nil) }
+        guard let link = engine.snapshot.link(zone: zone) else {
+            let message = "no interface \"\(zone)\" (the zone of \(destination)%\(zone)); "
+                + "pathctl interfaces lists them"
+            connection.send(ServerMessage.error(code: .badArgument, message: message, id: id).encoded())
+            return nil
+        }
+        return .some(link.index)
     }
 
     /// Whether the peer may make a privileged request (`ClientAdmission.isTrusted`); if
@@ -166,9 +182,7 @@ final class RequestHandler: @unchecked Sendable {
                             id: JSONValue?) -> [UInt8] {
         switch result {
         case .success(let lookup):
-            let report = PathEvaluator.route(to: destination, lookup: lookup.route,
-                                             throughInterface: lookup.throughInterface, snapshot: engine.snapshot,
-                                             policy: configuration.current.policy)
+            let report = publisher.judgeRoute(to: destination, lookup: lookup)
             return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
         case .failure(let error):
             log.warning("route lookup for \(destination) failed: \(error)")

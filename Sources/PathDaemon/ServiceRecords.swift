@@ -92,6 +92,11 @@ final class ServiceRecords: @unchecked Sendable {
                                                                           sequence: sequence))))
     }
 
+    /// Records that the route to a host of `[Watch]` became `change` (`WatchList`).
+    func recordRoute(host: String, _ change: PathChange, at now: Timestamp) {
+        history?.record(HistoryEntry(time: now, event: .route(host: host, change)))
+    }
+
     func recordResync() { counters.recordResync() }
 
     func recordSourceLost(_ loss: SourceLoss) { counters.recordSourceLost(loss) }

@@ -1,3 +1,4 @@
+import PathEngine
 import PathModel
 import PathProtocol
 
@@ -13,22 +14,28 @@ struct SubscriptionKey: Hashable, Sendable {
     var number: Int
 }
 
-/// What one subscription asked for: the criteria, and the id its lines carry.
+/// What a subscription follows: the path under criteria, or the route to one destination.
+enum SubscriptionTopic: Hashable, Sendable {
+    case path(Criteria)
+    case route(WatchedRoute)
+}
+
+/// What one subscription asked for: its topic, and the id its lines carry.
 struct SubscriptionTerms: Hashable, Sendable {
     var id: JSONValue?
-    var criteria: Criteria
+    var topic: SubscriptionTopic
     /// `id` as its path lines carry it (`EncodedPathLine.idMember`), encoded once.
     var idMember: [UInt8]
 }
 
-/// The one owner of "who is subscribed to what": (client, subscription) ⇄ criteria,
-/// with the indexes every request needs in O(1): the subscriptions of a criteria (to
-/// publish), of a client (to count and to drop on disconnect), and of a client's id (to
+/// The one owner of "who is subscribed to what": (client, subscription) ⇄ topic (a
+/// criteria or a watched route), with the indexes every request needs in O(1): the
+/// subscriptions of a topic (to publish), of a client (to count and to drop on disconnect), and of a client's id (to
 /// unsubscribe). A value type; the service keeps one and nothing else stores the
 /// relation.
 struct SubscriptionRegistry {
     private var subscriptions: [SubscriptionKey: SubscriptionTerms] = [:]
-    private var byCriteria: [Criteria: Set<SubscriptionKey>] = [:]
+    private var byTopic: [SubscriptionTopic: Set<SubscriptionKey>] = [:]
     private var byClient: [ClientID: ClientSubscriptions] = [:]
 
     private struct ClientSubscriptions {
@@ -59,46 +66,58 @@ struct SubscriptionRegistry {
     /// How many subscriptions `client` holds.
     func count(of client: ClientID) -> Int { byClient[client]?.count ?? 0 }
 
-    /// The criteria anyone is subscribed to.
-    var subscribedCriteria: Dictionary<Criteria, Set<SubscriptionKey>>.Keys { byCriteria.keys }
+    /// The topics anyone is subscribed to.
+    var subscribedTopics: Dictionary<SubscriptionTopic, Set<SubscriptionKey>>.Keys { byTopic.keys }
 
     subscript(key: SubscriptionKey) -> SubscriptionTerms? { subscriptions[key] }
 
-    /// The subscriptions to `criteria`.
-    func subscribers(of criteria: Criteria) -> Set<SubscriptionKey> { byCriteria[criteria] ?? [] }
+    /// The subscriptions to `topic`.
+    func subscribers(of topic: SubscriptionTopic) -> Set<SubscriptionKey> { byTopic[topic] ?? [] }
 
     /// Adds a subscription and returns its key.
     ///
     /// The client's entry is changed in place (through the dictionary's accessor): a
     /// copy taken out and written back would share its `numbersByID` storage with the
     /// dictionary, and the first change would copy all of it, O(subscriptions) a request.
-    mutating func add(client: ClientID, id: JSONValue?, criteria: Criteria) -> SubscriptionKey {
+    mutating func add(client: ClientID, id: JSONValue?, topic: SubscriptionTopic) -> SubscriptionKey {
         let key = byClient[client, default: ClientSubscriptions()].add(id: id, client: client)
-        subscriptions[key] = SubscriptionTerms(id: id, criteria: criteria, idMember: EncodedPathLine.idMember(id))
-        byCriteria[criteria, default: []].insert(key)
+        subscriptions[key] = SubscriptionTerms(id: id, topic: topic, idMember: EncodedPathLine.idMember(id))
+        byTopic[topic, default: []].insert(key)
         return key
     }
 
-    /// Ends every subscription of `client` with `id`; returns the keys ended (none when
-    /// the client holds no subscription with that id). In place, as `add`.
-    mutating func remove(client: ClientID, id: JSONValue?) -> [SubscriptionKey] {
-        guard let numbers = byClient[client]?.remove(id: id) else { return [] }
-        let keys = numbers.map { SubscriptionKey(client: client, number: $0) }
-        for key in keys { forget(key) }
-        return keys
+    /// What a removal ended: the subscriptions, and the topics nobody follows any more.
+    struct Removal {
+        var keys: [SubscriptionKey] = []
+        var abandonedTopics: [SubscriptionTopic] = []
+    }
+
+    /// Ends every subscription of `client` with `id` (none when the client holds no
+    /// subscription with that id). In place, as `add`.
+    mutating func remove(client: ClientID, id: JSONValue?) -> Removal {
+        guard let numbers = byClient[client]?.remove(id: id) else { return Removal() }
+        var removal = Removal()
+        for number in numbers { forget(SubscriptionKey(client: client, number: number), into: &removal) }
+        return removal
     }
 
     /// Ends every subscription of `client` (it disconnected).
-    mutating func removeAll(of client: ClientID) {
-        guard let entry = byClient.removeValue(forKey: client) else { return }
+    mutating func removeAll(of client: ClientID) -> Removal {
+        var removal = Removal()
+        guard let entry = byClient.removeValue(forKey: client) else { return removal }
         for numbers in entry.numbersByID.values {
-            for number in numbers { forget(SubscriptionKey(client: client, number: number)) }
+            for number in numbers { forget(SubscriptionKey(client: client, number: number), into: &removal) }
         }
+        return removal
     }
 
-    private mutating func forget(_ key: SubscriptionKey) {
+    private mutating func forget(_ key: SubscriptionKey, into removal: inout Removal) {
         guard let subscription = subscriptions.removeValue(forKey: key) else { return }
-        byCriteria[subscription.criteria]?.remove(key)
-        if byCriteria[subscription.criteria]?.isEmpty == true { byCriteria[subscription.criteria] = nil }
+        removal.keys.append(key)
+        byTopic[subscription.topic]?.remove(key)
+        if byTopic[subscription.topic]?.isEmpty == true {
+            byTopic[subscription.topic] = nil
+            removal.abandonedTopics.append(subscription.topic)
+        }
     }
 }

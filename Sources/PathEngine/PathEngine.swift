@@ -42,6 +42,11 @@ public final class PathEngine: @unchecked Sendable {
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
     private var pendingResync: String?
+    /// What `watchRoutes(to:)` was last given, for each new source.
+    private var watchedDestinations: Set<IPAddress> = []
+    /// The watched destinations' routes that came with the batch being applied
+    /// (`EventBatch.watchedLookups`), while `onChange` runs; empty otherwise.
+    public private(set) var batchLookups: [IPAddress: DestinationLookup] = [:]
 
     /// Called on `queue` after the snapshot changed. `resync` is the reason a new
     /// generation was started, on the first batch of that generation, nil otherwise.
@@ -97,14 +102,36 @@ public final class PathEngine: @unchecked Sendable {
     /// knows. `interface` is a link-scoped destination's zone (RouteZone.swift).
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex? = nil,
                             reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
+        lookUpRoutes([RouteQuestion(destination: destination, interface: interface)]) { answers in
+            reply(answers.first ?? .failure(RouteLookupError("no answer")))
+        }
+    }
+
+    /// `lookUpRoute` for several questions, asked together on the source's queue;
+    /// `reply` gets one answer per question, in their order, on `queue`.
+    public func lookUpRoutes(_ questions: [RouteQuestion],
+                             reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running, let source else {
-            reply(.failure(RouteLookupError("the network monitor is restarting; ask again")))
+            let restarting = RouteLookupError("the network monitor is restarting; ask again")
+            reply(questions.map { _ in .failure(restarting) })
             return
         }
-        source.lookUpRoute(to: destination.unmappingIPv4, through: interface) { [queue] result in
-            queue.async { reply(result) }
+        let asked = questions.map { RouteQuestion(destination: $0.destination.unmappingIPv4, interface: $0.interface) }
+        source.lookUpRoutes(asked) { [queue] answers in
+            queue.async { reply(answers) }
         }
+    }
+
+    /// The destinations of the routes someone watches (`RouteWatcher`): every source,
+    /// this one and the ones that replace it, lets the route messages covering them
+    /// through (`PathEventSource.watchRoutes`). IPv4-mapped addresses as their IPv4 ones.
+    public func watchRoutes(to destinations: Set<IPAddress>) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let unmapped = Set(destinations.map(\.unmappingIPv4))
+        guard unmapped != watchedDestinations else { return }
+        watchedDestinations = unmapped
+        source?.watchRoutes(to: unmapped)
     }
 
     private func startSource() {
@@ -121,6 +148,8 @@ public final class PathEngine: @unchecked Sendable {
         sourceHasState = false
         let source = makeSource(generation, callbacks)
         self.source = source
+        // Before `start`, so that the new source's filter covers them from its first message.
+        if !watchedDestinations.isEmpty { source.watchRoutes(to: watchedDestinations) }
         source.start()
     }
 
@@ -146,7 +175,9 @@ public final class PathEngine: @unchecked Sendable {
         hasState = true
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
+        batchLookups = batch.watchedLookups
         onChange?(resync)
+        batchLookups = [:]
     }
 
     private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {

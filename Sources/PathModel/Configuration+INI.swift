@@ -32,6 +32,10 @@ extension Configuration {
         lines.append("[Connectivity]")
         if !connectivity.isEnabled { lines.append("# (no URL: no connectivity check is made)") }
         lines += connectivity.renderedLines
+        lines.append("")
+        lines.append("[Watch]")
+        if watch.destinations.isEmpty { lines.append("# (no Destination=: pathd watches no route of its own accord)") }
+        lines += watch.renderedLines
         return lines.joined(separator: "\n") + "\n"
     }
 }

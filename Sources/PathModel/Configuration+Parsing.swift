@@ -32,6 +32,8 @@ extension Configuration {
                             connectivityOrigins[entry.key] = (source.name, entry.line)
                         }
                     }
+                case WatchSettings.sectionName:
+                    for entry in section.entries { apply(entry, to: &configuration.watch, log: &log) }
                 default:
                     let hint = sectionNames.first { $0.lowercased() == section.name.lowercased() }
                     log.warning(line: section.line, "unknown section [\(section.name)]"
@@ -53,7 +55,8 @@ extension Configuration {
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let sectionNames = [DaemonSettings.sectionName, InterfaceRule.sectionName, ConnectivitySettings.sectionName]
+    static let sectionNames = [DaemonSettings.sectionName, InterfaceRule.sectionName, ConnectivitySettings.sectionName,
+                               WatchSettings.sectionName]
 
     /// Sets one key of a section from its entry, logging what is wrong; returns whether it was set.
     @discardableResult

@@ -28,12 +28,15 @@ public struct Configuration: Hashable, Sendable {
     /// The `[Connectivity]` section, read by pathd-probe (what to check) and by pathd
     /// (which reports still apply after a reload).
     public var connectivity: ConnectivitySettings
+    /// The `[Watch]` section: the hosts whose route pathd follows for its metrics.
+    public var watch: WatchSettings
 
     public init(daemon: DaemonSettings = DaemonSettings(), policy: Policy = .standard,
-                connectivity: ConnectivitySettings = ConnectivitySettings()) {
+                connectivity: ConnectivitySettings = ConnectivitySettings(), watch: WatchSettings = WatchSettings()) {
         self.daemon = daemon
         self.policy = policy
         self.connectivity = connectivity
+        self.watch = watch
     }
 
     /// No file at all: every default, cellular expensive.

@@ -17,7 +17,7 @@ public protocol ConfigurationSection: Sendable {
 public struct ConfigurationKey<Settings>: Sendable {
     /// The kind of value, spelled as pathd.conf(5)'s `.It Cm Key= Ns Ar kind`.
     public enum Kind: String, Sendable, CaseIterable {
-        case path, address, count, size, level, bool, globs, types, type, url, text, hex, span
+        case path, address, count, size, level, bool, globs, types, type, url, text, hex, span, hosts
     }
 
     public let name: String

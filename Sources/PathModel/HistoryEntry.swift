@@ -10,6 +10,9 @@ public struct HistoryEntry: Hashable, Sendable {
         case stopped
         /// The default path became this (the first path of a run included).
         case change(PathChange)
+        /// The route to a host of `[Watch]` became this: satisfied when any of its
+        /// addresses has a usable route (`interfaces`: theirs), else why not.
+        case route(host: String, PathChange)
         /// An event a newer pathd recorded, by its name (docs/PROTOCOL.md, "Version
         /// rule"); what it means is unknown here, so a summary passes over it.
         case unrecognized(String)
@@ -29,7 +32,20 @@ public struct HistoryEntry: Hashable, Sendable {
         case .started: "started"
         case .stopped: "stopped"
         case .change: "change"
+        case .route: "route"
         case .unrecognized(let name): name
+        }
+    }
+
+    /// `entries` as the history of the route to `host` (`pathctl history --route`): its
+    /// changes as changes, the start and stop marks as they are, nothing else.
+    public static func route(to host: String, in entries: [HistoryEntry]) -> [HistoryEntry] {
+        entries.compactMap { entry in
+            switch entry.event {
+            case .started, .stopped: entry
+            case .route(let name, let change) where name == host: HistoryEntry(time: entry.time, event: .change(change))
+            case .route, .change, .unrecognized: nil
+            }
         }
     }
 }
@@ -43,8 +59,12 @@ public struct PathChange: Hashable, Sendable {
     /// The names of the interfaces that carried the path, the preferred one first.
     public var interfaces: [String]
     public var generation: Generation
-    /// The default criteria's sequence number of the path line published for it.
+    /// The default criteria's sequence number of the path line published for it (a
+    /// watched route's: the count of its host's changes).
     public var sequence: UInt64
+    /// The reason in words as recorded, when it is not a path's (a watched route's: "no
+    /// route to 192.0.2.10", "cannot resolve: Name or service not known").
+    public var recordedExplanation: String?
 
     public init(status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, reasonInterface: String? = nil,
                 interfaces: [String] = [], generation: Generation, sequence: UInt64) {
@@ -65,6 +85,6 @@ public struct PathChange: Hashable, Sendable {
     /// unless unsatisfied.
     public var explanation: String? {
         guard status == .unsatisfied else { return nil }
-        return unsatisfiedReason?.explanation(interface: reasonInterface) ?? "unknown reason"
+        return recordedExplanation ?? unsatisfiedReason?.explanation(interface: reasonInterface) ?? "unknown reason"
     }
 }

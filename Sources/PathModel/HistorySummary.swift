@@ -122,8 +122,9 @@ public struct HistorySummary: Hashable, Sendable {
                                   reasons: change.explanation.map { [$0] } ?? [], duration: .zero)
                 }
                 last = entry
-            case .unrecognized:
-                // A newer pathd's event: what it says about the path is unknown here.
+            case .unrecognized, .route:
+                // A newer pathd's event: what it says about the path is unknown here. A
+                // watched route is not the path (`HistoryEntry.route(to:in:)` reads it).
                 continue
             }
         }

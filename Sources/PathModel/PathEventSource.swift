@@ -14,15 +14,34 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// Stops delivering. Callbacks already on their way are dropped by the receiver's
     /// generation gate.
     func cancel()
-    /// Asks which route the kernel would take to `destination` now (RTM_GETROUTE, policy
-    /// rules applied, no packet sent), and through each interface it is asked about on
-    /// its own (`DestinationLookup`), for the `route` request; with `interface`, only for
-    /// traffic sent through that interface (RTA_OIF, as `ip route get … oif`). Returns at
-    /// once; `reply` is called once, on the source's own queue, behind the work already
-    /// queued there. A source that can no longer ask (cancelled, its socket failed)
-    /// replies a failure.
-    func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                     reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void)
+    /// Asks which route the kernel would take to each destination now (RTM_GETROUTE,
+    /// policy rules applied, no packet sent), and through each interface it is asked about
+    /// on its own (`DestinationLookup`), for the `route` request and the watched routes;
+    /// with an interface, only for traffic sent through it (RTA_OIF, as `ip route get …
+    /// oif`). Returns at once; `reply` is called once, on the source's own queue, behind
+    /// the work already queued there, with one answer per question in their order, once
+    /// all are asked (the netlink monitor asks a few dozen per turn of its queue, so that
+    /// a long round delays its other work by one turn only). A source that can no longer
+    /// ask (cancelled, its socket failed) answers each with a failure.
+    func lookUpRoutes(_ questions: [RouteQuestion],
+                      reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void)
+    /// The destinations whose routes someone watches: a route message that covers one of
+    /// them must reach the source (the netlink monitor's kernel-side filter lets it
+    /// through from now on). Returns at once; applied in order with the lookups, so a
+    /// lookup asked after this call is answered after the filter changed.
+    func watchRoutes(to destinations: Set<IPAddress>)
+}
+
+/// One route lookup: a destination and, for a link-scoped one, the interface its traffic
+/// is sent through (RTA_OIF).
+public struct RouteQuestion: Hashable, Sendable {
+    public var destination: IPAddress
+    public var interface: InterfaceIndex?
+
+    public init(destination: IPAddress, interface: InterfaceIndex? = nil) {
+        self.destination = destination
+        self.interface = interface
+    }
 }
 
 /// A route lookup that got no answer from the kernel (the request socket failed or is

@@ -48,6 +48,11 @@ public struct RouteReport: Hashable, Sendable {
     public var reason: String? {
         guard let unsatisfiedReason else { return nil }
         if unsatisfiedReason == .noRoute { return "no route to \(destination)" }
+        // A link-scoped destination goes through its zone's link only: that link is
+        // gone or down (a watched route's zone that names no interface any more).
+        if unsatisfiedReason == .noInterface, let zone = reasonInterface, destination.isLinkScoped {
+            return "\(zone) is gone or down (the zone of \(destination)%\(zone))"
+        }
         return unsatisfiedReason.explanation(interface: reasonInterface)
     }
 

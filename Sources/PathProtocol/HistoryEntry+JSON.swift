@@ -9,16 +9,14 @@ extension HistoryEntry {
         writer.member("event", eventName)
         writer.member("wallTime", seconds: time.wall)
         writer.member("monotonicTime", seconds: time.monotonic)
-        if case .change(let change) = event {
-            writer.member("status", change.status.rawValue)
-            writer.member("unsatisfiedReason", change.unsatisfiedReason?.rawValue)
-            writer.member("reasonInterface", change.reasonInterface)
-            writer.member("reason", change.explanation)
-            writer.beginArray("interfaces")
-            for name in change.interfaces { writer.element(name) }
-            writer.endArray()
-            writer.member("generation", change.generation.rawValue)
-            writer.member("sequence", change.sequence)
+        switch event {
+        case .change(let change):
+            change.write(to: &writer)
+        case .route(let host, let change):
+            writer.member("host", host)
+            change.write(to: &writer)
+        case .started, .stopped, .unrecognized:
+            break
         }
         writer.endObject()
     }
@@ -29,6 +27,49 @@ extension HistoryEntry {
         write(to: &writer)
         return writer.finishLine()
     }
+}
+
+extension PathChange {
+    /// The members of a `change` (and a `route`) entry after its times.
+    fileprivate func write(to writer: inout JSONWriter) {
+        writer.member("status", status.rawValue)
+        writer.member("unsatisfiedReason", unsatisfiedReason?.rawValue)
+        writer.member("reasonInterface", reasonInterface)
+        writer.member("reason", explanation)
+        writer.beginArray("interfaces")
+        for name in interfaces { writer.element(name) }
+        writer.endArray()
+        writer.member("generation", generation.rawValue)
+        writer.member("sequence", sequence)
+    }
+
+    /// Reads the members of a `change` (and a `route`) entry; `recordedExplanation` is its
+    /// `reason`, kept as written for a route (a path's is derived from its reason).
+    fileprivate static func decode(_ value: JSONValue, keepingReason: Bool) throws(MessageDecodingError) -> PathChange {
+        func fail(_ what: String) -> MessageDecodingError {
+            MessageDecodingError(description: "history entry: \(what)")
+        }
+        guard let name = value["status"]?.stringValue else { throw fail("missing status") }
+        let status = PathStatus(rawValue: name)
+        let reason = value["unsatisfiedReason"]?.stringValue.map(UnsatisfiedReason.init(rawValue:))
+        var interfaces: [String] = []
+        for element in value["interfaces"]?.arrayValue ?? [] {
+            guard let name = element.stringValue else { throw fail("interfaces must be names") }
+            interfaces.append(name)
+        }
+        guard let generation = value["generation"]?.integerValue, generation >= 0,
+              let sequence = value["sequence"]?.integerValue, sequence >= 0 else {
+            throw fail("missing generation or sequence")
+        }
+        var change = PathChange(status: status, unsatisfiedReason: reason,
+                                reasonInterface: value["reasonInterface"]?.stringValue, interfaces: interfaces,
+                                generation: Generation(rawValue: UInt64(generation)), sequence: UInt64(sequence))
+        if keepingReason { change.recordedExplanation = value["reason"]?.stringValue }
+        return change
+    }
+}
+
+extension HistoryEntry {
 
     /// Reads one entry. Unknown members are ignored; an event, status or reason this
     /// version does not know (written by a newer pathd) is kept as `unrecognized`.
@@ -59,22 +100,11 @@ extension HistoryEntry {
         case "stopped":
             return HistoryEntry(time: time, event: .stopped)
         case "change":
-            guard let name = value["status"]?.stringValue else { throw fail("missing status") }
-            let status = PathStatus(rawValue: name)
-            let reason = value["unsatisfiedReason"]?.stringValue.map(UnsatisfiedReason.init(rawValue:))
-            var interfaces: [String] = []
-            for element in value["interfaces"]?.arrayValue ?? [] {
-                guard let name = element.stringValue else { throw fail("interfaces must be names") }
-                interfaces.append(name)
-            }
-            guard let generation = value["generation"]?.integerValue, generation >= 0,
-                  let sequence = value["sequence"]?.integerValue, sequence >= 0 else {
-                throw fail("missing generation or sequence")
-            }
-            return HistoryEntry(time: time, event: .change(PathChange(
-                status: status, unsatisfiedReason: reason, reasonInterface: value["reasonInterface"]?.stringValue,
-                interfaces: interfaces, generation: Generation(rawValue: UInt64(generation)),
-                sequence: UInt64(sequence))))
+            return HistoryEntry(time: time, event: .change(try PathChange.decode(value, keepingReason: false)))
+        case "route":
+            guard let host = value["host"]?.stringValue else { throw fail("no string \"host\"") }
+            let change = try PathChange.decode(value, keepingReason: true)
+            return HistoryEntry(time: time, event: .route(host: host, change))
         case let other?:
             return HistoryEntry(time: time, event: .unrecognized(other))
         case nil:

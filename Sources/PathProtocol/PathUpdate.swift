@@ -19,7 +19,25 @@ public struct PathUpdate: Hashable, Sendable {
     }
 }
 
-/// A path line encoded once and sent to every subscriber of the same criteria.
+/// One line of a route subscription (`subscribe` with a `destination`): the route to one
+/// address as the `route` request answers it, with the generation it was answered in and
+/// its place in that destination's sequence, as a path line has them.
+public struct RouteUpdate: Hashable, Sendable {
+    public var generation: Generation
+    /// Strictly increasing per watched destination, so per subscription; a gap means
+    /// lines were superseded.
+    public var sequence: UInt64
+    public var report: RouteReport
+
+    public init(generation: Generation, sequence: UInt64, report: RouteReport) {
+        self.generation = generation
+        self.sequence = sequence
+        self.report = report
+    }
+}
+
+/// A subscription's line (a path, or a watched route) encoded once and sent to every
+/// subscriber of the same criteria or destination.
 ///
 /// The body stops before the closing brace so that a subscription's `id` can be
 /// appended without re-encoding; subscribers without an id share `line` as it is.
@@ -51,7 +69,21 @@ public struct EncodedPathLine: Sendable {
         for gateway in path.gateways { writer.element(gateway.description) }
         writer.endArray()
         update.connectivity.write(to: &writer, key: "connectivity")
-        body = writer.bytes
+        self.init(body: writer.bytes)
+    }
+
+    /// A `route` line with its `sequence`: the `route` reply's members, then `sequence`.
+    public init(_ update: RouteUpdate) {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.member("type", "route")
+        update.report.write(to: &writer, generation: update.generation)
+        writer.member("sequence", update.sequence)
+        self.init(body: writer.bytes)
+    }
+
+    private init(body: [UInt8]) {
+        self.body = body
         line = body + [UInt8(ascii: "}"), UInt8(ascii: "\n")]
     }
 

@@ -37,6 +37,9 @@ public enum RequestOp: Hashable, Sendable {
     /// link-scoped IPv6 address (`IPAddress.isLinkScoped`), through `interface`, its
     /// zone ("eth0" or an index in decimal, as after "%" in "fe80::1%eth0") if given.
     case route(destination: IPAddress, interface: String? = nil)
+    /// The `route` answer for one address now and at each change of it: a `subscribe`
+    /// with a `destination` (and, for a link-scoped one, its `interface`) instead of criteria.
+    case subscribeRoute(destination: IPAddress, interface: String? = nil)
 
     /// The op's name on the wire.
     public enum Name: String, Hashable, Sendable, CaseIterable {
@@ -46,7 +49,7 @@ public enum RequestOp: Hashable, Sendable {
     public var name: Name {
         switch self {
         case .status: .status
-        case .subscribe: .subscribe
+        case .subscribe, .subscribeRoute: .subscribe
         case .unsubscribe: .unsubscribe
         case .ping: .ping
         case .interfaces: .interfaces
@@ -121,7 +124,7 @@ extension Request {
         let op: RequestOp
         switch name {
         case .status: op = .status(try fields.criteria())
-        case .subscribe: op = .subscribe(try fields.criteria())
+        case .subscribe: op = try fields.subscription()
         case .unsubscribe: op = .unsubscribe
         case .ping: op = .ping
         case .interfaces: op = .interfaces
@@ -129,9 +132,7 @@ extension Request {
         case .reportConnectivity: op = .reportConnectivity(try fields.connectivity())
         case .metrics: op = .metrics(format: try fields.format())
         case .history: op = .history(since: try fields.since(), limit: try fields.limit())
-        case .route:
-            let destination = try fields.destination()
-            op = .route(destination: destination, interface: try fields.interface(of: destination))
+        case .route: op = try fields.route()
         }
         try fields.refuseOthers()
         return Request(op, id: id)
@@ -163,7 +164,7 @@ extension Request {
         case .history(let since, let limit):
             if let since { writer.member("since", seconds: since) }
             if let limit { writer.member("limit", limit) }
-        case .route(let destination, let interface):
+        case .route(let destination, let interface), .subscribeRoute(let destination, let interface):
             writer.member("destination", destination.description)
             if let interface { writer.member("interface", interface) }
         case .unsubscribe, .ping, .interfaces, .reload:
@@ -192,7 +193,7 @@ private struct RequestFields {
             case .connectivity: [.reportConnectivity]
             case .format: [.metrics]
             case .since, .limit: [.history]
-            case .destination, .interface: [.route]
+            case .destination, .interface: [.subscribe, .route]
             }
         }
 
@@ -275,6 +276,34 @@ private struct RequestFields {
             }
         }
         return criteria
+    }
+
+    /// A `route` request: its destination and zone.
+    mutating func route() throws(RequestError) -> RequestOp {
+        let destination = try destination()
+        return .route(destination: destination, interface: try interface(of: destination))
+    }
+
+    /// Whether the request carries `field` with a value other than null.
+    private func isPresent(_ field: Field) -> Bool {
+        members[field.rawValue].map { !$0.isNull } ?? false
+    }
+
+    /// A `subscribe`: to a path under `criteria`, or with a `destination` to the route to
+    /// that address (never both: a route has no criteria).
+    mutating func subscription() throws(RequestError) -> RequestOp {
+        let criteria = try criteria()
+        guard isPresent(.destination) else {
+            if isPresent(.interface) {
+                throw fail("\"interface\" is the zone of a \"destination\": subscribe to a route with both")
+            }
+            return .subscribe(criteria)
+        }
+        if isPresent(.criteria) {
+            throw fail("a subscription is to a path (\"criteria\") or to a route (\"destination\"), not both")
+        }
+        let destination = try destination()
+        return .subscribeRoute(destination: destination, interface: try interface(of: destination))
     }
 
     mutating func connectivity() throws(RequestError) -> Connectivity {

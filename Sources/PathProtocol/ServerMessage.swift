@@ -26,6 +26,8 @@ public enum ServerMessage: Hashable, Sendable {
     case history(capacity: Int, persistence: HistoryPersistence, entries: [HistoryEntry], id: JSONValue?)
     /// The reply to `route`: the route to one destination, answered in `generation`.
     case route(RouteReport, generation: Generation, id: JSONValue?)
+    /// A line of a route subscription: a `route` line with a `sequence`.
+    case routeUpdate(RouteUpdate, id: JSONValue?)
     /// A message of a type a newer pathd sends and this version does not know, whole
     /// (docs/PROTOCOL.md, "Version rule"): a client skips it.
     case unrecognized(type: String, JSONValue)
@@ -35,9 +37,10 @@ public enum ServerMessage: Hashable, Sendable {
         if case .unrecognized = self { true } else { false }
     }
 
-    /// What a subscription acts on: its path lines, resyncs and errors.
+    /// What a subscription acts on: its path or route lines, resyncs and errors.
     public enum ForSubscriber: Hashable, Sendable {
         case path(PathUpdate, id: JSONValue?)
+        case route(RouteUpdate, id: JSONValue?)
         case resync(reason: String, generation: Generation, id: JSONValue?)
         case error(code: ErrorCode, message: String, id: JSONValue?)
     }
@@ -49,6 +52,7 @@ public enum ServerMessage: Hashable, Sendable {
     public var forSubscriber: ForSubscriber? {
         switch self {
         case .path(let update, let id): .path(update, id: id)
+        case .routeUpdate(let update, let id): .route(update, id: id)
         case .resync(let reason, let generation, let id): .resync(reason: reason, generation: generation, id: id)
         case .error(let code, let message, let id): .error(code: code, message: message, id: id)
         default: nil
@@ -60,6 +64,8 @@ public enum ServerMessage: Hashable, Sendable {
         var writer = JSONWriter()
         switch self {
         case .path(let update, let id):
+            return EncodedPathLine(update).line(id: id)
+        case .routeUpdate(let update, let id):
             return EncodedPathLine(update).line(id: id)
         case .hello(let protocolVersion, let daemonVersion, let generation):
             writer.beginObject()
@@ -223,7 +229,14 @@ extension ServerMessage {
                             entries: entries, id: id)
         case "route":
             let (report, generation) = try RouteReport.decode(value)
-            return .route(report, generation: generation, id: id)
+            // A subscription's line has a sequence; the reply to `route` has none.
+            guard let member = value["sequence"], !member.isNull else {
+                return .route(report, generation: generation, id: id)
+            }
+            guard let sequence = member.integerValue, let exact = UInt64(exactly: sequence) else {
+                throw MessageDecodingError(description: "route line: invalid \"sequence\"")
+            }
+            return .routeUpdate(RouteUpdate(generation: generation, sequence: exact, report: report), id: id)
         default:
             return .unrecognized(type: type, value)
         }

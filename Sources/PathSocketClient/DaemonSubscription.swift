@@ -6,9 +6,10 @@ import Synchronization
 import SystemCalls
 
 /// A subscription to pathd that outlives the daemon: it finds the daemon through the
-/// search order (`PathConnection.connect(to:)`), subscribes with its criteria, reports
-/// every path line, and when the daemon goes away reports that and reconnects with a
-/// capped, jittered back-off until cancelled (`ReconnectSchedule`: every failure waits).
+/// search order (`PathConnection.connect(to:)`), subscribes with its criteria (or to the
+/// route to one destination), reports every path (or route) line, and when the daemon
+/// goes away reports that and reconnects with a capped, jittered back-off until cancelled
+/// (`ReconnectSchedule`: every failure waits).
 /// Events are delivered on the queue given to `start`, in order; after `cancel()` no
 /// handler call begins, even for lines read before it (the check is made on that queue,
 /// after the hop).
@@ -29,6 +30,8 @@ public final class DaemonSubscription: @unchecked Sendable {
         case connected(socketPath: String, daemonVersion: String, generation: Generation)
         /// The path under the subscription's criteria (the first one, then each change).
         case path(PathUpdate)
+        /// The route to the subscription's destination (the first answer, then each change).
+        case route(RouteUpdate)
         /// The daemon lost kernel events and re-read its state; a `path` follows.
         case resync(reason: String, generation: Generation)
         /// The connection could not be made or ended: the path is unknown until the next
@@ -36,8 +39,10 @@ public final class DaemonSubscription: @unchecked Sendable {
         case disconnected(PathClientError)
     }
 
-    /// The criteria every path is evaluated under, as given to `init`.
+    /// The criteria every path is evaluated under, as given to `init`; `.any` for a route.
     public let criteria: Criteria
+    /// What is sent after each hello: `subscribe` with the criteria, or with a destination.
+    private let request: Request
     private let socketPath: String?
     private let scheduler: any Scheduler
     private let random: @Sendable () -> Double
@@ -91,9 +96,27 @@ public final class DaemonSubscription: @unchecked Sendable {
     }
 
     /// `socketPath` nil searches as `PathConnection.connect(to:)` does, at each attempt.
-    public init(criteria: Criteria = .any, socketPath: String? = nil, backoff: Backoff = .standard,
+    public convenience init(criteria: Criteria = .any, socketPath: String? = nil, backoff: Backoff = .standard,
                 scheduler: any Scheduler = DispatchScheduler(), helloTimeout: Duration = .seconds(30),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.init(request: Request(.subscribe(criteria)), criteria: criteria, socketPath: socketPath,
+                  backoff: backoff, scheduler: scheduler, helloTimeout: helloTimeout, random: random)
+    }
+
+    /// A subscription to the route to `destination` (`zone`: the interface of a
+    /// link-local one): `.route` events instead of `.path`; otherwise as with criteria.
+    public convenience init(destination: IPAddress, zone: String? = nil, socketPath: String? = nil,
+                backoff: Backoff = .standard, scheduler: any Scheduler = DispatchScheduler(),
+                helloTimeout: Duration = .seconds(30),
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.init(request: Request(.subscribeRoute(destination: destination, interface: zone)), criteria: .any,
+                  socketPath: socketPath, backoff: backoff, scheduler: scheduler, helloTimeout: helloTimeout,
+                  random: random)
+    }
+
+    private init(request: Request, criteria: Criteria, socketPath: String?, backoff: Backoff,
+                 scheduler: any Scheduler, helloTimeout: Duration, random: @escaping @Sendable () -> Double) {
+        self.request = request
         self.criteria = criteria
         self.socketPath = socketPath
         reconnect = ReconnectSchedule(backoff: backoff)
@@ -186,7 +209,7 @@ public final class DaemonSubscription: @unchecked Sendable {
             current.deadline = nil
             // A few bytes on a socket that has sent nothing yet: its buffer takes them.
             do {
-                try FileDescriptor(rawValue: current.descriptor).sendAll(Request(.subscribe(criteria)).encoded())
+                try FileDescriptor(rawValue: current.descriptor).sendAll(request.encoded())
             } catch {
                 throw PathClientError("cannot send to pathd: \(error)", kind: .closed)
             }
@@ -198,6 +221,8 @@ public final class DaemonSubscription: @unchecked Sendable {
         switch message.forSubscriber {
         case .path(let update, _):
             deliver(.path(update))
+        case .route(let update, _):
+            deliver(.route(update))
         case .resync(let reason, let generation, _):
             deliver(.resync(reason: reason, generation: generation))
         case .error(let code, let message, _):

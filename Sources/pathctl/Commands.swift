@@ -21,11 +21,12 @@ enum Commands {
             CommandSpec("status", summary: "show the current path",
                         options: ["--require-type", "--prohibit-type", "--check"] + requirementOptions,
                         action: StatusVerb.self),
-            CommandSpec("monitor", summary: "print the path and every change until interrupted",
-                        options: ["--require-type", "--prohibit-type"], action: MonitorVerb.self),
-            CommandSpec("wait", summary: "wait until the path is satisfied",
-                        options: ["--require-type", "--prohibit-type", "--timeout"] + requirementOptions,
-                        action: WaitVerb.self),
+            CommandSpec("monitor", summary: "print the path (or the route to HOST...) and every change",
+                        options: ["--require-type", "--prohibit-type", "--route"],
+                        operands: routeHosts, action: MonitorVerb.self),
+            CommandSpec("wait", summary: "wait until the path (or the route to every HOST) is satisfied",
+                        options: ["--require-type", "--prohibit-type", "--timeout", "--route"] + requirementOptions,
+                        operands: routeHosts, action: WaitVerb.self),
             CommandSpec("interfaces", summary: "list the links pathd sees and why each is usable or not",
                         action: InterfacesVerb.self),
             CommandSpec("route", summary: "show the route to each address of HOST... and whether it is usable",
@@ -35,12 +36,14 @@ enum Commands {
             CommandSpec("reload", summary: "make pathd read its configuration again", action: ReloadVerb.self),
             CommandSpec("metrics", summary: "print pathd's metrics (OpenMetrics or Prometheus text)",
                         options: ["--format"], action: MetricsVerb.self),
-            CommandSpec("history", summary: "list the outages of the last path changes, and totals",
-                        options: ["--since"], action: HistoryVerb.self),
+            CommandSpec("history", summary: "list the outages of the path (or of the route to HOST...), and totals",
+                        options: ["--since", "--route"], operands: routeHosts, action: HistoryVerb.self),
         ])
     }
 
     private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
+    private static let routeHosts = CommandOperands("HOST", description: "a name or an IP address",
+                                                    completion: .hostnames, introducedBy: "--route")
     private static let requirementOptions = PathRequirements.options.map(\.option)
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
 
@@ -62,6 +65,11 @@ enum Commands {
         CommandOption(OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
                                  help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
                       brief: "paths over this interface type do not count", completion: interfaceTypes),
+        CommandOption(OptionSpec("--route", help: """
+            monitor, wait: the route to each HOST instead of the
+            path (names resolved again when the path changes);
+            history: that of each HOST of pathd.conf's [Watch]
+            """), brief: "the route to each HOST instead of the path"),
         CommandOption(OptionSpec("--check", help: """
             status: exit 1 unless the path is satisfied (implied
             by --ipv4, --ipv6, --dns and --internet)

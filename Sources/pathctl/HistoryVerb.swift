@@ -6,7 +6,8 @@ import ServiceSupport
 /// `pathctl history`: when the host had no path, for how long and why, and when pathd
 /// did not run (unknown), with totals. The text is read from every entry pathd keeps,
 /// so an outage that began before `--since` still shows its start; `--json` prints the
-/// daemon's `history` line for a request with `since` as given.
+/// daemon's `history` line for a request with `since` as given. With `--route HOST...`,
+/// the same for the route to each host of `[Watch]` (`HistoryEntry.route(to:in:)`).
 enum HistoryVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         let now = SystemTimeSource().now()
@@ -23,6 +24,15 @@ enum HistoryVerb: Verb {
             guard case .history(_, let persistence, let entries, _) = message else { return nil }
             if options.json {
                 echo(line)
+            } else if options.route {
+                // Each host as written in [Watch] Destination=, its route's changes read as a path's.
+                for host in options.hosts {
+                    let route = HistoryEntry.route(to: host, in: entries)
+                    let summary = HistorySummary.summarize(route, now: now)
+                    writeOut("Route to \(host):\n")
+                    writeOut(HistoryReport.render(summary, since: since, firstEntry: entries.first?.time,
+                                                  calendar: calendar, persistence: persistence))
+                }
             } else {
                 let summary = HistorySummary.summarize(entries, now: now)
                 writeOut(HistoryReport.render(summary, since: since, firstEntry: entries.first?.time,

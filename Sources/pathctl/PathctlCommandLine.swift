@@ -51,8 +51,11 @@ struct PathctlOptions: Equatable, Sendable {
     var metricsFormat = Exposition.Format.openMetrics
     /// `history --since`: the oldest time asked about.
     var since: TimeSpecification?
-    /// `route HOST...`: the names or addresses asked about, in order.
+    /// `route HOST...`, `monitor --route HOST...`, `wait --route HOST...`: the names or
+    /// addresses asked about, in order.
     var hosts: [String] = []
+    /// `monitor --route`, `wait --route`: the routes to `hosts` instead of the path.
+    var route = false
 
     init(verb: String) {
         self.verb = verb
@@ -74,7 +77,7 @@ enum PathctlCommandLine {
     static var usage: String {
         let table = Commands.table
         let withOperands = table.commands.compactMap { command in
-            command.operands.map { "       pathctl [--socket PATH] \(command.name) [--json] \($0.name)...\n" }
+            command.operands.map { "       pathctl [--socket PATH] \(command.name) [--json] \($0.usage)\n" }
         }.joined()
         let deadline = PathctlOptions.answerDeadline.decimalSeconds
         return """
@@ -91,11 +94,12 @@ enum PathctlCommandLine {
             Interface types, in any case: \(InterfaceType.knownNames)
             (also \(InterfaceType.aliasesDescription)).
 
-            Exit status: 0 success (wait and status --check: satisfied; route: every HOST
-            has an address with a satisfied route); 1 not satisfied (wait timed out,
-            status --check, route); 2 usage error; 3 pathd cannot be reached, or did not
-            answer within \(deadline) s (wait: said no hello before the timeout); 4 pathd
-            refused (its error code is shown); 5 route: a HOST did not resolve. See pathctl(1).
+            Exit status: 0 success (wait and status --check: satisfied; route and
+            wait --route: every HOST has an address with a satisfied route); 1 not
+            satisfied (wait timed out, status --check, route); 2 usage error; 3 pathd cannot
+            be reached, or did not answer within \(deadline) s (wait: said no hello before
+            the timeout); 4 pathd refused (its error code is shown); 5 route, and
+            wait --route --timeout 0: a HOST did not resolve. See pathctl(1).
 
             """
     }
@@ -131,6 +135,14 @@ enum PathctlCommandLine {
         options.json = line.has("--json")
         options.noColor = line.has("--no-color")
         options.hosts = operands
+        options.route = line.has("--route")
+        if options.route {
+            // The route to a host has no criteria, and its only requirement is a usable route.
+            let pathOnly = ["--require-type", "--prohibit-type"] + PathRequirements.options.map(\.option)
+            if let option = pathOnly.first(where: line.has) {
+                throw UsageError("\(option) does not apply with --route")
+            }
+        }
         for (option, requirement, _, _) in PathRequirements.options where line.has(option) {
             options.requirements.insert(requirement)
         }

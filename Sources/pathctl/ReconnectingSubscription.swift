@@ -6,7 +6,9 @@ import SystemCalls
 /// A subscription that outlives a restart of pathd, for `monitor` and `wait`: when pathd
 /// says `shuttingDown` or the connection ends, it says so on stderr, connects again (with
 /// socket activation the socket stays, and the connect waits for the new daemon's hello)
-/// and subscribes again, so the new daemon's path comes next.
+/// and subscribes again, so the new daemon's path comes next. Several subscriptions may
+/// share the connection (`monitor --route`): `requests` gives the ones to make on each
+/// connection, and `run`'s handler may send more (or unsubscribe) on the current one.
 ///
 /// Only a connection that was once up is retried: pathd unreachable at the start is
 /// exit status 3 at once, and so is one that stays silent (no hello, or no first path)
@@ -24,7 +26,8 @@ struct ReconnectingSubscription {
 
     /// `--socket`, or nil for the search order (`PathConnection.connect(to:)`).
     let socketPath: String?
-    let request: Request
+    /// The subscriptions to make on each connection, asked at each (re)connect.
+    let requests: () -> [Request]
     /// Whether a lost connection is made again (not for `wait --timeout 0`, which checks once).
     let reconnects: Bool
     /// The clock of every wait and deadline.
@@ -35,8 +38,14 @@ struct ReconnectingSubscription {
     /// `timeout` nil waits for ever.
     init(socketPath: String?, request: Request, timeout: Duration?, reconnects: Bool = true,
          scheduler: any Scheduler = DispatchScheduler()) {
+        self.init(socketPath: socketPath, requests: { [request] }, timeout: timeout, reconnects: reconnects,
+                  scheduler: scheduler)
+    }
+
+    init(socketPath: String?, requests: @escaping () -> [Request], timeout: Duration?, reconnects: Bool = true,
+         scheduler: any Scheduler = DispatchScheduler()) {
         self.socketPath = socketPath
-        self.request = request
+        self.requests = requests
         self.reconnects = reconnects
         self.scheduler = scheduler
         deadline = timeout.map { scheduler.now() + $0 }
@@ -54,6 +63,14 @@ struct ReconnectingSubscription {
     /// until it returns an exit status. An `error` line other than `shuttingDown` is a
     /// refusal once `handle` has seen it.
     func run(handle: (ServerMessage.ForSubscriber, _ line: [UInt8]) -> PathctlExitStatus?)
+        throws(CommandError) -> Outcome {
+        try run { message, line, _ in handle(message, line) }
+    }
+
+    /// `run` whose handler may send requests on the current connection (`send` returns
+    /// false when the connection broke; the next line read then says so, and what
+    /// `requests` gives is sent again on the next connection).
+    func run(handle: (ServerMessage.ForSubscriber, _ line: [UInt8], _ send: (Request) -> Bool) -> PathctlExitStatus?)
         throws(CommandError) -> Outcome {
         var connection: PathConnection
         do throws(PathClientError) {
@@ -83,7 +100,15 @@ struct ReconnectingSubscription {
                     awaitingFirstAnswer = false
                     everAnswered = true
                     guard let message = message.forSubscriber else { continue }
-                    if let status = handle(message, line) { return .finished(status) }
+                    let send = { (request: Request) -> Bool in
+                        do throws(PathClientError) {
+                            try connection.send(request)
+                            return true
+                        } catch {
+                            return false
+                        }
+                    }
+                    if let status = handle(message, line, send) { return .finished(status) }
                     if case .error(let code, let text, _) = message { throw .refused(code, text) }
                     continue
                 case .timedOut where deadline == nil:
@@ -108,10 +133,10 @@ struct ReconnectingSubscription {
         }
     }
 
-    /// Sends the subscription; the failure in words, nil when sent.
+    /// Sends the subscriptions; the failure in words, nil when sent.
     private func send(on connection: PathConnection) -> String? {
         do throws(PathClientError) {
-            try connection.send(request)
+            for request in requests() { try connection.send(request) }
             return nil
         } catch {
             return error.description
@@ -168,7 +193,7 @@ struct ReconnectingSubscription {
             do throws(PathClientError) {
                 let connection = try PathConnection.connect(to: socketPath,
                                                             timeout: timeLeft ?? PathctlOptions.answerDeadline)
-                try connection.send(request)
+                for request in requests() { try connection.send(request) }
                 schedule.connected(at: scheduler.now())
                 let generation = connection.hello.map { " (generation \($0.generation))" } ?? ""
                 writeErrorLine("pathctl: reconnected to pathd at \(connection.socketPath)\(generation)", level: .notice)

@@ -5,9 +5,11 @@ import PathProtocol
 /// systemd-networkd-wait-online, but following policy routing and VPNs as traffic would.
 /// Exit 0 once satisfied, 1 when `--timeout` (default 30 s) passes first, 3 when it passes
 /// before any pathd said hello; `--timeout 0` checks once, waiting for pathd's answer as
-/// `status` does. A restart of pathd meanwhile is waited out.
+/// `status` does. A restart of pathd meanwhile is waited out. With `--route`,
+/// `RouteWatchVerbs`.
 enum WaitVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+        if options.route { return try RouteWatchVerbs.wait(options) }
         let checkOnce = options.timeout == .zero
         let subscription = ReconnectingSubscription(
             socketPath: options.socketPath, request: Request(.subscribe(options.criteria)),
@@ -25,6 +27,13 @@ enum WaitVerb: Verb {
             }
             return nil
         }
+        return try conclude(outcome, options, checkOnce: checkOnce, waitingFor: options.requirements.goal)
+    }
+
+    /// The exit status of a wait that ended with `outcome` (also `wait --route`'s):
+    /// a timeout before any hello is exit 3, after one exit 1, waiting for `goal`.
+    static func conclude(_ outcome: ReconnectingSubscription.Outcome, _ options: PathctlOptions, checkOnce: Bool,
+                         waitingFor goal: @autoclosure () -> String) throws(CommandError) -> PathctlExitStatus {
         switch outcome {
         case .finished(let status):
             return status
@@ -36,8 +45,7 @@ enum WaitVerb: Verb {
                 + "pathd at \(socketPath ?? "its socket") never said hello")
             return .unreachable
         case .timedOut(_, saidHello: true):
-            writeErrorLine("pathctl: timed out after \(options.timeout.decimalSeconds) s "
-                + "waiting for \(options.requirements.goal)")
+            writeErrorLine("pathctl: timed out after \(options.timeout.decimalSeconds) s waiting for \(goal())")
             return .notSatisfied
         }
     }

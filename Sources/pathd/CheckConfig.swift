@@ -27,7 +27,8 @@ enum CheckConfig {
             }
         }
         let effective = Configuration(daemon: daemon, policy: result.configuration.policy,
-                                      connectivity: result.configuration.connectivity)
+                                      connectivity: result.configuration.connectivity,
+                                      watch: result.configuration.watch)
         var header = ["Effective configuration of pathd: built-in defaults, then the files, then the command line."]
         header.append(read.isEmpty ? "Files: none (\(files.mainPath) is absent; built-in defaults)"
                                    : "Files: " + read.joined(separator: ", "))

@@ -14,6 +14,8 @@ struct DaemonConfiguration: Sendable {
     let policy: Policy
     /// `[Connectivity]`: applied by a reload (pathd only matches reports against its URL).
     let connectivity: ConnectivitySettings
+    /// `[Watch]`: applied by a reload.
+    let watch: WatchSettings
 
     /// Loads the files; nil when they are invalid. The diagnostics, for the caller to
     /// log, come either way.
@@ -24,11 +26,14 @@ struct DaemonConfiguration: Sendable {
         let configuration = DaemonConfiguration(files: files, options: options,
                                                 daemon: options.applied(to: result.configuration.daemon),
                                                 policy: result.configuration.policy,
-                                                connectivity: result.configuration.connectivity)
+                                                connectivity: result.configuration.connectivity,
+                                                watch: result.configuration.watch)
         return (configuration, result.diagnostics)
     }
 
-    var service: Configuration { Configuration(daemon: daemon, policy: policy, connectivity: connectivity) }
+    var service: Configuration {
+        Configuration(daemon: daemon, policy: policy, connectivity: connectivity, watch: watch)
+    }
 
     /// Reads the files again; settings that cannot change at runtime are warnings.
     func reload() -> ConfigurationReload {
@@ -51,7 +56,8 @@ struct DaemonConfiguration: Sendable {
         // evaluating with what the netlink monitor and the listener really use.
         let service = DaemonConfiguration(files: files, options: options, daemon: daemon.reloaded(from: next),
                                           policy: result.configuration.policy,
-                                          connectivity: result.configuration.connectivity).service
+                                          connectivity: result.configuration.connectivity,
+                                          watch: result.configuration.watch).service
         return .valid(service, warnings: warnings + restart)
     }
 }

@@ -10,6 +10,7 @@ enum ExampleConfiguration {
         lines += [""] + section(DaemonSettings.self, live: true, notesRestart: true)
         lines += [""] + interfacePreamble + section(InterfaceRule.self, live: false, notesRestart: false)
         lines += [""] + connectivityPreamble + section(ConnectivitySettings.self, live: false, notesRestart: false)
+        lines += [""] + watchPreamble + section(WatchSettings.self, live: false, notesRestart: false)
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -36,6 +37,12 @@ enum ExampleConfiguration {
         "#   URL=http://check.example.org/pathd-check",
         "#   ExpectedContent=pathd-ok\\n",
         "# after `printf 'pathd-ok\\n' > /var/www/html/pathd-check` on that server.",
+    ]
+
+    private static let watchPreamble = [
+        "# The hosts whose route pathd follows and exports as pathd_route_* metrics, e.g.",
+        "#   Destination=registry.example.org 192.0.2.10 vpn.example.org",
+        "# Names are resolved with the system resolver, again on reload and path changes.",
     ]
 
     /// What the example says of a key beyond its summary: where pathd.service lets it write.

@@ -39,6 +39,16 @@ extension PathConnection {
         return (update, id)
     }
 
+    /// The next route subscription line, failing on anything else.
+    public func nextRoute(sourceLocation: SourceLocation = #_sourceLocation) throws
+        -> (update: RouteUpdate, id: JSONValue?) {
+        let message = try next()
+        guard case .routeUpdate(let update, let id) = message else {
+            throw PathClientError("expected a route subscription line, got \(message)")
+        }
+        return (update, id)
+    }
+
     /// Path lines until one satisfies `predicate` (each read fails after the connection's timeout).
     public func waitForPath(_ predicate: (Path) -> Bool) throws -> Path {
         while true {

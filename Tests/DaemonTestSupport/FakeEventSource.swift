@@ -47,22 +47,32 @@ public final class FakeEventSource: PathEventSource, Sendable {
     }
 
     /// Answers from the fake kernel's routes on the source's queue, as the netlink
-    /// monitor answers on its own; a held lookup waits there for the test's gate.
-    public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?,
-                            reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
+    /// monitor answers on its own, all questions in one turn; a held lookup waits there
+    /// for the test's gate.
+    public func lookUpRoutes(_ questions: [RouteQuestion],
+                             reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
         queue.async { [network] in
             guard let network else {
-                reply(.failure(RouteLookupError("the fake source has no network")))
+                reply(questions.map { _ in .failure(RouteLookupError("the fake source has no network")) })
                 return
             }
-            reply(network.answerLookup(to: destination, through: interface).map { DestinationLookup(route: $0) })
+            reply(questions.map {
+                network.answerLookup(to: $0.destination, through: $0.interface).map { DestinationLookup(route: $0) }
+            })
         }
     }
 
-    /// Delivers a batch of changes from the source's queue, as a real source does. A
-    /// cancelled source still delivers: the daemon's generation gate must drop it.
-    public func emit(_ events: [NetworkEvent]) {
-        let batch = EventBatch(generation: generation, isFullState: false, events: events)
+    /// Recorded by the fake kernel (`FakeNetwork.watchedDestinations`), in order with the lookups.
+    public func watchRoutes(to destinations: Set<IPAddress>) {
+        queue.async { [network] in network?.watched(destinations) }
+    }
+
+    /// Delivers a batch of changes from the source's queue, as a real source does, with
+    /// the kernel's answers for watched destinations it brings (`EventBatch.watchedLookups`).
+    /// A cancelled source still delivers: the daemon's generation gate must drop it.
+    public func emit(_ events: [NetworkEvent], watchedLookups: [IPAddress: RouteLookup] = [:]) {
+        let batch = EventBatch(generation: generation, isFullState: false, events: events,
+                               watchedLookups: watchedLookups.mapValues { DestinationLookup(route: $0) })
         queue.async { [callbacks] in callbacks.deliver(batch) }
     }
 
@@ -83,12 +93,16 @@ public final class FakeNetwork: Sendable {
         var nextStartGate: DispatchSemaphore?
         /// The kernel's answer to a route lookup, by destination; `.noRoute` otherwise.
         var routes: [IPAddress: Result<RouteLookup, RouteLookupError>] = [:]
+        /// Answers given once each, in order, before `routes` (`answerNext`).
+        var nextAnswers: [IPAddress: [Result<RouteLookup, RouteLookupError>]] = [:]
         /// The gate the next route lookup waits on, if any.
         var nextLookupGate: DispatchSemaphore?
         /// Every destination looked up, in order.
         var lookedUp: [IPAddress] = []
         /// The interface each lookup was asked through (RTA_OIF), in the same order.
         var lookedUpThrough: [InterfaceIndex?] = []
+        /// What the sources were last told to let through for watched routes.
+        var watchedDestinations: Set<IPAddress> = []
     }
 
     private let state: Mutex<State>
@@ -113,6 +127,12 @@ public final class FakeNetwork: Sendable {
         state.withLock { $0.routes[destination] = answer }
     }
 
+    /// Makes the next lookups of `destination` answer `answers`, one each, in order; then
+    /// `setRoute`'s answer again.
+    public func answerNext(_ destination: IPAddress, _ answers: [Result<RouteLookup, RouteLookupError>]) {
+        state.withLock { $0.nextAnswers[destination, default: []] += answers }
+    }
+
     /// Makes the next route lookup wait (on the fake kernel's queue) until the returned
     /// gate is signalled, as a lookup behind a long dump would.
     public func holdNextLookup() -> DispatchSemaphore {
@@ -131,6 +151,14 @@ public final class FakeNetwork: Sendable {
     /// The interface each of `lookedUp` was asked through; nil where none was named.
     public var lookedUpThrough: [InterfaceIndex?] { state.withLock { $0.lookedUpThrough } }
 
+    /// The destinations a source was last told are watched (`watchRoutes(to:)`).
+    public var watchedDestinations: Set<IPAddress> { state.withLock { $0.watchedDestinations } }
+
+    /// Called on the fake kernel's queue.
+    fileprivate func watched(_ destinations: Set<IPAddress>) {
+        state.withLock { $0.watchedDestinations = destinations }
+    }
+
     /// Called on the fake kernel's queue.
     fileprivate func answerLookup(to destination: IPAddress,
                                   through interface: InterfaceIndex?) -> Result<RouteLookup, RouteLookupError> {
@@ -142,7 +170,13 @@ public final class FakeNetwork: Sendable {
         }
         lookupArrived.signal()
         gate?.wait()
-        return state.withLock { $0.routes[destination] ?? .success(.noRoute) }
+        return state.withLock { state in
+            if let next = state.nextAnswers[destination]?.first {
+                state.nextAnswers[destination]?.removeFirst()
+                return next
+            }
+            return state.routes[destination] ?? .success(.noRoute)
+        }
     }
 
     /// Waits (10 s at most) until `count` instances were made; false if they were not.

@@ -137,6 +137,7 @@ struct PackagingFilesTests {
         check(DaemonSettings.self)
         check(InterfaceRule.self)
         check(ConnectivitySettings.self)
+        check(WatchSettings.self)
     }
 
     @Test("the checked-in packaging/pathd.conf is what `pathd --print-example-config` writes from the key tables")
@@ -197,6 +198,8 @@ struct PackagingFilesTests {
             #expect(service.contains("\nExecReload=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock reload\n"))
             #expect(try text("opt/pathd/lib/systemd/system/pathd-wait-online.service")
                 .contains("\nExecStart=/opt/pathd/bin/pathctl "))
+            #expect(try text("opt/pathd/lib/systemd/system/pathd-wait-route@.service").contains(
+                "\nExecStart=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60 --route %I\n"))
             let manual = try text("opt/pathd/share/man/man8/pathd.8")
             #expect(manual.contains("/opt/pathd/lib/systemd/system/pathd.service"))
             #expect(manual.contains("/opt/pathd/share/doc/pathd/PROTOCOL.md"))

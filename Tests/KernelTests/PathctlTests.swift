@@ -147,9 +147,17 @@ struct PathctlWithoutDaemon {
         let (commands, takingHosts) = (usage.commands, usage.commandsTakingHosts)
         #expect(!commands.isEmpty && !takingHosts.isEmpty && takingHosts.isSubset(of: commands), "\(commands)")
         try withTemporaryDirectory { directory in
-            for verb in commands {
-                let host = takingHosts.contains(verb) ? ["192.0.2.1"] : []
-                let arguments = ["--socket", directory.path("absent.sock"), verb] + host
+            let introducers = usage.hostIntroducers
+            // Each command as it runs: with HOSTs if it takes them, and also without
+            // them where they follow an option (`monitor` and `monitor --route HOST`).
+            let invocations = commands.flatMap { verb -> [[String]] in
+                guard let introducer = introducers[verb] else { return [[verb]] }
+                let withHost = [verb] + introducer + ["192.0.2.1"]
+                return introducer.isEmpty ? [withHost] : [[verb], withHost]
+            }
+            for invocation in invocations {
+                let verb = invocation.joined(separator: " ")
+                let arguments = ["--socket", directory.path("absent.sock")] + invocation
                 let result = try Command.run(BuiltProduct.url("pathctl"), arguments)
                 #expect(result.termination == .exit(3), "\(verb): stderr: \(result.stderr)")
                 #expect(result.stdout.isEmpty, "\(verb): stdout: \(result.stdout)")

@@ -36,7 +36,7 @@ struct AlertRuleTests {
         let promtool = try #require(PrometheusTools.promtool)
         let check = try Command.run(promtool, ["check", "rules", Repository.path("packaging/prometheus/pathd.rules.yml")])
         #expect(check.termination == .exit(0), "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("SUCCESS: 4 rules found"), "\(check.stdout)")
+        #expect(check.stdout.contains("SUCCESS: 5 rules found"), "\(check.stdout)")
         let test = try Command.run(promtool, ["test", "rules", Repository.path("packaging/prometheus/pathd.rules.test.yml")])
         #expect(test.termination == .exit(0), "\(test.stdout)\(test.stderr)")
     }
@@ -78,6 +78,49 @@ extension KernelTests {
                 #expect(parsed.stdout.contains("pathd_path_status stateset 3\n"), "\(parsed.stdout)")
                 #expect(parsed.stdout.contains("pathd_path_changes counter 1\n"), "\(parsed.stdout)")
                 #expect(parsed.stdout.contains("pathd_build info 1\n"), "\(parsed.stdout)")
+            }
+        }
+
+        @Test("[Watch] in pathd.conf: pathd_route_* follow the route, promtool accepts them, a reload drops them")
+        func watchedRoutes() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                try "[Watch]\nDestination=192.0.2.10 localhost\n".write(toFile: config, atomically: true,
+                                                                       encoding: .utf8)
+                try topology.startDaemon(arguments: ["--config", config])
+                let pathctl = try BuiltProduct.url("pathctl")
+                var text = ""
+                func metricsShow(_ fragment: String) throws {
+                    try waitUntil("the metrics show \(fragment)", detail: { ":\n\(text)" }) {
+                        text = try Command.check(pathctl, ["--socket", topology.socketPath, "metrics", "--format",
+                                                           "prometheus"])
+                        return text.contains(fragment)
+                    }
+                }
+                try metricsShow(#"pathd_route_usable{host="192.0.2.10",destination="192.0.2.10"} 1"#)
+                #expect(text.contains(#"pathd_route_info{host="192.0.2.10",destination="192.0.2.10",interface="vA","#
+                    + #"reason=""} 1"#), "\(text)")
+                try metricsShow(#"pathd_route_usable{host="localhost",destination="127.0.0.1"} 1"#)
+                try topology.a.ip("route", "add", "unreachable", "192.0.2.0/24")
+                try metricsShow(#"pathd_route_info{host="192.0.2.10",destination="192.0.2.10",interface="","#
+                    + #"reason="routeRejects"} 1"#)
+                #expect(text.contains(#"pathd_route_usable{host="192.0.2.10",destination="192.0.2.10"} 0"#))
+                let history = try Command.check(pathctl, ["--socket", topology.socketPath, "history", "--route",
+                                                          "192.0.2.10"])
+                #expect(history.hasPrefix("Route to 192.0.2.10:\n"), "\(history)")
+                #expect(history.contains("the route rejects traffic"), "\(history)")
+                let file = topology.directory.path("watch.prom")
+                try text.write(toFile: file, atomically: true, encoding: .utf8)
+                let promtool = try #require(PrometheusTools.promtool).path
+                let check = try Command.run(URL(fileURLWithPath: "/bin/sh"),
+                                            ["-c", "\"$0\" check metrics < \"$1\"", promtool, file])
+                #expect(check.termination == .exit(0) && check.stdout.isEmpty && check.stderr.isEmpty,
+                        "promtool: \(check.stdout)\(check.stderr)")
+                try "".write(toFile: config, atomically: true, encoding: .utf8)
+                try Command.check(pathctl, ["--socket", topology.socketPath, "reload"])
+                text = try Command.check(pathctl, ["--socket", topology.socketPath, "metrics", "--format",
+                                                   "prometheus"])
+                #expect(!text.contains("pathd_route_usable{"), "\(text)")
             }
         }
 

@@ -26,9 +26,12 @@ enum UnitFile {
     }
 
     /// A command line of a unit (`ExecReload=` of pathd.service…), its program the built
-    /// one instead of /usr/local/bin's and the socket `socketPath` instead of pathd.socket's.
-    static func command(_ key: String, in unit: String, socketPath: String) throws -> (URL, [String]) {
+    /// one instead of /usr/local/bin's and the socket `socketPath` instead of pathd.socket's;
+    /// for a template, `%I` is `instance` (the unescaped instance name, as systemd makes it).
+    static func command(_ key: String, in unit: String, socketPath: String,
+                        instance: String? = nil) throws -> (URL, [String]) {
         var words = try value(key, in: unit).split(separator: " ").map(String.init)
+        if let instance { words = words.map { $0.replacingOccurrences(of: "%I", with: instance) } }
         let installed = "/usr/local/bin/"
         guard let program = words.first, program.hasPrefix(installed) else {
             throw HarnessError("\(key)= of \(unit) does not run a program from \(installed): \(words)")
@@ -88,6 +91,14 @@ struct UnitFileTests {
         #expect(try UnitFile.value("Before", in: "pathd-wait-online.service").split(separator: " ").contains("network-online.target"))
         #expect(try UnitFile.value("WantedBy", in: "pathd-wait-online.service") == "network-online.target")
         _ = try UnitFile.command("ExecStart", in: "pathd-probe.service", socketPath: "/x")
+        let (_, waitRoute) = try UnitFile.command("ExecStart", in: "pathd-wait-route@.service", socketPath: "/x",
+                                                  instance: "db.example.org")
+        #expect(waitRoute == ["--socket", "/x", "wait", "--timeout", "60", "--route", "db.example.org"])
+        #expect(try UnitFile.value("Type", in: "pathd-wait-route@.service") == "oneshot")
+        #expect(try UnitFile.value("RemainAfterExit", in: "pathd-wait-route@.service") == "yes")
+        #expect(try UnitFile.value("Requires", in: "pathd-wait-route@.service") == "pathd.socket")
+        // Pulled in by the units that need it, never enabled by itself.
+        #expect(!(try Repository.read("packaging/systemd/pathd-wait-route@.service")).contains("[Install]"))
     }
 
     @Test("pathd-probe runs as pathd's own dynamic user, whom pathd trusts; IP for it, none for pathd")
@@ -105,6 +116,30 @@ struct UnitFileTests {
 extension KernelTests {
     @Suite("the units' commands against pathd")
     struct UnitCommands {
+        @Test("pathd-wait-route@HOST waits while the route to HOST is unusable and succeeds once it is usable")
+        func waitRouteInstance() throws {
+            try withVethTopology { topology in
+                try topology.a.ip("route", "add", "unreachable", "192.0.2.0/24")
+                let daemon = try topology.startDaemon()
+                let (pathctl, arguments) = try UnitFile.command("ExecStart", in: "pathd-wait-route@.service",
+                                                                socketPath: topology.socketPath, instance: "192.0.2.10")
+                let errors = topology.directory.path("wait-route.err")
+                let unit = try ChildProcess(pathctl, arguments, stderrPath: errors)
+                defer { teardown("stop the unit's command") { try unit.terminate("pathd-wait-route@") } }
+                try waitUntil("pathd accepted the unit's pathctl") {
+                    try hasAccepted(server: daemon.pid, client: unit.pid)
+                }
+                // The default path is satisfied all along: only the route to the host is waited for.
+                let status = try Command.run(pathctl, ["--socket", topology.socketPath, "status", "--check"])
+                #expect(status.termination == .exit(0))
+                #expect(unit.isRunning, "a unit ordered after it would have started")
+                try topology.a.ip("route", "del", "unreachable", "192.0.2.0/24")
+                let end = unit.wait(until: Date().addingTimeInterval(20))
+                let said = try String(contentsOfFile: errors, encoding: .utf8)
+                #expect(end == .exit(0), "stderr: \(said)")
+            }
+        }
+
         @Test("ExecReload (systemctl reload) fails on a broken file and pathd keeps the configuration it has")
         func reloadFailsOnABrokenFile() throws {
             try withVethTopology { topology in

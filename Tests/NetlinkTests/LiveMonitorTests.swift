@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Synchronization
 import PathModel
 import Testing
 @testable import Netlink
@@ -41,6 +42,37 @@ import Testing
                 + "see \"Receive buffer\" in pathd(8))"], "log: \(inbox.logLines)")
         } else {
             #expect(capped.isEmpty, "log: \(inbox.logLines)")
+        }
+    }
+
+    @Test("a round of lookups longer than one turn is answered whole, in order, the kernel's answer each")
+    func lookupsAcrossTurns() throws {
+        let queue = DispatchQueue(label: "pathd.test.netlink.lookups")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(
+            generation: .first, queue: queue, configuration: NetlinkConfiguration(),
+            deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        monitor.start()
+        defer { monitor.cancel() }
+        _ = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
+        // This host's own addresses: the kernel answers `local` for each, whatever its routes.
+        let count = NetlinkMonitor.lookupsPerTurn * 2 + 3
+        let questions = (0..<count).map { RouteQuestion(destination: .v4(0x7F00_0001 + UInt32($0))) }
+        let done = DispatchSemaphore(value: 0)
+        let answers = Mutex<[Result<DestinationLookup, RouteLookupError>]>([])
+        monitor.lookUpRoutes(questions) { result in
+            answers.withLock { $0 = result }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        let result = answers.withLock { $0 }
+        #expect(result.count == count)
+        for answer in result {
+            guard case .success(let lookup) = answer, case .route(let route) = lookup.route else {
+                Issue.record("not a route: \(answer)")
+                continue
+            }
+            #expect(route.type == .local)
         }
     }
 

@@ -160,15 +160,76 @@ struct RouteFilterTests {
         }
         return IPAddress(bytes: bytes)!
     }
+
+    @Test("watched destinations: a route covering any of them passes, the lookups' still do, others are dropped")
+    func watchedDestinations() throws {
+        let watched: Set<IPAddress> = [IPAddress("198.51.100.7")!, IPAddress("192.0.2.200")!,
+                                       IPAddress("2001:db8:aa::1")!]
+        let filter = try #require(Verdicts(.standard, watching: watched))
+        #expect(filter.passes(MessageBytes.route(IPAddress("198.51.100.0")!, 24)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("198.51.100.7")!, 32, type: RTM_DELROUTE)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("192.0.2.128")!, 25)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:aa::")!, 48)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("203.0.113.0")!, 24)), "the lookup destination's")
+        #expect(!filter.passes(MessageBytes.route(IPAddress("192.0.2.0")!, 25)), "covers 192.0.2.0-127 only")
+        #expect(!filter.passes(MessageBytes.route(IPAddress("198.51.101.0")!, 24)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:ab::")!, 48)))
+    }
+
+    @Test("the most watched destinations fit one program; past them their networks are covered, more, never fewer")
+    func watchedBound() throws {
+        let most = Set((0..<RouteFilter.maximumWatchedDestinations).map { index in
+            IPAddress(bytes: [0x20, 0x01, 0x0d, 0xb8, 0xee, UInt8(index)] + [UInt8](repeating: 0, count: 9) + [1])!
+        })
+        let program = RouteFilter.program(lookupDestinations: .standard, watching: most)
+        #expect(program.count <= Int(BPF_MAXINSNS))
+        let prefixes = RouteFilter.coveredPrefixes(most)
+        #expect(prefixes.allSatisfy { $0.isAddress })
+        let filter = try #require(Verdicts(.standard, watching: most))
+        for destination in most {
+            #expect(filter.passes(MessageBytes.route(destination, 128)), "\(destination)")
+        }
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8:ef::1")!, 128)))
+        let everything = try ClassicBPFInterpreter(RouteFilter.passEverything)
+        #expect(everything.run(MessageBytes.route(IPAddress("100.64.3.7")!, 32)) != 0)
+    }
+
+    @Test("a thousand watched destinations: covered by networks, every route covering one still passes")
+    func aggregated() throws {
+        // 10.0.0.1 to 10.0.1.244 (2 /24s) and 2001:db8:0:1::1 to 2001:db8:0:1f4::1 (500 /64s, 1 /48).
+        let ipv4 = (1...500).map { IPAddress.v4(0x0A00_0000 + UInt32($0)) }
+        let ipv6 = (1...500).map { IPAddress.v6(high: 0x2001_0DB8_0000_0000 + UInt64($0), low: 1) }
+        let watched = Set(ipv4 + ipv6)
+        let prefixes = RouteFilter.coveredPrefixes(watched)
+        #expect(prefixes.count == 2 + 1, "IPv4 by its /24s, IPv6 past its /64s by its /48: \(prefixes)")
+        #expect(prefixes.contains(RouteFilter.CoveredPrefix(IPAddress("10.0.1.0")!, length: 24)))
+        #expect(prefixes.contains(RouteFilter.CoveredPrefix(IPAddress("2001:db8::")!, length: 48)))
+        let filter = try #require(Verdicts(.standard, watching: watched))
+        // Every route covering a watched destination, at any length, passes.
+        for destination in [ipv4[0], ipv4[499], ipv6[0], ipv6[499]] {
+            for length in [8, 16, 24, 28, 32, 48, 64, 96, 128] where length <= destination.family.addressBits {
+                let route = Self.address(destination, keepingBits: length, flippingBit: nil)
+                #expect(filter.passes(MessageBytes.route(route, UInt8(length))), "\(route)/\(length)")
+            }
+        }
+        // Inside a covered network, also what covers no watched address; outside, nothing.
+        #expect(filter.passes(MessageBytes.route(IPAddress("10.0.1.250")!, 32)))
+        #expect(filter.passes(MessageBytes.route(IPAddress("2001:db8:0:ffff::")!, 64)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("10.0.9.1")!, 32)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db9::")!, 32)))
+        #expect(!filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32)))
+        #expect(RouteFilter.program(lookupDestinations: .standard, watching: watched).count <= Int(BPF_MAXINSNS))
+    }
 }
 
 /// The route filter for some destinations, checked as the kernel checks it at attach.
 private struct Verdicts {
     let interpreter: ClassicBPFInterpreter
 
-    init?(_ destinations: LookupDestinations) {
+    init?(_ destinations: LookupDestinations, watching watched: Set<IPAddress> = []) {
         do {
-            interpreter = try ClassicBPFInterpreter(RouteFilter.program(lookupDestinations: destinations))
+            interpreter = try ClassicBPFInterpreter(RouteFilter.program(lookupDestinations: destinations,
+                                                                        watching: watched))
         } catch {
             Issue.record("the kernel would refuse the program: \(error)")
             return nil

@@ -12,42 +12,42 @@ struct SubscriptionRegistryTests {
     @Test("a subscription is found by its criteria, its client and its id")
     func indexes() {
         var registry = SubscriptionRegistry()
-        let a = registry.add(client: alice, id: .string("w"), criteria: wifi)
-        let b = registry.add(client: bob, id: .string("w"), criteria: wifi)
-        let c = registry.add(client: alice, id: .integer(7), criteria: .any)
-        #expect(registry.subscribers(of: wifi) == [a, b])
-        #expect(registry.subscribers(of: .any) == [c])
+        let a = registry.add(client: alice, id: .string("w"), topic: .path(wifi))
+        let b = registry.add(client: bob, id: .string("w"), topic: .path(wifi))
+        let c = registry.add(client: alice, id: .integer(7), topic: .path(.any))
+        #expect(registry.subscribers(of: .path(wifi)) == [a, b])
+        #expect(registry.subscribers(of: .path(.any)) == [c])
         #expect(registry.count(of: alice) == 2)
         #expect(registry[c]?.idMember == Array(#","id":7"#.utf8))
         // Same id on another connection: untouched.
-        #expect(registry.remove(client: alice, id: .string("w")) == [a])
-        #expect(registry.subscribers(of: wifi) == [b])
+        #expect(registry.remove(client: alice, id: .string("w")).keys == [a])
+        #expect(registry.subscribers(of: .path(wifi)) == [b])
         #expect(registry.count(of: alice) == 1)
-        #expect(registry.remove(client: alice, id: .string("w")).isEmpty, "already gone")
+        #expect(registry.remove(client: alice, id: .string("w")).keys.isEmpty, "already gone")
     }
 
     @Test("unsubscribing an id ends every subscription of the connection with it")
     func sharedIDs() {
         var registry = SubscriptionRegistry()
-        let first = registry.add(client: alice, id: .string("x"), criteria: wifi)
-        let second = registry.add(client: alice, id: .string("x"), criteria: .any)
+        let first = registry.add(client: alice, id: .string("x"), topic: .path(wifi))
+        let second = registry.add(client: alice, id: .string("x"), topic: .path(.any))
         #expect(first != second)
-        #expect(Set(registry.remove(client: alice, id: .string("x"))) == [first, second])
+        #expect(Set(registry.remove(client: alice, id: .string("x")).keys) == [first, second])
         #expect(registry.count == 0)
-        #expect(registry.subscribedCriteria.isEmpty, "no empty criteria entry stays behind")
+        #expect(registry.subscribedTopics.isEmpty, "no empty topic entry stays behind")
     }
 
     @Test("a closed connection loses all its subscriptions and nobody else's")
     func removeAll() {
         var registry = SubscriptionRegistry()
-        for index in 0..<100 { _ = registry.add(client: alice, id: .integer(Int64(index)), criteria: wifi) }
-        let kept = registry.add(client: bob, id: nil, criteria: wifi)
-        registry.removeAll(of: alice)
+        for index in 0..<100 { _ = registry.add(client: alice, id: .integer(Int64(index)), topic: .path(wifi)) }
+        let kept = registry.add(client: bob, id: nil, topic: .path(wifi))
+        _ = registry.removeAll(of: alice)
         #expect(registry.count == 1)
         #expect(registry.count(of: alice) == 0)
-        #expect(registry.subscribers(of: wifi) == [kept])
+        #expect(registry.subscribers(of: .path(wifi)) == [kept])
         // Numbers are never reused within a connection's life.
-        let again = registry.add(client: bob, id: nil, criteria: wifi)
+        let again = registry.add(client: bob, id: nil, topic: .path(wifi))
         #expect(again.number == kept.number + 1)
     }
 }

@@ -15,6 +15,33 @@ struct HistorySummaryTests {
                                                generation: .first, sequence: 1)))
     }
 
+    @Test("a watched route's changes are its own history: the path's summary skips them, route(to:in:) reads them")
+    func watchedRoutes() {
+        func route(_ host: String, _ status: PathStatus, words: String? = nil, at seconds: Int64) -> HistoryEntry {
+            var change = PathChange(status: status, unsatisfiedReason: status == .satisfied ? nil : .noRoute,
+                                    generation: .first, sequence: 1)
+            change.recordedExplanation = words
+            return HistoryEntry(time: Self.at(seconds), event: .route(host: host, change))
+        }
+        let entries = [
+            HistoryEntry(time: Self.at(0), event: .started),
+            Self.change(.satisfied, at: 0),
+            route("db.example.org", .satisfied, at: 1),
+            route("db.example.org", .unsatisfied, words: "no route to 192.0.2.10", at: 60),
+            route("vpn.example.org", .unsatisfied, words: "cannot resolve: Name or service not known", at: 70),
+            route("db.example.org", .satisfied, at: 90),
+        ]
+        #expect(HistorySummary.summarize(entries, now: Self.at(100)).outages.isEmpty, "the path never went")
+        let database = HistorySummary.summarize(HistoryEntry.route(to: "db.example.org", in: entries),
+                                                now: Self.at(100))
+        #expect(database.outages.count == 1)
+        #expect(database.outages.first?.reasons == ["no route to 192.0.2.10"])
+        #expect(database.outages.first?.duration == .seconds(30))
+        let vpn = HistorySummary.summarize(HistoryEntry.route(to: "vpn.example.org", in: entries), now: Self.at(100))
+        #expect(vpn.outages.first?.end == .ongoing)
+        #expect(vpn.outages.first?.reasons == ["cannot resolve: Name or service not known"])
+    }
+
     @Test("an outage runs from the change away from satisfied to the change back, with its reasons in order")
     func outage() {
         let summary = HistorySummary.summarize([

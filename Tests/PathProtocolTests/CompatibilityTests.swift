@@ -39,7 +39,7 @@ private func unrecognizedValues(in message: ServerMessage) -> [String] {
         return entries.flatMap { entry -> [String] in
             switch entry.event {
             case .unrecognized(let name): return [name]
-            case .change(let change):
+            case .change(let change), .route(_, let change):
                 return path(Path(status: change.status, unsatisfiedReason: change.unsatisfiedReason))
             case .started, .stopped: return []
             }

@@ -104,6 +104,18 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
                            source: Fixture.ip("10.64.0.2"), table: 100, isExpensive: true),
                generation: Generation(rawValue: 2), id: .string("office")),
     ]),
+    ("route-update.jsonl", [
+        .routeUpdate(RouteUpdate(generation: Generation(rawValue: 3), sequence: 1, report: RouteReport(
+            destination: Fixture.ip("198.51.100.7"), status: .satisfied,
+            interface: Interface(name: "wg0", index: InterfaceIndex(rawValue: 7), type: .other, isTunnel: true),
+            source: Fixture.ip("10.8.0.2"), table: 51820)), id: .string("db")),
+        .routeUpdate(RouteUpdate(generation: Generation(rawValue: 3), sequence: 2, report: RouteReport(
+            destination: Fixture.ip("198.51.100.7"), status: .unsatisfied, unsatisfiedReason: .noRoute)),
+            id: .string("db")),
+        .routeUpdate(RouteUpdate(generation: Generation(rawValue: 4), sequence: 3, report: RouteReport(
+            destination: Fixture.ip("fe80::1"), status: .unsatisfied, unsatisfiedReason: .noInterface,
+            reasonInterface: "usb0")), id: nil),
+    ]),
     ("history.jsonl", [
         .history(capacity: 1000, persistence: .persistent, entries: goldenHistory, id: .string("h")),
         .history(capacity: 10, persistence: .inMemory(because: nil), entries: [], id: nil),
@@ -136,6 +148,7 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     case .history(_, .inMemory(because: _?), _, _): "history-not-persistent.jsonl"
     case .history: "history.jsonl"
     case .route: "route.jsonl"
+    case .routeUpdate: "route-update.jsonl"
     // No daemon of this version sends one: a newer daemon's, read by CompatibilityTests.
     case .unrecognized: "Compatibility/future-v1.jsonl"
     }
@@ -179,6 +192,9 @@ struct GoldenMessageTests {
             .metrics(format: .openMetrics, text: "", id: nil),
             .history(capacity: 1, persistence: .inMemory(because: nil), entries: [], id: nil),
             .route(RouteReport(destination: Fixture.ip("192.0.2.1"), status: .satisfied), generation: .first, id: nil),
+            .routeUpdate(RouteUpdate(generation: .first, sequence: 1,
+                                     report: RouteReport(destination: Fixture.ip("192.0.2.1"), status: .satisfied)),
+                         id: nil),
         ]
         for probe in probes {
             let type = try Fixture.object(probe.encoded().dropLast())["type"]?.stringValue

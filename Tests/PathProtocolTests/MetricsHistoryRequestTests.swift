@@ -68,4 +68,24 @@ struct MetricsHistoryRequestTests {
             try HistoryEntry.decode(line: Array(#"{"event":"change","wallTime":1,"monotonicTime":1,"status":"online"}"#.utf8))
         }
     }
+
+    @Test("a watched route's entry names its host and keeps its reason in words, byte for byte")
+    func routeEntries() throws {
+        var change = PathChange(status: .unsatisfied, unsatisfiedReason: .noRoute, generation: Generation(rawValue: 2),
+                                sequence: 3)
+        change.recordedExplanation = "no route to 192.0.2.10"
+        let entry = HistoryEntry(time: Timestamp(wall: .seconds(1_796_150_000), monotonic: .seconds(42)),
+                                 event: .route(host: "db.example.org", change))
+        let line = entry.encodedLine()
+        #expect(String(decoding: line, as: UTF8.self)
+            == #"{"event":"route","wallTime":1796150000.000,"monotonicTime":42.000,"#
+            + #""host":"db.example.org","status":"unsatisfied","unsatisfiedReason":"noRoute","reasonInterface":null,"#
+            + #""reason":"no route to 192.0.2.10","interfaces":[],"generation":2,"sequence":3}"# + "\n")
+        #expect(try HistoryEntry.decode(line: line.dropLast()) == entry)
+        #expect(throws: MessageDecodingError.self) {
+            // No host.
+            try HistoryEntry.decode(line: Array(#"{"event":"route","wallTime":1,"monotonicTime":1,"#.utf8)
+                + Array(#""status":"satisfied","generation":1,"sequence":1}"#.utf8))
+        }
+    }
 }

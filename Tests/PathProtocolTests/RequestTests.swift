@@ -26,6 +26,7 @@ struct RequestTests {
         let ops: [RequestOp] = [.status(.any), .subscribe(.any), .unsubscribe, .ping, .interfaces, .reload,
                                 .reportConnectivity(.unknown), .metrics(format: nil), .history(since: nil, limit: nil),
                                 .route(destination: .v4(0))]
+        #expect(RequestOp.subscribeRoute(destination: .v4(0)).name == .subscribe)
         #expect(ops.map(\.name) == RequestOp.Name.allCases)
     }
 
@@ -120,7 +121,8 @@ struct RequestTests {
         (#"{"op":"reportConnectivity","format":"prometheus"}"#, #"reportConnectivity needs a "connectivity" object"#),
         (#"{"op":"history","since":"soon","destination":"192.0.2.1"}"#,
          #""since" must be a time in seconds since the epoch (a number)"#),
-        (#"{"op":"history","limit":1,"destination":"192.0.2.1"}"#, #""destination" applies to route only"#),
+        (#"{"op":"history","limit":1,"destination":"192.0.2.1"}"#,
+         #""destination" applies to subscribe and route only"#),
         (#"{"op":"route","format":"prometheus"}"#, #""format" applies to metrics only"#),
         (#"{"op":"metrics","limit":1,"format":"json"}"#, #""format" must be openmetrics or prometheus"#),
         (#"{"op":"ping","since":1,"criteria":{}}"#, #""criteria" applies to status and subscribe only"#),
@@ -137,7 +139,7 @@ struct RequestTests {
         (#"{"op":"status","critera":{"requiredInterfaceType":"wifi"}}"#,
          #"unknown field "critera": status takes id and criteria"#),
         (#"{"op":"subscribe","id":"s","criteria":null,"expensive":false}"#,
-         #"unknown field "expensive": subscribe takes id and criteria"#),
+         #"unknown field "expensive": subscribe takes id, criteria, destination and interface"#),
         (#"{"op":"history","limt":1}"#, #"unknown field "limt": history takes id, since and limit"#),
         (#"{"op":"ping","client":"pathctl","v":2}"#, #"unknown field "client": ping takes only id"#),
         (#"{"op":"unsubscribe","id":"x","ids":["x"]}"#, #"unknown field "ids": unsubscribe takes only id"#),

@@ -53,10 +53,10 @@ struct RouteMessageTests {
         let zoned = Self.refusal(#"{"op":"route","destination":"fe80::1%eth0"}"#)
         #expect(zoned?.code == .badArgument)
         #expect(zoned?.message.contains("send the zone as \"interface\"") == true)
-        for op in ["status", "ping", "subscribe", "interfaces"] {
+        for op in ["status", "ping", "interfaces"] {
             let error = Self.refusal(#"{"op":"\#(op)","destination":"192.0.2.1"}"#)
             #expect(error?.code == .badArgument)
-            #expect(error?.message == "\"destination\" applies to route only")
+            #expect(error?.message == "\"destination\" applies to subscribe and route only")
         }
         #expect(Self.refusal(#"{"op":"route","destination":"192.0.2.1","criteria":{}}"#)?.code == .badArgument)
     }
@@ -86,7 +86,7 @@ struct RouteMessageTests {
             #expect(error?.message.hasPrefix("interface must be an interface name or index as a string") == true)
         }
         let onStatus = Self.refusal(#"{"op":"status","interface":"eth0"}"#)
-        #expect(onStatus?.message == "\"interface\" applies to route only")
+        #expect(onStatus?.message == "\"interface\" applies to subscribe and route only")
     }
 
     @Test("the request forms, byte for byte (Golden/route-request.jsonl)")

@@ -142,6 +142,25 @@ struct PathctlCommandLineTests {
         #expect(usageError("route", "example.org", "--timeout=1") == "--timeout does not apply to route")
     }
 
+    @Test("monitor and wait take HOSTs after --route, and only then; criteria and requirements do not go with it")
+    func routeWatchHosts() throws {
+        let monitor = try options("monitor", "--route", "db.example.org", "fe80::1%eth0", "--json")
+        #expect(monitor.route && monitor.json)
+        #expect(monitor.hosts == ["db.example.org", "fe80::1%eth0"])
+        let wait = try options("wait", "--timeout", "5", "--route", "192.0.2.10")
+        #expect(wait.route && wait.hosts == ["192.0.2.10"] && wait.timeout == .seconds(5))
+        #expect(try !options("monitor").route)
+        #expect(usageError("monitor", "--route") == "monitor --route needs a HOST: a name or an IP address")
+        #expect(usageError("wait", "db.example.org") == "unexpected argument \"db.example.org\" after wait")
+        #expect(usageError("wait", "--route", "h", "--ipv4") == "--ipv4 does not apply with --route")
+        #expect(usageError("monitor", "--route", "h", "--require-type", "wifi")
+            == "--require-type does not apply with --route")
+        #expect(usageError("status", "--route") == "--route does not apply to status")
+        #expect(PathctlCommandLine.usage.contains("pathctl [--socket PATH] monitor [--json] --route HOST..."))
+        let history = try options("history", "--route", "db.example.org", "--since", "yesterday")
+        #expect(history.route && history.hosts == ["db.example.org"] && history.since != nil)
+    }
+
     @Test("the usage names every command, every option and every exit status")
     func usage() {
         let text = PathctlCommandLine.usage

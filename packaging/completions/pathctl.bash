@@ -42,15 +42,24 @@ _pathctl() {
     local options="--socket --json --no-color --help --version"
     case $command in
         status) options+=" --require-type --prohibit-type --check --ipv4 --ipv6 --dns --internet" ;;
-        monitor) options+=" --require-type --prohibit-type" ;;
-        wait) options+=" --require-type --prohibit-type --ipv4 --ipv6 --dns --internet --timeout" ;;
+        monitor) options+=" --require-type --prohibit-type --route" ;;
+        wait) options+=" --require-type --prohibit-type --route --ipv4 --ipv6 --dns --internet --timeout" ;;
         metrics) options+=" --format" ;;
-        history) options+=" --since" ;;
+        history) options+=" --route --since" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history" -- "$cur"))
+    elif [[ $command == monitor && $cur != -* ]]; then
+        # monitor --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
+        COMPREPLY=($(compgen -A hostname -- "$cur"))
+    elif [[ $command == wait && $cur != -* ]]; then
+        # wait --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
+        COMPREPLY=($(compgen -A hostname -- "$cur"))
     elif [[ $command == route && $cur != -* ]]; then
         # route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
+        COMPREPLY=($(compgen -A hostname -- "$cur"))
+    elif [[ $command == history && $cur != -* ]]; then
+        # history --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))

@@ -22,9 +22,15 @@ struct UsageText {
 
     /// The commands with a synopsis of their own for their operands:
     /// "       pathctl [--socket PATH] route [--json] HOST...".
-    var commandsTakingHosts: Set<String> {
-        Set(lines.compactMap { line in
-            line.firstMatch(of: /pathctl \[--socket PATH\] ([a-z]+) .*HOST\.\.\./).map { String($0.1) }
-        })
+    var commandsTakingHosts: Set<String> { Set(hostIntroducers.keys) }
+
+    /// What comes before the HOSTs, by command: nothing for `route`, `--route` for
+    /// `monitor` and `wait` (which also run without HOSTs).
+    var hostIntroducers: [String: [String]] {
+        Dictionary(lines.compactMap { line in
+            line.firstMatch(of: /pathctl \[--socket PATH\] ([a-z]+) \[--json\] ((?:--[a-z]+ )*)HOST\.\.\./).map {
+                (String($0.1), $0.2.split(separator: " ").map(String.init))
+            }
+        }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -1,0 +1,247 @@
+import Dispatch
+import PathModel
+import ServiceSupport
+
+/// One watched route: a destination and, for a link-scoped one, its zone (an interface
+/// name or index, as the `route` request takes it; RouteZone.swift).
+public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
+    public var destination: IPAddress
+    public var zone: String?
+
+    public init(destination: IPAddress, zone: String? = nil) {
+        self.destination = destination
+        self.zone = zone
+    }
+
+    /// "198.51.100.7", "fe80::1%eth0".
+    public var description: String { zone.map { "\(destination)%\($0)" } ?? destination.description }
+}
+
+/// The routes someone watches, kept current: the kernel's answer for each (the `route`
+/// request's RTM_GETROUTE) and its judgement (`PathEvaluator.route`). The daemon's route
+/// subscriptions and the client library's in-process route sequences both run it on
+/// their engine, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
+///
+/// After each change of the engine's state (`refresh`), every watched route is asked
+/// again, in one round on the source's queue (`PathEngine.lookUpRoutes`): one lookup
+/// per distinct route, however many subscribers it has. While those lookups are out,
+/// further changes only mark that one more round is due, so a burst of batches costs at
+/// most two rounds. `onChange` hears of the routes whose report changed, and of every
+/// route after a resync. The engine's sources are told the watched destinations, for
+/// their kernel-side route filter.
+///
+/// Threading: the engine's queue only, as `PathEngine`. `@unchecked Sendable`: the
+/// lookups' replies capture `self` and are called on that queue.
+public final class RouteWatcher: @unchecked Sendable {
+    /// Judges the kernel's answer for a destination against the engine's snapshot of the
+    /// moment, under the caller's policy.
+    public typealias Judge = (_ destination: IPAddress, _ lookup: DestinationLookup) -> RouteReport
+
+    private struct Entry {
+        /// The kernel's latest answer; nil until the first arrives, or while the zone
+        /// names no interface.
+        var lookup: DestinationLookup?
+        var report: RouteReport?
+    }
+
+    private let engine: PathEngine
+    private let log: Logger
+    private let judge: Judge
+    private var entries: [WatchedRoute: Entry] = [:]
+    /// Whether a round of lookups is out.
+    private var isRefreshing = false
+    /// Whether the state changed again while it was out.
+    private var refreshAgain = false
+    /// The reason of a resync not yet passed to `onChange`.
+    private var pendingResync: String?
+
+    /// Called on the queue with the watched routes whose report changed; after a resync
+    /// with every watched route and the resync's reason.
+    public var onChange: ((_ changed: [WatchedRoute], _ resync: String?) -> Void)?
+
+    public init(engine: PathEngine, log: Logger, judge: @escaping Judge) {
+        self.engine = engine
+        self.log = log
+        self.judge = judge
+    }
+
+    /// The current report of a watched route; nil before its first answer.
+    public func report(for route: WatchedRoute) -> RouteReport? {
+        dispatchPrecondition(condition: .onQueue(engine.queue))
+        return entries[route]?.report
+    }
+
+    /// How many routes are watched.
+    public var count: Int { entries.count }
+
+    /// Starts watching `route` (nothing if it is watched) and calls `reply` once, on the
+    /// queue, with its report: at once when there is one, else after its first lookup.
+    /// A lookup the kernel could not answer is a failure, and the route is not watched.
+    public func watch(_ route: WatchedRoute,
+                      reply: @escaping @Sendable (Result<RouteReport, RouteLookupError>) -> Void) {
+        dispatchPrecondition(condition: .onQueue(engine.queue))
+        if let report = entries[route]?.report {
+            reply(.success(report))
+            return
+        }
+        let isNew = entries[route] == nil
+        if isNew {
+            entries[route] = Entry()
+            watchedDestinationsChanged()
+        }
+        ask([route]) { [weak self] answers in
+            guard let self else { return }
+            switch answers.first {
+            case .failure(let error)?:
+                if isNew && entries[route]?.report == nil { unwatch(route) }
+                reply(.failure(error))
+            case .success(let lookup)?:
+                reply(.success(settle(route, lookup: lookup)))
+            case nil:
+                // The zone names no interface: not asked (`ask`).
+                reply(.success(settle(route, lookup: nil)))
+            }
+        }
+    }
+
+    /// The report of `route` once its first answer came. Dropped meanwhile (a failed first
+    /// lookup of another caller unwatched it), the route is watched again with this
+    /// answer: the caller releases what it no longer needs (`unwatch`).
+    private func settle(_ route: WatchedRoute, lookup: DestinationLookup?) -> RouteReport {
+        if let report = entries[route]?.report { return report }
+        let wasWatched = entries[route] != nil
+        let report = store(route, lookup: lookup)
+        if !wasWatched { watchedDestinationsChanged() }
+        return report
+    }
+
+    /// Stops watching `route`.
+    public func unwatch(_ route: WatchedRoute) {
+        dispatchPrecondition(condition: .onQueue(engine.queue))
+        guard entries.removeValue(forKey: route) != nil else { return }
+        watchedDestinationsChanged()
+    }
+
+    /// The engine's state changed: asks the kernel again for every watched route. A
+    /// route without a zone whose destination the batch brought the kernel's answer for
+    /// (`PathEngine.batchLookups`) takes it at once; the others are asked in a round.
+    /// `resync` is the engine's reason when a new generation began: then every route
+    /// is asked in the round, whose answer sends the resync to all of them at once.
+    public func refresh(resync: String? = nil) {
+        dispatchPrecondition(condition: .onQueue(engine.queue))
+        if let resync { pendingResync = resync }
+        guard !entries.isEmpty else {
+            pendingResync = nil
+            return
+        }
+        var rest = Array(entries.keys)
+        if pendingResync == nil && !engine.batchLookups.isEmpty {
+            var changed: [WatchedRoute] = []
+            rest.removeAll { route in
+                guard route.zone == nil, let lookup = engine.batchLookups[route.destination.unmappingIPv4] else {
+                    return false
+                }
+                if record(route, lookup: lookup) { changed.append(route) }
+                return true
+            }
+            if !changed.isEmpty { onChange?(changed, nil) }
+        }
+        guard !rest.isEmpty else { return }
+        guard !isRefreshing else {
+            refreshAgain = true
+            return
+        }
+        isRefreshing = true
+        ask(rest) { [weak self] _ in
+            guard let self else { return }
+            isRefreshing = false
+            if refreshAgain {
+                refreshAgain = false
+                refresh()
+            }
+        }
+    }
+
+    /// The policy changed (a reload): judges every route's latest answer again.
+    public func reevaluate() {
+        dispatchPrecondition(condition: .onQueue(engine.queue))
+        var changed: [WatchedRoute] = []
+        for (route, entry) in entries where entry.report != nil {
+            if record(route, lookup: entry.lookup) { changed.append(route) }
+        }
+        if !changed.isEmpty { onChange?(changed, nil) }
+    }
+
+    // MARK: Asking
+
+    /// Asks the kernel about `routes` in one round, records each answer and tells
+    /// `onChange` of the changed ones before `then` (with the answers, in order).
+    private func ask(_ routes: [WatchedRoute],
+                     then: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
+        // A zone is resolved against the snapshot now: a link that went away is no
+        // question for the kernel, and the report says so.
+        var questions: [RouteQuestion] = []
+        var asked: [WatchedRoute] = []
+        var gone: [WatchedRoute] = []
+        for route in routes {
+            guard let zone = route.zone else {
+                questions.append(RouteQuestion(destination: route.destination))
+                asked.append(route)
+                continue
+            }
+            guard let link = engine.snapshot.link(zone: zone) else {
+                if entries[route] != nil, record(route, lookup: nil) { gone.append(route) }
+                continue
+            }
+            questions.append(RouteQuestion(destination: route.destination, interface: link.index))
+            asked.append(route)
+        }
+        engine.lookUpRoutes(questions) { [weak self, asked, gone] answers in
+            guard let self else { return }
+            var changed = gone
+            for (route, answer) in zip(asked, answers) {
+                switch answer {
+                case .success(let lookup):
+                    if entries[route] != nil, record(route, lookup: lookup) { changed.append(route) }
+                case .failure(let error):
+                    // Not an answer about the route: the last report stands until the
+                    // next round (a broken socket makes the engine replace the source).
+                    log.warning("route lookup for watched \(route) failed: \(error)")
+                }
+            }
+            let resync = pendingResync
+            pendingResync = nil
+            if let resync {
+                onChange?(entries.keys.filter { entries[$0]?.report != nil }, resync)
+            } else if !changed.isEmpty {
+                onChange?(changed, nil)
+            }
+            then(answers)
+        }
+    }
+
+    /// Records the answer for `route` (nil: its zone names no interface) and its
+    /// judgement; whether the report changed from an earlier one.
+    private func record(_ route: WatchedRoute, lookup: DestinationLookup?) -> Bool {
+        let previous = entries[route]?.report
+        let report = store(route, lookup: lookup)
+        return previous != nil && previous != report
+    }
+
+    /// Keeps the answer for `route` and its judgement; returns the judgement.
+    private func store(_ route: WatchedRoute, lookup: DestinationLookup?) -> RouteReport {
+        let report = lookup.map { judge(route.destination, $0) } ?? Self.zoneGone(route)
+        entries[route] = Entry(lookup: lookup, report: report)
+        return report
+    }
+
+    /// The report of a link-scoped destination whose zone names no interface now.
+    private static func zoneGone(_ route: WatchedRoute) -> RouteReport {
+        RouteReport(destination: route.destination, status: .unsatisfied, unsatisfiedReason: .noInterface,
+                    reasonInterface: route.zone)
+    }
+
+    private func watchedDestinationsChanged() {
+        engine.watchRoutes(to: Set(entries.keys.map(\.destination)))
+    }
+}

@@ -1,0 +1,94 @@
+import PathModel
+import PathProtocol
+
+/// `monitor --route HOST...` and `wait --route HOST...`: the route to each address of
+/// each HOST, followed on one connection across restarts of pathd (`RouteWatchList`,
+/// `ReconnectingSubscription`); the names are resolved again whenever the path changes.
+enum RouteWatchVerbs {
+    /// `monitor --route`: one line per answer and per change, until interrupted.
+    static func monitor(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+        let watch = RouteWatchList(options.hosts)
+        for host in watch.hosts {
+            if let reason = host.unresolvedReason {
+                writeErrorLine("pathctl: \(host.host): \(reason); resolved again when the path changes")
+            }
+        }
+        let subscription = ReconnectingSubscription(socketPath: options.socketPath, requests: watch.requests,
+                                                    timeout: nil)
+        let outcome = try subscription.run { message, line, send in
+            switch message {
+            case .route(let update, let id):
+                guard let key = watch.received(update, id: id, line: line) else { return nil }
+                if options.json {
+                    echo(line)
+                } else {
+                    let label = watch.hosts[key.host].label(for: key.address)
+                    writeOut("\(PathFormatting.timestamp()) \(label): \(PeerText.oneLine(update.report.summary))\n")
+                }
+            case .path(_, let id) where id == RouteWatchList.pathID:
+                let (requests, changedHosts) = watch.pathChanged()
+                for request in requests where !send(request) { break }
+                guard !options.json else { return nil }
+                for index in changedHosts {
+                    let host = watch.hosts[index]
+                    let now = host.unresolvedReason ?? "resolved to "
+                        + host.resolved.map(\.description).joined(separator: ", ")
+                    writeOut("\(PathFormatting.timestamp()) \(host.host): \(PeerText.oneLine(now))\n")
+                }
+            case .path:
+                break
+            case .resync(let reason, let generation, let id):
+                // One resync per subscription: said once, by the path's.
+                guard id == RouteWatchList.pathID else { return nil }
+                MonitorVerb.printResync(reason: reason, generation: generation, line: line, json: options.json)
+            case .error:
+                if options.json { echo(line) }
+            }
+            return nil
+        }
+        switch outcome {
+        case .finished(let status): return status
+        case .timedOut: preconditionFailure("a subscription without a deadline timed out")
+        }
+    }
+
+    /// `wait --route`: exit 0 once every HOST has an address with a satisfied route; 1
+    /// when `--timeout` passes first (saying why for each HOST), 3 when it passes before
+    /// any pathd said hello. `--timeout 0` checks once: 1 when not usable, 5 when a HOST
+    /// did not resolve.
+    static func wait(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+        let checkOnce = options.timeout == .zero
+        let watch = RouteWatchList(options.hosts)
+        if checkOnce, watch.hosts.contains(where: { $0.unresolvedReason != nil }) {
+            for host in watch.hosts {
+                if let reason = host.unresolvedReason { writeErrorLine("pathctl: \(host.host): \(reason)") }
+            }
+            return .unresolved
+        }
+        let subscription = ReconnectingSubscription(
+            socketPath: options.socketPath, requests: watch.requests,
+            timeout: checkOnce ? PathctlOptions.answerDeadline : options.timeout, reconnects: !checkOnce)
+        let outcome = try subscription.run { message, line, send in
+            switch message {
+            case .route(let update, let id):
+                guard watch.received(update, id: id, line: line) != nil else { return nil }
+            case .path(_, let id) where id == RouteWatchList.pathID && !checkOnce:
+                for request in watch.pathChanged().requests where !send(request) { break }
+            default:
+                return nil
+            }
+            if watch.isUsable {
+                if options.json { watch.latestLines.forEach(echo) }
+                return .success
+            }
+            if checkOnce && watch.isAnswered {
+                if options.json { watch.latestLines.forEach(echo) }
+                for why in watch.unmet { writeErrorLine("pathctl: \(why)") }
+                return .notSatisfied
+            }
+            return nil
+        }
+        return try WaitVerb.conclude(outcome, options, checkOnce: checkOnce,
+                                     waitingFor: "the route to " + watch.unmet.joined(separator: "; "))
+    }
+}
