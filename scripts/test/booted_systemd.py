@@ -148,7 +148,47 @@ def prepare_root(state, debs):
         state["packages"].append("/var/tmp/pathd-packages/" + os.path.basename(deb))
 
 
+def cgroup_homes(state):
+    """A cgroup of this container's own in each hierarchy nspawn tracks a container with:
+    the named systemd one (cgroup v1) and the unified one (v2). nspawn puts the container
+    in `payload` under its own cgroup, so containers started from one cgroup would share
+    /payload/system.slice/… (their units' cgroups, and what a halted one leaves there):
+    each nspawn starts in `pathd-<id>` below ours instead, removed on teardown."""
+    ours = {}
+    with open("/proc/self/cgroup") as file:
+        for line in file:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            ours["cgroup2" if controllers == "" else controllers] = path
+    homes = []
+    with open("/proc/self/mountinfo") as file:
+        for line in file:
+            fields = line.split()
+            kind, options = fields[fields.index("-") + 1], fields[fields.index("-") + 3].split(",")
+            key = "cgroup2" if kind == "cgroup2" else "name=systemd" if "name=systemd" in options else None
+            if kind.startswith("cgroup") and key in ours:
+                homes.append(os.path.join(fields[4] + ours[key], state["machine"]))
+    return homes
+
+
+def remove_cgroups(homes):
+    """Removes each home and what the container's systemd made below it, deepest first."""
+    for home in homes:
+        if os.path.isdir(home):
+            for directory, _, _ in sorted(os.walk(home), key=lambda entry: -entry[0].count("/")):
+                os.rmdir(directory)
+
+
 def boot(state):
+    homes = cgroup_homes(state)
+    state["cgroups"] = homes
+    for home in homes:
+        os.makedirs(home, exist_ok=True)
+
+    def enter_cgroups():
+        for home in homes:
+            with open(os.path.join(home, "cgroup.procs"), "w") as file:
+                file.write("0")
+
     console = open(os.path.join(state["directory"], "console.log"), "w")
     # --capability=CAP_SYS_RESOURCE: PID 1 of a host holds it, and needs it to apply a
     # unit's LimitNICE= above the hard limit it inherited; nspawn drops it by default.
@@ -156,7 +196,8 @@ def boot(state):
         ["systemd-nspawn", "-D", state["root"], "--register=no", "--keep-unit",
          f"--network-namespace-path=/run/netns/{state['namespace']}", "--capability=CAP_SYS_RESOURCE",
          "--machine", state["machine"], "-b", "--", "systemd.firstboot=off"],
-        stdin=subprocess.DEVNULL, stdout=console, stderr=subprocess.STDOUT, start_new_session=True)
+        stdin=subprocess.DEVNULL, stdout=console, stderr=subprocess.STDOUT, start_new_session=True,
+        preexec_fn=enter_cgroups)
     state["nspawn"] = nspawn.pid
     write_state(state["directory"], state)
     deadline = time.monotonic() + BOOT_TIMEOUT
@@ -193,10 +234,14 @@ def boot(state):
         if not status:
             time.sleep(0.1)  # the manager is not listening yet: nothing to wait on but time
     if status not in ("running", "degraded"):
-        failed = run("nsenter", "-t", str(leader), "-a", "--", "systemctl", "--failed", "--no-legend",
-                     check=False).stdout
-        raise RuntimeError(f"the container did not boot: is-system-running says {status!r} ({answer}); "
-                           f"failed units: {failed}")
+        def inside(*command):
+            result = run("timeout", "10", "nsenter", "-t", str(leader), "-a", "--", *command, check=False)
+            return (result.stdout + result.stderr).strip()
+        with open(os.path.join(state["directory"], "console.log"), errors="replace") as file:
+            console = file.read()[-3000:]
+        raise RuntimeError(f"the container did not boot within {BOOT_TIMEOUT} s: is-system-running says "
+                           f"{status!r} ({answer}); failed units: {inside('systemctl', '--failed', '--no-legend')}; "
+                           f"jobs: {inside('systemctl', 'list-jobs', '--no-legend')}; console: {console}")
     state["bootStatus"] = status
     return nspawn
 
@@ -238,6 +283,10 @@ def teardown(directory):
             result = run("umount", "--lazy", point, check=False)
             if result.returncode != 0:
                 problems.append(f"umount {point}: {result.stderr.strip()}")
+    try:
+        remove_cgroups(state.get("cgroups", []))
+    except OSError as error:
+        problems.append(f"cgroup: {error}")
     for namespace in state.get("created", []):
         if os.path.exists(f"/run/netns/{namespace}"):
             result = run(IP, "netns", "del", namespace, check=False)
