@@ -11,7 +11,8 @@ import Testing
 @Suite("pathd under a booted systemd", .serialized,
        .enabled(if: ContainerSupport.unavailable == nil, "\(ContainerSupport.unavailable ?? "")"))
 struct SystemdTests {
-    static let units = ["pathd.socket", "pathd.service", "pathd-wait-online.service", "pathd-probe.service"]
+    static let units = ["pathd.socket", "pathd.service", "pathd-wait-online.service", "pathd-probe.service",
+                        "pathd-wait-route@*.service"]
 
     /// Boots a container with both packages installed by dpkg, runs `body`, then holds the
     /// journal of pathd's units to pathd's own lines (`allowedWarnings` names the words of

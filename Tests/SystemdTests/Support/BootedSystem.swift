@@ -119,7 +119,7 @@ final class BootedSystem {
 
     /// The journal entries of this boot for `units`, oldest first.
     func journal(units: [String]) throws -> [JournalEntry] {
-        let selection = units.map { "-u \($0)" }.joined(separator: " ")
+        let selection = units.map { "-u '\($0)'" }.joined(separator: " ")
         return try check("journalctl -b --no-pager -o json \(selection)").split(whereSeparator: \.isNewline)
             .compactMap { OutputLines.object(String($0)).map(JournalEntry.init) }
     }
