@@ -205,16 +205,8 @@ struct SystemdTests {
             try system.check("rm /etc/systemd/system/pathd-wait-online.service.d/short.conf && systemctl daemon-reload")
 
             // A unit ordered after network-online.target starts only once the path is usable.
-            try system.write("""
-                [Unit]
-                Wants=network-online.target
-                After=network-online.target
-                [Service]
-                Type=oneshot
-                RemainAfterExit=yes
-                ExecStart=/bin/sh -c 'pathctl status --json > /var/tmp/after-online.json'
-                """, to: "/etc/systemd/system/after-online.service")
-            try system.check("systemctl daemon-reload")
+            try system.writeOneshot("after-online.service", after: "network-online.target",
+                                    command: "pathctl status --json > /var/tmp/after-online.json")
             try system.check("systemctl stop network-online.target pathd-wait-online.service")
             try system.check("systemctl start --no-block after-online.service")
             try waitUntil("pathd-wait-online waits", timeout: .seconds(30)) {

@@ -10,16 +10,8 @@ extension SystemdTests {
             // A kill switch for one network: the default path is untouched, the host's route unusable.
             try system.check("ip route add unreachable 198.51.100.0/24")
             #expect(Self.path(try system.pathctlJSON("status")).status == "satisfied")
-            try system.write("""
-                [Unit]
-                Wants=pathd-wait-route@198.51.100.7.service
-                After=pathd-wait-route@198.51.100.7.service
-                [Service]
-                Type=oneshot
-                RemainAfterExit=yes
-                ExecStart=/bin/sh -c 'pathctl route 198.51.100.7 > /var/tmp/needs-host.txt'
-                """, to: "/etc/systemd/system/needs-host.service")
-            try system.check("systemctl daemon-reload")
+            try system.writeOneshot("needs-host.service", after: "pathd-wait-route@198.51.100.7.service",
+                                    command: "pathctl route 198.51.100.7 > /var/tmp/needs-host.txt")
             try system.check("systemctl start --no-block needs-host.service")
             try waitUntil("pathd-wait-route@198.51.100.7 waits", timeout: .seconds(30)) {
                 let state = try system.run("systemctl is-active pathd-wait-route@198.51.100.7.service").stdout

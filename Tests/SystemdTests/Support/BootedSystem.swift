@@ -103,6 +103,21 @@ final class BootedSystem {
         try text.write(to: url, atomically: true, encoding: .utf8)
     }
 
+    /// Installs a oneshot unit `name` that wants and is ordered after `after` and runs
+    /// `command` (a shell line); it is not started.
+    func writeOneshot(_ name: String, after: String, command: String) throws {
+        try write("""
+            [Unit]
+            Wants=\(after)
+            After=\(after)
+            [Service]
+            Type=oneshot
+            RemainAfterExit=yes
+            ExecStart=/bin/sh -c '\(command)'
+            """, to: "/etc/systemd/system/\(name)")
+        try check("systemctl daemon-reload")
+    }
+
     /// A value of `systemctl show -p NAME --value UNIT`.
     func property(_ name: String, of unit: String) throws -> String {
         try check("systemctl show -p \(name) --value \(unit)").trimmingCharacters(in: .whitespacesAndNewlines)
