@@ -16,8 +16,6 @@ subscription.start(queue: .main) { event in
     case .path(let update):
         print(update.path.summary)
         if once { exit(0) }
-    case .route(let update):
-        print(update.report.summary)  // only for DaemonSubscription(destination:)
     case .resync(let reason, _):
         print("pathd re-read the kernel's state (\(reason))")
     case .disconnected(let error):

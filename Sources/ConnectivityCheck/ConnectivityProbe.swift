@@ -87,8 +87,8 @@ public final class ConnectivityProbe: @unchecked Sendable {
             planner.connected()
         case .path(let update):
             planner.received(update.path, now: now())
-        case .resync, .route:
-            break  // a resync's path follows; a path subscription gets no route lines
+        case .resync:
+            break  // its path follows
         case .disconnected(let error):
             // One warning per outage, not one per retry: the back-off retries for ever.
             switch daemon {

@@ -61,7 +61,7 @@ private final class RouteUpdateSession: Sendable {
     private let route: WatchedRoute
     private let mode: PathMonitor.Mode
     private let continuation: AsyncThrowingStream<RouteReport, any Error>.Continuation
-    private let subscription: DaemonSubscription?
+    private let subscription: RouteSubscription?
     private let queue = DispatchQueue(label: "pathd.PathClient.route-updates")
     private let state = Mutex(State())
 
@@ -88,8 +88,8 @@ private final class RouteUpdateSession: Sendable {
         self.mode = mode
         self.continuation = continuation
         subscription = mode == .inProcess ? nil
-            : DaemonSubscription(destination: route.destination, zone: route.zone, socketPath: socketPath,
-                                 backoff: backoff)
+            : RouteSubscription(destination: route.destination, zone: route.zone, socketPath: socketPath,
+                                backoff: backoff)
     }
 
     func start() {
@@ -119,7 +119,7 @@ private final class RouteUpdateSession: Sendable {
         engine?.cancel()
     }
 
-    private func daemonEvent(_ event: DaemonSubscription.Event) {
+    private func daemonEvent(_ event: RouteSubscription.Event) {
         switch event {
         case .route(let update):
             let stopped = state.withLock { state -> InProcessPathSource? in
@@ -135,7 +135,7 @@ private final class RouteUpdateSession: Sendable {
             } else if mode == .automatic {
                 startInProcess()
             }
-        case .connected, .path, .resync:
+        case .connected, .resync:
             break  // the route line follows a resync
         }
     }

@@ -267,9 +267,8 @@ public final class PathMonitor: Sendable {
                 state.daemonConnections += 1
                 state.lastError = nil
             }
-        case .resync, .route:
-            // The daemon's path line follows a resync, with the new generation; a path
-            // subscription gets no route lines.
+        case .resync:
+            // The daemon's path line follows a resync, with the new generation.
             break
         case .path(let update):
             let stopped = state.withLock { state -> InProcessPathSource? in

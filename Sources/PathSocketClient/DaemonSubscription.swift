@@ -30,13 +30,19 @@ public final class DaemonSubscription: @unchecked Sendable {
         case connected(socketPath: String, daemonVersion: String, generation: Generation)
         /// The path under the subscription's criteria (the first one, then each change).
         case path(PathUpdate)
-        /// The route to the subscription's destination (the first answer, then each change).
-        case route(RouteUpdate)
         /// The daemon lost kernel events and re-read its state; a `path` follows.
         case resync(reason: String, generation: Generation)
         /// The connection could not be made or ended: the path is unknown until the next
         /// `connected`. The subscription retries by itself, after a back-off.
         case disconnected(PathClientError)
+    }
+
+    /// What either kind of subscription delivers: `Event`'s cases and a route's line.
+    /// Route lines reach programs through `RouteSubscription.Event`, so that `Event`, which
+    /// programs switch over exhaustively, keeps the cases it had.
+    package enum Delivery: Hashable, Sendable {
+        case event(Event)
+        case route(RouteUpdate)
     }
 
     /// The criteria every path is evaluated under, as given to `init`; `.any` for a route.
@@ -66,7 +72,7 @@ public final class DaemonSubscription: @unchecked Sendable {
         enum Phase { case idle, running, cancelled }
         var phase = Phase.idle
         var queue: DispatchQueue?
-        var handler: (@Sendable (Event) -> Void)?
+        var handler: (@Sendable (Delivery) -> Void)?
     }
 
     /// One connection to the daemon, from the connect on; on `io` only. A class, so that
@@ -103,18 +109,8 @@ public final class DaemonSubscription: @unchecked Sendable {
                   backoff: backoff, scheduler: scheduler, helloTimeout: helloTimeout, random: random)
     }
 
-    /// A subscription to the route to `destination` (`zone`: the interface of a
-    /// link-local one): `.route` events instead of `.path`; otherwise as with criteria.
-    public convenience init(destination: IPAddress, zone: String? = nil, socketPath: String? = nil,
-                backoff: Backoff = .standard, scheduler: any Scheduler = DispatchScheduler(),
-                helloTimeout: Duration = .seconds(30),
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        self.init(request: Request(.subscribeRoute(destination: destination, interface: zone)), criteria: .any,
-                  socketPath: socketPath, backoff: backoff, scheduler: scheduler, helloTimeout: helloTimeout,
-                  random: random)
-    }
-
-    private init(request: Request, criteria: Criteria, socketPath: String?, backoff: Backoff,
+    /// `RouteSubscription`'s: `request` subscribes to a route, `criteria` is `.any`.
+    package init(request: Request, criteria: Criteria, socketPath: String?, backoff: Backoff,
                  scheduler: any Scheduler, helloTimeout: Duration, random: @escaping @Sendable () -> Double) {
         self.request = request
         self.criteria = criteria
@@ -127,6 +123,13 @@ public final class DaemonSubscription: @unchecked Sendable {
 
     /// Starts; events arrive on `queue`. A second call, or a call after `cancel`, does nothing.
     public func start(queue: DispatchQueue, handler: @escaping @Sendable (Event) -> Void) {
+        startDelivering(queue: queue) { delivery in
+            if case .event(let event) = delivery { handler(event) }
+        }
+    }
+
+    /// `start` with route lines too (`RouteSubscription`).
+    package func startDelivering(queue: DispatchQueue, handler: @escaping @Sendable (Delivery) -> Void) {
         let starting = lifecycle.withLock { state -> Bool in
             guard state.phase == .idle else { return false }
             state.phase = .running
@@ -214,17 +217,17 @@ public final class DaemonSubscription: @unchecked Sendable {
                 throw PathClientError("cannot send to pathd: \(error)", kind: .closed)
             }
             reconnect.connected(at: scheduler.now())
-            deliver(.connected(socketPath: current.socketPath, daemonVersion: hello.daemonVersion,
-                               generation: hello.generation))
+            deliver(.event(.connected(socketPath: current.socketPath, daemonVersion: hello.daemonVersion,
+                                      generation: hello.generation)))
             return
         }
         switch message.forSubscriber {
         case .path(let update, _):
-            deliver(.path(update))
+            deliver(.event(.path(update)))
         case .route(let update, _):
             deliver(.route(update))
         case .resync(let reason, let generation, _):
-            deliver(.resync(reason: reason, generation: generation))
+            deliver(.event(.resync(reason: reason, generation: generation)))
         case .error(let code, let message, _):
             throw PathClientError.refused(code, message)
         case nil:
@@ -247,13 +250,13 @@ public final class DaemonSubscription: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(io))
         close()
         guard isRunning else { return }
-        deliver(.disconnected(error))
+        deliver(.event(.disconnected(error)))
         let delay = reconnect.failed(at: scheduler.now(), random: random())
         scheduler.schedule(after: delay, on: io) { [self] in connect() }
     }
 
     /// Hands an event to the start queue; the lifecycle is checked there, after the hop.
-    private func deliver(_ event: Event) {
+    private func deliver(_ event: Delivery) {
         guard let queue = lifecycle.withLock({ $0.queue }) else { return }
         queue.async { [self] in
             guard let handler = lifecycle.withLock({ $0.phase == .running ? $0.handler : nil }) else { return }
