@@ -41,7 +41,8 @@ extension PathPublisher {
     /// Subscribes `connection` to `route`: its first line is deferred until the kernel
     /// answered (at once when the route is watched already), as the `route` request's.
     /// A lookup the kernel could not answer is `lookupFailed`, and nothing is subscribed.
-    func subscribe(_ connection: ClientConnection, id: JSONValue?, route: WatchedRoute) {
+    /// `countedUser`: whose `MaxRoutesPerUser=` budget it takes (nil: none).
+    func subscribe(_ connection: ClientConnection, id: JSONValue?, route: WatchedRoute, countedUser: UInt32?) {
         connection.deferReply()
         routes.watch(route) { [unowned self, connection] result in
             switch result {
@@ -59,7 +60,8 @@ extension PathPublisher {
                 }
                 let group = routeGroups[route] ?? RouteGroup(report: report, generation: engine.generation)
                 routeGroups[route] = group
-                let key = subscriptions.add(client: connection.id, id: id, topic: .route(route))
+                let key = subscriptions.add(client: connection.id, id: id, topic: .route(route),
+                                            countedUser: countedUser)
                 connection.finishDeferredReply(group.line.line(idMember: subscriptions[key]?.idMember ?? []),
                                                kind: .path(subscription: key.number))
                 records.changed()

@@ -58,9 +58,11 @@ final class RequestHandler: @unchecked Sendable {
         case .subscribeRoute(let destination, let zone):
             // The zone must name an interface now, as for `route`; later the route
             // watcher resolves it again at each change (a link that goes is a reason).
-            guard withinSubscriptionBudget(connection, id: id),
+            let countedUser = admission.isTrusted(connection) ? nil : connection.userID
+            guard withinSubscriptionBudget(connection, id: id), withinRouteBudget(of: countedUser, id: id, connection),
                   case .some = resolve(zone, of: destination, id: id, for: connection) else { return }
-            publisher.subscribe(connection, id: id, route: WatchedRoute(destination: destination, zone: zone))
+            publisher.subscribe(connection, id: id, route: WatchedRoute(destination: destination, zone: zone),
+                                countedUser: countedUser)
         case .unsubscribe:
             guard id != nil else {
                 connection.send(ServerMessage.error(code: .badArgument,
@@ -132,6 +134,21 @@ final class RequestHandler: @unchecked Sendable {
             code: .limitExceeded,
             message: "this connection already holds \(limit) subscriptions (MaxSubscriptionsPerClient=); "
                 + "unsubscribe one first",
+            id: id).encoded())
+        return false
+    }
+
+    /// Whether `user` may hold one more route subscription (`MaxRoutesPerUser=`, over all
+    /// its connections; nil, root or pathd's own user, always may); if not, answers
+    /// `limitExceeded`. Each watched route costs a kernel lookup at every change of the
+    /// kernel's state, so this bounds what one user makes pathd ask.
+    private func withinRouteBudget(of user: UInt32?, id: JSONValue?, _ connection: ClientConnection) -> Bool {
+        let limit = configuration.current.daemon.maximumRoutesPerUser
+        guard let user, publisher.subscriptions.routes(countedAgainst: user) >= limit else { return true }
+        connection.send(ServerMessage.error(
+            code: .limitExceeded,
+            message: "uid \(user) already holds \(limit) route subscriptions over its connections "
+                + "(MaxRoutesPerUser=); unsubscribe one first",
             id: id).encoded())
         return false
     }

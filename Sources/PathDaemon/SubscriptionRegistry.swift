@@ -24,6 +24,9 @@ enum SubscriptionTopic: Hashable, Sendable {
 struct SubscriptionTerms: Hashable, Sendable {
     var id: JSONValue?
     var topic: SubscriptionTopic
+    /// The user whose `MaxRoutesPerUser=` budget it counts against; nil when it counts
+    /// against none (a path, or a route of root or pathd's own user).
+    var countedUser: UInt32?
     /// `id` as its path lines carry it (`EncodedPathLine.idMember`), encoded once.
     var idMember: [UInt8]
 }
@@ -37,6 +40,8 @@ struct SubscriptionRegistry {
     private var subscriptions: [SubscriptionKey: SubscriptionTerms] = [:]
     private var byTopic: [SubscriptionTopic: Set<SubscriptionKey>] = [:]
     private var byClient: [ClientID: ClientSubscriptions] = [:]
+    /// Route subscriptions per user they count against (`SubscriptionTerms.countedUser`).
+    private var routesByUser: [UInt32: Int] = [:]
 
     private struct ClientSubscriptions {
         var nextNumber = 0
@@ -66,6 +71,9 @@ struct SubscriptionRegistry {
     /// How many subscriptions `client` holds.
     func count(of client: ClientID) -> Int { byClient[client]?.count ?? 0 }
 
+    /// How many route subscriptions count against `user`'s budget, over all its connections.
+    func routes(countedAgainst user: UInt32) -> Int { routesByUser[user] ?? 0 }
+
     /// The topics anyone is subscribed to.
     var subscribedTopics: Dictionary<SubscriptionTopic, Set<SubscriptionKey>>.Keys { byTopic.keys }
 
@@ -79,10 +87,13 @@ struct SubscriptionRegistry {
     /// The client's entry is changed in place (through the dictionary's accessor): a
     /// copy taken out and written back would share its `numbersByID` storage with the
     /// dictionary, and the first change would copy all of it, O(subscriptions) a request.
-    mutating func add(client: ClientID, id: JSONValue?, topic: SubscriptionTopic) -> SubscriptionKey {
+    mutating func add(client: ClientID, id: JSONValue?, topic: SubscriptionTopic,
+                      countedUser: UInt32? = nil) -> SubscriptionKey {
         let key = byClient[client, default: ClientSubscriptions()].add(id: id, client: client)
-        subscriptions[key] = SubscriptionTerms(id: id, topic: topic, idMember: EncodedPathLine.idMember(id))
+        subscriptions[key] = SubscriptionTerms(id: id, topic: topic, countedUser: countedUser,
+                                               idMember: EncodedPathLine.idMember(id))
         byTopic[topic, default: []].insert(key)
+        if let countedUser { routesByUser[countedUser, default: 0] += 1 }
         return key
     }
 
@@ -114,6 +125,10 @@ struct SubscriptionRegistry {
     private mutating func forget(_ key: SubscriptionKey, into removal: inout Removal) {
         guard let subscription = subscriptions.removeValue(forKey: key) else { return }
         removal.keys.append(key)
+        if let user = subscription.countedUser {
+            routesByUser[user, default: 1] -= 1
+            if routesByUser[user] == 0 { routesByUser[user] = nil }
+        }
         byTopic[subscription.topic]?.remove(key)
         if byTopic[subscription.topic]?.isEmpty == true {
             byTopic[subscription.topic] = nil

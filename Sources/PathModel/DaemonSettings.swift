@@ -17,6 +17,10 @@ public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
     public var maximumClientsPerUser = 128
     /// `MaxSubscriptionsPerClient=`: subscriptions one connection may hold.
     public var maximumSubscriptionsPerClient = 64
+    /// `MaxRoutesPerUser=`: route subscriptions one user other than root and pathd's own
+    /// may hold across its connections. Each costs a kernel lookup at every change of the
+    /// kernel's state; without it one user's 128 connections × 64 would be 8,192.
+    public var maximumRoutesPerUser = 256
     /// `ClientQueueLimit=`: bytes of path and resync lines queued for one client before
     /// it counts as not reading and is disconnected (path lines collapse first, so only
     /// a stuck reader gets there). Replies stop the client's requests at half of it.
@@ -96,6 +100,8 @@ extension DaemonSettings {
               "connections one user other than root and pathd's own may hold"),
         count("MaxSubscriptionsPerClient", \.maximumSubscriptionsPerClient, in: maximumSubscriptionsRange,
               "subscriptions one connection may hold"),
+        count("MaxRoutesPerUser", \.maximumRoutesPerUser, in: maximumSubscriptionsRange,
+              "route subscriptions one user other than root and pathd's own may hold across its connections"),
         size("ClientQueueLimit", \.clientQueueLimitBytes, in: clientQueueLimitRange, isReloadable: true,
              "unread path and resync bytes before a client is disconnected"),
         size("ReceiveBuffer", \.receiveBufferBytes, in: receiveBufferRange, isReloadable: false,

@@ -150,3 +150,44 @@ private func routeLines(_ path: String) throws -> [[String: Any]] {
 private func interfaceName(_ route: [String: Any]) -> String? {
     (route["interface"] as? [String: Any])?["name"] as? String
 }
+
+extension KernelTests.RouteWatchKernelTests {
+    /// MaxRoutesPerUser= counts a user's route subscriptions over all its connections;
+    /// root (and pathd's own user) are not counted.
+    @Test("a user past MaxRoutesPerUser= is refused limitExceeded on another connection; root is not counted")
+    func routesPerUser() throws {
+        try withVethTopology { topology in
+            try topology.openDirectoryToOthers()
+            try topology.startDaemon(arguments: ["--max-routes-per-user", "3"])
+            let pathctl = try BuiltProduct.url("pathctl").path
+            func asNobody(_ hosts: [String]) throws -> CommandResult {
+                let command = topology.a.execArguments([
+                    try Command.find("setpriv").path, "--reuid=65534", "--regid=65534", "--clear-groups",
+                    pathctl, "--socket", topology.socketPath, "wait", "--timeout", "0", "--route",
+                ] + hosts)
+                return try Command.run(command.executable, command.arguments, timeout: .seconds(30))
+            }
+            // Two routes held by a monitor of nobody's, a third asked on another connection.
+            let output = topology.directory.path("nobody.out")
+            let monitorCommand = topology.a.execArguments([
+                try Command.find("setpriv").path, "--reuid=65534", "--regid=65534", "--clear-groups",
+                pathctl, "--socket", topology.socketPath, "monitor", "--json", "--route", "198.51.100.21",
+                "198.51.100.22",
+            ])
+            let monitor = try ChildProcess(monitorCommand.executable, monitorCommand.arguments,
+                                           stderrPath: topology.directory.path("nobody.err"), stdoutPath: output)
+            defer { teardown("stop nobody's monitor") { try monitor.terminate("pathctl monitor") } }
+            try waitUntil("nobody's monitor has both routes") { try routeLines(output).count >= 2 }
+            let third = try asNobody(["198.51.100.23"])
+            #expect(third.termination == .exit(0), "stderr: \(third.stderr)")
+            let two = try asNobody(["198.51.100.24", "198.51.100.25"])
+            #expect(two.termination == .exit(4), "stdout: \(two.stdout) stderr: \(two.stderr)")
+            #expect(two.stderr.contains("MaxRoutesPerUser="), "\(two.stderr)")
+            #expect(two.stderr.contains("limitExceeded"), "\(two.stderr)")
+            let root = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "wait",
+                                       "--timeout", "0", "--route", "198.51.100.24", "198.51.100.25",
+                                       "198.51.100.26", "198.51.100.27"], timeout: .seconds(30))
+            #expect(root.termination == .exit(0), "stderr: \(root.stderr)")
+        }
+    }
+}

@@ -1,4 +1,5 @@
 @testable import PathDaemon
+import PathEngine
 import PathModel
 import PathProtocol
 import Testing
@@ -49,6 +50,24 @@ struct SubscriptionRegistryTests {
         // Numbers are never reused within a connection's life.
         let again = registry.add(client: bob, id: nil, topic: .path(wifi))
         #expect(again.number == kept.number + 1)
+    }
+
+    @Test("route subscriptions count against their user over all its connections, until they end")
+    func routesPerUser() {
+        var registry = SubscriptionRegistry()
+        let route = { (index: UInt32) in SubscriptionTopic.route(WatchedRoute(destination: .v4(0x0A00_0000 + index))) }
+        for index: UInt32 in 0..<3 {
+            _ = registry.add(client: alice, id: .integer(1), topic: route(index), countedUser: 1000)
+        }
+        _ = registry.add(client: bob, id: .integer(2), topic: route(9), countedUser: 1000)
+        _ = registry.add(client: bob, id: .integer(3), topic: route(9), countedUser: nil)  // root's: counted nowhere
+        _ = registry.add(client: bob, id: .integer(4), topic: .path(wifi))
+        #expect(registry.routes(countedAgainst: 1000) == 4)
+        #expect(registry.routes(countedAgainst: 1001) == 0)
+        _ = registry.remove(client: alice, id: .integer(1))
+        #expect(registry.routes(countedAgainst: 1000) == 1)
+        _ = registry.removeAll(of: bob)
+        #expect(registry.routes(countedAgainst: 1000) == 0)
     }
 }
 
