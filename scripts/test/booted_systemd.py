@@ -121,6 +121,11 @@ def prepare_root(state, debs):
     directory, root = state["directory"], state["root"]
     for name in ("upper", "work", "root"):
         os.mkdir(os.path.join(directory, name))
+    # The overlay's root takes the upper directory's mode: 0755 whatever the umask this
+    # process inherited (the test runner's is process-wide, and a test that changes it
+    # for a moment once gave a container whose / nobody but root could search: dbus-daemon,
+    # as messagebus, could not load its libraries and the boot hung).
+    os.chmod(os.path.join(directory, "upper"), 0o755)
     run("mount", "-t", "overlay", "overlay", "-o",
         f"lowerdir=/,upperdir={directory}/upper,workdir={directory}/work", root)
     state["mounted"] = True
@@ -429,6 +434,7 @@ def main():
     options = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("booted-systemd: needs root (network namespaces, an overlay mount, systemd-nspawn)")
+    os.umask(0o022)
     return {"start": start, "stop": stop, "sweep": sweep}[options.command](options)
 
 
