@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol",
                                                   "ServiceSupport", "SystemCalls"]),
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
-        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathProtocol",
-                                                  "PathSocketClient", "ServiceSupport", "SystemCalls"]),
+        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathSocketClient",
+                                                  "ServiceSupport", "SystemCalls"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
         .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathProtocol", "PathSocketClient",
                                                           "ServiceSupport", "SystemCalls"]),
@@ -59,8 +59,7 @@ let package = Package(
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel",
                                                           "PathProtocol", "ServiceSupport", "SystemCalls"]),
         .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck",
-                                                              "PathModel", "PathProtocol", "PathSocketClient",
-                                                              "ServiceSupport", "SystemCalls"]),
+                                                              "PathModel", "PathProtocol", "ServiceSupport"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         // Two programs as written for Apple's Network, built against PathClient.

@@ -60,9 +60,9 @@ extension PathPublisher {
                 }
                 let group = routeGroups[route] ?? RouteGroup(report: report, generation: engine.generation)
                 routeGroups[route] = group
-                let key = subscriptions.add(client: connection.id, id: id, topic: .route(route),
-                                            countedUser: countedUser)
-                connection.finishDeferredReply(group.line.line(idMember: subscriptions[key]?.idMember ?? []),
+                let (key, terms) = subscriptions.add(client: connection.id, id: id, topic: .route(route),
+                                                     countedUser: countedUser)
+                connection.finishDeferredReply(group.line.line(idMember: terms.idMember),
                                                kind: .path(subscription: key.number))
                 records.changed()
             }

@@ -111,8 +111,8 @@ final class PathPublisher: @unchecked Sendable {
     /// Subscribes `connection` to `criteria` and sends it the current path.
     func subscribe(_ connection: ClientConnection, id: JSONValue?, criteria: Criteria) {
         let line = findOrPublishGroup(for: criteria).line
-        let key = subscriptions.add(client: connection.id, id: id, topic: .path(criteria))
-        connection.send(line.line(idMember: subscriptions[key]?.idMember ?? []), kind: .path(subscription: key.number))
+        let (key, terms) = subscriptions.add(client: connection.id, id: id, topic: .path(criteria))
+        connection.send(line.line(idMember: terms.idMember), kind: .path(subscription: key.number))
         records.changed()
     }
 

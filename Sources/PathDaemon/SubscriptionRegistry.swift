@@ -87,14 +87,16 @@ struct SubscriptionRegistry {
     /// The client's entry is changed in place (through the dictionary's accessor): a
     /// copy taken out and written back would share its `numbersByID` storage with the
     /// dictionary, and the first change would copy all of it, O(subscriptions) a request.
+    @discardableResult
     mutating func add(client: ClientID, id: JSONValue?, topic: SubscriptionTopic,
-                      countedUser: UInt32? = nil) -> SubscriptionKey {
+                      countedUser: UInt32? = nil) -> (key: SubscriptionKey, terms: SubscriptionTerms) {
         let key = byClient[client, default: ClientSubscriptions()].add(id: id, client: client)
-        subscriptions[key] = SubscriptionTerms(id: id, topic: topic, countedUser: countedUser,
-                                               idMember: EncodedPathLine.idMember(id))
+        let terms = SubscriptionTerms(id: id, topic: topic, countedUser: countedUser,
+                                      idMember: EncodedPathLine.idMember(id))
+        subscriptions[key] = terms
         byTopic[topic, default: []].insert(key)
         if let countedUser { routesByUser[countedUser, default: 0] += 1 }
-        return key
+        return (key, terms)
     }
 
     /// What a removal ended: the subscriptions, and the topics nobody follows any more.

@@ -75,9 +75,6 @@ public enum SettingOutcome: Equatable, Sendable {
     case unknownKey
 }
 
-/// The name `[Daemon]` callers know.
-public typealias DaemonSettingOutcome = SettingOutcome
-
 extension ConfigurationSection {
     /// Sets one key from its text as pathd.conf(5) describes; an empty value restores
     /// the default. Changes nothing unless the outcome is `.set`.

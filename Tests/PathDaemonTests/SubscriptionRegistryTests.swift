@@ -13,9 +13,9 @@ struct SubscriptionRegistryTests {
     @Test("a subscription is found by its criteria, its client and its id")
     func indexes() {
         var registry = SubscriptionRegistry()
-        let a = registry.add(client: alice, id: .string("w"), topic: .path(wifi))
-        let b = registry.add(client: bob, id: .string("w"), topic: .path(wifi))
-        let c = registry.add(client: alice, id: .integer(7), topic: .path(.any))
+        let a = registry.add(client: alice, id: .string("w"), topic: .path(wifi)).key
+        let b = registry.add(client: bob, id: .string("w"), topic: .path(wifi)).key
+        let c = registry.add(client: alice, id: .integer(7), topic: .path(.any)).key
         #expect(registry.subscribers(of: .path(wifi)) == [a, b])
         #expect(registry.subscribers(of: .path(.any)) == [c])
         #expect(registry.count(of: alice) == 2)
@@ -30,8 +30,8 @@ struct SubscriptionRegistryTests {
     @Test("unsubscribing an id ends every subscription of the connection with it")
     func sharedIDs() {
         var registry = SubscriptionRegistry()
-        let first = registry.add(client: alice, id: .string("x"), topic: .path(wifi))
-        let second = registry.add(client: alice, id: .string("x"), topic: .path(.any))
+        let first = registry.add(client: alice, id: .string("x"), topic: .path(wifi)).key
+        let second = registry.add(client: alice, id: .string("x"), topic: .path(.any)).key
         #expect(first != second)
         #expect(Set(registry.remove(client: alice, id: .string("x")).keys) == [first, second])
         #expect(registry.count == 0)
@@ -42,13 +42,13 @@ struct SubscriptionRegistryTests {
     func removeAll() {
         var registry = SubscriptionRegistry()
         for index in 0..<100 { _ = registry.add(client: alice, id: .integer(Int64(index)), topic: .path(wifi)) }
-        let kept = registry.add(client: bob, id: nil, topic: .path(wifi))
+        let kept = registry.add(client: bob, id: nil, topic: .path(wifi)).key
         _ = registry.removeAll(of: alice)
         #expect(registry.count == 1)
         #expect(registry.count(of: alice) == 0)
         #expect(registry.subscribers(of: .path(wifi)) == [kept])
         // Numbers are never reused within a connection's life.
-        let again = registry.add(client: bob, id: nil, topic: .path(wifi))
+        let again = registry.add(client: bob, id: nil, topic: .path(wifi)).key
         #expect(again.number == kept.number + 1)
     }
 
