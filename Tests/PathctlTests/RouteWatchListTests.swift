@@ -7,7 +7,9 @@ import Testing
 /// after a path change turn into requests (the resolver is the test's).
 @Suite("route watch list")
 struct RouteWatchListTests {
-    /// A resolver whose answers the test changes.
+    /// A resolver whose answers the test changes. `@unchecked Sendable`: `RouteHost`
+    /// calls the resolver synchronously, on the test's own thread, between the test's
+    /// changes to `addresses`; nothing reads it from another thread.
     final class Names: @unchecked Sendable {
         var addresses: [String: [IPAddress]] = [:]
         var resolve: RouteHost.Resolver { { [self] name in .success(addresses[name] ?? []) } }
