@@ -140,16 +140,8 @@ def main():
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--subscribers", type=int, default=100)
     options = parser.parse_args()
-    reader, writer = os.pipe()
-    directory = os.path.join(booted_systemd.BASE, booted_systemd.PREFIX + f"bench{os.getpid()}")
-    os.mkdir(directory, 0o700)
-    pid = os.fork()
-    if pid == 0:
-        os.close(reader)
-        os._exit(booted_systemd.guard(directory, os.getppid(), [options.deb], writer))
-    os.close(writer)
-    with os.fdopen(reader) as pipe:
-        state = json.loads(pipe.readline())
+    booted_systemd.sweep(options)
+    state = booted_systemd.launch(os.getpid(), [options.deb])
     if "error" in state:
         sys.exit(f"systemd bench: {state['error']}")
     try:
@@ -159,8 +151,7 @@ def main():
         rss, cgroup = memory(state)
         elapsed, codes = stop_with_subscribers(state, options.subscribers)
     finally:
-        os.kill(pid, 15)
-        os.waitpid(pid, 0)
+        booted_systemd.stop_directory(state["directory"])
     print(f"### pathd under systemd 252 (container boot {state['bootSeconds']} s, {options.trials} trials, ms)")
     print()
     print("| measure | median | min | max |")

@@ -307,6 +307,9 @@ def teardown(directory):
 
 def guard(directory, owner, debs, report):
     """The guard's life: set up, report, wait for `stop` or the owner's end, tear down."""
+    # Whatever umask the caller had (the Swift test runner's is process-wide and briefly
+    # 0111 around a daemon test's bind(2)), what the guard makes has the modes it means.
+    os.umask(0o022)
     # SIGTERM (from `stop`) wakes the wait below through this pipe: Python retries a
     # select(2) that a signal interrupted, so a handler's flag alone would not end it.
     wakeup_reader, wakeup_writer = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
@@ -352,12 +355,15 @@ def guard(directory, owner, debs, report):
     return 0
 
 
-def start(options):
+def launch(owner, debs):
+    """Starts a guard (in a session of its own) that boots a container with `debs` and
+    keeps it until `stop_directory` or `owner`'s end; returns its answer: the container's
+    state, or {"error", "directory"}. For the command line and Benchmarks/systemd.py."""
     directory = os.path.join(BASE, PREFIX + uuid.uuid4().hex[:8])
     os.mkdir(directory, 0o700)
-    for deb in options.deb:
+    for deb in debs:
         if not os.path.isfile(deb):
-            sys.exit(f"booted-systemd: no package {deb}")
+            return {"error": f"no package {deb}", "directory": directory}
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -368,21 +374,29 @@ def start(options):
             os.dup2(null, descriptor)
         code = 1
         try:
-            code = guard(directory, options.owner, options.deb, writer)
+            code = guard(directory, owner, debs, writer)
         finally:
             os._exit(code)
     os.close(writer)
     with os.fdopen(reader) as pipe:
         line = pipe.readline()
     if not line:
-        sys.exit(f"booted-systemd: the guard ended without a word; see {directory}/guard.log")
-    answer = json.loads(line)
+        return {"error": f"the guard ended without a word; see {directory}/guard.log", "directory": directory}
+    return json.loads(line)
+
+
+def start(options):
+    answer = launch(options.owner, options.deb)
     print(json.dumps(answer))
     return 1 if "error" in answer else 0
 
 
 def stop(options):
-    directory = os.path.abspath(options.directory)
+    return stop_directory(os.path.abspath(options.directory))
+
+
+def stop_directory(directory):
+    """Asks the guard of `directory` to tear its container down, and waits until it has."""
     state = read_state(directory)
     guard_pid = state["guard"]
     try:
@@ -434,7 +448,6 @@ def main():
     options = parser.parse_args()
     if os.geteuid() != 0:
         sys.exit("booted-systemd: needs root (network namespaces, an overlay mount, systemd-nspawn)")
-    os.umask(0o022)
     return {"start": start, "stop": stop, "sweep": sweep}[options.command](options)
 
 

@@ -67,7 +67,7 @@ final class BootedSystem {
     func check(_ script: String, timeout: Duration = .seconds(90)) throws -> String {
         let result = try run(script, timeout: timeout)
         guard result.termination.isCleanExit else {
-            throw HarnessError("`\(script)` in the container: \(result.termination); stdout: \(result.stdout)"
+            throw HarnessError("`\(script)` in the container: \(result.termination); stdout: \(result.stdout) "
                                + "stderr: \(result.stderr)")
         }
         return result.stdout
