@@ -1,5 +1,6 @@
 /// The `[Daemon]` section: how the daemon runs. Every key has a built-in default,
-/// written here and nowhere else; `DaemonSettings.keys` is the one table of the keys
+/// written here and, for the reader, in pathd.conf(5) (a test holds the page to this
+/// table; pathd(8) points there); `DaemonSettings.keys` is the one table of the keys
 /// (pathd derives its flags from it), how they parse and print, and whether a reload
 /// applies them.
 public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
