@@ -46,7 +46,7 @@ extension NetlinkMonitor {
             case .overrun:
                 return .failed(.overrun)
             case .interrupted:
-                continue  // receive(into:) retries EINTR itself; kept for exhaustiveness
+                continue  // libnl's -NLE_INTR only: receive(into:) never returns it; for exhaustiveness
             case .failed(let code):
                 return .failed(.failure(NetlinkError(operation: "receive events", code: code).description))
             }

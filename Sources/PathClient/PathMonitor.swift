@@ -27,8 +27,8 @@ import SystemCalls
 /// A started monitor keeps itself alive until it is cancelled.
 ///
 /// Where the answers come from is `mode` (`.automatic` unless told) and the socket
-/// search order (`socketPath`, else `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then
-/// `$XDG_RUNTIME_DIR/pathd/pathd.sock`); `source` says which one answered last.
+/// search order (`socketPath`, else `SocketPath.clientSearchOrder`); `source` says which
+/// one answered last.
 ///
 /// Threading: `start` and `cancel` may be called from any thread; handlers run on the
 /// start queue, one at a time, in order. Every answer carries the source it came from
@@ -132,8 +132,8 @@ public final class PathMonitor: Sendable {
         var isCancelled: Bool { handOver.phase == .cancelled }
     }
 
-    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does:
-    /// `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock.
+    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does
+    /// (`SocketPath.clientSearchOrder`).
     public init(requiredInterfaceType: InterfaceType? = nil, prohibitedInterfaceTypes: [InterfaceType] = [],
                 socketPath: String? = nil, mode: Mode = .automatic, backoff: Backoff = .standard,
                 scheduler: any Scheduler = DispatchScheduler()) {

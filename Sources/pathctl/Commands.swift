@@ -50,8 +50,8 @@ enum Commands {
     /// In the order `--help` lists them.
     private static let options = [
         CommandOption(OptionSpec("--socket", value: "PATH", help: """
-            talk to pathd at PATH (default: $PATHD_SOCKET, else
-            /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+            talk to pathd at PATH (default: $\(SocketPath.environmentVariable), else
+            \(SocketPath.fallbacksInWords))
             """), brief: "talk to pathd at this socket", completion: .files),
         CommandOption(OptionSpec("--json", help: "print the daemon's JSON lines instead of text"),
                       brief: "print the daemon's JSON lines instead of text"),

@@ -17,8 +17,8 @@ struct ProbeOptions {
 
     static let parser = OptionParser([
         OptionSpec("--socket", value: "PATH", help: """
-            pathd's socket (default: $PATHD_SOCKET, else
-            /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+            pathd's socket (default: $\(SocketPath.environmentVariable), else
+            \(SocketPath.fallbacksInWords))
             """),
         OptionSpec("--config", value: "PATH", help: """
             pathd's configuration file, whose [Connectivity] section
