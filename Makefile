@@ -112,8 +112,9 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 # types it (in a build directory of its own: `make build`'s flags differ).
 # The package is built before the tests, which install it into a scratch root.
 # `swift test` builds every target, not only the test targets' dependencies: pathd,
-# pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests
-# looks, and Tests/AppleCompatibility is compiled in both language modes.
+# pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests,
+# PackagingTests and ProgramTests look (BuiltProduct), and Tests/AppleCompatibility is
+# compiled in both language modes.
 test: deps lint deb gio-module interop
 	$(SWIFT) build -c release --build-path .build-release-check $(WARNINGS_AS_ERRORS)
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
@@ -132,15 +133,16 @@ gio-module:
 
 # `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
 # tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (by
-# default the kernel, daemon, client, netlink, engine, system-call and file-reading tests:
-# the ones that race real processes, sockets and files) and stops at the first failing
-# run, printing its number, the failed tests and its log (build/test-repeat/run-N.log).
+# default the kernel, packaging, program, daemon, client, netlink, engine, system-call and
+# file-reading tests: the ones that race real processes, sockets and files) and stops at
+# the first failing run, printing its number, the failed tests and its log
+# (build/test-repeat/run-N.log).
 # It builds the GIO module and the interop programs as `make test` does, so their tests
 # run too. The package tests unpack the packages `make deb` left in build/ (or
 # PATHD_TEST_DEB and PATHD_TEST_GIO_DEB); run it first, or they skip (each run's line
 # counts the skipped tests).
 N      ?= 20
-FILTER ?= KernelTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
+FILTER ?= KernelTests|PackagingTests|ProgramTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
 test-repeat: deps gio-module interop
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat

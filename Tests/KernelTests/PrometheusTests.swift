@@ -3,45 +3,6 @@ import PathProtocol
 import PathTestFixtures
 import Testing
 
-/// The tools these tests run, from Debian's packages (scripts/install-deps.sh installs them).
-enum PrometheusTools {
-    /// The tool on PATH or in the sbin directories, nil when it is not installed (the test is then skipped, saying so).
-    static func find(_ name: String) -> URL? {
-        do {
-            return try Command.find(name)
-        } catch {
-            return nil
-        }
-    }
-
-    static let promtool = find("promtool")
-    static let prometheus = find("prometheus")
-    static let nodeExporter = find("prometheus-node-exporter")
-    /// Debian's python3 (not a pyenv one), which sees python3-prometheus-client.
-    static let hasPythonClient: Bool = {
-        do {
-            return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                   ["-c", "import prometheus_client.openmetrics.parser"]).termination == .exit(0)
-        } catch {
-            return false
-        }
-    }()
-}
-
-/// promtool on the shipped rules, with their unit tests: needs no namespace.
-@Suite("example alert rules", .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"))
-struct AlertRuleTests {
-    @Test("promtool check rules accepts pathd.rules.yml, and promtool test rules passes its tests")
-    func rules() throws {
-        let promtool = try #require(PrometheusTools.promtool)
-        let check = try Command.run(promtool, ["check", "rules", Repository.path("packaging/prometheus/pathd.rules.yml")])
-        #expect(check.termination == .exit(0), "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("SUCCESS: 5 rules found"), "\(check.stdout)")
-        let test = try Command.run(promtool, ["test", "rules", Repository.path("packaging/prometheus/pathd.rules.test.yml")])
-        #expect(test.termination == .exit(0), "\(test.stdout)\(test.stderr)")
-    }
-}
-
 extension KernelTests {
     @Suite("metrics with the real Prometheus tools",
            .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"))

@@ -46,7 +46,7 @@ struct GIOModulePackageTests {
             guard line.hasPrefix("-") else { return nil }
             return line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
         }
-        let modules = try Self.moduleDirectory()
+        let modules = try GIOModulePackage.moduleDirectory()
         #expect(files.sorted() == ["\(modules)/libgiopathd.so", "/usr/share/doc/pathd-gio-module/changelog.gz",
                                    "/usr/share/doc/pathd-gio-module/copyright"], "\(listing)")
         try withTemporaryDirectory { directory in
@@ -96,23 +96,7 @@ struct GIOModulePackageTests {
     }
 
     private func withUnpackedModule(_ body: (URL) throws -> Void) throws {
-        try Self.unpackModule(of: deb, body)
-    }
-
-    /// The module of package `deb` extracted into a scratch root.
-    static func unpackModule(of deb: String, _ body: (URL) throws -> Void) throws {
-        try withTemporaryDirectory { directory in
-            try Command.check(Command.find("dpkg-deb"), ["--extract", deb, directory.path("root")])
-            try body(URL(fileURLWithPath: directory.path("root") + (try GIOModulePackageTests.moduleDirectory()))
-                .appendingPathComponent("libgiopathd.so"))
-        }
-    }
-
-    /// /usr/lib/<multiarch triplet>/gio/modules, as debian/rules installs it.
-    static func moduleDirectory() throws -> String {
-        let triplet = try Command.check(Command.find("dpkg-architecture"), ["--query", "DEB_HOST_MULTIARCH"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return "/usr/lib/\(triplet)/gio/modules"
+        try GIOModulePackage.unpackModule(of: deb, body)
     }
 
     /// The defined global functions of `readelf --dyn-syms --wide`'s table, whose rows read

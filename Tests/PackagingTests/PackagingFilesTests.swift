@@ -238,7 +238,7 @@ struct PackagingFilesTests {
     }
 
     @Test("make install-gio-module copies the built module into DESTDIR and GIOMODULEDIR, and writes no cache there",
-          .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
+          .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
     func installGIOModule() throws {
         try withTemporaryDirectory { directory in
             let stage = directory.path("stage")
@@ -248,7 +248,7 @@ struct PackagingFilesTests {
             // libglib2.0-0's trigger (or the administrator) writes giomodule.cache on the real system.
             #expect(installed == ["libgiopathd.so"], "\(installed)")
             #expect(FileManager.default.contentsEqual(atPath: "\(stage)/opt/gio/modules/libgiopathd.so",
-                                                      andPath: GIOWatch.moduleDirectory + "/libgiopathd.so"))
+                                                      andPath: GIOModuleBuild.moduleDirectory + "/libgiopathd.so"))
             let removed = try Self.make(["uninstall-gio-module", "DESTDIR=\(stage)", "GIOMODULEDIR=/opt/gio/modules"])
             #expect(removed.termination == .exit(0), "stderr: \(removed.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stage)/opt/gio/modules").isEmpty)

@@ -2,50 +2,6 @@ import Foundation
 import PathTestFixtures
 import Testing
 
-/// What the systemd units in packaging/systemd run, read from the files themselves.
-enum UnitFile {
-    /// The value of the first `key=` line of `unit`.
-    static func value(_ key: String, in unit: String) throws -> String {
-        let text = try Repository.read("packaging/systemd/\(unit)")
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("\(key)=") }) else {
-            throw HarnessError("no \(key)= in packaging/systemd/\(unit)")
-        }
-        return String(line.dropFirst(key.count + 1))
-    }
-
-    /// The value of the first `key=` line of `unit`, nil when it has none.
-    static func optionalValue(_ key: String, in unit: String) throws -> String? {
-        let text = try Repository.read("packaging/systemd/\(unit)")
-        return text.split(separator: "\n").first { $0.hasPrefix("\(key)=") }.map { String($0.dropFirst(key.count + 1)) }
-    }
-
-    /// The service units of packaging/systemd.
-    static func services() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: Repository.path("packaging/systemd"))
-            .filter { $0.hasSuffix(".service") }.sorted()
-    }
-
-    /// A command line of a unit (`ExecReload=` of pathd.service…), its program the built
-    /// one instead of /usr/local/bin's and the socket `socketPath` instead of pathd.socket's;
-    /// for a template, `%I` is `instance` (the unescaped instance name, as systemd makes it).
-    static func command(_ key: String, in unit: String, socketPath: String,
-                        instance: String? = nil) throws -> (URL, [String]) {
-        var words = try value(key, in: unit).split(separator: " ").map(String.init)
-        if let instance { words = words.map { $0.replacingOccurrences(of: "%I", with: instance) } }
-        let installed = "/usr/local/bin/"
-        guard let program = words.first, program.hasPrefix(installed) else {
-            throw HarnessError("\(key)= of \(unit) does not run a program from \(installed): \(words)")
-        }
-        let systemSocket = try value("ListenStream", in: "pathd.socket")
-        guard let flag = words.firstIndex(of: "--socket"), words.indices.contains(flag + 1),
-              words[flag + 1] == systemSocket else {
-            throw HarnessError("\(key)= of \(unit) does not name pathd.socket's \(systemSocket): \(words)")
-        }
-        words[flag + 1] = socketPath
-        return (try BuiltProduct.url(String(program.dropFirst(installed.count))), Array(words.dropFirst()))
-    }
-}
-
 @Suite("systemd units")
 struct UnitFileTests {
     @Test("pathd.service keeps its exposure at 0.7 with its state and metrics directories",
@@ -110,67 +66,5 @@ struct UnitFileTests {
         #expect(try UnitFile.value("RestrictAddressFamilies", in: "pathd.service") == "AF_UNIX AF_NETLINK")
         #expect(try UnitFile.value("IPAddressDeny", in: "pathd.service") == "any")
         #expect(try UnitFile.value("CapabilityBoundingSet", in: "pathd-probe.service") == "")
-    }
-}
-
-extension KernelTests {
-    @Suite("the units' commands against pathd")
-    struct UnitCommands {
-        @Test("pathd-wait-route@HOST waits while the route to HOST is unusable and succeeds once it is usable")
-        func waitRouteInstance() throws {
-            try withVethTopology { topology in
-                try topology.a.ip("route", "add", "unreachable", "192.0.2.0/24")
-                let daemon = try topology.startDaemon()
-                let (pathctl, arguments) = try UnitFile.command("ExecStart", in: "pathd-wait-route@.service",
-                                                                socketPath: topology.socketPath, instance: "192.0.2.10")
-                let errors = topology.directory.path("wait-route.err")
-                let unit = try ChildProcess(pathctl, arguments, stderrPath: errors)
-                defer { teardown("stop the unit's command") { try unit.terminate("pathd-wait-route@") } }
-                try waitUntil("pathd accepted the unit's pathctl") {
-                    try hasAccepted(server: daemon.pid, client: unit.pid)
-                }
-                // The default path is satisfied all along: only the route to the host is waited for.
-                let status = try Command.run(pathctl, ["--socket", topology.socketPath, "status", "--check"])
-                #expect(status.termination == .exit(0))
-                #expect(unit.isRunning, "a unit ordered after it would have started")
-                try topology.a.ip("route", "del", "unreachable", "192.0.2.0/24")
-                let end = unit.wait(until: Date().addingTimeInterval(20))
-                let said = try String(contentsOfFile: errors, encoding: .utf8)
-                #expect(end == .exit(0), "stderr: \(said)")
-            }
-        }
-
-        @Test("ExecReload (systemctl reload) fails on a broken file and pathd keeps the configuration it has")
-        func reloadFailsOnABrokenFile() throws {
-            try withVethTopology { topology in
-                let config = topology.directory.path("pathd.conf")
-                try "[Interface]\nName=vA\nExpensive=yes\n".write(toFile: config, atomically: true, encoding: .utf8)
-                let daemon = try topology.startDaemon(arguments: ["--config", config])
-                let subscriber = try topology.subscribe()
-                try subscriber.waitFor("an expensive path through vA") {
-                    PathLine.satisfied(through: "vA")($0) && $0["isExpensive"] as? Bool == true
-                }
-                let (pathctl, arguments) = try UnitFile.command("ExecReload", in: "pathd.service",
-                                                                socketPath: topology.socketPath)
-
-                try "[Interface\nExpensive=maybe\n".write(toFile: config, atomically: true, encoding: .utf8)
-                let broken = try Command.run(pathctl, arguments)
-                #expect(broken.termination == .exit(4), "stderr: \(broken.stderr)")
-                #expect(broken.stderr.contains("\(config):1: "), "stderr: \(broken.stderr)")
-                #expect(broken.stderr.contains("[configInvalid]"), "stderr: \(broken.stderr)")
-                #expect(daemon.isRunning)
-                let status = try Command.check(pathctl, ["--socket", topology.socketPath, "status", "--json"])
-                let line = try #require(try JSONSerialization.jsonObject(with: Data(status.utf8)) as? [String: Any])
-                #expect(line["isExpensive"] as? Bool == true, "the old configuration is gone: \(status)")
-
-                // The same command applies a valid file.
-                try "[Interface]\nName=vA\nExpensive=no\n".write(toFile: config, atomically: true, encoding: .utf8)
-                let valid = try Command.run(pathctl, arguments)
-                #expect(valid.termination == .exit(0), "stderr: \(valid.stderr)")
-                try subscriber.waitFor("the path after the reload, not expensive") {
-                    PathLine.satisfied(through: "vA")($0) && $0["isExpensive"] as? Bool == false
-                }
-            }
-        }
     }
 }

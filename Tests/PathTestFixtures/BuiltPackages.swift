@@ -70,4 +70,20 @@ public struct GIOModulePackage: Sendable {
         }
         return GIOModulePackage(path: built, isAvailable: true, reason: "")
     }
+
+    /// The module of package `deb` extracted into a scratch root.
+    public static func unpackModule(of deb: String, _ body: (URL) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            try Command.check(Command.find("dpkg-deb"), ["--extract", deb, directory.path("root")])
+            try body(URL(fileURLWithPath: directory.path("root") + (try moduleDirectory()))
+                .appendingPathComponent("libgiopathd.so"))
+        }
+    }
+
+    /// /usr/lib/<multiarch triplet>/gio/modules, as debian/rules installs it.
+    public static func moduleDirectory() throws -> String {
+        let triplet = try Command.check(Command.find("dpkg-architecture"), ["--query", "DEB_HOST_MULTIARCH"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return "/usr/lib/\(triplet)/gio/modules"
+    }
 }
