@@ -66,7 +66,8 @@ extension KernelTests {
                 let sequence = try #require(Self.sequence(first))
                 // A drop-in, as a package would add one.
                 try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
-                try "[Interface]\nKind=veth\nExpensive=yes\n".write(toFile: config + ".d/50-veth.conf", atomically: true,
+                try "[Interface]\nKind=veth\nExpensive=yes\n".write(toFile: config + ".d/50-veth.conf",
+                                                                    atomically: true,
                                                                     encoding: .utf8)
                 let probe = try UnixConnection(connectingTo: topology.socketPath)
                 let pid = try peerProcessID(of: probe)

@@ -17,7 +17,9 @@ extension KernelTests {
                     try topology.startSatisfied()
                     let watch = try GIOWatch(in: topology.a, socketPath: topology.socketPath,
                                              stderrPath: topology.directory.path("gio-watch.stderr"),
-                                             environment: ["GIO_EXTRA_MODULES": module.deletingLastPathComponent().path])
+                                             environment: [
+                                                 "GIO_EXTRA_MODULES": module.deletingLastPathComponent().path,
+                                             ])
                     defer { teardown("kill gio-watch") { try watch.kill() } }
                     let initial = try watch.next("initial", "the first line")
                     #expect(initial["monitor"] as? String == "PathdNetworkMonitor", "\(initial)")

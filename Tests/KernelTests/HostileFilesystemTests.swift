@@ -73,7 +73,10 @@ extension KernelTests {
         /// which only the umask pathd sets around bind(2) can have done. What can be
         /// shown directly is shown too: a symbolic link already at the path is refused,
         /// and the root-only file it points to keeps its mode.
-        @Test("under umask 077 in a directory anyone may write: a 0666 socket made without chmod of its path; a symbolic link at the path is refused")
+        @Test("""
+            under umask 077 in a directory anyone may write: a 0666 socket made without chmod of its path; a symbolic \
+            link at the path is refused
+            """)
         func socketModeWithoutPath() throws {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()

@@ -56,7 +56,8 @@ extension KernelTests {
                 let coloured = try onTerminal("")
                 #expect(coloured.termination == .exit(0), "stderr: \(coloured.stderr)")
                 #expect(coloured.stdout.contains("Status:      \(green)"), "stdout: \(coloured.stdout)")
-                for plain in [try onTerminal("--no-color"), try onTerminal("", noColor: true), try onTerminal("--json")] {
+                for plain in [try onTerminal("--no-color"), try onTerminal("", noColor: true),
+                              try onTerminal("--json")] {
                     #expect(plain.termination == .exit(0), "stderr: \(plain.stderr)")
                     #expect(plain.stdout.contains("satisfied"), "stdout: \(plain.stdout)")
                     #expect(!plain.stdout.contains("\u{1B}"), "coloured: \(plain.stdout)")
@@ -108,7 +109,10 @@ extension KernelTests {
             }
         }
 
-        @Test("a refused reload exits 4 and says \"pathd refused\" on one line, whatever the errors; --json also prints the error line")
+        @Test("""
+            a refused reload exits 4 and says \"pathd refused\" on one line, whatever the errors; --json also prints \
+            the error line
+            """)
         func refusalWording() throws {
             try withVethTopology { topology in
                 let config = topology.directory.path("pathd.conf")
@@ -130,7 +134,8 @@ extension KernelTests {
                                            ["--socket", topology.socketPath, "reload", "--json"])
                 #expect(json.termination == .exit(4))
                 #expect(json.stderr == text.stderr)
-                let line = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+                let line = try #require(
+                    try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
                 #expect(line["type"] as? String == "error")
                 #expect(line["code"] as? String == "configInvalid")
             }

@@ -9,8 +9,10 @@ extension KernelTests {
     /// `--upstream-resolv-conf`), replaced atomically as resolved replaces them.
     @Suite("resolved stub verdicts")
     struct ResolverStubVerdicts {
-        static let stub = "# managed by man:systemd-resolved(8)\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n"
-        static let withServers = "# managed by man:systemd-resolved(8)\nnameserver 192.0.2.53\nnameserver 2001:db8::53\n"
+        static let stub = "# managed by man:systemd-resolved(8)\nnameserver 127.0.0.53\noptions edns0 " +
+                          "trust-ad\nsearch .\n"
+        static let withServers = "# managed by man:systemd-resolved(8)\nnameserver 192.0.2.53\nnameserver " +
+                                 "2001:db8::53\n"
         static let withoutServers = "# managed by man:systemd-resolved(8)\n# No DNS servers known.\nsearch .\n"
 
         /// The daemon's flags for the test's two files; writes the stub resolv.conf.

@@ -24,7 +24,9 @@ extension KernelTests {
             return try ProgramProcess(executable, arguments, environment: environment, stderrPath: stderrPath)
         }
 
-        @Test("as nobody without XDG_RUNTIME_DIR, pathctl and a PathMonitor find /run/pathd/pathd.sock; PATHD_SOCKET wins")
+        @Test("""
+            as nobody without XDG_RUNTIME_DIR, pathctl and a PathMonitor find /run/pathd/pathd.sock; PATHD_SOCKET wins
+            """)
         func unprivilegedClients() throws {
             try withVethTopology { topology in
                 let mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"))
@@ -53,7 +55,8 @@ extension KernelTests {
                                               extra: ["PATHD_SOCKET": Self.elsewhere], stderrPath: log("pathctl-named"))
                 let elsewhere = try named.waitForObject("pathctl's path line") { PathLine.isPath($0) }
                 #expect(try named.waitForExit() == .exit(0), "stderr: \(named.stderr)")
-                #expect(elsewhere["isExpensive"] as? Bool == true, "the daemon PATHD_SOCKET names answered: \(elsewhere)")
+                #expect(elsewhere["isExpensive"] as? Bool == true,
+                        "the daemon PATHD_SOCKET names answered: \(elsewhere)")
 
                 // A PathMonitor in daemon mode (no in-process fallback to hide a miss).
                 let probe = try BuiltProduct.url("PathMonitorPrinter").path

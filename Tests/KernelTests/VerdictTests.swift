@@ -59,7 +59,8 @@ extension KernelTests {
             }
         }
 
-        @Test("a kill switch route wins: unsatisfied, routeRejects", arguments: ["unreachable", "blackhole", "prohibit"])
+        @Test("a kill switch route wins: unsatisfied, routeRejects",
+              arguments: ["unreachable", "blackhole", "prohibit"])
         func killSwitch(type: String) throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()

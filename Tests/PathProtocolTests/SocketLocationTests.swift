@@ -51,7 +51,8 @@ struct SocketLocationTests {
         #expect(Self.refusal(["XDG_RUNTIME_DIR": long])
             == "the default socket \"\(long)/pathd/pathd.sock\" (in XDG_RUNTIME_DIR) is longer than 107 bytes")
         // Root's socket is the system one, whatever the environment.
-        #expect(try SocketLocation.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"]) == "/run/pathd/pathd.sock")
+        #expect(try SocketLocation.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"])
+                == "/run/pathd/pathd.sock")
     }
 
     @Test func systemPath() {
@@ -68,12 +69,14 @@ struct ClientSearchOrderTests {
     }
 
     @Test func environmentVariableAlone() {
-        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
+        #expect(SocketLocation.clientSearchOrder(explicit: nil,
+                                                 environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
                 == ["/y"])
     }
 
     @Test func systemThenUser() {
-        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
+        #expect(SocketLocation.clientSearchOrder(explicit: nil,
+                                                 environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
                 == ["/run/pathd/pathd.sock", "/r/pathd/pathd.sock"])
         #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: [:]) == ["/run/pathd/pathd.sock"])
     }

@@ -13,7 +13,8 @@ public struct PackageUnderTest: Sendable {
     public static let probe = PackageUnderTest.find()
 
     public static func architecture() throws -> String {
-        try Command.check(Command.find("dpkg"), ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Command.check(Command.find("dpkg"),
+                          ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// PATHD_TEST_DEB when set (a missing file then fails the tests); else the package in

@@ -21,6 +21,8 @@ public enum BuiltProduct {
         let override = ProcessInfo.processInfo.environment["PATHD_TEST_BINARIES"].map {
             URL(fileURLWithPath: $0, isDirectory: true)
         }
-        return [override].compactMap { $0 } + [runner, bundle, bundle.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug")]
+        return [override].compactMap { $0 }
+            + [runner, bundle, bundle.deletingLastPathComponent(),
+               Repository.root.appendingPathComponent(".build/debug")]
     }
 }

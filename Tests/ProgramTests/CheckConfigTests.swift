@@ -20,11 +20,13 @@ struct CheckConfigCommand {
             #expect(valid.stderr == "warning: \(config):3: unknown key Colour= in [Daemon]; ignored\n")
 
             try FileManager.default.createDirectory(atPath: config + ".d", withIntermediateDirectories: true)
-            try "[Interface]\nOnDemand=perhaps\n".write(toFile: config + ".d/10-bad.conf", atomically: true, encoding: .utf8)
+            try "[Interface]\nOnDemand=perhaps\n".write(toFile: config + ".d/10-bad.conf", atomically: true,
+                                                        encoding: .utf8)
             let invalid = try Command.run(pathd, ["--check-config", "--config", config])
             #expect(invalid.termination == .exit(1))
             #expect(invalid.stdout.isEmpty)
-            #expect(invalid.stderr.contains("error: \(config).d/10-bad.conf:2: OnDemand= expects a boolean"), "stderr: \(invalid.stderr)")
+            #expect(invalid.stderr.contains("error: \(config).d/10-bad.conf:2: OnDemand= expects a boolean"),
+                    "stderr: \(invalid.stderr)")
 
             let missing = try Command.run(pathd, ["--check-config", "--config", directory.path("absent.conf")])
             #expect(missing.termination == .exit(1))
@@ -61,15 +63,20 @@ struct CheckConfigCommand {
     /// pathd as nobody (uid 65534) with an environment of only PATH and, when given,
     /// XDG_RUNTIME_DIR: the default socket of a user other than root comes from it.
     private static func asNobody(_ runtimeDirectory: String?, _ arguments: [String]) throws -> CommandResult {
-        let environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"] + (runtimeDirectory.map { ["XDG_RUNTIME_DIR=\($0)"] } ?? [])
+        let environment = ["PATH=/usr/sbin:/usr/bin:/sbin:/bin"]
+            + (runtimeDirectory.map { ["XDG_RUNTIME_DIR=\($0)"] } ?? [])
         return try Command.run(URL(fileURLWithPath: "/usr/bin/env"),
-                               ["-i"] + environment + [try Command.find("setpriv").path, "--reuid=65534", "--regid=65534",
+                               ["-i"] + environment
+                                   + [try Command.find("setpriv").path, "--reuid=65534", "--regid=65534",
                                                       "--clear-groups", "--", try BuiltProduct.url("pathd").path]
                                    + arguments,
                                timeout: .seconds(60))
     }
 
-    @Test("as a user other than root, XDG_RUNTIME_DIR unset, empty or relative is named as such: a start exits 1, --check-config too",
+    @Test("""
+        as a user other than root, XDG_RUNTIME_DIR unset, empty or relative is named as such: a start exits 1, \
+        --check-config too
+        """,
           .enabled(if: getuid() == 0, "needs root to run pathd as nobody"))
     func runtimeDirectoryOfAnotherUser() throws {
         try withTemporaryDirectory { directory in
@@ -95,11 +102,15 @@ struct CheckConfigCommand {
             #expect(named.stdout.contains("\nSocket=/run/x.sock\n"), "stdout: \(named.stdout)")
             let absolute = try Self.asNobody("/run/user/65534", ["--check-config", "--config", config])
             #expect(absolute.termination == .exit(0), "stderr: \(absolute.stderr)")
-            #expect(absolute.stdout.contains("\nSocket=/run/user/65534/pathd/pathd.sock\n"), "stdout: \(absolute.stdout)")
+            #expect(absolute.stdout.contains("\nSocket=/run/user/65534/pathd/pathd.sock\n"),
+                    "stdout: \(absolute.stdout)")
         }
     }
 
-    @Test("a flag takes what its key takes: a relative --socket is a usage error, --log-level any case, sizes with suffixes")
+    @Test("""
+        a flag takes what its key takes: a relative --socket is a usage error, --log-level any case, sizes with \
+        suffixes
+        """)
     func flagsAgreeWithKeys() throws {
         try withTemporaryDirectory { directory in
             let config = directory.path("pathd.conf")

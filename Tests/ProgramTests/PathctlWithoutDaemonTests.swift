@@ -65,9 +65,11 @@ struct PathctlWithoutDaemon {
     @Test("-V without a reachable daemon still prints pathctl's version and exits 0")
     func versionAlone() throws {
         try withTemporaryDirectory { directory in
-            let result = try Command.run(BuiltProduct.url("pathctl"), ["--version", "--socket", directory.path("absent.sock")])
+            let result = try Command.run(BuiltProduct.url("pathctl"),
+                                         ["--version", "--socket", directory.path("absent.sock")])
             #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
-            #expect(result.stdout.hasPrefix("pathctl \(DaemonVersion.current) (protocol \(ProtocolVersion.current))\npathd: not reachable: "),
+            #expect(result.stdout.hasPrefix("pathctl \(DaemonVersion.current) (protocol " +
+                                            "\(ProtocolVersion.current))\npathd: not reachable: "),
                     "stdout: \(result.stdout)")
         }
     }

@@ -36,11 +36,13 @@ final class GIOWatch {
     /// next event and checks it, so a spurious event in between fails it.
     @discardableResult
     func nextChange(_ description: String, timeout: Duration = .seconds(10)) throws -> [String: Any] {
-        try process.waitForObject(description, timeout: timeout) { ["changed", "initial"].contains($0["event"] as? String) }
+        try process.waitForObject(description,
+                                  timeout: timeout) { ["changed", "initial"].contains($0["event"] as? String) }
     }
 
     /// Asks `can-reach HOST PORT` (or `can-reach-async`) and returns the answer.
-    func canReach(_ host: String, port: Int = 443, async: Bool, timeout: Duration = .seconds(15)) throws -> [String: Any] {
+    func canReach(_ host: String, port: Int = 443, async: Bool,
+                  timeout: Duration = .seconds(15)) throws -> [String: Any] {
         try process.send("\(async ? "can-reach-async" : "can-reach") \(host) \(port)")
         return try process.waitForObject("can-reach \(host)", timeout: timeout) {
             $0["event"] as? String == "can-reach" && $0["host"] as? String == host
