@@ -150,6 +150,7 @@ test-repeat: deps gio-module interop
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
 	scripts/check-testable-imports.py $(SWIFT)
+	scripts/check-line-length.py
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \
