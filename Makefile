@@ -232,16 +232,17 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11, 16, 22, 27 and 28, and the GIO module's): root, network
-# namespaces, about 15 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md
-# holds a recorded run. BENCH_ARGS: see bench.py --help; BENCH_ARGS="--only flood"
-# measures just the route flood (1.5 minutes), BENCH_ARGS="--only hostile,memory" issue
-# 16's part (about 30 s), BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's
-# (about 2 minutes), BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own
-# route flood: gio-module's gio-watch with the built module against GLib's netlink
-# backend), BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full"
-# issue 28's (about 4 minutes: start and resync with 1M routes, latency with 5
-# interfaces), BENCH_ARGS="--only routewatch" issue 27's watched routes
+# Benchmarks (docs/PERFORMANCE.md, "Targets and results", and a section each below it):
+# root, network namespaces, about 15 minutes; not part of `test`. Prints Markdown;
+# docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help;
+# BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
+# BENCH_ARGS="--only hostile,memory" the hostile local users (about 30 s),
+# BENCH_ARGS="--only start,engine,latency,breakdown" the start, the hops and the
+# in-process engine (about 2 minutes), BENCH_ARGS="--only gio" the GLib part (about 3
+# minutes, with its own route flood: gio-module's gio-watch with the built module against
+# GLib's netlink backend), BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full"
+# the per-interface lookups (about 4 minutes: start and resync with 1M routes, latency
+# with 5 interfaces), BENCH_ARGS="--only routewatch" the watched routes
 # (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
 # minutes with the default 1M routes).
 # pathd-engine-bench times the client library's in-process engine beside pathd.

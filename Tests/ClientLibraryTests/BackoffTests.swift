@@ -7,7 +7,7 @@ import PathSocketClient
 import PathTestFixtures
 import Testing
 
-/// Issue 9 §4.6: reconnecting with a capped, jittered back-off, on an injected clock.
+/// docs/PROTOCOL.md, "Reconnecting": a capped, jittered back-off, on an injected clock.
 @Suite("reconnect back-off")
 struct BackoffTests {
     @Test("doubling from initial to the cap; the longest wait at random 0")

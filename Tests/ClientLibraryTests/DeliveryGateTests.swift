@@ -7,7 +7,7 @@ import PathProtocol
 import PathSocketClient
 import Testing
 
-/// Issue 9 §4.4: after `cancel()` no handler call begins, even for what was already
+/// docs/ARCHITECTURE.md, "Client library": after `cancel()` no handler call begins, even for what was already
 /// queued for the old connection. The gate itself is tested: the start queue is
 /// suspended, a path line and the connection's end are handed to it, the monitor is
 /// cancelled, the queue resumed and drained; nothing may have been called. Without the

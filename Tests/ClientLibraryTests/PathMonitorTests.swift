@@ -9,7 +9,7 @@ import PathProtocol
 import PathSocketClient
 import Testing
 
-/// The lifecycle contract of issue 9 §4 for the native API, against a daemon on a real
+/// The lifecycle contract (docs/ARCHITECTURE.md, "Client library") for the native API, against a daemon on a real
 /// socket (the in-process engine is in the kernel tests: it needs a kernel).
 @Suite("PathMonitor (client library)")
 struct PathMonitorTests {

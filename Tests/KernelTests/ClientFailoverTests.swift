@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 9 §4.6 with a kernel: in `.automatic` mode the in-process engine takes over
+    /// docs/ARCHITECTURE.md, "Client library", with a kernel: in `.automatic` mode the in-process engine takes over
     /// when pathd goes away and hands back when it returns, and since both give the same
     /// path, the handlers are not called at all.
     @Suite("PathMonitor failover")

@@ -18,10 +18,10 @@ extension VethTopology {
 }
 
 extension KernelTests {
-    /// Issue 9's "Done when": its two programs, with only the import changed, print
+    /// The two programs written for Apple's Network (Examples/), with only the import changed, print
     /// `online` in a namespace with a default route, the first through pathd, the
     /// second with no pathd at all.
-    @Suite("Client programs (issue 9)")
+    @Suite("Client programs")
     struct ClientPrograms {
         /// The daemon marks vA expensive; the in-process engine reads /etc/pathd, which
         /// does not exist here. So "online true false" can only come from pathd: the

@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 15: pathd-probe checks beyond the path, against a server in the peer
+    /// docs/ARCHITECTURE.md, "The connectivity check": pathd-probe checks beyond the path, against a server in the peer
     /// namespace, and pathd publishes what it found beside the path. All traffic stays in
     /// the test's two namespaces.
     @Suite("connectivity check (pathd-probe)")
@@ -324,8 +324,8 @@ extension KernelTests.Connectivity {
             let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
                                          directory: topology.directory)
             let config = try Self.writeConfig(topology, url: server.url)
-            // pathd under pathd.service's sandbox, the probe under pathd-probe.service's, one uid as the units share
-            // one.
+            // pathd under pathd.service's sandbox, the probe under pathd-probe.service's, one uid
+            // as the units share one.
             try topology.startDaemon(socketPath: socket, arguments: ["--config", config],
                                      launcher: KernelTests.Sandbox.launcher,
                                      pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))

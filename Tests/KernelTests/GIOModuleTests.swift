@@ -3,8 +3,9 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 20: pathd's GIO module loaded into a real GLib program (gio-watch), which
-    /// must say what pathd's path says, value by value (gio-module/README.md, "Mapping").
+    /// docs/ARCHITECTURE.md, "The GIO module (programs that ask GLib)": the module loaded
+    /// into a real GLib program (gio-watch), which must say what pathd's path says, value
+    /// by value (gio-module/README.md, "Mapping").
     @Suite("GIO network-monitor module", .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
     struct GIOModule {
         static let monitorType = "PathdNetworkMonitor"

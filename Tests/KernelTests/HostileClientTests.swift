@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 16: what one local user does never costs another its answer. The hostile
+    /// docs/PERFORMANCE.md, "Hostile local users": what one local user does never costs another its answer. The hostile
     /// clients are scripts/test/hostile-client.py run as nobody (`HostileClient`); the
     /// well-behaved ones run as root. Every wait is for an event (a reply, a path line, a
     /// send that hits EAGAIN) with a deadline that fails the test; nothing is timed.

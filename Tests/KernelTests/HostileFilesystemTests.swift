@@ -3,8 +3,9 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 16, the files: what another user can put where pathd opens, binds or
-    /// removes a file must neither hang it nor make it touch something it did not make.
+    /// Hostile local users, the files (docs/PROTOCOL.md, "Where the socket is"): what
+    /// another user can put where pathd opens, binds or removes a file must neither hang it
+    /// nor make it touch something it did not make.
     @Suite("Hostile files and sockets")
     struct HostileFiles {
         // MARK: 8. FIFOs

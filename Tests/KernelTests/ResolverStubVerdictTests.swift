@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 12 item 3: resolv.conf naming only systemd-resolved's stub says nothing about
+    /// docs/ARCHITECTURE.md, "DNS": resolv.conf naming only systemd-resolved's stub says nothing about
     /// DNS; resolved's own resolv.conf, naming its upstream servers, decides supportsDNS.
     /// The two files live in the test's directory (`--resolv-conf`,
     /// `--upstream-resolv-conf`), replaced atomically as resolved replaces them.

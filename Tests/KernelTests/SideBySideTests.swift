@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 9 §3: the in-process engine (a program with no daemon) and pathd give the
+    /// docs/ARCHITECTURE.md, "Client library": the in-process engine (a program with no daemon) and pathd give the
     /// same answer, every field, for the verdict and transition cases, under three
     /// criteria sets; live after each change and cold (a probe started afterwards).
     /// See `EngineComparison`.

@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 9 §2: an unprivileged client finds the system daemon on
+    /// docs/PROTOCOL.md, "Where the socket is": an unprivileged client finds the system daemon on
     /// /run/pathd/pathd.sock, and `$PATHD_SOCKET` overrides it.
     ///
     /// The real path is used, inside a private mount namespace with an empty tmpfs

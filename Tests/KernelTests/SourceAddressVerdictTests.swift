@@ -3,8 +3,9 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 12 item 1: a usable source is the one the kernel says it will use. Each case
-    /// cold (pathd started after the setup) and live (changed under pathd).
+    /// docs/ARCHITECTURE.md, "When traffic has a source address": a usable source is the
+    /// one the kernel says it will use. Each case cold (pathd started after the setup) and
+    /// live (changed under pathd).
     @Suite("Source address verdicts")
     struct SourceAddressVerdicts {
         static func noAddressOnVA(_ line: [String: Any]) -> Bool {

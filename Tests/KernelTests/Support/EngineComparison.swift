@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 /// pathd and PathClient's in-process engine in the same network namespace, compared
-/// field by field (issue 9 §3: "so the answers are identical").
+/// field by field (docs/ARCHITECTURE.md, "Client library").
 ///
 /// Both run inside one private mount namespace whose /etc carries the same
 /// pathd.conf and resolv.conf, so the policy (expensive, constrained, types, on-demand)
