@@ -112,8 +112,9 @@ WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 # types it (in a build directory of its own: `make build`'s flags differ).
 # The package is built before the tests, which install it into a scratch root.
 # `swift test` builds every target, not only the test targets' dependencies: pathd,
-# pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests
-# looks, and Tests/AppleCompatibility is compiled in both language modes.
+# pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests,
+# PackagingTests and ProgramTests look (BuiltProduct), and Tests/AppleCompatibility is
+# compiled in both language modes.
 test: deps lint deb gio-module interop
 	$(SWIFT) build -c release --build-path .build-release-check $(WARNINGS_AS_ERRORS)
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
@@ -132,15 +133,16 @@ gio-module:
 
 # `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
 # tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (by
-# default the kernel, daemon, client, netlink, engine, system-call and file-reading tests:
-# the ones that race real processes, sockets and files) and stops at the first failing
-# run, printing its number, the failed tests and its log (build/test-repeat/run-N.log).
+# default the kernel, packaging, program, daemon, client, netlink, engine, system-call and
+# file-reading tests: the ones that race real processes, sockets and files) and stops at
+# the first failing run, printing its number, the failed tests and its log
+# (build/test-repeat/run-N.log).
 # It builds the GIO module and the interop programs as `make test` does, so their tests
 # run too. The package tests unpack the packages `make deb` left in build/ (or
 # PATHD_TEST_DEB and PATHD_TEST_GIO_DEB); run it first, or they skip (each run's line
 # counts the skipped tests).
 N      ?= 20
-FILTER ?= KernelTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
+FILTER ?= KernelTests|PackagingTests|ProgramTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|PathEngineTests|SystemCallsTests|ServiceSupportTests
 test-repeat: deps gio-module interop
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat
@@ -148,6 +150,7 @@ test-repeat: deps gio-module interop
 lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
 	scripts/check-testable-imports.py $(SWIFT)
+	scripts/check-line-length.py
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \
@@ -229,16 +232,17 @@ deb: deps
 	lintian --fail-on error build/pathd_$(DEB_VERSION)_$(DEB_ARCH).changes
 	@echo "deb: $(DEB_FILE) $(DEB_GIO_FILE)"
 
-# Benchmarks (issues 6, 11, 16, 22, 27 and 28, and the GIO module's): root, network
-# namespaces, about 15 minutes; not part of `test`. Prints Markdown; docs/PERFORMANCE.md
-# holds a recorded run. BENCH_ARGS: see bench.py --help; BENCH_ARGS="--only flood"
-# measures just the route flood (1.5 minutes), BENCH_ARGS="--only hostile,memory" issue
-# 16's part (about 30 s), BENCH_ARGS="--only start,engine,latency,breakdown" issue 22's
-# (about 2 minutes), BENCH_ARGS="--only gio" the GLib part (about 3 minutes, with its own
-# route flood: gio-module's gio-watch with the built module against GLib's netlink
-# backend), BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full"
-# issue 28's (about 4 minutes: start and resync with 1M routes, latency with 5
-# interfaces), BENCH_ARGS="--only routewatch" issue 27's watched routes
+# Benchmarks (docs/PERFORMANCE.md, "Targets and results", and a section each below it):
+# root, network namespaces, about 15 minutes; not part of `test`. Prints Markdown;
+# docs/PERFORMANCE.md holds a recorded run. BENCH_ARGS: see bench.py --help;
+# BENCH_ARGS="--only flood" measures just the route flood (1.5 minutes),
+# BENCH_ARGS="--only hostile,memory" the hostile local users (about 30 s),
+# BENCH_ARGS="--only start,engine,latency,breakdown" the start, the hops and the
+# in-process engine (about 2 minutes), BENCH_ARGS="--only gio" the GLib part (about 3
+# minutes, with its own route flood: gio-module's gio-watch with the built module against
+# GLib's netlink backend), BENCH_ARGS="--only start,resync,engine,latency,latency5,flood,start-full"
+# the per-interface lookups (about 4 minutes: start and resync with 1M routes, latency
+# with 5 interfaces), BENCH_ARGS="--only routewatch" the watched routes
 # (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
 # minutes with the default 1M routes).
 # pathd-engine-bench times the client library's in-process engine beside pathd.

@@ -87,7 +87,9 @@ let package = Package(
                           path: "Tests/PathMonitorPrinter"),
         // The one fixture library of the tests: the fixtures of the unit, protocol and daemon
         // tests; the child processes, network namespaces and temporary directories of the
-        // kernel and netlink tests (ChildProcess, Command, NetworkNamespace, TemporaryDirectory).
+        // kernel and netlink tests (ChildProcess, Command, NetworkNamespace, TemporaryDirectory);
+        // the built programs, packages and packaging files of the kernel, packaging and
+        // program tests (BuiltProduct, PackageUnderTest, UnitFile).
         .target(name: "PathTestFixtures",
                 dependencies: ["PathModel", "PathProtocol", "PathSocketClient", "SystemCalls"],
                 path: "Tests/PathTestFixtures"),
@@ -119,6 +121,19 @@ let package = Package(
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathTestFixtures"]),
         // The packages under a real systemd booted in a container (scripts/test/booted_systemd.py).
         .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
+        // What ships beside the binaries, read or unpacked without a network namespace: the
+        // packages `make deb` built (PATHD_TEST_DEB, PATHD_TEST_GIO_DEB) and their maintainer
+        // scripts, the units, man pages, completions, example configuration and alert rules,
+        // `make install`.
+        .testTarget(name: "PackagingTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathModel",
+                                                          "PathProtocol", "PathTestFixtures"]),
+        // The built programs without a kernel: pathd --check-config; pathctl against no daemon,
+        // a newer or misbehaving one, a silent one; what each program links.
+        .testTarget(name: "ProgramTests", dependencies: ["pathd", "pathctl", "PathMonitorPrinter",
+                                                        "NWPathMonitorCallback", "NWPathMonitorAsync",
+                                                        "SocketOnlyMonitor", "OfflineBanner", "PathProtocol",
+                                                        "PathTestFixtures"]),
+        // The real pathd, and the programs of the package, in network namespaces (root).
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter",
                                                        "NWPathMonitorCallback", "NWPathMonitorAsync",
                                                        "SocketOnlyMonitor", "OfflineBanner", "RouteWatch", "PathClient",

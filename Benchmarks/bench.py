@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""pathd benchmarks (issue 6): latency against `ip monitor`, a million-route flood,
-fan-out to 1,000 subscribers, idle cost, start time; (issue 16) a well-behaved
-client's latency under hostile local users, and memory with 1,024 subscribers;
-(issue 22) `pathctl monitor --json` and the in-process engine beside pathd, the
-engine's start, and where pathd's part of a change goes (readers.py).
+"""pathd benchmarks (docs/PERFORMANCE.md, "Targets and results"): latency against
+`ip monitor`, a million-route flood, fan-out to 1,000 subscribers, idle cost, start
+time; a well-behaved client's latency under hostile local users, and memory with 1,024
+subscribers ("Hostile local users"); `pathctl monitor --json` and the in-process engine
+beside pathd, the engine's start, and where pathd's part of a change goes (readers.py;
+"Start, hops, the in-process engine").
 
 Runs as root in two network namespaces it creates and always removes; only veth and
 loopback traffic. Prints Markdown tables; `--json FILE` also writes the raw numbers.
@@ -881,10 +882,10 @@ def main():
                         help="comma-separated subset of start,resync,engine,latency,latency5,breakdown,fanout,idle,"
                              "hostile,memory,route,flood,start-full,gio,routewatch (start-full runs inside flood, for "
                              "pathd, its resync and the in-process engine; latency5 is latency with 4 more "
-                             "interfaces, issue 28; routewatch: issue 27's watched routes, routewatch.py); "
+                             "interfaces; routewatch: the watched routes, routewatch.py); "
                              "--only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
-                             "--only hostile,memory runs issue 16's part alone")
+                             "--only hostile,memory runs the hostile local users' part alone")
     parser.add_argument("--gio-watch", help="gio-module's gio-watch (the GLib part needs it and --gio-modules)")
     parser.add_argument("--gio-modules", help="the directory holding the built libgiopathd.so")
     parser.add_argument("--gio-rounds", type=int, default=5,

@@ -68,8 +68,8 @@ class Topology:
     IDLE_UPLINKS = 4
 
     def add_idle_uplinks(self):
-        """Four more interfaces for pathd to ask about (issue 28: 5 veths, 2 tables):
-        vA1..vA4, up and addressed in both families, whose peers stay down (no
+        """Four more interfaces for pathd to ask about (5 veths, 2 tables; docs/PERFORMANCE.md,
+        "Per-interface lookups"): vA1..vA4, up and addressed in both families, whose peers stay down (no
         carrier). vA1 and vA2 have default routes in main behind vA's (metrics 2001,
         2002; IPv6 defaults are 1024), vA3 and vA4 in table 100, reached by a rule after main's: every one is a
         real route through its interface, and none carries a path, so the changes of

@@ -1,4 +1,5 @@
-"""Issue 16 in numbers: what hostile local users cost a well-behaved client.
+"""Hostile local users in numbers (docs/PERFORMANCE.md, "Hostile local users"): what
+they cost a well-behaved client.
 
 `hostile_latency` measures, idle and then under the hostile mix, how long a root
 client waits for a `status` reply and how long a route change takes to reach a root

@@ -1,7 +1,8 @@
-"""Readers of pathd's path besides a raw subscriber (issue 22): `pathctl monitor --json`
-and the client library's in-process engine (pathd-engine-bench), timed beside pathd's
-own line in the latency part; the engine's start; and where pathd's own part of a
-change goes (`perf trace` on pathd's system calls).
+"""Readers of pathd's path besides a raw subscriber (docs/PERFORMANCE.md, "Start, hops,
+the in-process engine"): `pathctl monitor --json` and the client library's in-process
+engine (pathd-engine-bench), timed beside pathd's own line in the latency part; the
+engine's start; and where pathd's own part of a change goes (`perf trace` on pathd's
+system calls).
 """
 
 import os

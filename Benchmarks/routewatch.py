@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Route subscriptions (issue 27), against a pathd binary, as root, in a namespace of its own:
+"""Route subscriptions (docs/ARCHITECTURE.md, "Watched routes"), against a pathd binary, as root, in a namespace of its own:
 
   routewatch.py flood PATHD ROUTES WATCHED   pathd's CPU time while `ip -batch` adds ROUTES
       unreachable /32s in 100.64.0.0/10 (covering no watched destination), with WATCHED
@@ -14,7 +14,7 @@
       both, deleted and added (the route line and the path line of the same change).
 
 Prints one JSON object. `make bench` runs all three (`bench.py --only routewatch`, `report`
-and `print_report` below); docs/PERFORMANCE.md ("Issue 27") has a run."""
+and `print_report` below); docs/PERFORMANCE.md ("Watched routes") has a run."""
 import json
 import os
 import socket
@@ -231,14 +231,14 @@ def latency(pathd, rounds, prefix="pathd-routewatch"):
 
 
 def report(pathd, routes, prefix):
-    """Every measure of issue 27's table, for `make bench`."""
+    """Every measure of the watched routes' table (docs/PERFORMANCE.md), for `make bench`."""
     return {"flood": [flood(pathd, routes, watched, prefix) for watched in (0, 100, 1000)],
             "scale": [scale(pathd, watched, 10, prefix) for watched in (100, 1000)],
             "latency": latency(pathd, 50, prefix)}
 
 
 def print_report(results):
-    print("### Watched routes (issue 27)\n")
+    print("### Watched routes\n")
     print("| flood of routes covering no watched destination | routes | pathd CPU (s) | route lines "
           "| covering route seen |\n|---|---|---|---|---|")
     for run in results["flood"]:

@@ -4,7 +4,8 @@ import Foundation
     static func main() async {
         let monitor = NWPathMonitor(prohibitedInterfaceTypes: [.cellular, .loopback])
         for await path in monitor {
-            print(path.status == .satisfied ? "online" : "offline", path.availableInterfaces.first?.type == .wiredEthernet)
+            print(path.status == .satisfied ? "online" : "offline",
+                  path.availableInterfaces.first?.type == .wiredEthernet)
             break
         }
         monitor.cancel()

@@ -153,7 +153,7 @@ extension NetlinkMonitor {
 
     /// The route to each watched destination, in the batch, so that a watched route's
     /// line goes out with the path's rather than one hop later (docs/PERFORMANCE.md,
-    /// "Issue 27"); none past `RouteFilter.maximumWatchedDestinations`, where the
+    /// "Watched routes"); none past `RouteFilter.maximumWatchedDestinations`, where the
     /// watcher's own rounds ask them a few dozen per turn instead of holding this one.
     func watchedLookups() throws(NetlinkError) -> [IPAddress: DestinationLookup] {
         guard !watchedDestinations.isEmpty, watchedDestinations.count <= RouteFilter.maximumWatchedDestinations else {

@@ -7,7 +7,7 @@ import PathSocketClient
 import PathTestFixtures
 import Testing
 
-/// Issue 9 §4.6: reconnecting with a capped, jittered back-off, on an injected clock.
+/// docs/PROTOCOL.md, "Reconnecting": a capped, jittered back-off, on an injected clock.
 @Suite("reconnect back-off")
 struct BackoffTests {
     @Test("doubling from initial to the cap; the longest wait at random 0")
@@ -61,7 +61,9 @@ struct BackoffTests {
 
     /// The subscription asks the scheduler for each wait; the test runs each retry by
     /// hand and reads the delays asked for.
-    @Test("DaemonSubscription: retries with the back-off's delays, capped and jittered, and starts over once subscribed")
+    @Test("""
+        DaemonSubscription: retries with the back-off's delays, capped and jittered, and starts over once subscribed
+        """)
     func subscriptionRetries() throws {
         try withSocketDirectory { socketPath in
             let scheduler = ManualScheduler()
@@ -81,7 +83,8 @@ struct BackoffTests {
             let delays = try scheduler.waitForScheduled(7)
             // random 0, 0.5, ~1 in turn: the longest wait, three quarters, about half.
             let expected: [Duration] = [.seconds(1), .seconds(2) * 0.75, .seconds(4) * (1 - 0.5 * 0.999_999),
-                                        .seconds(8), .seconds(8) * 0.75, .seconds(8) * (1 - 0.5 * 0.999_999), .seconds(8)]
+                                        .seconds(8), .seconds(8) * 0.75, .seconds(8) * (1 - 0.5 * 0.999_999),
+                                        .seconds(8)]
             #expect(delays == expected)
             #expect(delays.allSatisfy { $0 <= backoff.maximum })
             for _ in 1...7 {

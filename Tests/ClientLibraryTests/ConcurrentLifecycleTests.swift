@@ -8,7 +8,7 @@ import PathSocketClient
 import Synchronization
 import Testing
 
-/// Issue 9 §4.7: start and cancel from any thread, handlers only on the start queue.
+/// docs/ARCHITECTURE.md, "Client library": start and cancel from any thread, handlers only on the start queue.
 /// Run once under the thread sanitizer (docs/PERFORMANCE.md, "Thread sanitizer").
 @Suite("start and cancel from many threads")
 struct ConcurrentLifecycleTests {

@@ -7,7 +7,7 @@ import PathProtocol
 import PathSocketClient
 import Testing
 
-/// Issue 9 §4.4: after `cancel()` no handler call begins, even for what was already
+/// docs/ARCHITECTURE.md, "Client library": after `cancel()` no handler call begins, even for what was already
 /// queued for the old connection. The gate itself is tested: the start queue is
 /// suspended, a path line and the connection's end are handed to it, the monitor is
 /// cancelled, the queue resumed and drained; nothing may have been called. Without the
@@ -18,7 +18,8 @@ struct DeliveryGateTests {
     /// loss (seen first by another subscriber, so the daemon wrote it to everyone) and
     /// the daemon's end. The retry is scheduled only after both were handed over, so
     /// once the scheduler has it, both wait on the queue.
-    static func queueLineAndEnd(_ harness: DaemonHarness, _ scheduler: ManualScheduler, on queue: DispatchQueue) throws {
+    static func queueLineAndEnd(_ harness: DaemonHarness, _ scheduler: ManualScheduler,
+                                on queue: DispatchQueue) throws {
         let (other, _) = try harness.connectAndSubscribe()
         queue.suspend()
         // queueCancelAndDrain resumes it; on a throw here it is resumed at once, since
@@ -80,12 +81,14 @@ struct DeliveryGateTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let scheduler = ManualScheduler()
-        let watched = WatchedMonitor(socketPath: harness.socketPath, scheduler: scheduler, label: "pathd.test.gate.monitor")
+        let watched = WatchedMonitor(socketPath: harness.socketPath, scheduler: scheduler,
+                                     label: "pathd.test.gate.monitor")
         watched.start()
         defer { watched.monitor.cancel() }
         let first = try watched.paths.next("the first path")
         _ = try watched.states.next("available")
-        try Self.queueCancelAndDrain(harness, scheduler, on: watched.queue, cancelling: cancel) { watched.monitor.cancel() }
+        try Self.queueCancelAndDrain(harness, scheduler, on: watched.queue,
+                                     cancelling: cancel) { watched.monitor.cancel() }
         if cancel {
             #expect(watched.paths.all == [first])
             #expect(watched.states.all == [.available(first)])
@@ -107,13 +110,15 @@ struct DeliveryGateTests {
         watched.start()
         defer { watched.monitor.cancel() }
         let first = try watched.paths.next("the first path")
-        try Self.queueCancelAndDrain(harness, scheduler, on: watched.queue, cancelling: cancel) { watched.monitor.cancel() }
+        try Self.queueCancelAndDrain(harness, scheduler, on: watched.queue,
+                                     cancelling: cancel) { watched.monitor.cancel() }
         if cancel {
             #expect(watched.paths.all == [first])
             #expect(watched.monitor.currentPath == first)
         } else {
             #expect(try watched.paths.next("the queued line").linuxUnsatisfiedReason == .noCarrier)
-            #expect(watched.monitor.currentPath.linuxUnsatisfiedReason == .noCarrier, "the last path delivered, not unknown")
+            #expect(watched.monitor.currentPath.linuxUnsatisfiedReason == .noCarrier,
+                    "the last path delivered, not unknown")
         }
     }
 }

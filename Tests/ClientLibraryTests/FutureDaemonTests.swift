@@ -23,7 +23,10 @@ struct FutureDaemonTests {
         return (daemon, lines)
     }
 
-    @Test("PathMonitor and NWPathMonitor deliver a path with a reason, type and state they do not know, and keep the connection")
+    @Test("""
+        PathMonitor and NWPathMonitor deliver a path with a reason, type and state they do not know, and keep the \
+        connection
+        """)
     func monitorsDeliverAndStay() throws {
         try withSocketDirectory { socketPath in
             let (daemon, lines) = try Self.futureDaemon(socketPath)
@@ -135,7 +138,13 @@ struct OldestClientTests {
         let exchanges: [(request: String, reply: (ServerMessage) -> Bool)] = [
             (#"{"op":"status"}"#, { if case .path(_, nil) = $0 { true } else { false } }),
             (#"{"op":"subscribe","id":"wifi","criteria":{"requiredInterfaceType":"wifi"}}"#,
-             { if case .path(let update, .string("wifi")) = $0 { update.path.unsatisfiedReason == .interfaceTypeExcluded } else { false } }),
+             {
+                 if case .path(let update, .string("wifi")) = $0 {
+                     update.path.unsatisfiedReason == .interfaceTypeExcluded
+                 } else {
+                     false
+                 }
+             }),
             (#"{"op":"subscribe","id":2,"criteria":{"prohibitedInterfaceTypes":["cellular"]}}"#,
              { if case .path(_, .integer(2)) = $0 { true } else { false } }),
             (#"{"op":"unsubscribe","id":"wifi"}"#, { $0 == .unsubscribed(id: .string("wifi")) }),

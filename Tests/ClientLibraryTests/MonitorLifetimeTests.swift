@@ -65,7 +65,9 @@ struct MonitorLifetimeTests {
     /// Waits of accept(2) and recv(2) fail after 10 s instead of hanging the suite.
     static func setReceiveTimeout(_ descriptor: Int32) throws {
         var value = timeval(tv_sec: 10, tv_usec: 0)
-        _ = try syscall { setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) }
+        _ = try syscall {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
 
     @Test(".automatic answers from this process when the daemon stays silent, and takes its path when it comes")

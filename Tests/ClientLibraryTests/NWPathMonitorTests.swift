@@ -29,7 +29,8 @@ struct NWPathMappingTests {
         #expect(apple.availableInterfaces.map(\.name) == ["eth0", "wlan0"])
         #expect(apple.availableInterfaces.map(\.type) == [.wiredEthernet, .wifi])
         #expect(apple.availableInterfaces.map(\.index) == [2, 3])
-        #expect(apple.isExpensive && apple.isConstrained && apple.supportsIPv4 && !apple.supportsIPv6 && apple.supportsDNS)
+        #expect(apple.isExpensive && apple.isConstrained && apple.supportsIPv4 && !apple.supportsIPv6
+                && apple.supportsDNS)
         #expect(apple.gateways == [.hostPort(host: .ipv4(IPv4Address("198.51.100.1")!), port: 0),
                                    .hostPort(host: .ipv6(IPv6Address("fe80::1")!), port: 0)])
         #expect(apple.localEndpoint == nil && apple.remoteEndpoint == nil)
@@ -91,8 +92,10 @@ struct NWPathMappingTests {
         #expect(IPv4Address("192.0.2.7").map { [UInt8]($0.rawValue) } == [192, 0, 2, 7])
         #expect(IPv4Address(Data([127, 0, 0, 1])) == IPv4Address.loopback)
         #expect(IPv4Address("300.1.1.1") == nil && IPv6Address("2001:db8::g") == nil)
-        #expect(IPv4Address.loopback.isLoopback && IPv6Address("fe80::1")!.isLinkLocal && IPv4Address("224.0.0.251")!.isMulticast)
-        #expect(NWEndpoint.Port("443") == .https && NWEndpoint.Port("x") == nil && NWEndpoint.Port(rawValue: 22) == .ssh)
+        #expect(IPv4Address.loopback.isLoopback && IPv6Address("fe80::1")!.isLinkLocal
+                && IPv4Address("224.0.0.251")!.isMulticast)
+        #expect(NWEndpoint.Port("443") == .https && NWEndpoint.Port("x") == nil && NWEndpoint.Port(rawValue: 22)
+                == .ssh)
         #expect(NWEndpoint.hostPort(host: "192.0.2.7", port: 80).debugDescription == "192.0.2.7:80")
         #expect(NWEndpoint.hostPort(host: "2001:db8::7", port: 443).debugDescription == "[2001:db8::7]:443")
     }
@@ -123,7 +126,8 @@ struct NWPathMonitorTests {
     func handler() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
-        let watched = WatchedAppleMonitor(socketPath: harness.socketPath, queue: DispatchQueue(label: "pathd.test.apple"))
+        let watched = WatchedAppleMonitor(socketPath: harness.socketPath,
+                                          queue: DispatchQueue(label: "pathd.test.apple"))
         let monitor = watched.monitor
         #expect(monitor.queue == nil)
         watched.start()
@@ -141,7 +145,9 @@ struct NWPathMonitorTests {
         #expect(monitor.pathMonitor.currentState == .unavailable(second.path))
     }
 
-    @Test("for await: the current path first, then changes; a new iteration begins with the current path; cancel ends it",
+    @Test("""
+        for await: the current path first, then changes; a new iteration begins with the current path; cancel ends it
+        """,
           .timeLimit(.minutes(1)))
     func iteration() async throws {
         let harness = try DaemonHarness()

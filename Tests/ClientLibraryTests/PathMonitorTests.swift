@@ -9,12 +9,13 @@ import PathProtocol
 import PathSocketClient
 import Testing
 
-/// The lifecycle contract of issue 9 §4 for the native API, against a daemon on a real
+/// The lifecycle contract (docs/ARCHITECTURE.md, "Client library") for the native API, against a daemon on a real
 /// socket (the in-process engine is in the kernel tests: it needs a kernel).
 @Suite("PathMonitor (client library)")
 struct PathMonitorTests {
     static let offline: [NetworkEvent] = Fixture.online.map {
-        if case .linkChanged(let link) = $0, link.index == Fixture.eth0().index { return .linkChanged(Fixture.eth0NoCarrier) }
+        if case .linkChanged(let link) = $0, link.index
+            == Fixture.eth0().index { return .linkChanged(Fixture.eth0NoCarrier) }
         return $0
     }
 
@@ -167,7 +168,8 @@ struct PathMonitorTests {
         #expect(try watched.paths.next("the sentinel").unsatisfiedReason == .noCarrier, "no call for the resent path")
         _ = try watched.states.next("available")
         #expect(try watched.states.next("the sentinel").path?.unsatisfiedReason == .noCarrier)
-        #expect(watched.monitor.source == .daemon(socketPath: harness.socketPath, generation: generation, connection: 1))
+        #expect(watched.monitor.source
+                == .daemon(socketPath: harness.socketPath, generation: generation, connection: 1))
     }
 
     @Test("only isExpensive changed (a reload): one call with the new flag; the same reload again: none")
@@ -198,7 +200,10 @@ struct PathMonitorTests {
         #expect(try apple.paths.next("the sentinel").status == .unsatisfied)
     }
 
-    @Test("the daemon goes away (.daemon mode): .unknown, never offline; back with the same path: no path call, a new connection in source")
+    @Test("""
+        the daemon goes away (.daemon mode): .unknown, never offline; back with the same path: no path call, a new \
+        connection in source
+        """)
     func daemonGoneAndBack() throws {
         try withSocketDirectory { socketPath in
             let first = try DaemonHarness(socketPath: socketPath)

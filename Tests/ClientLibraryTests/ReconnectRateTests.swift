@@ -27,7 +27,8 @@ struct ReconnectRateTests {
         var reply: FakeDaemon.Reply {
             switch self {
             case .unreadableLine: FakeDaemon.Reply([hello, #"{"type":"path","generation":"#])
-            case .refusedHello: FakeDaemon.Reply([#"{"type":"error","code":"tooManyClients","message":"full"}"#], closes: true)
+            case .refusedHello:
+                FakeDaemon.Reply([#"{"type":"error","code":"tooManyClients","message":"full"}"#], closes: true)
             case .otherProtocolVersion:
                 FakeDaemon.Reply([#"{"type":"hello","protocol":2,"version":"9.0.0","generation":1}"#, path])
             case .closesAtOnce: FakeDaemon.Reply([], closes: true)
@@ -40,7 +41,8 @@ struct ReconnectRateTests {
 
     /// 1 s doubling to 8 s; random 0 gives each wait whole.
     static let backoff = Backoff(initial: .seconds(1), maximum: .seconds(8), jitter: 0.5)
-    static let expectedDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8), .seconds(8)]
+    static let expectedDelays: [Duration] = [.seconds(1), .seconds(2), .seconds(4), .seconds(8), .seconds(8),
+                                             .seconds(8)]
 
     /// Runs a subscription against `socketPath` for `expectedDelays.count` failures:
     /// each must schedule the next delay before anything else happens; `connections`

@@ -50,7 +50,8 @@ struct ClassifierTests {
     func failures() {
         let timedOut = FetchResult(ending: .failed("Operation timed out after 2000 milliseconds with 2 bytes received"),
                                    httpStatus: 200, bytesReceived: 2, bodySHA256: SHA256.digest([0x70, 0x61]))
-        let refused = FetchResult(ending: .couldNotConnect("Failed to connect to 198.51.100.1 port 8080: Connection refused"))
+        let refused = FetchResult(ending: .couldNotConnect("Failed to connect to 198.51.100.1 port 8080: Connection " +
+                                                           "refused"))
         #expect(ConnectivityClassifier.classify(timedOut, expected: Self.exact) == .limited)
         #expect(ConnectivityClassifier.classify(refused, expected: Self.exact) == .none)
         let limited = ConnectivityClassifier.connectivity(of: timedOut, expected: Self.exact, url: "u", interface: "vA",

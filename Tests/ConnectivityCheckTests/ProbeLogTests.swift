@@ -22,7 +22,9 @@ struct ProbeLogTests {
         }
     }
 
-    @Test("unreachable from the start: one warning naming socket and error, whatever the retries; one line on connecting")
+    @Test("""
+        unreachable from the start: one warning naming socket and error, whatever the retries; one line on connecting
+        """)
     func unreachableFromTheStart() throws {
         try withSocketDirectory { socketPath in
             let scheduler = ManualScheduler()

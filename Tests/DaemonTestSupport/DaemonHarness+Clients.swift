@@ -31,7 +31,8 @@ extension DaemonHarness {
 
 extension PathConnection {
     /// The next path line, failing on anything else.
-    public func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate, id: JSONValue?) {
+    public func nextPath(sourceLocation: SourceLocation = #_sourceLocation) throws -> (update: PathUpdate,
+                                                                                       id: JSONValue?) {
         let message = try next()
         guard case .path(let update, let id) = message else {
             throw PathClientError("expected a path line, got \(message)")
@@ -61,6 +62,7 @@ extension PathConnection {
     public func expectNothingPending(sourceLocation: SourceLocation = #_sourceLocation) throws {
         try send(Request(.ping, id: .string("probe")))
         let message = try next()
-        #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)", sourceLocation: sourceLocation)
+        #expect(message == .pong(id: .string("probe")), "a line was pending: \(message)",
+                sourceLocation: sourceLocation)
     }
 }

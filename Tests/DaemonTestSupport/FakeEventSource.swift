@@ -206,7 +206,8 @@ public final class FakeNetwork: Sendable {
     }
 
     /// Every instance calls back on `queue`, the fake kernel's own serial queue.
-    public func factory(queue: DispatchQueue = DispatchQueue(label: "pathd.test.fake-kernel")) -> PathEventSourceFactory {
+    public func factory(queue: DispatchQueue = DispatchQueue(label: "pathd.test.fake-kernel"))
+        -> PathEventSourceFactory {
         { [self] generation, callbacks in
             state.withLock { state in
                 let fails = state.failingStarts > 0

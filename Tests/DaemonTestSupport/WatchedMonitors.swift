@@ -12,7 +12,8 @@ public final class WatchedMonitor: Sendable {
     public let paths = Received<Path>()
     public let states = Received<PathMonitor.State>()
 
-    public init(socketPath: String, requiredInterfaceType: InterfaceType? = nil, scheduler: any Scheduler = DispatchScheduler(),
+    public init(socketPath: String, requiredInterfaceType: InterfaceType? = nil,
+                scheduler: any Scheduler = DispatchScheduler(),
          label: String = "pathd.test.monitor") {
         let queue = DispatchQueue(label: label)
         self.queue = queue

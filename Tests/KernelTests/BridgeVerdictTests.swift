@@ -3,9 +3,10 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 12 item 2: a bridge carries traffic only through a port. A bridge that never
-    /// had one reports UP, LOWER_UP, operstate UNKNOWN; pathd must still say noCarrier.
-    /// Each case cold (pathd started after the setup) and live (changed under pathd).
+    /// docs/ARCHITECTURE.md, "When a link can carry traffic": a bridge carries traffic only
+    /// through a port. A bridge that never had one reports UP, LOWER_UP, operstate UNKNOWN;
+    /// pathd must still say noCarrier. Each case cold (pathd started after the setup) and
+    /// live (changed under pathd).
     @Suite("Bridge verdicts")
     struct BridgeVerdicts {
         static func noCarrierOnBridge(_ line: [String: Any]) -> Bool {

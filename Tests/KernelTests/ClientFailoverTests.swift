@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 9 §4.6 with a kernel: in `.automatic` mode the in-process engine takes over
+    /// docs/ARCHITECTURE.md, "Client library", with a kernel: in `.automatic` mode the in-process engine takes over
     /// when pathd goes away and hands back when it returns, and since both give the same
     /// path, the handlers are not called at all.
     @Suite("PathMonitor failover")
@@ -17,11 +17,15 @@ extension KernelTests {
             (line["source"] as? [String: Any])?["connection"] as? Int
         }
 
-        @Test("pathd goes away: the in-process engine answers, with no call for the same path; pathd back: a new connection, still no call")
+        @Test("""
+            pathd goes away: the in-process engine answers, with no call for the same path; pathd back: a new \
+            connection, still no call
+            """)
         func automaticMode() throws {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
-                let probe = try topology.runProgram("PathMonitorPrinter", ["--mode", "automatic", "--socket", topology.socketPath])
+                let probe = try topology.runProgram("PathMonitorPrinter",
+                                                    ["--mode", "automatic", "--socket", topology.socketPath])
                 defer { teardown("kill the probe") { try probe.kill() } }
                 let first = try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 #expect(first["state"] as? String == "available")
@@ -56,7 +60,8 @@ extension KernelTests {
         func daemonMode() throws {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
-                let probe = try topology.runProgram("PathMonitorPrinter", ["--mode", "daemon", "--socket", topology.socketPath])
+                let probe = try topology.runProgram("PathMonitorPrinter",
+                                                    ["--mode", "daemon", "--socket", topology.socketPath])
                 defer { teardown("kill the probe") { try probe.kill() } }
                 try probe.waitForObject("the first state") { $0["event"] as? String == "state" }
                 try daemon.terminate()

@@ -6,7 +6,8 @@ extension VethTopology {
     /// Runs a built client program in namespace A with line-buffered output (as on a
     /// terminal: the examples print with `print` and some never exit), in the runner's
     /// environment changed by `environment` (a nil value removes a variable).
-    func runProgram(_ name: String, _ arguments: [String] = [], environment: [String: String?] = [:]) throws -> ProgramProcess {
+    func runProgram(_ name: String, _ arguments: [String] = [],
+                    environment: [String: String?] = [:]) throws -> ProgramProcess {
         let stdbuf = try Command.find("stdbuf")
         let command = a.execArguments([stdbuf.path, "-oL", try BuiltProduct.url(name).path] + arguments)
         var variables = ProcessInfo.processInfo.environment
@@ -17,10 +18,10 @@ extension VethTopology {
 }
 
 extension KernelTests {
-    /// Issue 9's "Done when": its two programs, with only the import changed, print
+    /// The two programs written for Apple's Network (Examples/), with only the import changed, print
     /// `online` in a namespace with a default route, the first through pathd, the
     /// second with no pathd at all.
-    @Suite("Client programs (issue 9)")
+    @Suite("Client programs")
     struct ClientPrograms {
         /// The daemon marks vA expensive; the in-process engine reads /etc/pathd, which
         /// does not exist here. So "online true false" can only come from pathd: the
@@ -35,7 +36,9 @@ extension KernelTests {
                 let program = try topology.runProgram("NWPathMonitorCallback",
                                                       environment: ["PATHD_SOCKET": topology.socketPath])
                 defer { teardown("kill the program") { try program.kill() } }
-                let status = try program.waitForLine("the status line") { $0.hasPrefix("online") || $0.hasPrefix("offline") }
+                let status = try program.waitForLine("the status line") {
+                    $0.hasPrefix("online") || $0.hasPrefix("offline")
+                }
                 #expect(status == "online true false", "from pathd, with vA expensive")
                 let interface = try program.waitForLine("vA's line") { _ in true }
                 #expect(interface.hasPrefix("vA other "), "name, type, index: \(interface)")
@@ -49,8 +52,8 @@ extension KernelTests {
         func asyncWithoutDaemon() throws {
             try withVethTopology { topology in
                 // A socket nobody listens on, so that no pathd of the host can answer.
-                let program = try topology.runProgram("NWPathMonitorAsync",
-                                                      environment: ["PATHD_SOCKET": topology.directory.path("absent.sock")])
+                let absent = topology.directory.path("absent.sock")
+                let program = try topology.runProgram("NWPathMonitorAsync", environment: ["PATHD_SOCKET": absent])
                 defer { teardown("kill the program") { try program.kill() } }
                 let line = try program.waitForLine("the first path") { _ in true }
                 #expect(line == "online false", "satisfied through vA, a veth (type other)")
@@ -65,7 +68,9 @@ extension KernelTests {
                 let program = try topology.runProgram("SocketOnlyMonitor", ["--once"],
                                                       environment: ["PATHD_SOCKET": topology.socketPath])
                 defer { teardown("kill the program") { try program.kill() } }
-                try program.waitForLine("connected") { $0.hasPrefix("connected to pathd ") && $0.hasSuffix(topology.socketPath) }
+                try program.waitForLine("connected") {
+                    $0.hasPrefix("connected to pathd ") && $0.hasSuffix(topology.socketPath)
+                }
                 let path = try program.waitForLine("the path") { _ in true }
                 #expect(path.hasPrefix("satisfied via vA (IPv4"), "line: \(path)")
                 #expect(try program.waitForExit() == .exit(0), "stderr: \(program.stderr)")
@@ -76,44 +81,15 @@ extension KernelTests {
         func offlineBanner() throws {
             try withVethTopology { topology in
                 try topology.startDaemon()
-                let program = try topology.runProgram("OfflineBanner", environment: ["PATHD_SOCKET": topology.socketPath])
+                let program = try topology.runProgram("OfflineBanner",
+                                                      environment: ["PATHD_SOCKET": topology.socketPath])
                 defer { teardown("kill the program") { try program.kill() } }
                 #expect(try program.waitForLine("online") { _ in true } == "online via vA")
                 try topology.deleteDefaultRoute()
                 let offline = try program.waitForLine("offline") { _ in true }
-                #expect(offline == "offline: no route to the Internet (no default route); will retry when the network changes")
+                #expect(offline
+                        == "offline: no route to the Internet (no default route); will retry when the network changes")
             }
         }
-    }
-}
-
-/// What a program links, by `ldd`: needs no namespace, so it runs everywhere.
-@Suite("Client programs' libraries")
-struct ClientLibraries {
-    static func libraries(of program: String) throws -> [String] {
-        let output = try Command.check(try Command.find("ldd"), [try BuiltProduct.url(program).path])
-        return output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-
-    @Test("pathctl and SocketOnlyMonitor link neither libnl nor libsystemd",
-          arguments: ["pathctl", "SocketOnlyMonitor"])
-    func socketOnly(program: String) throws {
-        let libraries = try Self.libraries(of: program)
-        #expect(libraries.contains { $0.hasPrefix("libswiftCore.so") }, "ldd read it: \(libraries)")
-        #expect(!libraries.contains { $0.hasPrefix("libnl-") }, "\(libraries)")
-        #expect(!libraries.contains { $0.hasPrefix("libsystemd") }, "\(libraries)")
-    }
-
-    @Test("PathClient programs link libnl (the in-process engine) but not libsystemd",
-          arguments: ["NWPathMonitorCallback", "NWPathMonitorAsync", "OfflineBanner", "PathMonitorPrinter"])
-    func pathClient(program: String) throws {
-        let libraries = try Self.libraries(of: program)
-        #expect(libraries.contains { $0.hasPrefix("libnl-route-3.so") }, "\(libraries)")
-        #expect(!libraries.contains { $0.hasPrefix("libsystemd") }, "\(libraries)")
-    }
-
-    @Test("pathd links libsystemd: the check above can see it")
-    func daemonLinksSystemd() throws {
-        #expect(try Self.libraries(of: "pathd").contains { $0.hasPrefix("libsystemd.so") })
     }
 }

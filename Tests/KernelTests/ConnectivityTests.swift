@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 15: pathd-probe checks beyond the path, against a server in the peer
+    /// docs/ARCHITECTURE.md, "The connectivity check": pathd-probe checks beyond the path, against a server in the peer
     /// namespace, and pathd publishes what it found beside the path. All traffic stays in
     /// the test's two namespaces.
     @Suite("connectivity check (pathd-probe)")
@@ -35,7 +35,8 @@ extension KernelTests {
 
         /// `pathctl status --json`: the daemon's path line.
         static func status(_ topology: VethTopology) throws -> [String: Any] {
-            let json = try Command.check(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status", "--json"])
+            let json = try Command.check(BuiltProduct.url("pathctl"),
+                                         ["--socket", topology.socketPath, "status", "--json"])
             return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any], "\(json)")
         }
 
@@ -46,7 +47,9 @@ extension KernelTests {
             }
         }
 
-        @Test("full, portal (redirect, content, body past 1 MiB), limited, none: path untouched, one line each, evidence")
+        @Test("""
+            full, portal (redirect, content, body past 1 MiB), limited, none: path untouched, one line each, evidence
+            """)
         func fiveVerdicts() throws {
             try withVethTopology { topology in
                 let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
@@ -73,7 +76,8 @@ extension KernelTests {
                     #expect(evidence["interface"] as? String == "vA")
                     #expect((evidence["elapsedMilliseconds"] as? Int ?? -1) >= 0)
                     let checkedAt = evidence["checkedAt"] as? String ?? ""
-                    #expect(checkedAt.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil)
+                    #expect(checkedAt.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#,
+                                            options: .regularExpression) != nil)
                     return evidence
                 }
 
@@ -100,7 +104,8 @@ extension KernelTests {
                 let status = try Command.check(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status"])
                 let headline = status.split(separator: "\n").first ?? ""
                 #expect(headline.hasPrefix("Path:        satisfied via vA (IPv4")
-                        && headline.hasSuffix(") — captive portal: http://login.example/"), "pathctl status:\n\(status)")
+                        && headline.hasSuffix(") — captive portal: http://login.example/"),
+                        "pathctl status:\n\(status)")
                 #expect(status.contains("Status:      satisfied\n"), "pathctl status:\n\(status)")
 
                 try server.set(mode: "other")
@@ -134,7 +139,8 @@ extension KernelTests {
                 try probe.checkNow()
                 let none = try nextVerdict("none")
                 #expect(none["httpStatus"] is NSNull && none["sha256"] is NSNull)
-                #expect((none["error"] as? String ?? "").hasPrefix("Failed to connect to 198.51.100.1 port 8080"), "\(none)")
+                #expect((none["error"] as? String ?? "").hasPrefix("Failed to connect to 198.51.100.1 port 8080"),
+                        "\(none)")
                 let serverLog = try server.log
                 // full twice, redirect, other, trickle, long; nothing listened for none.
                 #expect(serverLog.filter { $0.hasPrefix("connection from") }.count == 6, "server log: \(serverLog)")
@@ -142,13 +148,16 @@ extension KernelTests {
                 // interfaces shows the latest result per link.
                 let interfaces = try Command.check(BuiltProduct.url("pathctl"),
                                                    ["--socket", topology.socketPath, "interfaces", "--json"])
-                let reply = try #require(try JSONSerialization.jsonObject(with: Data(interfaces.utf8)) as? [String: Any])
+                let reply = try #require(
+                    try JSONSerialization.jsonObject(with: Data(interfaces.utf8)) as? [String: Any])
                 let vA = (reply["interfaces"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "vA" } ?? [:]
                 #expect(Self.state(vA) == "none")
             }
         }
 
-        @Test("while the probe runs, status shows each periodic check that confirms the verdict; subscribers get no line")
+        @Test("""
+            while the probe runs, status shows each periodic check that confirms the verdict; subscribers get no line
+            """)
         func periodicChecksInStatus() throws {
             try withVethTopology { topology in
                 let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
@@ -168,7 +177,8 @@ extension KernelTests {
                     let status = try Self.status(topology)
                     let latest = Self.connectivity(status)["checkedAt"] as? String ?? ""
                     #expect(Self.state(status) == "full" && latest > checkedAt, "round \(round): \(status)")
-                    #expect(status["sequence"] as? Int == full["sequence"] as? Int, "a confirmation made a new line: \(status)")
+                    #expect(status["sequence"] as? Int == full["sequence"] as? Int,
+                            "a confirmation made a new line: \(status)")
                     checkedAt = latest
                 }
                 try daemon.terminate()
@@ -188,7 +198,8 @@ extension KernelTests {
                 defer { teardown("stop the silent name server") { try nameServer.stop() } }
                 let mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"))
                 defer { teardown("end the mount namespace holder") { try mounts.stop() } }
-                try mounts.overlayEtc(["resolv.conf": "nameserver \(VethTopology.routerAddress)\noptions timeout:30 attempts:5\n"],
+                try mounts.overlayEtc(["resolv.conf": "nameserver \(VethTopology.routerAddress)\noptions timeout:30 " +
+                                                      "attempts:5\n"],
                                       directory: topology.directory.path("etc"))
                 let url = "http://check.example.org:\(CheckServer.port)/check"
                 let config = try Self.writeConfig(topology, url: url)
@@ -205,7 +216,8 @@ extension KernelTests {
                 #expect(evidence["httpStatus"] is NSNull && evidence["bytesReceived"] as? Int == 0)
                 let error = evidence["error"] as? String ?? ""
                 #expect(error.hasPrefix("Resolving timed out after 2000 milliseconds"), "\(line)")
-                #expect(try nameServer.queries.contains { $0.hasPrefix("query from ") }, "the name server was not asked")
+                #expect(try nameServer.queries.contains { $0.hasPrefix("query from ") },
+                        "the name server was not asked")
                 // The next check is not held up by the lookup still waiting in the background.
                 try probe.checkNow()
                 try probe.waitForLog("vA: no Internet access (Resolving timed out", count: 2)
@@ -216,13 +228,16 @@ extension KernelTests {
         @Test("a report from a uid other than root and pathd's is refused with permissionDenied")
         func unauthorisedReport() throws {
             try withVethTopology { topology in
-                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: topology.directory.url.path)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755],
+                                                      ofItemAtPath: topology.directory.url.path)
                 let url = "http://\(VethTopology.routerAddress):\(CheckServer.port)/check"
                 let config = try Self.writeConfig(topology, url: url)
                 try topology.startDaemon(arguments: ["--config", config])
                 let subscriber = try topology.subscribe()
                 try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
-                let report = #"{"op":"reportConnectivity","id":7,"connectivity":{"state":"full","url":"\#(url)","interface":"vA","httpStatus":200,"redirectTarget":null,"bytesReceived":9,"sha256":null,"elapsedMilliseconds":1,"checkedAt":"2026-12-01T08:30:00Z","error":null}}"#
+                let report = #"{"op":"reportConnectivity","id":7,"connectivity":{"state":"full","url":"\#(url)","# +
+                             #""interface":"vA","httpStatus":200,"redirectTarget":null,"bytesReceived":9,"# +
+                             #""sha256":null,"elapsedMilliseconds":1,"checkedAt":"2026-12-01T08:30:00Z","error":null}}"#
                 let client = """
                     import json, socket, sys
                     s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])
@@ -306,9 +321,11 @@ extension KernelTests.Connectivity {
     func packagedProbeUnderItsSandbox() throws {
         try withVethTopology { topology in
             let (root, socket) = try KernelTests.Sandbox.unpackPackage(in: topology)
-            let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress, directory: topology.directory)
+            let server = try CheckServer(in: topology.b, address: VethTopology.routerAddress,
+                                         directory: topology.directory)
             let config = try Self.writeConfig(topology, url: server.url)
-            // pathd under pathd.service's sandbox, the probe under pathd-probe.service's, one uid as the units share one.
+            // pathd under pathd.service's sandbox, the probe under pathd-probe.service's, one uid
+            // as the units share one.
             try topology.startDaemon(socketPath: socket, arguments: ["--config", config],
                                      launcher: KernelTests.Sandbox.launcher,
                                      pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"))

@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 6: the daemon under faults — lost events, a crash, links that vanish or move.
+    /// docs/PERFORMANCE.md, "Fault drills": the daemon under faults — lost events, a crash, links that vanish or move.
     /// Every wait has a failing deadline; nothing is ordered by sleeping.
     @Suite("Fault drills")
     struct FaultDrills {

@@ -45,7 +45,8 @@ extension KernelTests.GIOModule {
                 #expect(rejected["error"] as? String == "HOST_UNREACHABLE", "\(rejected)")
                 #expect(rejected["message"] as? String == "Host unreachable")
 
-                try Self.expectChange("default route gone", watch, subscriber, PathLine.unsatisfied(reason: "noRoute")) {
+                try Self.expectChange("default route gone", watch, subscriber,
+                                      PathLine.unsatisfied(reason: "noRoute")) {
                     try topology.deleteDefaultRoute()
                 }
                 let offline = try watch.canReach("172.16.5.5", async: async)
@@ -64,7 +65,8 @@ extension KernelTests.GIOModule {
     /// The process that loads the module, under Valgrind through changes, a reconnect
     /// and can_reach: no invalid access, no definite leak (GLib's type system keeps
     /// reachable memory by design).
-    @Test("under Valgrind: no memory error and no definite leak", .enabled(if: hasValgrind, "valgrind is not installed"))
+    @Test("under Valgrind: no memory error and no definite leak",
+          .enabled(if: hasValgrind, "valgrind is not installed"))
     func valgrind() throws {
         try withVethTopology { topology in
             let daemon = try topology.startDaemon()
@@ -73,7 +75,8 @@ extension KernelTests.GIOModule {
             let log = topology.directory.path("valgrind.log")
             let watch = try GIOWatch(in: topology.a, socketPath: topology.socketPath,
                                      stderrPath: topology.directory.path("gio-watch.stderr"),
-                                     launcher: [try Command.find("valgrind").path, "--error-exitcode=99", "--leak-check=full",
+                                     launcher: [try Command.find("valgrind").path, "--error-exitcode=99",
+                                                "--leak-check=full",
                                                 "--errors-for-leak-kinds=definite", "--log-file=\(log)"],
                                      environment: ["G_SLICE": "always-malloc", "G_DEBUG": "gc-friendly"])
             defer { teardown("stop gio-watch") { try watch.kill() } }

@@ -3,9 +3,10 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 20: pathd's GIO module loaded into a real GLib program (gio-watch), which
-    /// must say what pathd's path says, value by value (gio-module/README.md, "Mapping").
-    @Suite("GIO network-monitor module", .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
+    /// docs/ARCHITECTURE.md, "The GIO module (programs that ask GLib)": the module loaded
+    /// into a real GLib program (gio-watch), which must say what pathd's path says, value
+    /// by value (gio-module/README.md, "Mapping").
+    @Suite("GIO network-monitor module", .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
     struct GIOModule {
         static let monitorType = "PathdNetworkMonitor"
 
@@ -97,17 +98,20 @@ extension KernelTests {
             try withVethTopology { topology in
                 try topology.addTunnel()
                 try Self.withWatch(topology) { watch, subscriber, _ in
-                    try Self.expectChange("carrier lost", watch, subscriber, PathLine.unsatisfied(reason: "noCarrier")) {
+                    try Self.expectChange("carrier lost", watch, subscriber,
+                                          PathLine.unsatisfied(reason: "noCarrier")) {
                         try topology.b.ip("link", "set", "vB", "down")
                     }
                     try Self.expectChange("carrier back", watch, subscriber, PathLine.satisfied(through: "vA")) {
                         try topology.b.ip("link", "set", "vB", "up")
                     }
-                    try Self.expectChange("default route gone", watch, subscriber, PathLine.unsatisfied(reason: "noRoute")) {
+                    try Self.expectChange("default route gone", watch, subscriber,
+                                          PathLine.unsatisfied(reason: "noRoute")) {
                         try topology.deleteDefaultRoute()
                     }
                     // Policy routing: the only default is in table 100, which a rule selects.
-                    try Self.expectChange("default in a rule's table", watch, subscriber, PathLine.satisfied(through: "vA")) {
+                    try Self.expectChange("default in a rule's table", watch, subscriber,
+                                          PathLine.satisfied(through: "vA")) {
                         try topology.a.ip("route", "add", "default", "via", VethTopology.routerAddress, "table", "100")
                         try topology.a.ip("rule", "add", "priority", "100", "table", "100")
                     }
@@ -155,7 +159,8 @@ extension KernelTests {
                     _ = try Self.writeConfig(topology, "[Interface]\nName=vA\nConstrained=yes\n")
                     try daemon.send(SIGHUP)
                     try subscriber.waitFor("constrained, not expensive") {
-                        PathLine.isPath($0) && $0["isConstrained"] as? Bool == true && $0["isExpensive"] as? Bool == false
+                        PathLine.isPath($0) && $0["isConstrained"] as? Bool == true && $0["isExpensive"] as? Bool
+                            == false
                     }
                     try Self.expectChange("free again", watch, subscriber, { $0["isConstrained"] as? Bool == false }) {
                         _ = try Self.writeConfig(topology, "[Interface]\nName=vA\n")
@@ -171,10 +176,12 @@ extension KernelTests {
         @Test("requiresConnection (only an expensive on-demand link) is available and metered")
         func requiresConnection() throws {
             try withVethTopology { topology in
-                try topology.a.ip("link", "add", "dial0", "type", "veth", "peer", "name", "dialB", "netns", topology.b.name)
+                try topology.a.ip("link", "add", "dial0", "type", "veth", "peer", "name", "dialB", "netns",
+                                  topology.b.name)
                 let config = try Self.writeConfig(topology, "[Interface]\nName=dial0\nOnDemand=yes\nExpensive=yes\n")
                 try Self.withWatch(topology, arguments: ["--config", config]) { watch, subscriber, _ in
-                    try Self.expectChange("dial0 on demand", watch, subscriber, { PathLine.status($0) == "requiresConnection" }) {
+                    try Self.expectChange("dial0 on demand", watch, subscriber,
+                                          { PathLine.status($0) == "requiresConnection" }) {
                         try topology.deleteDefaultRoute()
                     }
                     #expect(MonitorAnswer(try watch.state()) == MonitorAnswer(available: true, metered: true))
@@ -194,15 +201,18 @@ extension KernelTests {
                     defer { teardown("stop pathd-probe") { try probe.terminate() } }
                     // Unchecked, GLib hears FULL (available, no check yet); checked full: no event.
                     try subscriber.waitFor("checked full") { KernelTests.Connectivity.state($0) == "full" }
-                    try Self.expectChange("portal", watch, subscriber, { KernelTests.Connectivity.state($0) == "portal" }) {
+                    try Self.expectChange("portal", watch, subscriber,
+                                          { KernelTests.Connectivity.state($0) == "portal" }) {
                         try server.set(mode: "redirect")
                         try probe.checkNow()
                     }
-                    try Self.expectChange("limited", watch, subscriber, { KernelTests.Connectivity.state($0) == "limited" }) {
+                    try Self.expectChange("limited", watch, subscriber,
+                                          { KernelTests.Connectivity.state($0) == "limited" }) {
                         try server.set(mode: "trickle")
                         try probe.checkNow()
                     }
-                    try Self.expectChange("carrier lost", watch, subscriber, PathLine.unsatisfied(reason: "noCarrier")) {
+                    try Self.expectChange("carrier lost", watch, subscriber,
+                                          PathLine.unsatisfied(reason: "noCarrier")) {
                         try topology.b.ip("link", "set", "vB", "down")
                     }
                 }

@@ -10,14 +10,16 @@ extension KernelTests {
         /// The packaged module, not the one in gio-module/build, in a real GLib process.
         @Test("a GLib process loading the packaged module picks the pathd backend and follows pathd",
               .enabled(if: GIOModulePackage.probe.isAvailable, "\(GIOModulePackage.probe.reason)"),
-              .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
+              .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
         func packagedModuleLoads() throws {
-            try GIOModulePackageTests.unpackModule(of: GIOModulePackage.probe.path) { module in
+            try GIOModulePackage.unpackModule(of: GIOModulePackage.probe.path) { module in
                 try withVethTopology { topology in
                     try topology.startSatisfied()
                     let watch = try GIOWatch(in: topology.a, socketPath: topology.socketPath,
                                              stderrPath: topology.directory.path("gio-watch.stderr"),
-                                             environment: ["GIO_EXTRA_MODULES": module.deletingLastPathComponent().path])
+                                             environment: [
+                                                 "GIO_EXTRA_MODULES": module.deletingLastPathComponent().path,
+                                             ])
                     defer { teardown("kill gio-watch") { try watch.kill() } }
                     let initial = try watch.next("initial", "the first line")
                     #expect(initial["monitor"] as? String == "PathdNetworkMonitor", "\(initial)")
@@ -35,7 +37,7 @@ extension KernelTests {
         /// the default route, so GLib's own netlink backend would still say Online.
         @Test("a Qt 6 program gets the glib backend and its reachability follows pathd's path",
               .enabled(if: QtReachability.isBuilt, "\(QtReachability.path) not built: run `make interop`"),
-              .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
+              .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
         func qtFollowsPathd() throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()
@@ -81,7 +83,7 @@ extension VethTopology {
         let command = a.execArguments([stdbuf.path, "-oL", QtReachability.path])
         var environment = ProcessInfo.processInfo.environment
         environment["GIO_USE_NETWORK_MONITOR"] = nil
-        environment["GIO_EXTRA_MODULES"] = GIOWatch.moduleDirectory
+        environment["GIO_EXTRA_MODULES"] = GIOModuleBuild.moduleDirectory
         environment["PATHD_SOCKET"] = socketPath
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = "unix:path=/nonexistent/system_bus_socket"
         return try ProgramProcess(command.executable, command.arguments, environment: environment,

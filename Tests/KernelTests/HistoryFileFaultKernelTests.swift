@@ -6,7 +6,10 @@ extension KernelTests {
     /// The real pathd with a history file or state directory it cannot fully use.
     @Suite("history file faults")
     struct HistoryFileFaults {
-        @Test("hostile numbers in history.jsonl: pathd starts, skips each such line with a warning, and answers pathctl history")
+        @Test("""
+            hostile numbers in history.jsonl: pathd starts, skips each such line with a warning, and answers pathctl \
+            history
+            """)
         func hostileNumbers() throws {
             try withVethTopology { topology in
                 let state = try PathHistory.stateDirectory(topology)
@@ -36,7 +39,8 @@ extension KernelTests {
                 let log = try daemon.stderr
                 #expect(daemon.isRunning, "pathd ended: \(log)")
                 #expect(log.components(separatedBy: "; skipped").count == hostile.count + 1, "\(log)")
-                #expect(log.contains(#"line 2: history entry: "wallTime" 10000000000000.0 is not a time from 1970 to 9999"#), "\(log)")
+                #expect(log.contains(#"line 2: history entry: "wallTime" 10000000000000.0 is not a time from 1970 "# +
+                                     #"to 9999"#), "\(log)")
             }
         }
     }
@@ -73,14 +77,18 @@ extension KernelTests.HistoryFileFaults {
         }
 
         func history(_ topology: VethTopology) throws -> [String: Any] {
-            let json = try Command.check(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "history", "--json"])
+            let json = try Command.check(BuiltProduct.url("pathctl"),
+                                         ["--socket", topology.socketPath, "history", "--json"])
             return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         }
 
         func stop() { teardown("end the mount namespace holder") { try mounts.stop() } }
     }
 
-    @Test("a full state directory: changes are kept in memory, pathctl says why, and once space is freed the file has them all")
+    @Test("""
+        a full state directory: changes are kept in memory, pathctl says why, and once space is freed the file has \
+        them all
+        """)
     func fullStateDirectory() throws {
         try withVethTopology { topology in
             let small = try SmallState(topology)
@@ -119,7 +127,8 @@ extension KernelTests.HistoryFileFaults {
                 try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             }
             #expect(entries.contains {
-                $0["generation"] as? Int == noRoute["generation"] as? Int && $0["sequence"] as? Int == noRoute["sequence"] as? Int
+                $0["generation"] as? Int == noRoute["generation"] as? Int && $0["sequence"] as? Int
+                    == noRoute["sequence"] as? Int
                     && $0["unsatisfiedReason"] as? String == "noRoute"
             }, "the change recorded while the disk was full is in the file: \(lines)")
             #expect(entries.last?["status"] as? String == "satisfied", "\(lines)")
@@ -135,14 +144,16 @@ extension KernelTests.HistoryFileFaults {
                 #"{"event":"started","wallTime":1796150000.000,"monotonicTime":100.000}"#,
                 #"{"event":"stopped","wallTime":1796150002.000,"monotonicTime":102.000}"#,
             ]
-            try small.mounts.run(["sh", "-c", "printf '%s\\n' '\(old[0])' '\(old[1])' > '\(small.state)/history.jsonl'"])
+            try small.mounts.run(["sh", "-c",
+                                  "printf '%s\\n' '\(old[0])' '\(old[1])' > '\(small.state)/history.jsonl'"])
             try small.mounts.run(["mount", "-o", "remount,ro", small.state])
             let (_, subscriber) = try small.startDaemon(topology)
             let readOnly = try small.history(topology)
             let events = try #require(readOnly["entries"] as? [[String: Any]]).map { $0["event"] as? String }
             #expect(Array(events.prefix(3)) == ["started", "stopped", "started"], "\(events)")
             #expect(readOnly["persistent"] as? Bool == false)
-            #expect((readOnly["notPersistentBecause"] as? String)?.contains("Read-only file system") == true, "\(readOnly)")
+            #expect((readOnly["notPersistentBecause"] as? String)?.contains("Read-only file system") == true,
+                    "\(readOnly)")
 
             try small.mounts.run(["mount", "-o", "remount,rw", small.state])
             try topology.deleteDefaultRoute()

@@ -80,10 +80,12 @@ extension KernelTests {
                 let outages = lines.filter { $0.hasPrefix("  offline ") }
                 #expect(outages.count == 2, "stdout:\n\(result.stdout)")
                 #expect(outages.first?.hasSuffix(": no route to the Internet (no default route)") == true, "\(outages)")
-                #expect(outages.last?.hasSuffix(": no carrier on vA (cable unplugged or peer down)") == true, "\(outages)")
+                #expect(outages.last?.hasSuffix(": no carrier on vA (cable unplugged or peer down)") == true,
+                        "\(outages)")
                 // "offline 1.2 s, 20:22:39–20:22:40: …"
                 for outage in outages {
-                    #expect(outage.firstMatch(of: /^  offline [0-9.]+ s, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d:/) != nil, "\(outage)")
+                    #expect(outage.firstMatch(of: /^  offline [0-9.]+ s, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d:/) != nil,
+                            "\(outage)")
                 }
                 #expect(result.stdout.contains("\n2 outages, offline "), "stdout:\n\(result.stdout)")
                 #expect(!result.stdout.contains("in memory only"), "stdout:\n\(result.stdout)")
@@ -93,7 +95,8 @@ extension KernelTests {
         /// The complete lines of a history file that parse as JSON objects (a torn last line aside).
         static func entries(in file: String) throws -> [NSDictionary] {
             let written = try Data(contentsOf: URL(fileURLWithPath: file))
-            return written.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).dropLast().compactMap {
+            return written.split(separator: UInt8(ascii: "\n"),
+                                 omittingEmptySubsequences: false).dropLast().compactMap {
                 do {
                     return try JSONSerialization.jsonObject(with: Data($0)) as? NSDictionary
                 } catch {
@@ -102,7 +105,10 @@ extension KernelTests {
             }
         }
 
-        @Test("kill -9 in the middle of a burst of changes: after a restart the history before the kill is intact, then an unknown gap")
+        @Test("""
+            kill -9 in the middle of a burst of changes: after a restart the history before the kill is intact, then \
+            an unknown gap
+            """)
         func killedMidBurst() throws {
             try withVethTopology { topology in
                 let state = try Self.stateDirectory(topology)
@@ -111,7 +117,8 @@ extension KernelTests {
                 // it cannot end before the test says so, so pathd is stopped and killed in
                 // the middle of the burst by construction, however fast either of them runs.
                 let batch = try BatchFIFO(path: topology.directory.path("flaps.fifo"))
-                let burst = try ChildProcess(Command.find("ip"), ["-netns", topology.a.name, "-force", "-batch", batch.path],
+                let burst = try ChildProcess(Command.find("ip"),
+                                             ["-netns", topology.a.name, "-force", "-batch", batch.path],
                                              stderrPath: topology.directory.path("burst.stderr"))
                 let delete = "route del default\n"
                 let add = "route add default via \(VethTopology.routerAddress)\n"
@@ -151,16 +158,19 @@ extension KernelTests {
                             return nil  // counted: the expectation below fails on any such line
                         }
                     }
-                #expect(complete.count >= 3 && !complete.contains { $0 == nil }, "\(complete.count) lines before the kill")
+                #expect(complete.count >= 3 && !complete.contains { $0 == nil },
+                        "\(complete.count) lines before the kill")
                 Self.expectRecorded(published, in: complete.compactMap { $0 })
 
                 subscriber.close()
                 let (_, _) = try Self.start(topology, state: state)
-                let json = try Command.check(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "history", "--json"])
+                let json = try Command.check(BuiltProduct.url("pathctl"),
+                                             ["--socket", topology.socketPath, "history", "--json"])
                 let reply = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
                 let entries = try #require(reply["entries"] as? [NSDictionary])
                 #expect(reply["persistent"] as? Bool == true)
-                #expect(Array(entries.prefix(complete.count)) == complete.compactMap { $0 }, "the history before the kill changed")
+                #expect(Array(entries.prefix(complete.count)) == complete.compactMap { $0 },
+                        "the history before the kill changed")
                 let restart = entries.dropFirst(complete.count).map { $0["event"] as? String }
                 #expect(restart.first == "started" && !entries.contains { $0["event"] as? String == "stopped" },
                         "after the kill: \(restart)")

@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 16: what one local user does never costs another its answer. The hostile
+    /// docs/PERFORMANCE.md, "Hostile local users": what one local user does never costs another its answer. The hostile
     /// clients are scripts/test/hostile-client.py run as nobody (`HostileClient`); the
     /// well-behaved ones run as root. Every wait is for an event (a reply, a path line, a
     /// send that hits EAGAIN) with a deadline that fails the test; nothing is timed.
@@ -83,7 +83,8 @@ extension KernelTests {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()
                 try topology.startDaemon()
-                let summary = try HostileClient(topology, mode: "half-close", ["--count", "1", "--last-without-newline"])
+                let summary = try HostileClient(topology, mode: "half-close",
+                                                ["--count", "1", "--last-without-newline"])
                     .finish()
                 #expect(summary["replies"] as? Int == 2, "summary: \(summary)")
                 #expect(summary["lastAnswered"] as? Bool == true, "summary: \(summary)")
@@ -95,7 +96,10 @@ extension KernelTests {
 
         /// "Meanwhile": the spammer holds back its last request until root's status is
         /// answered, so its connection still has work outstanding when root asks.
-        @Test("20,000 subscribes and 5,000 unknown unsubscribes from nobody: 64 subscriptions, limitExceeded and unknownSubscription for the rest, root answered meanwhile")
+        @Test("""
+            20,000 subscribes and 5,000 unknown unsubscribes from nobody: 64 subscriptions, limitExceeded and \
+            unknownSubscription for the rest, root answered meanwhile
+            """)
         func subscriptionSpam() throws {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()
@@ -122,7 +126,10 @@ extension KernelTests {
         /// 300 KiB — and malloc may keep such a peak in each of the few arenas the
         /// state queue's worker threads use. 8 MiB is that with room to spare, and a
         /// third of what the old daemon needed for 200 ids.
-        @Test("200 subscribes with 60 KB ids: limitExceeded, and pathd's RSS stays within 8 MiB of idle, also after the connection closed")
+        @Test("""
+            200 subscribes with 60 KB ids: limitExceeded, and pathd's RSS stays within 8 MiB of idle, also after the \
+            connection closed
+            """)
         func longIDsBounded() throws {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()
@@ -177,7 +184,10 @@ extension KernelTests {
 
         // MARK: 7. connections
 
-        @Test("1,024 connections from nobody: 128 get hello, the rest tooManyClients as their first line; root's status works meanwhile")
+        @Test("""
+            1,024 connections from nobody: 128 get hello, the rest tooManyClients as their first line; root's status \
+            works meanwhile
+            """)
         func connectionsPerUser() throws {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()
@@ -225,8 +235,10 @@ extension KernelTests {
                 defer { client.close() }
                 let reader = LineReader(client)
                 let deadline = Date().addingTimeInterval(30)
-                try client.send("{\"op\":\"status\",\"id\":1}\n{\"op\":\"status\",\"id\":2}\n{\"op\":\"ping\",\"id\":3}\n")
-                #expect(try reader.waitForLine(containing: "\"type\":\"hello\"", until: deadline).hasPrefix("{\"type\":\"hello\""))
+                try client.send(#"{"op":"status","id":1}"# + "\n" + #"{"op":"status","id":2}"# + "\n"
+                                + #"{"op":"ping","id":3}"# + "\n")
+                #expect(try reader.waitForLine(containing: "\"type\":\"hello\"",
+                                               until: deadline).hasPrefix("{\"type\":\"hello\""))
                 let replies = try (0..<3).map { _ in try reader.waitForLine(containing: "\"type\"", until: deadline) }
                 #expect(replies[0].hasPrefix("{\"type\":\"path\"") && replies[0].hasSuffix(",\"id\":1}"), "\(replies)")
                 #expect(replies[1].hasPrefix("{\"type\":\"path\"") && replies[1].hasSuffix(",\"id\":2}"), "\(replies)")
@@ -273,7 +285,8 @@ extension KernelTests {
         static func expectEveryReplyInOrder(_ summary: [String: Any],
                                             sourceLocation: SourceLocation = #_sourceLocation) throws {
             #expect(summary["problem"] is NSNull, "summary: \(summary)", sourceLocation: sourceLocation)
-            #expect(summary["endOfFile"] as? Bool == false, "the daemon closed: \(summary)", sourceLocation: sourceLocation)
+            #expect(summary["endOfFile"] as? Bool == false, "the daemon closed: \(summary)",
+                    sourceLocation: sourceLocation)
             let requests = try #require(summary["requests"] as? Int, sourceLocation: sourceLocation)
             #expect(summary["replies"] as? Int == requests, "summary: \(summary)", sourceLocation: sourceLocation)
         }
@@ -281,7 +294,8 @@ extension KernelTests {
         /// `pathctl status` as root, which must be answered (and satisfied) before a deadline.
         static func expectRootStatusAnswered(_ topology: VethTopology,
                                              sourceLocation: SourceLocation = #_sourceLocation) throws {
-            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "status", "--json"],
+            let result = try Command.run(BuiltProduct.url("pathctl"),
+                                         ["--socket", topology.socketPath, "status", "--json"],
                                          timeout: .seconds(30))
             #expect(result.termination == .exit(0), "stderr: \(result.stderr)", sourceLocation: sourceLocation)
             #expect(result.stdout.contains("\"status\":\"satisfied\""), "stdout: \(result.stdout)",

@@ -3,8 +3,9 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 16, the files: what another user can put where pathd opens, binds or
-    /// removes a file must neither hang it nor make it touch something it did not make.
+    /// Hostile local users, the files (docs/PROTOCOL.md, "Where the socket is"): what
+    /// another user can put where pathd opens, binds or removes a file must neither hang it
+    /// nor make it touch something it did not make.
     @Suite("Hostile files and sockets")
     struct HostileFiles {
         // MARK: 8. FIFOs
@@ -73,7 +74,10 @@ extension KernelTests {
         /// which only the umask pathd sets around bind(2) can have done. What can be
         /// shown directly is shown too: a symbolic link already at the path is refused,
         /// and the root-only file it points to keeps its mode.
-        @Test("under umask 077 in a directory anyone may write: a 0666 socket made without chmod of its path; a symbolic link at the path is refused")
+        @Test("""
+            under umask 077 in a directory anyone may write: a 0666 socket made without chmod of its path; a symbolic \
+            link at the path is refused
+            """)
         func socketModeWithoutPath() throws {
             try withVethTopology { topology in
                 try topology.openDirectoryToOthers()

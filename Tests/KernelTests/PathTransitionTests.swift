@@ -3,7 +3,8 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 2 item 8: each kernel change of the veth topology and the path it must produce.
+    /// Each kernel change of the veth topology and the path it must produce (docs/ARCHITECTURE.md,
+    /// "Which interfaces can carry traffic").
     @Suite("Path transitions")
     struct PathTransitions {
         @Test("starts satisfied through vA with IPv4")

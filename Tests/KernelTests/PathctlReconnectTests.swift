@@ -18,14 +18,16 @@ extension KernelTests {
                                                ["--socket", topology.socketPath, "monitor", "--json"],
                                                stderrPath: errors, stdoutPath: output)
                 defer { teardown("stop pathctl monitor") { try monitor.terminate("pathctl monitor") } }
-                try waitUntil("monitor printed the first daemon's path", detail: { "; stderr:\n" + (try read(errors)) }) {
+                try waitUntil("monitor printed the first daemon's path",
+                              detail: { "; stderr:\n" + (try read(errors)) }) {
                     try pathLines(output).contains(where: PathLine.satisfied(through: "vA"))
                 }
                 try first.terminate()
                 // Only the second daemon can see this: the first is gone.
                 try topology.deleteDefaultRoute()
                 try topology.startDaemon()
-                try waitUntil("monitor printed the second daemon's path", detail: { "; stderr:\n" + (try read(errors)) }) {
+                try waitUntil("monitor printed the second daemon's path",
+                              detail: { "; stderr:\n" + (try read(errors)) }) {
                     try pathLines(output).contains(where: PathLine.unsatisfied())
                 }
                 #expect(monitor.isRunning)

@@ -45,10 +45,13 @@ extension KernelTests {
                 #expect(satisfied.termination == .exit(0), "stderr: \(satisfied.stderr)")
                 try topology.deleteDefaultRoute()
                 try subscriber.waitFor("unsatisfied", PathLine.unsatisfied())
-                let unsatisfied = try Command.run(pathctl, ["--socket", topology.socketPath, "wait", "--timeout=0", "--json"])
+                let unsatisfied = try Command.run(pathctl,
+                                                  ["--socket", topology.socketPath, "wait", "--timeout=0", "--json"])
                 #expect(unsatisfied.termination == .exit(1), "stderr: \(unsatisfied.stderr)")
-                #expect(unsatisfied.stderr.hasPrefix("pathctl: the path is not satisfied: "), "stderr: \(unsatisfied.stderr)")
-                let line = try #require(try JSONSerialization.jsonObject(with: Data(unsatisfied.stdout.utf8)) as? [String: Any])
+                #expect(unsatisfied.stderr.hasPrefix("pathctl: the path is not satisfied: "),
+                        "stderr: \(unsatisfied.stderr)")
+                let line = try #require(
+                    try JSONSerialization.jsonObject(with: Data(unsatisfied.stdout.utf8)) as? [String: Any])
                 #expect(PathLine.status(line) == "unsatisfied")
             }
         }
@@ -63,7 +66,8 @@ extension KernelTests {
                 #expect(ipv4.termination == .exit(0), "stderr: \(ipv4.stderr)")
                 let once = try Command.run(pathctl, socket + ["wait", "-6", "--timeout", "0"])
                 #expect(once.termination == .exit(1), "stderr: \(once.stderr)")
-                #expect(once.stderr.hasPrefix("pathctl: the path has no IPv6: satisfied via vA (IPv4"), "\(once.stderr)")
+                #expect(once.stderr.hasPrefix("pathctl: the path has no IPv6: satisfied via vA (IPv4"),
+                        "\(once.stderr)")
                 let status = try Command.run(pathctl, socket + ["status", "--ipv6"])
                 #expect(status.termination == .exit(1), "a requirement makes status a check: \(status.stderr)")
                 #expect(status.stdout.contains("Status:      satisfied"), "stdout: \(status.stdout)")
@@ -100,7 +104,8 @@ extension KernelTests {
                 let socket = ["--socket", topology.socketPath]
                 let timedOut = try Command.run(pathctl, socket + ["wait", "--dns", "--ipv4", "--timeout", "0.2"])
                 #expect(timedOut.termination == .exit(1))
-                #expect(timedOut.stderr == "pathctl: timed out after 0.2 s waiting for a satisfied path with IPv4 and DNS\n")
+                #expect(timedOut.stderr
+                        == "pathctl: timed out after 0.2 s waiting for a satisfied path with IPv4 and DNS\n")
 
                 let waiter = try ChildProcess(pathctl, socket + ["wait", "--dns", "--timeout", "30"],
                                               stderrPath: topology.directory.path("wait.stderr"))
@@ -109,7 +114,8 @@ extension KernelTests {
                         .contains("\npathd_subscriptions 2\n")
                 }
                 #expect(waiter.isRunning, "wait --dns returned without a nameserver")
-                try "nameserver \(VethTopology.routerAddress)\n".write(toFile: resolvConf, atomically: true, encoding: .utf8)
+                try "nameserver \(VethTopology.routerAddress)\n".write(toFile: resolvConf, atomically: true,
+                                                                       encoding: .utf8)
                 #expect(waiter.wait(until: Date().addingTimeInterval(20)) == .exit(0))
             }
         }
@@ -119,15 +125,19 @@ extension KernelTests {
             try withVethTopology { topology in
                 try topology.startSatisfied()
                 let wifi = try Command.run(BuiltProduct.url("pathctl"),
-                                           ["--socket", topology.socketPath, "status", "--json", "--require-type", "wifi"])
+                                           ["--socket", topology.socketPath, "status", "--json", "--require-type",
+                                            "wifi"])
                 #expect(wifi.termination == .exit(0), "stderr: \(wifi.stderr)")
-                let line = try #require(try JSONSerialization.jsonObject(with: Data(wifi.stdout.utf8)) as? [String: Any])
+                let line = try #require(
+                    try JSONSerialization.jsonObject(with: Data(wifi.stdout.utf8)) as? [String: Any])
                 #expect(PathLine.status(line) == "unsatisfied")
                 #expect(PathLine.unsatisfiedReason(line) == "interfaceTypeExcluded")
                 // veth is "other": prohibiting wifi changes nothing.
                 let notWifi = try Command.run(BuiltProduct.url("pathctl"),
-                                              ["--socket", topology.socketPath, "status", "--json", "--prohibit-type", "wifi"])
-                let other = try #require(try JSONSerialization.jsonObject(with: Data(notWifi.stdout.utf8)) as? [String: Any])
+                                              ["--socket", topology.socketPath, "status", "--json", "--prohibit-type",
+                                               "wifi"])
+                let other = try #require(
+                    try JSONSerialization.jsonObject(with: Data(notWifi.stdout.utf8)) as? [String: Any])
                 #expect(PathLine.satisfied(through: "vA")(other))
                 let bad = try Command.run(BuiltProduct.url("pathctl"),
                                           ["--socket", topology.socketPath, "status", "--require-type", "pigeon"])

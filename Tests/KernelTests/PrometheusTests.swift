@@ -3,65 +3,32 @@ import PathProtocol
 import PathTestFixtures
 import Testing
 
-/// The tools these tests run, from Debian's packages (scripts/install-deps.sh installs them).
-enum PrometheusTools {
-    /// The tool on PATH or in the sbin directories, nil when it is not installed (the test is then skipped, saying so).
-    static func find(_ name: String) -> URL? {
-        do {
-            return try Command.find(name)
-        } catch {
-            return nil
-        }
-    }
-
-    static let promtool = find("promtool")
-    static let prometheus = find("prometheus")
-    static let nodeExporter = find("prometheus-node-exporter")
-    /// Debian's python3 (not a pyenv one), which sees python3-prometheus-client.
-    static let hasPythonClient: Bool = {
-        do {
-            return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                   ["-c", "import prometheus_client.openmetrics.parser"]).termination == .exit(0)
-        } catch {
-            return false
-        }
-    }()
-}
-
-/// promtool on the shipped rules, with their unit tests: needs no namespace.
-@Suite("example alert rules", .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"))
-struct AlertRuleTests {
-    @Test("promtool check rules accepts pathd.rules.yml, and promtool test rules passes its tests")
-    func rules() throws {
-        let promtool = try #require(PrometheusTools.promtool)
-        let check = try Command.run(promtool, ["check", "rules", Repository.path("packaging/prometheus/pathd.rules.yml")])
-        #expect(check.termination == .exit(0), "\(check.stdout)\(check.stderr)")
-        #expect(check.stdout.contains("SUCCESS: 5 rules found"), "\(check.stdout)")
-        let test = try Command.run(promtool, ["test", "rules", Repository.path("packaging/prometheus/pathd.rules.test.yml")])
-        #expect(test.termination == .exit(0), "\(test.stdout)\(test.stderr)")
-    }
-}
-
 extension KernelTests {
     @Suite("metrics with the real Prometheus tools",
            .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"))
     struct MetricsTools {
-        @Test("promtool check metrics reports nothing for pathctl metrics --format prometheus; OpenMetrics parses as such",
-              .enabled(if: PrometheusTools.hasPythonClient, "/usr/bin/python3 lacks prometheus_client (python3-prometheus-client)"))
+        @Test("""
+            promtool check metrics reports nothing for pathctl metrics --format prometheus; OpenMetrics parses as such
+            """,
+              .enabled(if: PrometheusTools.hasPythonClient,
+                       "/usr/bin/python3 lacks prometheus_client (python3-prometheus-client)"))
         func checkMetrics() throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()
                 try topology.deleteDefaultRoute()
                 try subscriber.waitFor("unsatisfied", PathLine.unsatisfied(reason: "noRoute"))
                 let pathctl = try BuiltProduct.url("pathctl")
-                let text = try Command.check(pathctl, ["--socket", topology.socketPath, "metrics", "--format", "prometheus"])
+                let text = try Command.check(pathctl,
+                                             ["--socket", topology.socketPath, "metrics", "--format", "prometheus"])
                 let file = topology.directory.path("metrics.prom")
                 try text.write(toFile: file, atomically: true, encoding: .utf8)
                 let check = try Command.run(URL(fileURLWithPath: "/bin/sh"),
-                                            ["-c", "\"$0\" check metrics < \"$1\"", try #require(PrometheusTools.promtool).path, file])
+                                            ["-c", "\"$0\" check metrics < \"$1\"",
+                                             try #require(PrometheusTools.promtool).path, file])
                 #expect(check.termination == .exit(0) && check.stdout.isEmpty && check.stderr.isEmpty,
                         "promtool: \(check.stdout)\(check.stderr)")
-                #expect(text.contains("pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason=\"noRoute\"} 1\n"), "\(text)")
+                #expect(text.contains("pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason=\"noRoute\"} 1\n"),
+                        "\(text)")
 
                 let openMetrics = try Command.check(pathctl, ["--socket", topology.socketPath, "metrics"])
                 let parse = """
@@ -135,13 +102,16 @@ extension KernelTests {
                 let textfiles = directory.path("node-exporter")
                 try FileManager.default.createDirectory(atPath: run, withIntermediateDirectories: false)
                 try FileManager.default.createDirectory(atPath: textfiles, withIntermediateDirectories: false)
-                try FileManager.default.createSymbolicLink(atPath: textfiles + "/pathd.prom", withDestinationPath: run + "/pathd.prom")
+                try FileManager.default.createSymbolicLink(atPath: textfiles + "/pathd.prom",
+                                                           withDestinationPath: run + "/pathd.prom")
                 let subscriber = try topology.startSubscribed(arguments: ["--metrics-file", run + "/pathd.prom"],
-                                                              waitingFor: "satisfied through vA", PathLine.satisfied(through: "vA"))
+                                                              waitingFor: "satisfied through vA",
+                                                              PathLine.satisfied(through: "vA"))
 
                 let exporter = try Self.launch(in: topology, [
                     try #require(PrometheusTools.nodeExporter).path, "--web.listen-address=127.0.0.1:9100",
-                    "--collector.disable-defaults", "--collector.textfile", "--collector.textfile.directory=\(textfiles)",
+                    "--collector.disable-defaults", "--collector.textfile",
+                    "--collector.textfile.directory=\(textfiles)",
                 ], stderrPath: directory.path("node-exporter.stderr"))
                 defer { teardown("stop node_exporter") { try exporter.terminate("node_exporter") } }
                 let configuration = directory.path("prometheus.yml")
@@ -167,14 +137,16 @@ extension KernelTests {
                                                            "http://127.0.0.1:9090", expression])
                     let result = try Command.run(command.executable, command.arguments)
                     guard result.termination == .exit(0),
-                          let vector = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] else {
+                          let vector = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
+                            as? [[String: Any]] else {
                         return []  // not up yet
                     }
                     return vector.compactMap { ($0["value"] as? [Any])?.last as? String }.compactMap(Double.init)
                 }
                 func waitForQuery(_ description: String, _ expression: String) throws {
                     try waitUntil(description, timeout: .seconds(30), detail: {
-                        "; prometheus: \(try String(contentsOfFile: directory.path("prometheus.stderr"), encoding: .utf8).suffix(2000))"
+                        let log = try String(contentsOfFile: directory.path("prometheus.stderr"), encoding: .utf8)
+                        return "; prometheus: \(log.suffix(2000))"
                     }) { !(try query(expression)).isEmpty }
                 }
 
@@ -184,11 +156,13 @@ extension KernelTests {
                 try topology.deleteDefaultRoute()
                 try subscriber.waitFor("unsatisfied", PathLine.unsatisfied(reason: "noRoute"))
                 try waitForQuery("Prometheus sees the path unsatisfied for lack of a route",
-                                 #"pathd_path_status{pathd_path_status="unsatisfied"} == 1 and on() pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noRoute"} == 1"#)
+                                 #"pathd_path_status{pathd_path_status="unsatisfied"} == 1 and on() "# +
+                                 #"pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noRoute"} == 1"#)
                 try topology.addDefaultRoute()
                 try subscriber.waitFor("satisfied again", PathLine.satisfied(through: "vA"))
                 try waitForQuery("Prometheus sees the path satisfied again, two changes later",
-                                 #"pathd_path_status{pathd_path_status="satisfied"} == 1 and on() pathd_path_changes_total >= \#(before + 2)"#)
+                                 #"pathd_path_status{pathd_path_status="satisfied"} == 1 and on() "# +
+                                 #"pathd_path_changes_total >= \#(before + 2)"#)
                 #expect(try query(#"max_over_time(pathd_path_status{pathd_path_status="unsatisfied"}[5m])"#) == [1])
             }
         }

@@ -3,14 +3,16 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 12 item 3: resolv.conf naming only systemd-resolved's stub says nothing about
+    /// docs/ARCHITECTURE.md, "DNS": resolv.conf naming only systemd-resolved's stub says nothing about
     /// DNS; resolved's own resolv.conf, naming its upstream servers, decides supportsDNS.
     /// The two files live in the test's directory (`--resolv-conf`,
     /// `--upstream-resolv-conf`), replaced atomically as resolved replaces them.
     @Suite("resolved stub verdicts")
     struct ResolverStubVerdicts {
-        static let stub = "# managed by man:systemd-resolved(8)\nnameserver 127.0.0.53\noptions edns0 trust-ad\nsearch .\n"
-        static let withServers = "# managed by man:systemd-resolved(8)\nnameserver 192.0.2.53\nnameserver 2001:db8::53\n"
+        static let stub = "# managed by man:systemd-resolved(8)\nnameserver 127.0.0.53\noptions edns0 " +
+                          "trust-ad\nsearch .\n"
+        static let withServers = "# managed by man:systemd-resolved(8)\nnameserver 192.0.2.53\nnameserver " +
+                                 "2001:db8::53\n"
         static let withoutServers = "# managed by man:systemd-resolved(8)\n# No DNS servers known.\nsearch .\n"
 
         /// The daemon's flags for the test's two files; writes the stub resolv.conf.

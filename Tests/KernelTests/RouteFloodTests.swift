@@ -3,7 +3,8 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 11: under a flood of routes that cannot change the answer (dropped in the
+    /// docs/ARCHITECTURE.md, "Route messages that cannot change an answer stay in the kernel":
+    /// under a flood of routes that cannot change the answer (dropped in the
     /// kernel by the route filter), the changes that can are still noticed, in order.
     @Suite("Route floods")
     struct RouteFloods {

@@ -80,11 +80,13 @@ extension KernelTests {
                 try topology.startSatisfied()
                 // No route off the namespace: the resolver's DNS query fails at once.
                 try topology.deleteDefaultRoute()
-                let result = try Self.pathctl(topology, ["localhost", "name-that-does-not-exist.invalid"], in: topology.a)
+                let result = try Self.pathctl(topology, ["localhost", "name-that-does-not-exist.invalid"],
+                                              in: topology.a)
                 #expect(result.termination == .exit(5), "stdout: \(result.stdout) stderr: \(result.stderr)")
                 #expect(result.stdout.hasPrefix("localhost (127.0.0.1): satisfied via lo")
                     || result.stdout.hasPrefix("localhost (::1): satisfied via lo"), "stdout: \(result.stdout)")
-                #expect(result.stderr.contains("name-that-does-not-exist.invalid: cannot resolve"), "stderr: \(result.stderr)")
+                #expect(result.stderr.contains("name-that-does-not-exist.invalid: cannot resolve"),
+                        "stderr: \(result.stderr)")
             }
         }
 

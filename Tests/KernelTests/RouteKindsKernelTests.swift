@@ -40,7 +40,10 @@ extension KernelTests {
             }
         }
 
-        @Test("fe80::1 and ff02::1 are satisfied via vA from the fe80:: source the kernel names, ff05::1 from the global one")
+        @Test("""
+            fe80::1 and ff02::1 are satisfied via vA from the fe80:: source the kernel names, ff05::1 from the global \
+            one
+            """)
         func linkLocalDestinations() throws {
             try withVethTopology { topology in
                 try Self.addIPv6(topology)
@@ -75,7 +78,9 @@ extension KernelTests {
             }
         }
 
-        @Test("a zone picks the link: fe80::1%vC goes through vC, by name or index; without one the kernel's first link")
+        @Test("""
+            a zone picks the link: fe80::1%vC goes through vC, by name or index; without one the kernel's first link
+            """)
         func zones() throws {
             try withVethTopology { topology in
                 try Self.addIPv6(topology, secondLink: true)
@@ -100,8 +105,10 @@ extension KernelTests {
                 #expect(lines.last?.hasPrefix("fe80::1%\(index): satisfied via vC") == true, "\(text.stdout)")
 
                 for (argument, message) in [("fe80::1%nosuch0", "no interface \"nosuch0\""),
-                                            ("198.51.100.7%vA", "a zone (interface) applies to a link-local IPv6 destination only"),
-                                            ("2001:db8::1%vA", "a zone (interface) applies to a link-local IPv6 destination only")] {
+                                            ("198.51.100.7%vA",
+                                             "a zone (interface) applies to a link-local IPv6 destination only"),
+                                            ("2001:db8::1%vA",
+                                             "a zone (interface) applies to a link-local IPv6 destination only")] {
                     let refused = try Route.pathctl(topology, [argument])
                     #expect(refused.termination == .exit(4), "\(argument): \(refused.stdout) \(refused.stderr)")
                     #expect(refused.stderr.contains(message), "\(argument): \(refused.stderr)")
@@ -111,7 +118,8 @@ extension KernelTests {
 
         @Test("the Swift library's in-process mode refuses and resolves a zone as pathd does")
         func inProcessZones() async throws {
-            for (text, message) in [("198.51.100.7%lo", "a zone (interface) applies to a link-local IPv6 destination only"),
+            for (text,
+                 message) in [("198.51.100.7%lo", "a zone (interface) applies to a link-local IPv6 destination only"),
                                     ("fe80::1%nosuch0", "no interface \"nosuch0\" (the zone of fe80::1%nosuch0)")] {
                 do {
                     let report = try await PathMonitor.route(to: text, mode: .inProcess)

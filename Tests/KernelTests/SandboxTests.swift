@@ -26,7 +26,8 @@ extension KernelTests {
                 for directory in [state, metrics] {
                     try makeDirectory(directory, owner: (65534, 65534))
                 }
-                let daemon = try topology.startDaemon(socketPath: socket, arguments: ["--metrics-file", metrics + "/pathd.prom"],
+                let daemon = try topology.startDaemon(socketPath: socket,
+                                                      arguments: ["--metrics-file", metrics + "/pathd.prom"],
                                                       launcher: Self.launcher,
                                                       pathd: URL(fileURLWithPath: "\(root)/usr/bin/pathd"),
                                                       environment: ["STATE_DIRECTORY": state])
@@ -35,7 +36,8 @@ extension KernelTests {
 
                 func sandboxedPathctl(_ arguments: String...) throws -> CommandResult {
                     try Command.run(URL(fileURLWithPath: Self.launcher[0]),
-                                    Array(Self.launcher.dropFirst()) + ["\(root)/usr/bin/pathctl", "--socket", socket] + arguments)
+                                    Array(Self.launcher.dropFirst()) + ["\(root)/usr/bin/pathctl", "--socket", socket]
+                                        + arguments)
                 }
                 let status = try sandboxedPathctl("status", "--json")
                 #expect(status.termination == .exit(0), "stderr: \(status.stderr)")
@@ -59,7 +61,8 @@ extension KernelTests {
                 // The history (appends, fdatasync) under the filter, closed with its stop mark.
                 let history = try String(contentsOfFile: state + "/history.jsonl", encoding: .utf8)
                 #expect(history.hasPrefix(#"{"event":"started""#) && history.hasSuffix("\n"), "\(history)")
-                #expect(history.contains(#""status":"unsatisfied""#) && history.contains(#"{"event":"stopped""#), "\(history)")
+                #expect(history.contains(#""status":"unsatisfied""#) && history.contains(#"{"event":"stopped""#),
+                        "\(history)")
                 #expect(try String(contentsOfFile: metrics + "/pathd.prom", encoding: .utf8).isEmpty)
             }
         }
@@ -78,7 +81,8 @@ extension KernelTests {
 
         static let hasSeccomp: Bool = {
             do {
-                return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import seccomp"]).termination == .exit(0)
+                return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import seccomp"]).termination
+                    == .exit(0)
             } catch {
                 return false
             }

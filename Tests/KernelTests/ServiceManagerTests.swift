@@ -76,7 +76,9 @@ extension KernelTests {
                 _ = try notify.waitFor("is ready again after the reload") { $0 == "READY=1" }
 
                 try topology.a.ip("link", "set", "vA", "down")
-                let status = try notify.waitFor("follows the path in STATUS") { $0.hasPrefix("STATUS=path: unsatisfied") }
+                let status = try notify.waitFor("follows the path in STATUS") {
+                    $0.hasPrefix("STATUS=path: unsatisfied")
+                }
                 #expect(status.contains("vA") || status.contains("no network interface"), "status: \(status)")
 
                 try daemon.send(SIGTERM)

@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 9 §3: the in-process engine (a program with no daemon) and pathd give the
+    /// docs/ARCHITECTURE.md, "Client library": the in-process engine (a program with no daemon) and pathd give the
     /// same answer, every field, for the verdict and transition cases, under three
     /// criteria sets; live after each change and cold (a probe started afterwards).
     /// See `EngineComparison`.
@@ -42,7 +42,9 @@ extension KernelTests {
                 try topology.deleteDefaultRoute()
                 try topology.addIPv6()
                 try withEngineComparison(topology) { engines in
-                    try engines.check("IPv6 only") { $0["supportsIPv6"] as? Bool == true && $0["supportsIPv4"] as? Bool == false }
+                    try engines.check("IPv6 only") {
+                        $0["supportsIPv6"] as? Bool == true && $0["supportsIPv4"] as? Bool == false
+                    }
                     try topology.addDefaultRoute()
                     try engines.check("dual stack") { ($0["gateways"] as? [String])?.count == 2 }
                 }
@@ -77,7 +79,8 @@ extension KernelTests {
         func tunDevice() throws {
             try withVethTopology { topology in
                 try topology.a.ip("tuntap", "add", "dev", "tun7", "mode", "tun")
-                let command = topology.a.execArguments(["/usr/bin/python3", Repository.path("scripts/test/hold-tun.py"), "tun7"])
+                let command = topology.a.execArguments(["/usr/bin/python3", Repository.path("scripts/test/hold-tun.py"),
+                                                        "tun7"])
                 let holder = try ProgramProcess(command.executable, command.arguments,
                                                 stderrPath: topology.directory.path("hold-tun.stderr"))
                 defer { teardown("kill the tunnel holder") { try holder.kill() } }
@@ -155,7 +158,8 @@ extension KernelTests {
         @Test("an on-demand interface: requiresConnection when it is the only way")
         func onDemand() throws {
             try withVethTopology { topology in
-                try topology.a.ip("link", "add", "dial0", "type", "veth", "peer", "name", "dialB", "netns", topology.b.name)
+                try topology.a.ip("link", "add", "dial0", "type", "veth", "peer", "name", "dialB", "netns",
+                                  topology.b.name)
                 try withEngineComparison(topology) { engines in
                     try engines.check("through vA", PathLine.satisfied(through: "vA"))
                     try topology.deleteDefaultRoute()

@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 9 §2: an unprivileged client finds the system daemon on
+    /// docs/PROTOCOL.md, "Where the socket is": an unprivileged client finds the system daemon on
     /// /run/pathd/pathd.sock, and `$PATHD_SOCKET` overrides it.
     ///
     /// The real path is used, inside a private mount namespace with an empty tmpfs
@@ -24,7 +24,9 @@ extension KernelTests {
             return try ProgramProcess(executable, arguments, environment: environment, stderrPath: stderrPath)
         }
 
-        @Test("as nobody without XDG_RUNTIME_DIR, pathctl and a PathMonitor find /run/pathd/pathd.sock; PATHD_SOCKET wins")
+        @Test("""
+            as nobody without XDG_RUNTIME_DIR, pathctl and a PathMonitor find /run/pathd/pathd.sock; PATHD_SOCKET wins
+            """)
         func unprivilegedClients() throws {
             try withVethTopology { topology in
                 let mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"))
@@ -53,7 +55,8 @@ extension KernelTests {
                                               extra: ["PATHD_SOCKET": Self.elsewhere], stderrPath: log("pathctl-named"))
                 let elsewhere = try named.waitForObject("pathctl's path line") { PathLine.isPath($0) }
                 #expect(try named.waitForExit() == .exit(0), "stderr: \(named.stderr)")
-                #expect(elsewhere["isExpensive"] as? Bool == true, "the daemon PATHD_SOCKET names answered: \(elsewhere)")
+                #expect(elsewhere["isExpensive"] as? Bool == true,
+                        "the daemon PATHD_SOCKET names answered: \(elsewhere)")
 
                 // A PathMonitor in daemon mode (no in-process fallback to hide a miss).
                 let probe = try BuiltProduct.url("PathMonitorPrinter").path

@@ -3,8 +3,9 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 12 item 1: a usable source is the one the kernel says it will use. Each case
-    /// cold (pathd started after the setup) and live (changed under pathd).
+    /// docs/ARCHITECTURE.md, "When traffic has a source address": a usable source is the
+    /// one the kernel says it will use. Each case cold (pathd started after the setup) and
+    /// live (changed under pathd).
     @Suite("Source address verdicts")
     struct SourceAddressVerdicts {
         static func noAddressOnVA(_ line: [String: Any]) -> Bool {
@@ -67,7 +68,8 @@ extension KernelTests {
         /// The satisfied line came while the kernel still runs DAD on the address.
         static func expectStillInDAD(_ topology: VethTopology) throws {
             let addresses = try topology.globalIPv6OfA
-            #expect(addresses.contains("optimistic") && addresses.contains("tentative"), "DAD ended early: \(addresses)")
+            #expect(addresses.contains("optimistic") && addresses.contains("tentative"),
+                    "DAD ended early: \(addresses)")
         }
 
         @Test("cold: an optimistic IPv6 address is satisfied while DAD still runs")
@@ -86,7 +88,8 @@ extension KernelTests {
             try withVethTopology { topology in
                 try topology.removeIPv4()
                 try topology.enableSlowOptimisticDAD()
-                let subscriber = try topology.startSubscribed(waitingFor: "unsatisfied without IPv4", PathLine.unsatisfied())
+                let subscriber = try topology.startSubscribed(waitingFor: "unsatisfied without IPv4",
+                                                              PathLine.unsatisfied())
                 try topology.addOptimisticIPv6()
                 try subscriber.waitFor("satisfied over IPv6", Self.satisfiedOverIPv6)
                 try Self.expectStillInDAD(topology)

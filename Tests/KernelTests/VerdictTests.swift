@@ -3,7 +3,8 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    /// Issue 3: the answer is right where today's monitors are wrong.
+    /// The answer is right where today's monitors are wrong (docs/ARCHITECTURE.md, "Which
+    /// interfaces can carry traffic").
     @Suite("Verdicts")
     struct Verdicts {
         @Test("IPv6-only default route, then dual stack")
@@ -59,7 +60,8 @@ extension KernelTests {
             }
         }
 
-        @Test("a kill switch route wins: unsatisfied, routeRejects", arguments: ["unreachable", "blackhole", "prohibit"])
+        @Test("a kill switch route wins: unsatisfied, routeRejects",
+              arguments: ["unreachable", "blackhole", "prohibit"])
         func killSwitch(type: String) throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()

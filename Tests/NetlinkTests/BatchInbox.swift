@@ -64,7 +64,8 @@ extension EventBatch {
     /// The batch's answers through each interface, per family.
     var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] {
         var result: [AddressFamily: [InterfaceIndex: RouteLookup]] = [:]
-        for case .interfaceLookup(let family, let index, let lookup) in events { result[family, default: [:]][index] = lookup }
+        for case .interfaceLookup(let family, let index,
+                                  let lookup) in events { result[family, default: [:]][index] = lookup }
         return result
     }
 

@@ -21,7 +21,8 @@ struct ClassicBPFInterpreter {
         guard !program.isEmpty, program.count <= Int(BPF_MAXINSNS) else {
             throw Rejected(description: "\(program.count) instructions")
         }
-        guard Int32(program.last!.code) & 0x07 == BPF_RET else { throw Rejected(description: "does not end with a return") }
+        guard Int32(program.last!.code) & 0x07
+            == BPF_RET else { throw Rejected(description: "does not end with a return") }
         var masks = [UInt16](repeating: 0xFFFF, count: program.count)
         var written: UInt16 = 0
         for (pc, instruction) in program.enumerated() {

@@ -10,7 +10,8 @@ import Testing
 struct DecoderFixtureTests {
     /// Runs `body` on a copy of `bytes` in 4-byte-aligned memory, as a receive buffer is.
     private func withMessage<Result>(_ bytes: [UInt8], _ body: (UnsafeMutablePointer<nlmsghdr>) -> Result) -> Result {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, MemoryLayout<nlmsghdr>.size), alignment: 4)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, MemoryLayout<nlmsghdr>.size),
+                                                      alignment: 4)
         defer { memory.deallocate() }
         memory.initializeMemory(as: UInt8.self, repeating: 0, count: max(bytes.count, MemoryLayout<nlmsghdr>.size))
         bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
@@ -84,11 +85,14 @@ struct DecoderFixtureTests {
         #expect(withMessage(optimistic) { AddressDecoder.decode($0) } == .changed(InterfaceAddress(
             interface: InterfaceIndex(rawValue: 2), address: IPAddress("2001:db8::5")!, prefixLength: 64,
             flags: [.optimistic, .tentative])))
-        let removed = address(type: RTM_DELADDR, family: .ipv4, prefix: 24, attributes: [(UInt16(IFA_ADDRESS), local.bytes)])
+        let removed = address(type: RTM_DELADDR, family: .ipv4, prefix: 24,
+                              attributes: [(UInt16(IFA_ADDRESS), local.bytes)])
         #expect(withMessage(removed) { AddressDecoder.decode($0) }
-                == .removed(InterfaceAddress.Key(interface: InterfaceIndex(rawValue: 2), address: local, prefixLength: 24)))
+                == .removed(InterfaceAddress.Key(interface: InterfaceIndex(rawValue: 2), address: local,
+                                                 prefixLength: 24)))
         // An IPv6 address in an AF_INET message is not believed.
-        let mismatched = address(family: .ipv4, prefix: 64, attributes: [(UInt16(IFA_ADDRESS), IPAddress("2001:db8::5")!.bytes)])
+        let mismatched = address(family: .ipv4, prefix: 64,
+                                 attributes: [(UInt16(IFA_ADDRESS), IPAddress("2001:db8::5")!.bytes)])
         #expect(withMessage(mismatched) { AddressDecoder.decode($0) } == nil)
     }
 
@@ -121,7 +125,8 @@ struct DecoderFixtureTests {
 
     @Test("rules: wg-quick's fwmark rule and suppress_prefixlength rule; other selectors are noted")
     func rules() {
-        func rule(_ attributes: [(UInt16, [UInt8])], action: UInt8 = UInt8(FR_ACT_TO_TBL), flags: UInt32 = 0) -> [UInt8] {
+        func rule(_ attributes: [(UInt16, [UInt8])], action: UInt8 = UInt8(FR_ACT_TO_TBL),
+                  flags: UInt32 = 0) -> [UInt8] {
             var header = fib_rule_hdr()
             header.family = AddressFamily.ipv4.linuxValue
             header.action = action

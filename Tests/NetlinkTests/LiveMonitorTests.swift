@@ -24,7 +24,8 @@ import Testing
         #expect(loopback.type == .loopback)
         #expect(loopback.hardwareType == .loopback)
         #expect(batch.addresses.contains {
-            $0.interface == loopback.index && $0.address == IPAddress("127.0.0.1") && $0.prefixLength == 8 && $0.scope == .host
+            $0.interface == loopback.index && $0.address == IPAddress("127.0.0.1") && $0.prefixLength == 8 && $0.scope
+                == .host
         })
         #expect(batch.lookupCount == 2)
         #expect(Set(batch.lookups.keys) == [.ipv4, .ipv6])

@@ -79,7 +79,8 @@ struct NamespaceMonitorTests {
                 }
             }
             let batch = inbox.first { $0.lookups[.ipv4] == expected && $0.lookups[.ipv6] == expected }
-            #expect(batch != nil, "no batch with \(expected) for \(type ?? "no default route"); lost: \(inbox.lostReasons)")
+            #expect(batch != nil,
+                    "no batch with \(expected) for \(type ?? "no default route"); lost: \(inbox.lostReasons)")
             #expect(batch?.isFullState == false)
         }
 
@@ -120,7 +121,8 @@ struct NamespaceMonitorTests {
         // Released below; on an early throw, released here, or the cancel above deadlocks.
         var released = false
         defer { if !released { gate.signal() } }
-        let batch = (1...3000).map { "route add unreachable 203.0.113.0/24 table \(1000 + $0)" }.joined(separator: "\n") + "\n"
+        let batch = (1...3000).map { "route add unreachable 203.0.113.0/24 table \(1000 + $0)" }.joined(separator: "\n")
+            + "\n"
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("\(namespace.name).batch")
         try Data(batch.utf8).write(to: file)
         defer {

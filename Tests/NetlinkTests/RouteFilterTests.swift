@@ -65,7 +65,9 @@ struct RouteFilterTests {
     func destinationAfterOtherAttributes() throws {
         let filter = try #require(filter)
         let others: [(UInt16, [UInt8])] = (0..<(RouteFilter.attributeLimit - 1)).map { index in
-            index % 2 == 0 ? (MessageBytes.priority, MessageBytes.host(UInt32(index))) : (UInt16(RTA_GATEWAY.rawValue), [100, 64, 0, 1])
+            index % 2
+                == 0 ? (MessageBytes.priority, MessageBytes.host(UInt32(index))) : (UInt16(RTA_GATEWAY.rawValue),
+                                                                                    [100, 64, 0, 1])
         }
         func route(_ destination: String, _ length: UInt8, after attributes: [(UInt16, [UInt8])]) -> [UInt8] {
             MessageBytes.route(IPAddress(destination)!, length,
@@ -101,7 +103,8 @@ struct RouteFilterTests {
         // A prefix longer than the address, an RTA_DST of the wrong size, none at all.
         #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 33)))
         #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32,
-                                                 attributes: [(MessageBytes.destinationType, IPAddress("2001:db8:1::5")!.bytes)])))
+                                                 attributes: [(MessageBytes.destinationType,
+                                                               IPAddress("2001:db8:1::5")!.bytes)])))
         #expect(filter.passes(MessageBytes.route(IPAddress("100.64.3.7")!, 32,
                                                  attributes: [(MessageBytes.table, MessageBytes.host(UInt32(254)))])))
         // An attribute claiming fewer bytes than its own header.
@@ -139,7 +142,8 @@ struct RouteFilterTests {
 
     @Test("the program follows the configured destinations")
     func configuredDestinations() throws {
-        let filter = try #require(Verdicts(LookupDestinations(ipv4: IPAddress("10.1.2.3")!, ipv6: IPAddress("2001:db8:7::1")!)))
+        let filter = try #require(Verdicts(LookupDestinations(ipv4: IPAddress("10.1.2.3")!,
+                                                              ipv6: IPAddress("2001:db8:7::1")!)))
         #expect(filter.passes(MessageBytes.route(IPAddress("10.1.0.0")!, 16)))
         #expect(!filter.passes(MessageBytes.route(IPAddress("203.0.113.0")!, 24)))
         #expect(!filter.passes(MessageBytes.route(IPAddress("2001:db8::")!, 48)))
@@ -151,7 +155,8 @@ struct RouteFilterTests {
 
     /// `destination` with only its first `keepingBits` bits, and bit `flippingBit`
     /// (counted from the most significant) inverted.
-    private static func address(_ destination: IPAddress, keepingBits length: Int, flippingBit flipped: Int?) -> IPAddress {
+    private static func address(_ destination: IPAddress, keepingBits length: Int,
+                                flippingBit flipped: Int?) -> IPAddress {
         var bytes = destination.bytes
         for bit in 0..<bytes.count * 8 {
             let mask = UInt8(0x80) >> UInt8(bit % 8)

@@ -14,7 +14,11 @@ private final class FakeSysfs {
     }
 
     deinit {
-        do { try FileManager.default.removeItem(at: root) } catch { Issue.record("FakeSysfs: cannot remove \(root.path): \(error)") }
+        do {
+            try FileManager.default.removeItem(at: root)
+        } catch {
+            Issue.record("FakeSysfs: cannot remove \(root.path): \(error)")
+        }
     }
 
     func link(_ name: String, uevent: String? = nil, directories: [String] = []) throws {
@@ -24,12 +28,14 @@ private final class FakeSysfs {
             try Data(uevent.utf8).write(to: directory.appendingPathComponent("uevent"))
         }
         for sub in directories {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub),
+                                                    withIntermediateDirectories: true)
         }
     }
 }
 
-private func attributes(_ index: Int32, _ name: String, hardwareType: HardwareType = .ether, kind: String? = nil) -> LinkAttributes {
+private func attributes(_ index: Int32, _ name: String, hardwareType: HardwareType = .ether,
+                        kind: String? = nil) -> LinkAttributes {
     LinkAttributes(index: InterfaceIndex(rawValue: index), name: name, flags: [.up], operState: .up,
                    hardwareType: hardwareType, kind: kind)
 }

@@ -64,8 +64,10 @@ struct ConnectivityReportTests {
         // Five more checks, each a minute later, each confirming "full".
         var latest = first
         for minute in 1...5 {
-            latest = CheckReports.report(.full, elapsed: 5 + Int64(minute), checkedAt: 1_796_113_800 + 60 * Int64(minute))
-            #expect(try CheckReports.send(latest, from: probe, id: Int64(minute) + 1) == .reported(id: .integer(Int64(minute) + 1)))
+            latest = CheckReports.report(.full, elapsed: 5 + Int64(minute),
+                                         checkedAt: 1_796_113_800 + 60 * Int64(minute))
+            #expect(try CheckReports.send(latest, from: probe, id: Int64(minute) + 1)
+                    == .reported(id: .integer(Int64(minute) + 1)))
             try probe.send(Request(.status(.any)))
             let status = try probe.nextPath().update
             #expect(status.connectivity == latest, "status kept an older check")
@@ -88,7 +90,8 @@ struct ConnectivityReportTests {
         let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let probe = try harness.connect()
-        #expect(try CheckReports.send(CheckReports.report(.full, interface: "wlan9"), from: probe) == .reported(id: .integer(1)))
+        #expect(try CheckReports.send(CheckReports.report(.full, interface: "wlan9"), from: probe)
+                == .reported(id: .integer(1)))
         try probe.send(Request(.status(.any)))
         #expect(try probe.nextPath().update.connectivity == .unknown)
     }
@@ -114,7 +117,8 @@ struct ConnectivityReportTests {
         let harness = try DaemonHarness(configuration: CheckReports.configuration())
         defer { harness.stop() }
         let probe = try harness.connect()
-        guard case .error(.badArgument, let message, .integer(1)) = try CheckReports.send(CheckReports.report(.full, url: "http://x/"),
+        guard case .error(.badArgument, let message,
+                          .integer(1)) = try CheckReports.send(CheckReports.report(.full, url: "http://x/"),
                                                                                  from: probe) else {
             Issue.record("a report about another URL was taken")
             return
@@ -126,7 +130,8 @@ struct ConnectivityReportTests {
         let off = try DaemonHarness(configuration: CheckReports.configuration(url: nil))
         defer { off.stop() }
         let other = try off.connect()
-        guard case .error(.badArgument, let why, _) = try CheckReports.send(CheckReports.report(.full), from: other) else {
+        guard case .error(.badArgument, let why, _) = try CheckReports.send(CheckReports.report(.full),
+                                                                            from: other) else {
             Issue.record("a report was taken with checking off")
             return
         }
@@ -141,7 +146,9 @@ struct ConnectivityReportTests {
         let probe = try harness.connect()
         _ = try CheckReports.send(CheckReports.report(.full), from: probe)
         #expect(try subscriber.nextPath().update.connectivity.state == .full)
-        harness.queue.sync { harness.service.reconfigure(CheckReports.configuration(url: "http://198.51.100.1:8080/other")) }
+        harness.queue.sync {
+            harness.service.reconfigure(CheckReports.configuration(url: "http://198.51.100.1:8080/other"))
+        }
         #expect(try subscriber.nextPath().update.connectivity == .unknown)
     }
 }

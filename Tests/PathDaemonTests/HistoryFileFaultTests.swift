@@ -14,7 +14,8 @@ struct HistoryFileFaultTests {
     static let good = [
         #"{"event":"started","wallTime":1796150000.000,"monotonicTime":100.000}"#,
         #"{"event":"change","wallTime":1796150001.000,"monotonicTime":101.000,"status":"unsatisfied","#
-            + #""unsatisfiedReason":"noRoute","reasonInterface":null,"reason":"no route to the Internet (no default route)","interfaces":[],"#
+            + #""unsatisfiedReason":"noRoute","reasonInterface":null,"reason":"no route to the Internet (no "# +
+              #"default route)","interfaces":[],"#
             + #""generation":1,"sequence":1}"#,
         #"{"event":"stopped","wallTime":1796150002.000,"monotonicTime":102.000}"#,
     ]
@@ -28,7 +29,10 @@ struct HistoryFileFaultTests {
         #"{"event":"stopped","wallTime":1796150000,"monotonicTime":1e300}"#,
     ]
 
-    @Test("hostile numbers in history.jsonl: each line is skipped with a warning; the rest is served and the file repaired")
+    @Test("""
+        hostile numbers in history.jsonl: each line is skipped with a warning; the rest is served and the file \
+        repaired
+        """)
     func hostileNumbers() throws {
         try withTemporaryDirectory { temporary in
             let directory = temporary.url.path

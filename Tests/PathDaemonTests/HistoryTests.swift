@@ -48,7 +48,9 @@ struct HistoryTests {
                 harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
                 _ = try client.nextPath()
                 // A resync re-publishes the same path: no history entry.
-                harness.network.setState(Fixture.online.map { $0 == .linkChanged(Fixture.eth0()) ? .linkChanged(Fixture.eth0NoCarrier) : $0 })
+                harness.network.setState(Fixture.online.map {
+                    $0 == .linkChanged(Fixture.eth0()) ? .linkChanged(Fixture.eth0NoCarrier) : $0
+                })
                 harness.network.latest.overrun()
                 guard case .resync = try client.next() else { throw PathClientError("no resync") }
                 _ = try client.nextPath()
@@ -58,7 +60,8 @@ struct HistoryTests {
                 #expect(entries[2].time.wall == .seconds(1_796_150_003))
                 let (_, _, recent) = try Self.history(client, since: .seconds(1_796_150_001))
                 #expect(Self.events(recent) == ["unsatisfied/noCarrier/2"])
-                #expect(Self.events(try Self.history(client, limit: 2).entries) == ["satisfied/-/1", "unsatisfied/noCarrier/2"])
+                #expect(Self.events(try Self.history(client, limit: 2).entries)
+                        == ["satisfied/-/1", "unsatisfied/noCarrier/2"])
             }
             clock.advance(by: .seconds(60))
             let harness = try DaemonHarness(clock: clock, stateDirectory: directory)
@@ -72,14 +75,17 @@ struct HistoryTests {
         }
     }
 
-    @Test("a torn last line (the process died mid-write) is skipped with a warning; the rest is kept, the file repaired")
+    @Test("""
+        a torn last line (the process died mid-write) is skipped with a warning; the rest is kept, the file repaired
+        """)
     func tornLine() throws {
         try withTemporaryDirectory { temporary in
             let directory = temporary.url.path
             let clock = ManualClock()
             let before = [
                 HistoryEntry(time: clock.now(), event: .started),
-                HistoryEntry(time: clock.now(), event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noRoute,
+                HistoryEntry(time: clock.now(),
+                             event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noRoute,
                                                                           generation: .first, sequence: 1))),
             ]
             let torn = before.flatMap { $0.encodedLine() } + Array(#"{"event":"change","wallTime":17961"#.utf8)

@@ -1,6 +1,7 @@
 import Testing
 
-/// The load and abuse tests of issue 4. Serialized, and alone in this suite, because
-/// they measure the whole process (RSS, descriptors) and each one is heavy.
+/// The load and abuse tests (docs/ARCHITECTURE.md, "Slow clients" and "Memory").
+/// Serialized, and alone in this suite, because they measure the whole process (RSS,
+/// descriptors) and each one is heavy.
 @Suite("load and abuse", .serialized)
 enum LoadAndAbuse {}

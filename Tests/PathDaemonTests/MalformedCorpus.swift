@@ -29,7 +29,8 @@ struct MalformedCorpus {
         var random = Random(state: 4)
         let badJSON = [#"{"op":"ping""#, "not json", #"{"op":}"#, "[1,2", #"{"op":"ping",}"#, "{'op':'ping'}",
                        #"{"op":"ping"} {"op":"ping"}"#, "[]", "42", #""op""#, String(repeating: "[", count: 100)]
-        let wrongTypes = [#"{"op":5}"#, #"{"op":null}"#, #"{"op":"subscribe","criteria":5}"#, #"{"op":"status","id":[1]}"#,
+        let wrongTypes = [#"{"op":5}"#, #"{"op":null}"#, #"{"op":"subscribe","criteria":5}"#,
+                          #"{"op":"status","id":[1]}"#,
                           #"{"op":"subscribe","criteria":{"requiredInterfaceType":7}}"#, #"{"id":1}"#,
                           #"{"op":"ping","criteria":{}}"#, #"{"op":"subscribe","criteria":{"typo":1}}"#]
         for index in 0..<count {
@@ -57,7 +58,8 @@ struct MalformedCorpus {
             case 4:
                 // NUL bytes inside, around and instead of a request.
                 let variants: [[UInt8]] = [Array(#"{"op":"ping"}"#.utf8) + [0], [0, 0, 0],
-                                           Array(#"{"op":"pi"#.utf8) + [0] + Array(#"ng"}"#.utf8), [0] + Array(#"{"op":"ping"}"#.utf8)]
+                                           Array(#"{"op":"pi"#.utf8) + [0] + Array(#"ng"}"#.utf8),
+                                           [0] + Array(#"{"op":"ping"}"#.utf8)]
                 bytes = variants[Int(random.next() % UInt64(variants.count))]
                 code = .badJSON
             default:

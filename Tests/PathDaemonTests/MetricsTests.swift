@@ -24,7 +24,13 @@ struct MetricsTests {
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.map { String($0.dropFirst(name.count + 1)) }
     }
 
-    @Test("the counters follow the default path: changes, unsatisfied seconds by the clock, the reason, the last change")
+    /// The sample of eth0's usability, as Fixture's eth0 is labelled.
+    static let eth0Usable = #"pathd_interface_usable{interface="eth0",type="wiredEthernet",kind="","#
+        + #"expensive="false",constrained="false",in_path="true"}"#
+
+    @Test("""
+        the counters follow the default path: changes, unsatisfied seconds by the clock, the reason, the last change
+        """)
     func pathCounters() throws {
         let clock = ManualClock()
         let harness = try DaemonHarness(clock: clock)
@@ -41,11 +47,12 @@ struct MetricsTests {
         clock.advance(by: .milliseconds(2500))
         text = try Self.metrics(client)
         #expect(Self.value(#"pathd_path_status{pathd_path_status="unsatisfied"}"#, in: text) == "1")
-        #expect(Self.value(#"pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noCarrier"}"#, in: text) == "1")
+        #expect(Self.value(#"pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noCarrier"}"#,
+                           in: text) == "1")
         #expect(Self.value(#"pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noRoute"}"#, in: text) == "0")
         // Still unsatisfied: the counter includes the time up to the request.
         #expect(Self.value("pathd_path_unsatisfied_seconds_total", in: text) == "2.5")
-        #expect(Self.value(#"pathd_interface_usable{interface="eth0",type="wiredEthernet",kind="",expensive="false",constrained="false",in_path="true"}"#, in: text) == nil)
+        #expect(Self.value(Self.eth0Usable, in: text) == nil)
         #expect(Self.value("pathd_interfaces_usable", in: text) == "0")
 
         clock.advance(by: .seconds(5))
@@ -56,8 +63,9 @@ struct MetricsTests {
         #expect(Self.value("pathd_path_changes_total", in: text) == "2")
         #expect(Self.value("pathd_path_unsatisfied_seconds_total", in: text) == "7.5")
         #expect(Self.value("pathd_path_last_change_timestamp_seconds", in: text) == "1796150017.5")
-        #expect(Self.value(#"pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noCarrier"}"#, in: text) == "0")
-        #expect(Self.value(#"pathd_interface_usable{interface="eth0",type="wiredEthernet",kind="",expensive="false",constrained="false",in_path="true"}"#, in: text) == "1")
+        #expect(Self.value(#"pathd_path_unsatisfied_reason{pathd_path_unsatisfied_reason="noCarrier"}"#,
+                           in: text) == "0")
+        #expect(Self.value(Self.eth0Usable, in: text) == "1")
         #expect(Self.value("pathd_path_supports_ipv4", in: text) == "1")
         #expect(Self.value("pathd_path_supports_ipv6", in: text) == "0")
         #expect(Self.value("pathd_clients", in: text) == "1")
@@ -112,7 +120,8 @@ struct MetricsTests {
                             kind: "veth", operState: .up, flags: [.up, .running, .lowerUp],
                             unusableReason: number % 2 == 0 ? .noUsableAddress : nil)
         }
-        let path = Path(status: .satisfied, availableInterfaces: [Interface(name: "veth99", index: InterfaceIndex(rawValue: 99),
+        let path = Path(status: .satisfied,
+                        availableInterfaces: [Interface(name: "veth99", index: InterfaceIndex(rawValue: 99),
                                                                             type: .other)])
         let section = DaemonMetrics.InterfaceSection(reports: reports, path: path)
         #expect(section.usableCount == 50)
@@ -184,7 +193,9 @@ struct MetricsFileTests {
     func unwritable() throws {
         let log = try LogCapture()
         let scheduler = ManualScheduler()
-        let harness = try DaemonHarness(configuration: .daemon { $0.metricsFilePath = "/nonexistent-pathd-dir/pathd.prom" },
+        let harness = try DaemonHarness(configuration: .daemon {
+                                            $0.metricsFilePath = "/nonexistent-pathd-dir/pathd.prom"
+                                        },
                                         log: log.logger, scheduler: scheduler)
         defer { harness.stop() }
         let (client, _) = try harness.connectAndSubscribe()
@@ -192,7 +203,8 @@ struct MetricsFileTests {
         _ = try client.nextPath()
         try scheduler.runNext()
         harness.queue.sync {}
-        let logged = log.text().components(separatedBy: "metrics: cannot write /nonexistent-pathd-dir/pathd.prom").count - 1
+        let logged = log.text().components(separatedBy: "metrics: cannot write /nonexistent-pathd-dir/pathd.prom")
+            .count - 1
         #expect(logged == 1, "\(log.text())")
         try client.send(Request(.ping, id: .integer(1)))
         #expect(try client.next() == .pong(id: .integer(1)))

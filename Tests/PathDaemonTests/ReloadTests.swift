@@ -18,7 +18,8 @@ struct ReloadTests {
         #expect(!first.path.isExpensive)
 
         let admin = try harness.connect()
-        script.answer(.valid(ReloadScript.expensiveEth0(), warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"]))
+        script.answer(.valid(ReloadScript.expensiveEth0(),
+                             warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"]))
         try admin.send(Request(.reload, id: .integer(1)))
         #expect(try admin.next() == .reloaded(warnings: ["pathd.conf:4: unknown key Foo= in [Daemon]; ignored"],
                                               id: .integer(1)))

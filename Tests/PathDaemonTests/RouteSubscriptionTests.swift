@@ -152,7 +152,8 @@ struct RouteSubscriptionTests {
         let first = try bystander.nextPath().update
         let hostile = try RawClient(path: harness.socketPath)
         let lines = (0..<1000).map { index in
-            Request(.subscribeRoute(destination: .v4(0x0A00_0000 + UInt32(index))), id: .integer(Int64(index))).encoded()
+            Request(.subscribeRoute(destination: .v4(0x0A00_0000 + UInt32(index))),
+                    id: .integer(Int64(index))).encoded()
         }
         try hostile.write(lines.flatMap { $0 })
         var taken = 0

@@ -28,7 +28,8 @@ struct SequenceTests {
             #expect(id == .string(subscription.id))
             sequences[subscription.id, default: []].append(update.sequence)
         }
-        let wlan0Address = InterfaceAddress(interface: Self.wlan0.index, address: IPAddress("203.0.113.9")!, prefixLength: 24)
+        let wlan0Address = InterfaceAddress(interface: Self.wlan0.index, address: IPAddress("203.0.113.9")!,
+                                            prefixLength: 24)
         let wifiRoute = RouteLookup.route(RouteAnswer(type: .unicast, outputInterface: Self.wlan0.index,
                                                       gateway: IPAddress("203.0.113.1")!,
                                                       preferredSource: wlan0Address.address))

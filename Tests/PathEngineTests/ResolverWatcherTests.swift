@@ -18,7 +18,8 @@ struct ResolverWatcherTests {
 
             let queue = DispatchQueue(label: "pathd.test.resolver")
             let reports = Received<Bool>()
-            let watcher = ResolverWatcher(path: path, upstreamPath: directory + "/upstream.conf", queue: queue, log: Logger(threshold: .error, journalPrefixes: false)) {
+            let watcher = ResolverWatcher(path: path, upstreamPath: directory + "/upstream.conf", queue: queue,
+                                          log: Logger(threshold: .error, journalPrefixes: false)) {
                 reports.append($0)
             }
             queue.sync { watcher.start() }
@@ -51,7 +52,8 @@ struct ResolverWatcherTests {
                 try text.write(toFile: temporary, atomically: false, encoding: .utf8)
                 #expect(rename(temporary, file) == 0)
             }
-            try "nameserver 127.0.0.53\noptions edns0 trust-ad\n".write(toFile: path, atomically: false, encoding: .utf8)
+            try "nameserver 127.0.0.53\noptions edns0 trust-ad\n".write(toFile: path, atomically: false,
+                                                                        encoding: .utf8)
             try "# No DNS servers known.\n".write(toFile: upstream, atomically: false, encoding: .utf8)
 
             let queue = DispatchQueue(label: "pathd.test.resolver.stub")

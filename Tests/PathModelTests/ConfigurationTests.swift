@@ -66,13 +66,16 @@ struct ConfigurationTests {
             "pathd.conf:2: MaxClients= expects a number from 1 to 1000000, got \"0\"",
             "pathd.conf:3: LookupIPv4= expects an IPv4 address, got \"2001:db8::1\"",
             "pathd.conf:4: Socket= expects an absolute path of at most 107 bytes, got \"relative.sock\"",
-            "pathd.conf:5: ReceiveBuffer= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"lots\"",
+            "pathd.conf:5: ReceiveBuffer= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got " +
+            "\"lots\"",
             "pathd.conf:6: LogLevel= expects error, warning, notice, info, debug, got \"chatty\"",
-            "pathd.conf:7: ClientQueueLimit= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got \"1K\"",
+            "pathd.conf:7: ClientQueueLimit= expects a size from 4K to 1G (bytes, or with a K, M or G suffix), got " +
+            "\"1K\"",
             "pathd.conf:8: UpstreamResolvConf= expects an absolute path, got \"resolv.conf\"",
             "pathd.conf:11: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
             "pathd.conf:12: SetType= expects one of \(InterfaceType.writtenNamesDescription), got \"modem\"",
-            "pathd.conf:13: Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with !), "
+            "pathd.conf:13: Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with " +
+            "!), "
                 + "got \"modem\"",
             "pathd.conf:14: Name= has a lone \"!\"; write !PATTERN with no space",
         ])
@@ -122,7 +125,8 @@ struct ConfigurationTests {
 
     @Test("an error in one drop-in invalidates the whole configuration")
     func errorInDropIn() {
-        let result = parse(("pathd.conf", "[Daemon]\nMaxClients=10\n"), ("pathd.conf.d/x.conf", "[Daemon]\nMaxClients=-1\n"))
+        let result = parse(("pathd.conf", "[Daemon]\nMaxClients=10\n"),
+                           ("pathd.conf.d/x.conf", "[Daemon]\nMaxClients=-1\n"))
         #expect(!result.isValid)
         #expect(result.diagnostics.errors.map(\.file) == ["pathd.conf.d/x.conf"])
     }
@@ -155,7 +159,8 @@ struct ConfigurationTests {
         #expect(result.isValid)
         let text = result.configuration.renderedINI(header: ["Effective configuration"])
         #expect(text.hasPrefix("# Effective configuration\n\n[Daemon]\nSocket=/run/x.sock\n"))
-        #expect(text.contains("\n[Interface]\n# pathd.conf:4\nName=usb* !usb9\nKind=!veth\nConstrained=yes\nSetType=cellular\n"))
+        #expect(text.contains("\n[Interface]\n# pathd.conf:4\nName=usb* " +
+                              "!usb9\nKind=!veth\nConstrained=yes\nSetType=cellular\n"))
         let again = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
         #expect(again.diagnostics.isEmpty)
         var expected = result.configuration
@@ -230,7 +235,8 @@ struct ConfigurationKeyTableTests {
             #expect(Set(names).count == names.count, "two [\(Section.sectionName)] keys differ only in case")
             for key in Section.keys {
                 var settings = Section.defaults
-                #expect(settings.set(key.name, to: key.documentedDefault) == .set, "\(key.name)=\(key.documentedDefault)")
+                #expect(settings.set(key.name, to: key.documentedDefault) == .set,
+                        "\(key.name)=\(key.documentedDefault)")
                 #expect(settings == Section.defaults, "\(key.name)=\(key.documentedDefault) is not the default")
                 #expect(!key.summary.isEmpty && !key.summary.contains("\n"), "\(key.name): one line of description")
             }
@@ -246,7 +252,8 @@ struct ConfigurationKeyTableTests {
     func refusedValueChangesNothing() {
         var rule = InterfaceRule()
         #expect(rule.set("Type", to: "wifi !modem") == .refused(
-            "Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with !), got \"!modem\""))
+            "Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with !), "
+                + "got \"!modem\""))
         #expect(rule == InterfaceRule())
         #expect(rule.set("Name", to: "eth* !") == .refused("Name= has a lone \"!\"; write !PATTERN with no space"))
         #expect(rule == InterfaceRule())

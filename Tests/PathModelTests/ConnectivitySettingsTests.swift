@@ -58,15 +58,21 @@ struct ConnectivitySettingsTests {
                 "\(result.diagnostics)")
     }
 
-    @Test("the section as a whole: a URL needs expected content, and content a URL; the timeout is shorter than the interval")
+    @Test("""
+        the section as a whole: a URL needs expected content, and content a URL; the timeout is shorter than the \
+        interval
+        """)
     func consistency() {
         let noContent = parse(("pathd.conf", "[Connectivity]\nURL=http://192.0.2.9/c\n"))
         #expect(noContent.diagnostics.errors.map(\.description)
             == ["pathd.conf:2: URL= needs ExpectedContent= or ExpectedSHA256=: the check is proved by content"])
         let noURL = parse(("pathd.conf", "[Connectivity]\n\nExpectedContent=ok\n"))
-        #expect(noURL.diagnostics.errors.first?.description.hasPrefix("pathd.conf:3: ExpectedContent= is set but URL= is not") == true)
-        let slow = parse(("pathd.conf", "[Connectivity]\nURL=http://192.0.2.9/c\nExpectedContent=ok\nInterval=10s\nTimeout=30s\n"))
-        #expect(slow.diagnostics.errors.first?.description == "pathd.conf:5: Timeout=30s must be shorter than Interval=10s")
+        #expect(noURL.diagnostics.errors.first?.description.hasPrefix("pathd.conf:3: ExpectedContent= is set but " +
+                                                                      "URL= is not") == true)
+        let slow = parse(("pathd.conf",
+                          "[Connectivity]\nURL=http://192.0.2.9/c\nExpectedContent=ok\nInterval=10s\nTimeout=30s\n"))
+        #expect(slow.diagnostics.errors.first?.description
+                == "pathd.conf:5: Timeout=30s must be shorter than Interval=10s")
         // A drop-in completes the main file: valid together.
         let split = parse(("pathd.conf", "[Connectivity]\nURL=http://192.0.2.9/c\n"),
                           ("pathd.conf.d/50-content.conf", "[Connectivity]\nExpectedContent=ok\n"))
@@ -102,13 +108,15 @@ struct ConnectivitySettingsTests {
         let again = Configuration.parse([ConfigurationSource(name: "rendered", text: rendered)])
         #expect(again.diagnostics.isEmpty, "\(again.diagnostics)")
         #expect(again.configuration == result.configuration)
-        #expect(Configuration.parse([ConfigurationSource(name: "r", text: Configuration.builtIn.renderedINI())]).configuration
+        #expect(Configuration.parse([ConfigurationSource(name: "r",
+                                                         text: Configuration.builtIn.renderedINI())]).configuration
             == .builtIn)
     }
 
     @Test("time spans as systemd writes them", arguments: [
         ("30", Duration.seconds(30)), ("30s", .seconds(30)), ("5min", .seconds(300)), ("1h 30min", .seconds(5400)),
-        ("2.5s", .milliseconds(2500)), ("250ms", .milliseconds(250)), ("1d", .seconds(86_400)), ("1min30s", .seconds(90)),
+        ("2.5s", .milliseconds(2500)), ("250ms", .milliseconds(250)), ("1d", .seconds(86_400)), ("1min30s",
+                                                                                                 .seconds(90)),
         ("3 hours", .seconds(10_800)), ("0.5m", .seconds(30)),
     ])
     func timeSpans(text: String, span: Duration) {

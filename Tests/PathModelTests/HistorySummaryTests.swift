@@ -98,7 +98,9 @@ struct HistorySummaryTests {
         #expect(summary.unknown == .seconds(600))
     }
 
-    @Test("a run that ended without a stop mark (kill -9): the outage's end is unknown, the gap runs from its last line")
+    @Test("""
+        a run that ended without a stop mark (kill -9): the outage's end is unknown, the gap runs from its last line
+        """)
     func crash() {
         let summary = HistorySummary.summarize([
             HistoryEntry(time: Self.at(0), event: .started),

@@ -89,7 +89,8 @@ struct IPAddressTests {
     @Test(arguments: [
         ("0.0.0.0", "unspecified"), ("::", "unspecified"),
         ("127.0.0.1", "loopback"), ("127.255.255.254", "loopback"), ("::1", "loopback"),
-        ("224.0.0.1", "multicast"), ("239.255.255.250", "multicast"), ("ff02::1", "multicast"), ("ff0e::fb", "multicast"),
+        ("224.0.0.1", "multicast"), ("239.255.255.250", "multicast"), ("ff02::1", "multicast"), ("ff0e::fb",
+                                                                                                 "multicast"),
         ("169.254.1.1", "linkLocal"), ("fe80::1", "linkLocal"),
         ("255.255.255.255", "broadcast"), ("::ffff:192.0.2.1", "ipv4Mapped"), ("::ffff:127.0.0.1", "ipv4Mapped"),
         ("203.0.113.1", ""), ("10.0.0.1", ""), ("1.1.1.1", ""), ("223.255.255.255", ""), ("240.0.0.1", ""),
@@ -140,7 +141,10 @@ struct IPAddressTests {
         #expect(IPAddress(bytes: [UInt8](repeating: 1, count: count)) == nil)
     }
 
-    @Test("traffic that stays on one link: IPv6 link-local and link-scope multicast, IPv4 link-local, 224.0.0.0/24, 255.255.255.255",
+    @Test("""
+        traffic that stays on one link: IPv6 link-local and link-scope multicast, IPv4 link-local, 224.0.0.0/24, \
+        255.255.255.255
+        """,
           arguments: [
         ("fe80::1", true), ("febf::1", true), ("ff02::1", true), ("ff01::1", true), ("ff12::1:2", true),
         ("ff32::1", true), ("ff05::1", false), ("ff0e::1", false), ("ff03::1", false), ("2001:db8::1", false),

@@ -40,7 +40,8 @@ struct InterfaceLookupCriteriaTests {
     @Test("which rules take unmarked traffic: a marked-only rule never, an inverted one always")
     func ruleSelectors() {
         let marked = RoutingRule(family: .ipv4, priority: 100, action: .lookup(table: 7), firewallMark: 7)
-        let inverted = RoutingRule(family: .ipv4, priority: 100, action: .lookup(table: 7), isInverted: true, firewallMark: 7)
+        let inverted = RoutingRule(family: .ipv4, priority: 100, action: .lookup(table: 7), isInverted: true,
+                                   firewallMark: 7)
         let fromSubnet = RoutingRule(family: .ipv4, priority: 100, action: .lookup(table: 7), hasOtherSelectors: true)
         #expect(!marked.matchesUnmarkedTraffic)
         #expect(inverted.matchesUnmarkedTraffic)
@@ -85,11 +86,13 @@ struct InterfaceLookupCriteriaTests {
             .ruleAdded(RoutingRule(family: .ipv4, priority: 1, action: .reject(.prohibit))),
             F.lookup(.ipv4, .rejected(.prohibit)),
         ])
-        #expect(PathEvaluator.evaluate(ruled, criteria: Criteria(requiredInterfaceType: .wiredEthernet)).unsatisfiedReason
+        #expect(PathEvaluator.evaluate(ruled,
+                                       criteria: Criteria(requiredInterfaceType: .wiredEthernet)).unsatisfiedReason
                 == .routeRejects)
         // The same refusals without a reject in the kernel's lookup: no route.
         let none = Snapshot(events: links + refused + [F.lookup(.ipv4, .noRoute), F.lookup(.ipv6, .noRoute)])
-        #expect(PathEvaluator.evaluate(none, criteria: Criteria(requiredInterfaceType: .wiredEthernet)).unsatisfiedReason
+        #expect(PathEvaluator.evaluate(none,
+                                       criteria: Criteria(requiredInterfaceType: .wiredEthernet)).unsatisfiedReason
                 == .noRoute)
     }
 
@@ -134,7 +137,8 @@ struct InterfaceLookupCriteriaTests {
 
     @Test("Ignore= hides an interface; an on-demand interface that is down gives requiresConnection")
     func ignoreAndOnDemand() throws {
-        let ignoring = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: "[Interface]\nName=wg0\nIgnore=yes\n")])
+        let ignoring = Configuration.parse([ConfigurationSource(name: "pathd.conf",
+                                                                text: "[Interface]\nName=wg0\nIgnore=yes\n")])
         try #require(ignoring.isValid)
         let snapshot = Snapshot(events: Self.wiredWithTunnel + [
             F.defaultRoute(.ipv4, via: F.wgIndex, metric: 0, prefixLength: 1),
@@ -143,7 +147,8 @@ struct InterfaceLookupCriteriaTests {
         let path = PathEvaluator.evaluate(snapshot, policy: ignoring.configuration.policy)
         #expect(path.availableInterfaces.map(\.name) == ["eth0"])
 
-        let onDemand = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: "[Interface]\nName=wg0\nOnDemand=yes\n")])
+        let onDemand = Configuration.parse([ConfigurationSource(name: "pathd.conf",
+                                                                text: "[Interface]\nName=wg0\nOnDemand=yes\n")])
         try #require(onDemand.isValid)
         var down = F.wg0()
         down.flags = []

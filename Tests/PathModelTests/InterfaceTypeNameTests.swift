@@ -54,7 +54,8 @@ struct InterfaceTypeNameTests {
     func unknownName() {
         let result = parse("[Interface]\nType=wifi modem\nSetType=wire\n")
         #expect(!result.isValid)
-        let accepted = "wifi, cellular, wiredEthernet, loopback, other, in any case (also wired or ethernet for wiredEthernet)"
+        let accepted = "wifi, cellular, wiredEthernet, loopback, other, in any case (also wired or ethernet for " +
+                       "wiredEthernet)"
         #expect(InterfaceType.writtenNamesDescription == accepted)
         #expect(result.diagnostics.map(\.description) == [
             "pathd.conf:2: Type= expects types among \(accepted) (each may start with !), got \"modem\"",

@@ -10,7 +10,9 @@ struct LinkStateCase: Sendable, CustomTestStringConvertible {
         self.operState = operState
         self.expected = expected
     }
-    var testDescription: String { "flags 0x\(String(flags.rawValue, radix: 16)) \(operState.name) → \(expected.rawValue)" }
+    var testDescription: String {
+        "flags 0x\(String(flags.rawValue, radix: 16)) \(operState.name) → \(expected.rawValue)"
+    }
 }
 
 @Suite("Link")
@@ -68,8 +70,10 @@ struct LinkTests {
 
     @Test(arguments: [
         (RouteType.unicast, "unicast"), (.local, "local"), (.blackhole, "blackhole"),
-        (.unreachable, "unreachable"), (.prohibit, "prohibit"), (.throw, "throw"), (RouteType(rawValue: 3), "broadcast"),
-        (RouteType(rawValue: 4), "anycast"), (RouteType(rawValue: 5), "multicast"), (RouteType(rawValue: 10), "type 10"),
+        (.unreachable, "unreachable"), (.prohibit, "prohibit"), (.throw, "throw"), (RouteType(rawValue: 3),
+                                                                                    "broadcast"),
+        (RouteType(rawValue: 4), "anycast"), (RouteType(rawValue: 5), "multicast"), (RouteType(rawValue: 10),
+                                                                                     "type 10"),
     ])
     func routeTypes(type: RouteType, description: String) {
         #expect(type.rejectsTraffic == [RouteType.blackhole, .unreachable, .prohibit, .throw].contains(type))

@@ -73,7 +73,8 @@ struct MasterLinkTests {
 
     @Test("bond and team by kind, a bond by IFF_MASTER alone; a VRF or a plain link is not held to its ports")
     func whichLinksAreMasters() {
-        for master in [Self.br0(kind: "bond"), Self.br0(kind: "team"), Self.br0(kind: nil, flags: F.working.union(.master))] {
+        for master in [Self.br0(kind: "bond"), Self.br0(kind: "team"),
+                       Self.br0(kind: nil, flags: F.working.union(.master))] {
             #expect(master.aggregatesPorts)
             #expect(Self.host(bridge: master).linkState(of: master) == .noCarrier)
         }

@@ -58,7 +58,8 @@ struct PathEvaluatorDetailTests {
 
     @Test func onLinkRouteHasNoGateway() {
         let path = PathEvaluator.evaluate(Snapshot(events: [
-            .linkChanged(F.wg0()), F.added("10.7.0.2", on: F.wgIndex), F.route(.ipv4, via: F.wgIndex, source: "10.7.0.2"),
+            .linkChanged(F.wg0()), F.added("10.7.0.2", on: F.wgIndex), F.route(.ipv4, via: F.wgIndex,
+                                                                               source: "10.7.0.2"),
         ]))
         #expect(path.status == .satisfied)
         #expect(path.gateways.isEmpty)
@@ -67,7 +68,8 @@ struct PathEvaluatorDetailTests {
 
     @Test func cellularIsExpensiveByDefaultAndNotUnderACustomPolicy() {
         let snapshot = Snapshot(events: [
-            .linkChanged(F.wwan0()), F.added("100.64.0.2", on: F.wwanIndex), F.route(.ipv4, via: F.wwanIndex, source: "100.64.0.2"),
+            .linkChanged(F.wwan0()), F.added("100.64.0.2", on: F.wwanIndex), F.route(.ipv4, via: F.wwanIndex,
+                                                                                     source: "100.64.0.2"),
         ])
         let standard = PathEvaluator.evaluate(snapshot)
         #expect(standard.status == .satisfied)
@@ -153,7 +155,8 @@ struct PathEvaluatorDetailTests {
 
     @Test func identicalUnsatisfiedSnapshotsGiveEqualPaths() {
         let events: [NetworkEvent] = [.linkChanged(F.eth0(flags: [.up], operState: .down)), F.lookup(.ipv4, .noRoute)]
-        #expect(PathEvaluator.evaluate(Snapshot(events: events)) == PathEvaluator.evaluate(Snapshot(events: events + events)))
+        #expect(PathEvaluator.evaluate(Snapshot(events: events))
+                == PathEvaluator.evaluate(Snapshot(events: events + events)))
     }
 
     @Test func aChangedFactGivesADifferentPath() {

@@ -65,7 +65,8 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .unsatisfied, reason: .dormant, reasonInterface: "eth0"),
     EvaluatorCase(name: "route through a dormant link", events: [
         .linkChanged(F.wlan0(flags: [.up, .lowerUp, .dormant], operState: .dormant)),
-        F.added("192.0.2.10", on: F.wlanIndex), F.route(.ipv4, via: F.wlanIndex, gateway: "192.0.2.1", source: "192.0.2.10"),
+        F.added("192.0.2.10", on: F.wlanIndex), F.route(.ipv4, via: F.wlanIndex, gateway: "192.0.2.1",
+                                                        source: "192.0.2.10"),
     ], status: .unsatisfied, reason: .dormant, reasonInterface: "wlan0"),
     EvaluatorCase(name: "operstate UNKNOWN and running (WireGuard)", events: [
         .linkChanged(F.lo), .linkChanged(F.wg0()), F.added("10.7.0.2", on: F.wgIndex),
@@ -73,7 +74,8 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .satisfied),
     EvaluatorCase(name: "route flagged linkdown", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10", isLinkDown: true), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10", isLinkDown: true),
+        F.lookup(.ipv6, .noRoute),
     ], status: .unsatisfied, reason: .noCarrier, reasonInterface: "eth0"),
     EvaluatorCase(name: "only a tentative address", events: [
         .linkChanged(F.eth0()), F.added("2001:db8::10", flags: .tentative),
@@ -148,7 +150,8 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], criteria: Criteria(requiredInterfaceType: .wifi), status: .unsatisfied, reason: .interfaceTypeExcluded),
     EvaluatorCase(name: "IPv4 no carrier outranks IPv6 no route", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"), F.added("2001:db8::10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10", isLinkDown: true), F.lookup(.ipv6, .noRoute),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10", isLinkDown: true),
+        F.lookup(.ipv6, .noRoute),
     ], status: .unsatisfied, reason: .noCarrier, reasonInterface: "eth0"),
     EvaluatorCase(name: "IPv4 route rejects outranks IPv6 no address", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"),
@@ -156,7 +159,8 @@ private let evaluatorCases: [EvaluatorCase] = [
     ], status: .unsatisfied, reason: .routeRejects),
     EvaluatorCase(name: "one family usable wins over the other's failure", events: [
         .linkChanged(F.eth0()), F.added("192.0.2.10"),
-        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6, .rejected(.unreachable)),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "192.0.2.10"), F.lookup(.ipv6,
+                                                                                              .rejected(.unreachable)),
     ], status: .satisfied),
     EvaluatorCase(name: "no carrier reported on the first link that is up", events: [
         .linkChanged(F.eth0(flags: [], operState: .down)), .linkChanged(F.wlan0(flags: [.up], operState: .down)),

@@ -24,18 +24,21 @@ struct PathSummaryTests {
     }
 
     @Test(arguments: [
-        (Path(status: .satisfied, availableInterfaces: [eth0], supportsIPv4: true, supportsIPv6: true, supportsDNS: true),
+        (Path(status: .satisfied, availableInterfaces: [eth0], supportsIPv4: true, supportsIPv6: true,
+              supportsDNS: true),
          "satisfied via eth0 (IPv4, IPv6, DNS)"),
         (Path(status: .satisfied, availableInterfaces: [wlan0, eth0], isExpensive: true, isConstrained: true,
               supportsIPv6: true),
          "satisfied via wlan0, eth0 (IPv6, expensive, constrained)"),
         (Path(status: .satisfied), "satisfied"),
-        (Path(status: .requiresConnection, availableInterfaces: [Interface(name: "ppp0", index: InterfaceIndex(rawValue: 9),
+        (Path(status: .requiresConnection,
+              availableInterfaces: [Interface(name: "ppp0", index: InterfaceIndex(rawValue: 9),
                                                                            type: .other)]),
          "requiresConnection via ppp0"),
         (Path(status: .unsatisfied, unsatisfiedReason: .noCarrier, reasonInterface: "eth0"),
          "unsatisfied: no carrier on eth0 (cable unplugged or peer down)"),
-        (Path(status: .unsatisfied, unsatisfiedReason: .noRoute), "unsatisfied: no route to the Internet (no default route)"),
+        (Path(status: .unsatisfied, unsatisfiedReason: .noRoute),
+         "unsatisfied: no route to the Internet (no default route)"),
         (Path(status: .unsatisfied), "unsatisfied: unknown reason"),
     ])
     func summary(path: Path, expected: String) {

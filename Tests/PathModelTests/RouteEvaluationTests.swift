@@ -77,7 +77,8 @@ struct RouteEvaluationTests {
     @Test("a source that does not count (IPv6 link-local) is noAddress")
     func linkLocalSource() {
         let v6 = F.ip("2001:db8:ffff::1")
-        let report = PathEvaluator.route(to: v6, lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1", source: "fe80::2"),
+        let report = PathEvaluator.route(to: v6,
+                                         lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1", source: "fe80::2"),
                                          snapshot: Snapshot(events: Self.wired))
         #expect(report.unsatisfiedReason == .noAddress)
         #expect(report.reasonInterface == "eth0")
@@ -141,7 +142,8 @@ struct RouteEvaluationTests {
                        hardwareType: HardwareType(rawValue: 512), kind: nil, type: .other)
         let policy = Self.policy("[Interface]\nName=ppp0\nOnDemand=yes\nExpensive=yes\n")
         let report = PathEvaluator.route(to: Self.destination, lookup: .noRoute,
-                                         snapshot: Snapshot(events: [.linkChanged(F.lo), .linkChanged(ppp)]), policy: policy)
+                                         snapshot: Snapshot(events: [.linkChanged(F.lo),
+                                                                     .linkChanged(ppp)]), policy: policy)
         #expect(report.status == .requiresConnection)
         #expect(report.interface?.name == "ppp0")
         #expect(report.isExpensive)
@@ -160,7 +162,8 @@ struct RouteEvaluationTests {
           arguments: [("fe80::1", RouteType.unicast), ("ff02::1", .multicast), ("ff01::1", .multicast)])
     func linkLocalDestination(text: String, type: RouteType) {
         let report = PathEvaluator.route(to: F.ip(text),
-                                         lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2", type: type),
+                                         lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2",
+                                                             type: type),
                                          snapshot: Snapshot(events: Self.dualStack))
         #expect(report == RouteReport(destination: F.ip(text), status: .satisfied, interface: F.eth0Interface,
                                       source: F.ip("fe80::2"), table: 254))
@@ -175,7 +178,8 @@ struct RouteEvaluationTests {
     func linkLocalSourceBeyondTheLink() {
         for (text, type) in [("2001:db8:ffff::1", RouteType.unicast), ("ff05::1", .multicast)] {
             let report = PathEvaluator.route(to: F.ip(text),
-                                             lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2", type: type),
+                                             lookup: Self.answer(via: F.ethIndex, gateway: nil, source: "fe80::2",
+                                                                 type: type),
                                              snapshot: Snapshot(events: Self.dualStack))
             #expect(report.unsatisfiedReason == .noAddress, "\(text)")
         }
@@ -206,7 +210,8 @@ struct RouteEvaluationTests {
         #expect(report.interface == nil)
         // A global destination is answered around it, as before.
         let global = PathEvaluator.route(to: F.ip("2001:db8:ffff::1"),
-                                         lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1", source: "2001:db8:77::2"),
+                                         lookup: Self.answer(via: F.ethIndex, gateway: "fe80::1",
+                                                             source: "2001:db8:77::2"),
                                          throughInterface: Self.throughInterface(twoLinks, .ipv6),
                                          snapshot: Snapshot(events: twoLinks),
                                          policy: Self.policy("[Interface]\nName=eth0\nIgnore=yes\n"))

@@ -9,7 +9,8 @@ private typealias F = Fixture
 @Suite("route zones")
 struct RouteZoneTests {
     @Test("an address with or without a zone is split; anything else is no address", arguments: [
-        ("fe80::1%eth0", "fe80::1", "eth0"), ("fe80::1%2", "fe80::1", "2"), ("ff02::1%wlp0s20f3", "ff02::1", "wlp0s20f3"),
+        ("fe80::1%eth0", "fe80::1", "eth0"), ("fe80::1%2", "fe80::1", "2"), ("ff02::1%wlp0s20f3", "ff02::1",
+                                                                             "wlp0s20f3"),
         ("198.51.100.7", "198.51.100.7", nil), ("2001:db8::1%eth0", "2001:db8::1", "eth0"),
     ] as [(String, String, String?)])
     func splits(text: String, address: String, zone: String?) throws {
@@ -28,9 +29,11 @@ struct RouteZoneTests {
 
     @Test("only a link-local IPv6 destination takes a zone")
     func whereAZoneApplies() {
-        for text in ["fe80::1", "ff02::1", "ff01::2", "ff32::1"] { #expect(RouteZone.refusal(zoning: F.ip(text)) == nil) }
+        for text in ["fe80::1", "ff02::1", "ff01::2",
+                     "ff32::1"] { #expect(RouteZone.refusal(zoning: F.ip(text)) == nil) }
         for text in ["2001:db8::1", "ff05::1", "169.254.1.1", "224.0.0.1", "::ffff:169.254.1.1"] {
-            #expect(RouteZone.refusal(zoning: F.ip(text))?.contains("the routes choose the interface for \(text)") == true)
+            #expect(RouteZone.refusal(zoning: F.ip(text))?.contains("the routes choose the interface for \(text)")
+                    == true)
         }
     }
 

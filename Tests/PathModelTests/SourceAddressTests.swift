@@ -23,15 +23,18 @@ struct SourceAddressTests {
 
     static let setups: [Setup] = [
         // ip route get 203.0.113.1 → "dev vA src 169.254.10.2" (Linux 6.18, a namespace).
-        Setup(name: "IPv4 link-local, link-scope default", addresses: [F.address("169.254.10.2", prefix: 16, scope: .link)],
+        Setup(name: "IPv4 link-local, link-scope default",
+              addresses: [F.address("169.254.10.2", prefix: 16, scope: .link)],
               gateway: nil, kernelSource: "169.254.10.2", family: .ipv4, usable: true),
         // ip route get 203.0.113.1 → "via 169.254.10.1 dev vA": no src.
-        Setup(name: "IPv4 link-local, default via a gateway", addresses: [F.address("169.254.10.2", prefix: 16, scope: .link)],
+        Setup(name: "IPv4 link-local, default via a gateway",
+              addresses: [F.address("169.254.10.2", prefix: 16, scope: .link)],
               gateway: "169.254.10.1", kernelSource: nil, family: .ipv4, usable: false),
         Setup(name: "IPv4 global, default via a gateway", addresses: [F.address("192.0.2.10")],
               gateway: "192.0.2.1", kernelSource: "192.0.2.10", family: .ipv4, usable: true),
         // ip -6 route get → "src 2001:db8:1::2" while the address is "optimistic tentative".
-        Setup(name: "IPv6 optimistic during DAD", addresses: [F.address("2001:db8::10", flags: [.tentative, .optimistic])],
+        Setup(name: "IPv6 optimistic during DAD",
+              addresses: [F.address("2001:db8::10", flags: [.tentative, .optimistic])],
               gateway: "fe80::1", kernelSource: "2001:db8::10", family: .ipv6, usable: true),
         Setup(name: "IPv6 tentative, link-local beside it",
               addresses: [F.address("2001:db8::10", flags: .tentative), F.address("fe80::10", scope: .link)],
@@ -98,7 +101,8 @@ struct SourceAddressTests {
         #expect(path.unsatisfiedReason == .noAddress)
     }
 
-    @Test("sources that count", arguments: ["192.0.2.10", "169.254.10.2", "10.0.0.1", "2001:db8::1", "fec0::1", "fd00::1"])
+    @Test("sources that count",
+          arguments: ["192.0.2.10", "169.254.10.2", "10.0.0.1", "2001:db8::1", "fec0::1", "fd00::1"])
     func counts(_ text: String) {
         #expect(F.ip(text).countsAsSource)
     }
@@ -108,13 +112,17 @@ struct SourceAddressTests {
     @Test("simulated: a route's own src is the source, whatever the link holds")
     func routeSource() {
         let bare: [NetworkEvent] = [.linkChanged(F.lo), .linkChanged(F.eth0())]
-        let withSource = Snapshot(events: bare + [F.defaultRoute(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "10.0.0.1")])
+        let withSource = Snapshot(events: bare
+                                  + [F.defaultRoute(.ipv4, via: F.ethIndex, gateway: "192.0.2.1", source: "10.0.0.1")])
         #expect(PathEvaluator.evaluate(withSource, criteria: Self.wired).status == .satisfied)
-        let linkLocal = Snapshot(events: bare + [F.defaultRoute(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "fe80::10")])
+        let linkLocal = Snapshot(events: bare
+                                 + [F.defaultRoute(.ipv6, via: F.ethIndex, gateway: "fe80::1", source: "fe80::10")])
         #expect(PathEvaluator.evaluate(linkLocal, criteria: Self.wired).unsatisfiedReason == .noAddress)
     }
 
-    @Test("simulated IPv4: with nothing on the link, another link's global address serves; not a link-scope or host one")
+    @Test("""
+        simulated IPv4: with nothing on the link, another link's global address serves; not a link-scope or host one
+        """)
     func ipv4FromAnotherLink() {
         let unnumbered: [NetworkEvent] = [
             .linkChanged(F.lo), .linkChanged(F.eth0()), .linkChanged(F.wlan0()),
@@ -142,6 +150,7 @@ struct SourceAddressTests {
         #expect(InterfaceReport.report(for: F.eth0(), in: own, policy: .standard).isUsable)
         let elsewhere = Snapshot(events: addressed + [F.defaultRoute(.ipv4, via: F.wlanIndex)])
         #expect(!elsewhere.hasUsableAddress(F.ethIndex, family: .ipv4))
-        #expect(InterfaceReport.report(for: F.eth0(), in: elsewhere, policy: .standard).unusableReason == .noUsableAddress)
+        #expect(InterfaceReport.report(for: F.eth0(), in: elsewhere, policy: .standard).unusableReason
+                == .noUsableAddress)
     }
 }

@@ -28,7 +28,8 @@ struct TimestampRangeTests {
         #expect(huge.wholeSeconds == Int64.max && huge.wholeMilliseconds == Int64.max)
         #expect((Duration.zero - huge).wholeSeconds == Int64.min)
         #expect(Duration.seconds(Int64.max).wholeMilliseconds == Int64.max)
-        #expect(Duration.milliseconds(-1500).wholeSeconds == -1 && Duration.milliseconds(-1500).wholeMilliseconds == -1500)
+        #expect(Duration.milliseconds(-1500).wholeSeconds == -1 && Duration.milliseconds(-1500).wholeMilliseconds
+                == -1500)
         #expect(TimeSpan.milliseconds(huge) == Int64.max)
         #expect(TimeSpan.milliseconds(.seconds(Int64.min)) == 0)
         #expect(TimeSpan.render(.seconds(Int64.max)).hasPrefix("106751991167d "))

@@ -187,7 +187,9 @@ struct CompatibilityTests {
           arguments: [#"{"op":"status","criteria":{"requiredInterfaceType":"satellite"}}"#,
                       #"{"op":"subscribe","criteria":{"prohibitedInterfaceTypes":["satellite"]}}"#,
                       #"{"op":"status","criteria":{"requiredInterfaceType":"wifi","newField":1}}"#,
-                      #"{"op":"reportConnectivity","connectivity":{"state":"throttled","url":"http://x/","interface":"eth0","httpStatus":204,"redirectTarget":null,"bytesReceived":0,"sha256":null,"elapsedMilliseconds":1,"checkedAt":"2026-12-01T08:30:00Z","error":null}}"#])
+                      #"{"op":"reportConnectivity","connectivity":{"state":"throttled","url":"http://x/","# +
+                      #""interface":"eth0","httpStatus":204,"redirectTarget":null,"bytesReceived":0,"sha256":null,"# +
+                      #""elapsedMilliseconds":1,"checkedAt":"2026-12-01T08:30:00Z","error":null}}"#])
     func requestsStayStrict(line: String) {
         #expect(throws: RequestError.self) { try Request.parse(line: Array(line.utf8)) }
     }

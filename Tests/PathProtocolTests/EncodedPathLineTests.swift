@@ -54,6 +54,7 @@ struct EncodedPathLineTests {
 
     @Test func splicedIdComesLast() {
         let tagged = EncodedPathLine(Fixture.unsatisfied).line(id: .integer(9))
-        #expect(String(decoding: tagged, as: UTF8.self).hasSuffix(#""connectivity":{"state":"unknown"},"id":9}"# + "\n"))
+        #expect(String(decoding: tagged, as: UTF8.self)
+            .hasSuffix(#""connectivity":{"state":"unknown"},"id":9}"# + "\n"))
     }
 }

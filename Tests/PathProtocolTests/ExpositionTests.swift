@@ -84,8 +84,10 @@ struct ExpositionTests {
 
     @Test("an empty family keeps its metadata and no sample")
     func emptyFamily() {
-        #expect(Exposition.render([.gauge("pathd_x", help: "x.", [])], as: .prometheus) == "# HELP pathd_x x.\n# TYPE pathd_x gauge\n")
-        #expect(Exposition.render([.gauge("pathd_x", help: "x.", [])], as: .openMetrics) == "# TYPE pathd_x gauge\n# HELP pathd_x x.\n# EOF\n")
+        #expect(Exposition.render([.gauge("pathd_x", help: "x.", [])], as: .prometheus)
+                == "# HELP pathd_x x.\n# TYPE pathd_x gauge\n")
+        #expect(Exposition.render([.gauge("pathd_x", help: "x.", [])], as: .openMetrics)
+                == "# TYPE pathd_x gauge\n# HELP pathd_x x.\n# EOF\n")
     }
 
     @Test("the name grammars", arguments: [("pathd_path_status", true), ("a:b_c9", true), ("9a", false), ("", false),
@@ -102,7 +104,8 @@ struct ExpositionTests {
 
     @Test("content types name the formats' versions")
     func contentTypes() {
-        #expect(Exposition.Format.openMetrics.contentType == "application/openmetrics-text; version=1.0.0; charset=utf-8")
+        #expect(Exposition.Format.openMetrics.contentType
+                == "application/openmetrics-text; version=1.0.0; charset=utf-8")
         #expect(Exposition.Format.prometheus.contentType == "text/plain; version=0.0.4; charset=utf-8")
     }
 }

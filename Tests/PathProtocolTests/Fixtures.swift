@@ -10,7 +10,8 @@ extension Fixture {
     /// The update pinned by Golden/path-satisfied.jsonl: behind a captive portal.
     static let satisfied = PathUpdate(
         generation: Generation(rawValue: 3), sequence: 7,
-        path: Path(status: .satisfied, availableInterfaces: [wlan0Interface, eth0Interface], isExpensive: false, isConstrained: true,
+        path: Path(status: .satisfied, availableInterfaces: [wlan0Interface, eth0Interface], isExpensive: false,
+                   isConstrained: true,
                    supportsIPv4: true, supportsIPv6: true, supportsDNS: true,
                    gateways: [ip("fe80::1"), ip("192.0.2.1")]),
         connectivity: portal)

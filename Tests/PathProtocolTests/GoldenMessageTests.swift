@@ -9,7 +9,8 @@ import Testing
 private let goldenReports: [InterfaceReport] = [
     InterfaceReport(name: "lo", index: InterfaceIndex(rawValue: 1), type: .loopback, operState: .unknown,
                     flags: [.up, .running, .lowerUp, .loopback],
-                    addresses: [InterfaceAddress(interface: InterfaceIndex(rawValue: 1), address: Fixture.ip("127.0.0.1"),
+                    addresses: [InterfaceAddress(interface: InterfaceIndex(rawValue: 1),
+                                                 address: Fixture.ip("127.0.0.1"),
                                                  prefixLength: 8, flags: .permanent, scope: .host)],
                     unusableReason: .loopback),
     InterfaceReport(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet, operState: .up,
@@ -33,8 +34,10 @@ private let goldenHistory: [HistoryEntry] = [
                  event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noCarrier, reasonInterface: "eth0",
                                            generation: .first, sequence: 2))),
     HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_659_500), monotonic: .milliseconds(759_500)),
-                 event: .change(PathChange(status: .satisfied, interfaces: ["eth0", "wlan0"], generation: .first, sequence: 3))),
-    HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_700_001), monotonic: .milliseconds(800_001)), event: .stopped),
+                 event: .change(PathChange(status: .satisfied, interfaces: ["eth0", "wlan0"], generation: .first,
+                                           sequence: 3))),
+    HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_700_001), monotonic: .milliseconds(800_001)),
+                 event: .stopped),
 ]
 
 /// The exposition pinned by Golden/metrics.jsonl, in each format.
@@ -49,9 +52,11 @@ private let goldenMetrics: [MetricFamily] = [
 /// path-satisfied.jsonl and path-unsatisfied.jsonl are checked by EncodedPathLineTests.
 private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
     ("hello.jsonl", [.hello(protocolVersion: 1, daemonVersion: "0.1.0", generation: .first)]),
-    ("path-with-id.jsonl", [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17))]),
+    ("path-with-id.jsonl",
+     [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17))]),
     ("resync.jsonl", [
-        .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2), id: nil),
+        .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2),
+                id: nil),
         .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2),
                 id: .string("wifi")),
     ]),
@@ -62,21 +67,27 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
         .error(code: .badJSON, message: "request is not valid JSON: unexpected character at byte 0", id: nil),
         .error(code: .unknownOp, message: "unknown op \"launch\"", id: .integer(3)),
         .error(code: .badArgument, message: "\"op\" must be a string, got number", id: nil),
-        .error(code: .unknownSubscription, message: "no subscription with this id on this connection", id: .string("wifi")),
+        .error(code: .unknownSubscription, message: "no subscription with this id on this connection",
+               id: .string("wifi")),
         .error(code: .lineTooLong, message: "request line longer than 65536 bytes; closing", id: nil),
         .error(code: .tooManyClients, message: "pathd serves at most 1024 clients at once", id: nil),
-        .error(code: .permissionDenied, message: "reload is allowed for root and the daemon's own user only", id: .string("r")),
+        .error(code: .permissionDenied, message: "reload is allowed for root and the daemon's own user only",
+               id: .string("r")),
         .error(code: .permissionDenied,
-               message: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only", id: .integer(1)),
+               message: "reportConnectivity is allowed for root and the daemon's own user (pathd-probe's) only",
+               id: .integer(1)),
         .error(code: .shuttingDown, message: "pathd is stopping: SIGTERM", id: nil),
         .error(code: .configInvalid,
-               message: "configuration not reloaded: /etc/pathd/pathd.conf:12: Expensive= expects a boolean (yes, no, true, false, on, off, 1, 0), got \"maybe\"",
+               message: "configuration not reloaded: /etc/pathd/pathd.conf:12: Expensive= expects a boolean (yes, " +
+                        "no, true, false, on, off, 1, 0), got \"maybe\"",
                id: .integer(5)),
         .error(code: .limitExceeded,
-               message: "this connection already holds 64 subscriptions (MaxSubscriptionsPerClient=); unsubscribe one first",
+               message: "this connection already holds 64 subscriptions (MaxSubscriptionsPerClient=); unsubscribe " +
+                        "one first",
                id: .string("s65")),
         .error(code: .lookupFailed,
-               message: "the kernel could not be asked for the route to 198.51.100.7: the network monitor is restarting; ask again",
+               message: "the kernel could not be asked for the route to 198.51.100.7: the network monitor is " +
+                        "restarting; ask again",
                id: .integer(7)),
     ]),
     ("reloaded.jsonl", [
@@ -96,7 +107,8 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
                            interface: Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet),
                            source: Fixture.ip("192.0.2.2"), gateway: Fixture.ip("192.0.2.1"), table: 254),
                generation: Generation(rawValue: 3), id: .integer(7)),
-        .route(RouteReport(destination: Fixture.ip("2001:db8:ffff::1"), status: .unsatisfied, unsatisfiedReason: .noRoute),
+        .route(RouteReport(destination: Fixture.ip("2001:db8:ffff::1"), status: .unsatisfied,
+                           unsatisfiedReason: .noRoute),
                generation: .first, id: nil),
         .route(RouteReport(destination: Fixture.ip("203.0.113.9"), status: .unsatisfied, unsatisfiedReason: .noCarrier,
                            reasonInterface: "wwan0",

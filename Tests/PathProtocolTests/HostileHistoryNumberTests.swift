@@ -69,7 +69,8 @@ struct HostileHistoryNumberTests {
         #expect(back.eventName == entry.eventName && back.time.isPlausible, "\(text)")
         func distance(_ a: Duration, _ b: Duration) -> Duration { max(a - b, b - a) }
         #expect(distance(back.time.wall, entry.time.wall) < .milliseconds(2)
-                && distance(back.time.monotonic, entry.time.monotonic) < .milliseconds(2), "\(text): \(entry) → \(back)")
+                && distance(back.time.monotonic,
+                            entry.time.monotonic) < .milliseconds(2), "\(text): \(entry) → \(back)")
     }
 
     /// SplitMix64: the same numbers on every run, so a failure can be replayed.
@@ -84,7 +85,10 @@ struct HostileHistoryNumberTests {
         }
     }
 
-    @Test("100,000 random doubles and integers as times: each line is refused, or read as a plausible time that round-trips")
+    @Test("""
+        100,000 random doubles and integers as times: each line is refused, or read as a plausible time that \
+        round-trips
+        """)
     func randomNumbers() throws {
         var random = SplitMix(state: 0x5EED)
         var accepted = 0

@@ -29,21 +29,26 @@ struct InterfaceReportTests {
         (link(flags: [.up], operState: .lowerLayerDown), [address("192.0.2.2")], .noCarrier),
         (link(flags: [.up, .dormant], operState: .dormant), [address("192.0.2.2")], .dormant),
         (link(flags: [.up, .running, .lowerUp], operState: .up), [], .noUsableAddress),
-        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: .tentative)], .noUsableAddress),
-        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: [.tentative, .dadFailed])],
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: .tentative)],
+         .noUsableAddress),
+        (link(flags: [.up, .running, .lowerUp], operState: .up),
+         [address("2001:db8::2", flags: [.tentative, .dadFailed])],
          .noUsableAddress),
         (link(flags: [.up, .running, .lowerUp], operState: .up), [address("fe80::2", scope: .link)], .noUsableAddress),
         // Optimistic DAD: the kernel sources traffic from it while DAD runs.
-        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("2001:db8::2", flags: [.tentative, .optimistic])], nil),
+        (link(flags: [.up, .running, .lowerUp], operState: .up),
+         [address("2001:db8::2", flags: [.tentative, .optimistic])], nil),
         // The kernel has no IPv4 DAD: an IPv4 address's flags do not keep it from being a source.
         (link(flags: [.up, .running, .lowerUp], operState: .up), [address("192.0.2.2", flags: .tentative)], nil),
         // IPv4 link-local counts only where a link-scope route would use it; there is no route here.
-        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("169.254.7.2", scope: .link)], .noUsableAddress),
+        (link(flags: [.up, .running, .lowerUp], operState: .up), [address("169.254.7.2", scope: .link)],
+         .noUsableAddress),
         // Deprecated is usable, just not preferred.
         (link(flags: [.up, .running, .lowerUp], operState: .up), [address("192.0.2.2", flags: .deprecated)], nil),
         // Admin down outranks the missing address: the first thing to fix.
         (link(flags: [], operState: .down), [], .adminDown),
-        (link(flags: [.up, .running, .loopback], operState: .unknown, type: .loopback), [address("127.0.0.1", scope: .host)],
+        (link(flags: [.up, .running, .loopback], operState: .unknown, type: .loopback),
+         [address("127.0.0.1", scope: .host)],
          .loopback),
     ])
     func reason(link: Link, addresses: [InterfaceAddress], expected: InterfaceReport.UnusableReason?) {
@@ -97,7 +102,8 @@ struct InterfaceReportTests {
 
     @Test("unknown flag names and reasons from a newer daemon are kept or skipped, not fatal")
     func decodingIsTolerant() throws {
-        let line = #"{"type":"interfaces","generation":2,"interfaces":[{"name":"x","index":9,"type":"other","kind":"vxlan","#
+        let line = #"{"type":"interfaces","generation":2,"interfaces":[{"name":"x","index":9,"type":"other","# +
+                   #""kind":"vxlan","#
             + #""operstate":"up","flags":["up","echo"],"addresses":[{"address":"192.0.2.9","prefixLength":24,"#
             + #""family":"ipv4","flags":["managetempaddr"],"scope":"77"}],"isExpensive":false,"isConstrained":false,"#
             + #""usable":false,"why":"quarantined","futureField":1}]}"#
@@ -115,7 +121,8 @@ struct InterfaceReportTests {
 
     @Test("a type or operstate this version does not know is kept as unrecognized, or read as IF_OPER_UNKNOWN")
     func unknownTypeAndOperState() throws {
-        let line = #"{"type":"interfaces","generation":1,"interfaces":[{"name":"x","index":1,"type":"rocket","operstate":"sleepy"}]}"#
+        let line = #"{"type":"interfaces","generation":1,"interfaces":[{"name":"x","index":1,"type":"rocket","# +
+                   #""operstate":"sleepy"}]}"#
         guard case .interfaces(_, let reports, nil) = try ServerMessage.decode(line: Fixture.bytes(line)) else {
             Issue.record("expected an interfaces message")
             return
@@ -127,7 +134,8 @@ struct InterfaceReportTests {
     @Test("a malformed interfaces line is an error", arguments: [
         #"{"type":"interfaces","generation":1}"#,
         #"{"type":"interfaces","generation":1,"interfaces":[{"name":"x","index":1,"type":"other"}]}"#,
-        #"{"type":"interfaces","generation":1,"interfaces":[{"name":"x","index":1,"type":"other","operstate":"up","addresses":[{"address":"nope","prefixLength":1,"scope":"global"}]}]}"#,
+        #"{"type":"interfaces","generation":1,"interfaces":[{"name":"x","index":1,"type":"other","operstate":"up","# +
+        #""addresses":[{"address":"nope","prefixLength":1,"scope":"global"}]}]}"#,
     ])
     func malformed(_ text: String) {
         #expect(throws: MessageDecodingError.self) { try ServerMessage.decode(line: Fixture.bytes(text)) }

@@ -141,6 +141,7 @@ struct JSONParserTests {
         #expect(value["s"]?["nested"] == nil)
         #expect(value["i"]?.stringValue == nil)
         #expect(["null", "boolean", "number", "number", "string", "array", "object"]
-            == [JSONValue.null, .bool(true), .integer(1), .double(1), .string(""), .array([]), .object([:])].map(\.typeName))
+            == [JSONValue.null, .bool(true), .integer(1), .double(1), .string(""), .array([]), .object([:])]
+                .map(\.typeName))
     }
 }

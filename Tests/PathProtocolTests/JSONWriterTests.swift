@@ -60,7 +60,8 @@ struct JSONWriterTests {
             writer.beginObject("inner")
             writer.member("x", "y")
             writer.endObject()
-            writer.member("value", JSONValue.object(["z": .null, "a": .array([.integer(1), .double(0.5), .bool(false)])]))
+            writer.member("value",
+                          JSONValue.object(["z": .null, "a": .array([.integer(1), .double(0.5), .bool(false)])]))
             writer.endObject()
         }
         #expect(text == #"{"type":"t","none":null,"flag":true,"off":false,"small":-9223372036854775808,"#

@@ -8,7 +8,8 @@ struct LineFramerTests {
 
     @Test func splitsLines() {
         var framer = LineFramer()
-        #expect(framer.push(Self.bytes("a\nbc\n\nd\n")) == [Self.line("a"), Self.line("bc"), Self.line(""), Self.line("d")])
+        #expect(framer.push(Self.bytes("a\nbc\n\nd\n"))
+                == [Self.line("a"), Self.line("bc"), Self.line(""), Self.line("d")])
         #expect(framer.bufferedByteCount == 0)
         #expect(framer.push([UInt8]()) == [])
     }

@@ -14,7 +14,8 @@ struct MetricsHistoryRequestTests {
         #expect(metrics == Request(.metrics(format: .prometheus)))
         let history = try Self.parse(#"{"op":"history","since":1796150000.25,"limit":5,"id":"h"}"#)
         #expect(history == Request(.history(since: .milliseconds(1_796_150_000_250), limit: 5), id: .string("h")))
-        #expect(try Self.parse(#"{"op":"history","since":1796150000}"#).op == .history(since: .seconds(1_796_150_000), limit: nil))
+        #expect(try Self.parse(#"{"op":"history","since":1796150000}"#).op
+                == .history(since: .seconds(1_796_150_000), limit: nil))
         for request in [metrics, history] {
             #expect(try Request.parse(line: request.encoded().dropLast()) == request)
         }
@@ -26,7 +27,8 @@ struct MetricsHistoryRequestTests {
         for seconds in [Int64.max, Int64.min] {
             let request = try Self.parse(#"{"op":"history","since":\#(seconds)}"#)
             #expect(request.op == .history(since: .seconds(seconds), limit: nil))
-            #expect(String(decoding: request.encoded(), as: UTF8.self) == #"{"op":"history","since":\#(seconds).000}"# + "\n")
+            #expect(String(decoding: request.encoded(), as: UTF8.self)
+                    == #"{"op":"history","since":\#(seconds).000}"# + "\n")
         }
         for seconds in [Int64(-9_000_000_000_000), 0, 9_000_000_000_000] {
             let request = try Self.parse(#"{"op":"history","since":\#(seconds).0}"#)
@@ -36,7 +38,8 @@ struct MetricsHistoryRequestTests {
     }
 
     @Test("each option only with its request, and only with a value of its type", arguments: [
-        #"{"op":"status","format":"prometheus"}"#, #"{"op":"metrics","format":"json"}"#, #"{"op":"metrics","format":1}"#,
+        #"{"op":"status","format":"prometheus"}"#, #"{"op":"metrics","format":"json"}"#,
+        #"{"op":"metrics","format":1}"#,
         #"{"op":"metrics","since":1}"#, #"{"op":"history","since":"yesterday"}"#, #"{"op":"history","limit":-1}"#,
         #"{"op":"history","limit":1.5}"#, #"{"op":"ping","limit":1}"#, #"{"op":"history","since":1e300}"#,
         // Past about 292,000 years a double has no microsecond count in an Int64: refused, not trapped on.
@@ -52,7 +55,8 @@ struct MetricsHistoryRequestTests {
 
     @Test("a history file line round-trips, a torn or foreign one is an error, a newer pathd's event is kept by name")
     func historyLines() throws {
-        let entry = HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_000_123), monotonic: .milliseconds(42_500)),
+        let entry = HistoryEntry(time: Timestamp(wall: .milliseconds(1_796_150_000_123),
+                                                 monotonic: .milliseconds(42_500)),
                                  event: .change(PathChange(status: .unsatisfied, unsatisfiedReason: .noRoute,
                                                            generation: Generation(rawValue: 2), sequence: 9)))
         let line = entry.encodedLine()
@@ -60,12 +64,14 @@ struct MetricsHistoryRequestTests {
         #expect(try HistoryEntry.decode(line: line.dropLast()) == entry)
         #expect(throws: MessageDecodingError.self) { try HistoryEntry.decode(line: line.dropLast(20)) }
         #expect(try HistoryEntry.decode(line: Array(#"{"event":"rebooted","wallTime":1,"monotonicTime":1,"x":2}"#.utf8))
-                == HistoryEntry(time: Timestamp(wall: .seconds(1), monotonic: .seconds(1)), event: .unrecognized("rebooted")))
+                == HistoryEntry(time: Timestamp(wall: .seconds(1), monotonic: .seconds(1)),
+                                event: .unrecognized("rebooted")))
         #expect(throws: MessageDecodingError.self) {
             try HistoryEntry.decode(line: Array(#"{"wallTime":1,"monotonicTime":1}"#.utf8))
         }
         #expect(throws: MessageDecodingError.self) {
-            try HistoryEntry.decode(line: Array(#"{"event":"change","wallTime":1,"monotonicTime":1,"status":"online"}"#.utf8))
+            try HistoryEntry.decode(
+                line: Array(#"{"event":"change","wallTime":1,"monotonicTime":1,"status":"online"}"#.utf8))
         }
     }
 

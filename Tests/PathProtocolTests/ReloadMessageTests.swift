@@ -11,10 +11,12 @@ struct ReloadMessageTests {
     }
 
     @Test func reloadedEncodesAndDecodes() throws {
-        let message = ServerMessage.reloaded(warnings: ["pathd.conf:3: unknown key \"X\"= in [Daemon]; ignored"], id: .integer(4))
+        let message = ServerMessage.reloaded(warnings: ["pathd.conf:3: unknown key \"X\"= in [Daemon]; ignored"],
+                                             id: .integer(4))
         let line = message.encoded()
         #expect(String(decoding: line, as: UTF8.self)
-            == #"{"type":"reloaded","warnings":["pathd.conf:3: unknown key \"X\"= in [Daemon]; ignored"],"id":4}"# + "\n")
+            == #"{"type":"reloaded","warnings":["pathd.conf:3: unknown key \"X\"= in [Daemon]; ignored"],"id":4}"#
+                + "\n")
         #expect(try ServerMessage.decode(line: line.dropLast()) == message)
         let empty = ServerMessage.reloaded(warnings: [], id: nil)
         #expect(String(decoding: empty.encoded(), as: UTF8.self) == #"{"type":"reloaded","warnings":[]}"# + "\n")
@@ -23,6 +25,7 @@ struct ReloadMessageTests {
 
     @Test func configInvalidIsAnErrorCode() throws {
         let line = Array(#"{"type":"error","code":"configInvalid","message":"pathd.conf:1: x"}"#.utf8)
-        #expect(try ServerMessage.decode(line: line) == .error(code: .configInvalid, message: "pathd.conf:1: x", id: nil))
+        #expect(try ServerMessage.decode(line: line)
+                == .error(code: .configInvalid, message: "pathd.conf:1: x", id: nil))
     }
 }

@@ -77,7 +77,8 @@ struct RouteMessageTests {
             let error = Self.refusal(#"{"op":"route","destination":"\#(destination)","interface":"eth0","id":2}"#)
             #expect(error?.code == .badArgument)
             #expect(error?.id == .integer(2))
-            #expect(error?.message.hasPrefix("a zone (interface) applies to a link-local IPv6 destination only") == true,
+            #expect(error?.message.hasPrefix("a zone (interface) applies to a link-local IPv6 destination only")
+                    == true,
                     "\(destination): \(error?.message ?? "accepted")")
         }
         for zone in [#""""#, #""a/b""#, #""eth 0""#, #""sixteen-bytes-xx""#, "3", #"["eth0"]"#] {
@@ -107,7 +108,8 @@ struct RouteMessageTests {
     func replyRoundTrips() throws {
         let reports = [
             RouteReport(destination: Fixture.ip("2001:db8::7"), status: .satisfied,
-                        interface: Interface(name: "wg0", index: InterfaceIndex(rawValue: 9), type: .other, isTunnel: true),
+                        interface: Interface(name: "wg0", index: InterfaceIndex(rawValue: 9), type: .other,
+                                             isTunnel: true),
                         source: Fixture.ip("2001:db8::2"), table: 51820, isExpensive: true, isConstrained: true),
             RouteReport(destination: Fixture.ip("192.0.2.9"), status: .unsatisfied, unsatisfiedReason: .routeRejects),
             RouteReport(destination: Fixture.ip("192.0.2.9"), status: .requiresConnection,
@@ -136,14 +138,16 @@ struct RouteMessageTests {
 
     @Test("the reason names the destination for noRoute and the interface otherwise")
     func reasons() {
-        let noRoute = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .unsatisfied, unsatisfiedReason: .noRoute)
+        let noRoute = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .unsatisfied,
+                                  unsatisfiedReason: .noRoute)
         #expect(noRoute.reason == "no route to 198.51.100.7")
         #expect(noRoute.summary == "unsatisfied: no route to 198.51.100.7")
         let carrier = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .unsatisfied,
                                   unsatisfiedReason: .noCarrier, reasonInterface: "eth0")
         #expect(carrier.reason == UnsatisfiedReason.noCarrier.explanation(interface: "eth0"))
         let satisfied = RouteReport(destination: Fixture.ip("198.51.100.7"), status: .satisfied,
-                                    interface: Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet),
+                                    interface: Interface(name: "eth0", index: InterfaceIndex(rawValue: 2),
+                                                         type: .wiredEthernet),
                                     source: Fixture.ip("192.0.2.2"), gateway: Fixture.ip("192.0.2.1"))
         #expect(satisfied.reason == nil)
         #expect(satisfied.summary == "satisfied via eth0 (gateway 192.0.2.1, source 192.0.2.2)")

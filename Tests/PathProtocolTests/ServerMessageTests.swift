@@ -20,7 +20,8 @@ private let messages: [ServerMessage] = [
     .unsubscribed(id: .string("sub")),
     .unsubscribed(id: nil),
 ] + ErrorCode.allCases.map { code in
-    .error(code: code, message: "\(code.rawValue): line 1\n\t\"bad\" é", id: code == .badJSON ? nil : .string(code.rawValue))
+    .error(code: code, message: "\(code.rawValue): line 1\n\t\"bad\" é",
+           id: code == .badJSON ? nil : .string(code.rawValue))
 }
 
 @Suite("ServerMessage")
@@ -49,7 +50,8 @@ struct ServerMessageTests {
 
     @Test func unknownTypeIsUnrecognizedAndKeptWhole() throws {
         let message = try ServerMessage.decode(line: Fixture.bytes(#"{"type":"telemetry","rate":5}"#))
-        #expect(message == .unrecognized(type: "telemetry", .object(["type": .string("telemetry"), "rate": .integer(5)])))
+        #expect(message
+                == .unrecognized(type: "telemetry", .object(["type": .string("telemetry"), "rate": .integer(5)])))
         #expect(message.isUnrecognized)
     }
 
@@ -57,10 +59,12 @@ struct ServerMessageTests {
         (#"{"type":"error","code":"noSuchCode","message":"m"}"#,
          ServerMessage.error(code: .unrecognized("noSuchCode"), message: "m", id: nil)),
         (#"{"type":"path","generation":1,"sequence":1,"status":"maybe"}"#,
-         ServerMessage.path(PathUpdate(generation: .first, sequence: 1, path: Path(status: .unrecognized("maybe"))), id: nil)),
+         ServerMessage.path(PathUpdate(generation: .first, sequence: 1, path: Path(status: .unrecognized("maybe"))),
+                            id: nil)),
         (#"{"type":"path","generation":1,"sequence":1,"status":"unsatisfied","unsatisfiedReason":"gremlins"}"#,
          ServerMessage.path(PathUpdate(generation: .first, sequence: 1,
-                                       path: Path(status: .unsatisfied, unsatisfiedReason: .unrecognized("gremlins"))), id: nil)),
+                                       path: Path(status: .unsatisfied,
+                                                  unsatisfiedReason: .unrecognized("gremlins"))), id: nil)),
     ])
     func unknownValuesAreKept(_ text: String, _ expected: ServerMessage) throws {
         #expect(try ServerMessage.decode(line: Fixture.bytes(text)) == expected)
@@ -72,7 +76,8 @@ struct ServerMessageTests {
         #"{"type":"error","code":"badJSON"}"#,
         #"{"type":"path","generation":1,"status":"satisfied"}"#,
         #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[{"name":"x","index":1}]}"#,
-        #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[{"name":"x","index":4294967296,"type":"other"}]}"#,
+        #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[{"name":"x","# +
+        #""index":4294967296,"type":"other"}]}"#,
         #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","gateways":["not-an-ip"]}"#,
         #"{"type":"resync","generation":1}"#,
     ])

@@ -51,7 +51,8 @@ struct SocketPathTests {
         #expect(Self.refusal(["XDG_RUNTIME_DIR": long])
             == "the default socket \"\(long)/pathd/pathd.sock\" (in XDG_RUNTIME_DIR) is longer than 107 bytes")
         // Root's socket is the system one, whatever the environment.
-        #expect(try SocketPath.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"]) == "/run/pathd/pathd.sock")
+        #expect(try SocketPath.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"])
+                == "/run/pathd/pathd.sock")
     }
 
     @Test func systemPath() {
@@ -63,17 +64,19 @@ struct SocketPathTests {
 struct ClientSearchOrderTests {
     @Test func explicitPathAlone() {
         #expect(SocketPath.clientSearchOrder(explicit: "/x.sock",
-                                                  environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/run/user/1"])
+                                             environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/run/user/1"])
                 == ["/x.sock"])
     }
 
     @Test func environmentVariableAlone() {
-        #expect(SocketPath.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
+        #expect(SocketPath.clientSearchOrder(explicit: nil,
+                                             environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
                 == ["/y"])
     }
 
     @Test func systemThenUser() {
-        #expect(SocketPath.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
+        #expect(SocketPath.clientSearchOrder(explicit: nil,
+                                             environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
                 == ["/run/pathd/pathd.sock", "/r/pathd/pathd.sock"])
         #expect(SocketPath.clientSearchOrder(explicit: nil, environment: [:]) == ["/run/pathd/pathd.sock"])
     }

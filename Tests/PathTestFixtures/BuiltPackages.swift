@@ -13,7 +13,8 @@ public struct PackageUnderTest: Sendable {
     public static let probe = PackageUnderTest.find()
 
     public static func architecture() throws -> String {
-        try Command.check(Command.find("dpkg"), ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
+        try Command.check(Command.find("dpkg"),
+                          ["--print-architecture"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// PATHD_TEST_DEB when set (a missing file then fails the tests); else the package in
@@ -69,5 +70,21 @@ public struct GIOModulePackage: Sendable {
             return GIOModulePackage(path: built, isAvailable: false, reason: "\(built) not built: run `make deb`")
         }
         return GIOModulePackage(path: built, isAvailable: true, reason: "")
+    }
+
+    /// The module of package `deb` extracted into a scratch root.
+    public static func unpackModule(of deb: String, _ body: (URL) throws -> Void) throws {
+        try withTemporaryDirectory { directory in
+            try Command.check(Command.find("dpkg-deb"), ["--extract", deb, directory.path("root")])
+            try body(URL(fileURLWithPath: directory.path("root") + (try moduleDirectory()))
+                .appendingPathComponent("libgiopathd.so"))
+        }
+    }
+
+    /// /usr/lib/<multiarch triplet>/gio/modules, as debian/rules installs it.
+    public static func moduleDirectory() throws -> String {
+        let triplet = try Command.check(Command.find("dpkg-architecture"), ["--query", "DEB_HOST_MULTIARCH"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        return "/usr/lib/\(triplet)/gio/modules"
     }
 }

@@ -44,7 +44,9 @@ public enum Command {
         do {
             try directory.remove()
         } catch {
-            if case .failure(let failure) = outcome { throw HarnessError("\(failure); then removing its output failed: \(error)") }
+            if case .failure(let failure) = outcome {
+                throw HarnessError("\(failure); then removing its output failed: \(error)")
+            }
             throw error
         }
         return try outcome.get()
@@ -57,7 +59,8 @@ public enum Command {
         let child = try ChildProcess(executable, arguments, stderrPath: stderrPath, stdoutPath: stdoutPath)
         let command = [executable.path] + arguments
         // NSCondition.wait(until: .distantFuture) traps: no timeout, no deadline.
-        guard let termination = timeout.map({ child.wait(until: Date().addingTimeInterval($0.timeInterval)) }) ?? child.wait()
+        guard let termination = timeout.map({ child.wait(until: Date().addingTimeInterval($0.timeInterval)) })
+            ?? child.wait()
         else {
             try child.kill(command.joined(separator: " "))
             let stderr = try String(contentsOfFile: stderrPath, encoding: .utf8)

@@ -7,7 +7,8 @@ extension Fixture {
     /// every test target reads the one copy.
     public static func compatibilityLines(_ name: String) throws -> [String] {
         // …/Tests/PathTestFixtures/CompatibilityLines.swift → …/Tests
-        let directory = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+        let directory = #filePath.split(separator: "/",
+                                        omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
         let path = directory + "/PathProtocolTests/Golden/Compatibility/" + name
         return try RegularFile.readText(path, maximumBytes: 1 << 20).get().split(separator: "\n").map(String.init)
     }

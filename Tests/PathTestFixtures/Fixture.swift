@@ -13,11 +13,13 @@ public enum Fixture {
 
     public static let working: LinkFlags = [.up, .running, .lowerUp]
 
-    public static let lo = Link(index: loIndex, name: "lo", flags: [.up, .running, .lowerUp, .loopback], operState: .unknown,
+    public static let lo = Link(index: loIndex, name: "lo", flags: [.up, .running, .lowerUp, .loopback],
+                                operState: .unknown,
                          hardwareType: .loopback, type: .loopback)
 
     public static func eth0(flags: LinkFlags = working, operState: OperState = .up) -> Link {
-        Link(index: ethIndex, name: "eth0", flags: flags, operState: operState, hardwareType: .ether, type: .wiredEthernet)
+        Link(index: ethIndex, name: "eth0", flags: flags, operState: operState, hardwareType: .ether,
+             type: .wiredEthernet)
     }
 
     public static func wlan0(flags: LinkFlags = working, operState: OperState = .up) -> Link {
@@ -137,7 +139,8 @@ public enum Fixture {
 
     /// A 302 to a login page, seen through wlan0.
     public static let portal = Connectivity(state: .portal, evidence: ConnectivityEvidence(
-        url: "http://check.example.org/pathd", interface: "wlan0", httpStatus: 302, redirectTarget: "http://login.example/",
+        url: "http://check.example.org/pathd", interface: "wlan0", httpStatus: 302,
+        redirectTarget: "http://login.example/",
         bytesReceived: 0, bodySHA256: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
         elapsedMilliseconds: 12, checkedAt: time("2026-12-01T08:30:00Z")))
 

@@ -12,14 +12,16 @@ struct PathRequirementsTests {
                         availableInterfaces: status == .unsatisfied ? [] : [eth0],
                         supportsIPv4: ipv4, supportsIPv6: ipv6, supportsDNS: dns)
         let evidence = connectivity == .unknown ? nil
-            : ConnectivityEvidence(url: "http://check.example/", interface: "eth0", checkedAt: UTCTime(secondsSinceEpoch: 0))
+            : ConnectivityEvidence(url: "http://check.example/", interface: "eth0",
+                                   checkedAt: UTCTime(secondsSinceEpoch: 0))
         return PathUpdate(generation: Generation(rawValue: 1), sequence: 1, path: path,
                           connectivity: Connectivity(state: connectivity, evidence: evidence))
     }
 
     @Test("each option, and -4 and -6, is read by wait and status; status with one is a check")
     func parsed() throws {
-        #expect(try options("wait", "-4", "--ipv6", "--dns", "--internet").requirements == [.ipv4, .ipv6, .dns, .internet])
+        #expect(try options("wait", "-4", "--ipv6", "--dns", "--internet").requirements
+                == [.ipv4, .ipv6, .dns, .internet])
         #expect(try options("wait", "-6").requirements == .ipv6)
         #expect(try options("wait").requirements.isEmpty)
         let status = try options("status", "--dns")
@@ -53,7 +55,8 @@ struct PathRequirementsTests {
         #expect(PathRequirements.internet.unmet(by: Self.update(connectivity: .full)) == nil)
         for state: ConnectivityState in [.portal, .limited, .none, .unknown] {
             let update = Self.update(connectivity: state)
-            #expect(PathRequirements.internet.unmet(by: update)?.hasPrefix("the path has no full Internet access: ") == true,
+            #expect(PathRequirements.internet.unmet(by: update)?.hasPrefix("the path has no full Internet access: ")
+                    == true,
                     "\(state)")
         }
     }
@@ -62,6 +65,7 @@ struct PathRequirementsTests {
     func goal() {
         #expect(PathRequirements().goal == "a satisfied path")
         #expect(PathRequirements.ipv6.goal == "a satisfied path with IPv6")
-        #expect(PathRequirements([.internet, .ipv4, .dns]).goal == "a satisfied path with IPv4, DNS and full Internet access")
+        #expect(PathRequirements([.internet, .ipv4, .dns]).goal
+                == "a satisfied path with IPv4, DNS and full Internet access")
     }
 }

@@ -43,7 +43,8 @@ struct ConfigurationFilesTests {
             #expect(optional.result.isValid)
             #expect(optional.result.configuration == .builtIn)
             let required = ConfigurationFiles(mainPath: absent, isMainRequired: true).load()
-            #expect(required.result.diagnostics.map(\.description) == ["\(absent): cannot open: No such file or directory"])
+            #expect(required.result.diagnostics.map(\.description)
+                    == ["\(absent): cannot open: No such file or directory"])
         }
     }
 
@@ -51,8 +52,10 @@ struct ConfigurationFilesTests {
     func notAFile() throws {
         try withTemporaryDirectory { temporary in
             let directory = temporary.url.path
-            try FileManager.default.createDirectory(atPath: directory + "/pathd.conf.d/dir.conf", withIntermediateDirectories: true)
-            try Self.write("pathd.conf", String(repeating: "#", count: ConfigurationFiles.maximumFileBytes + 1), in: directory)
+            try FileManager.default.createDirectory(atPath: directory + "/pathd.conf.d/dir.conf",
+                                                    withIntermediateDirectories: true)
+            try Self.write("pathd.conf", String(repeating: "#", count: ConfigurationFiles.maximumFileBytes + 1),
+                           in: directory)
             let (result, _) = ConfigurationFiles(mainPath: directory + "/pathd.conf").load()
             #expect(result.diagnostics.map(\.message) == ["is larger than \(ConfigurationFiles.maximumFileBytes) bytes",
                                                           "is not a regular file"])

@@ -47,7 +47,9 @@ struct AtomicFileTests {
                 }
                 reads.add(1, ordering: .relaxed)
                 if !Self.isWhole(Array(data)) {
-                    torn.withLock { $0.append(String(decoding: data.prefix(40), as: UTF8.self) + "… (\(data.count) bytes)") }
+                    torn.withLock {
+                        $0.append(String(decoding: data.prefix(40), as: UTF8.self) + "… (\(data.count) bytes)")
+                    }
                 }
                 readDone.signal()
             }

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A hostile local client of pathd, as any unprivileged user could write one (issue 16).
+"""A hostile local client of pathd, as any unprivileged user could write one
+(docs/PERFORMANCE.md, "Hostile local users").
 
 The kernel tests run it as nobody inside their namespace (setpriv --reuid=65534) and
 the benchmarks run it as the hostile mix. Each mode does one thing to the socket and

@@ -12,7 +12,8 @@ final class ProbeProcess {
         self.stderrPath = stderrPath
         let arguments = [try BuiltProduct.url("pathd-probe").path, "--socket", socketPath, "--config", configPath]
         let command = mounts?.execArguments(arguments) ?? namespace.execArguments(arguments)
-        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath, environment: environment)
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath,
+                                 environment: environment)
     }
 
     var stderr: String {
@@ -29,7 +30,9 @@ final class ProbeProcess {
     func waitForLog(_ text: String, count: Int = 1, timeout: Duration = .seconds(15)) throws {
         try waitUntil("pathd-probe logged \"\(text)\" \(count) time(s)", timeout: timeout,
                       detail: { "; its log:\n\(try stderr)" }) {
-            if let end = child.wait(until: Date()) { throw HarnessError("pathd-probe exited (\(end)); log:\n\(try stderr)") }
+            if let end = child.wait(until: Date()) {
+                throw HarnessError("pathd-probe exited (\(end)); log:\n\(try stderr)")
+            }
             return try stderr.components(separatedBy: text).count - 1 >= count
         }
     }
@@ -57,7 +60,8 @@ final class SilentNameServer {
         ])
         let stderr = directory.path("dns.stderr")
         child = try ChildProcess(command.executable, command.arguments, stderrPath: stderr)
-        try waitUntil("the silent name server is bound", detail: { "; stderr: " + (try String(contentsOfFile: stderr, encoding: .utf8)) }) {
+        try waitUntil("the silent name server is bound",
+                      detail: { "; stderr: " + (try String(contentsOfFile: stderr, encoding: .utf8)) }) {
             FileManager.default.fileExists(atPath: ready)
         }
     }

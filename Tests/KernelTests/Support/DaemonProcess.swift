@@ -18,7 +18,8 @@ final class DaemonProcess {
         self.stderrPath = stderrPath
         let pathd = try pathd ?? BuiltProduct.url("pathd")
         let command = namespace.execArguments(launcher + [pathd.path, "--socket", socketPath] + arguments)
-        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath, environment: environment)
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath,
+                                 environment: environment)
     }
 
     /// What pathd wrote to stderr so far.

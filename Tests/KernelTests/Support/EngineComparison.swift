@@ -3,7 +3,7 @@ import PathTestFixtures
 import Testing
 
 /// pathd and PathClient's in-process engine in the same network namespace, compared
-/// field by field (issue 9 §3: "so the answers are identical").
+/// field by field (docs/ARCHITECTURE.md, "Client library").
 ///
 /// Both run inside one private mount namespace whose /etc carries the same
 /// pathd.conf and resolv.conf, so the policy (expensive, constrained, types, on-demand)
@@ -66,7 +66,8 @@ final class EngineComparison {
         try mounts.overlayEtc(["pathd/pathd.conf": Self.configuration,
                                "resolv.conf": "nameserver \(VethTopology.routerAddress)\n"],
                               directory: topology.directory.path("etc"))
-        _ = try mounts.startDaemon(["--socket", topology.socketPath], stderrPath: topology.directory.path("pathd.stderr"))
+        _ = try mounts.startDaemon(["--socket", topology.socketPath],
+                                   stderrPath: topology.directory.path("pathd.stderr"))
         for criteria in Self.criteria {
             witnesses.append(Witnesses(criteria: criteria, daemon: try probe(.daemon, criteria),
                                        inProcess: try probe(.inProcess, criteria)))
@@ -76,7 +77,8 @@ final class EngineComparison {
     private enum Mode: String { case daemon, inProcess }
 
     private func probe(_ mode: Mode, _ criteria: Criteria) throws -> ProgramProcess {
-        let command = [try BuiltProduct.url("PathMonitorPrinter").path, "--mode", mode.rawValue, "--socket", topology.socketPath]
+        let command = [try BuiltProduct.url("PathMonitorPrinter").path, "--mode", mode.rawValue, "--socket",
+                       topology.socketPath]
             + criteria.probeArguments
         let (executable, arguments) = mounts.execArguments(command)
         let program = try ProgramProcess(executable, arguments, stderrPath: topology.directory.path(
@@ -105,13 +107,16 @@ final class EngineComparison {
                 let inProcess = try report(witness.inProcess)
                 differences = Self.differences("daemon mode", daemon, reference)
                     + Self.differences("in-process", inProcess, reference)
-                    + (inProcess["source"] as? String == "inProcess" ? [] : ["in-process source: \(Self.text(inProcess))"])
+                    + (inProcess["source"] as? String
+                       == "inProcess" ? [] : ["in-process source: \(Self.text(inProcess))"])
                     + ((daemon["source"] as? [String: Any])?["socketPath"] as? String == topology.socketPath
                         ? [] : ["daemon-mode source: \(Self.text(daemon))"])
                 return differences.isEmpty
             }
             let cold = try probe(.inProcess, witness.criteria)
-            let first = try cold.waitForObject("\(label): the cold probe's first state") { $0["event"] as? String == "state" }
+            let first = try cold.waitForObject("\(label): the cold probe's first state") {
+                $0["event"] as? String == "state"
+            }
             let coldDifferences = Self.differences("cold in-process", first, reference)
             #expect(coldDifferences.isEmpty, "\(label): \(coldDifferences.joined(separator: "; "))",
                     sourceLocation: sourceLocation)

@@ -5,18 +5,6 @@ import PathTestFixtures
 /// running in a namespace with pathd's GIO module on `GIO_EXTRA_MODULES`. It prints one JSON
 /// object a line (`initial`, `changed`, `can-reach`, `state`); see gio-module/README.md.
 final class GIOWatch {
-    /// Where `make -C gio-module` puts the module (alone in its directory) and the program.
-    static let moduleDirectory = Repository.path("gio-module/build/modules")
-    static let executable = Repository.path("gio-module/build/gio-watch")
-
-    /// Whether the module was built; the tests that need it are skipped, saying so, when not.
-    static var isBuilt: Bool {
-        FileManager.default.fileExists(atPath: moduleDirectory + "/libgiopathd.so")
-            && FileManager.default.isExecutableFile(atPath: executable)
-    }
-
-    static let notBuiltMessage = "the GIO module is not built: run `make -C gio-module` (make test does)"
-
     let process: ProgramProcess
 
     /// Starts gio-watch in `namespace` with `PATHD_SOCKET=socketPath` (so no system socket
@@ -24,10 +12,10 @@ final class GIOWatch {
     /// pathd's place. `launcher` (valgrind, say) runs before gio-watch.
     init(in namespace: NetworkNamespace, socketPath: String, stderrPath: String, launcher: [String] = [],
          environment extra: [String: String] = [:]) throws {
-        let command = namespace.execArguments(launcher + [Self.executable])
+        let command = namespace.execArguments(launcher + [GIOModuleBuild.watchExecutable])
         var environment = [
             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-            "GIO_EXTRA_MODULES": Self.moduleDirectory,
+            "GIO_EXTRA_MODULES": GIOModuleBuild.moduleDirectory,
             "PATHD_SOCKET": socketPath,
             "DBUS_SYSTEM_BUS_ADDRESS": "unix:path=/nonexistent/system_bus_socket",
             "G_MESSAGES_DEBUG": "all",
@@ -48,11 +36,13 @@ final class GIOWatch {
     /// next event and checks it, so a spurious event in between fails it.
     @discardableResult
     func nextChange(_ description: String, timeout: Duration = .seconds(10)) throws -> [String: Any] {
-        try process.waitForObject(description, timeout: timeout) { ["changed", "initial"].contains($0["event"] as? String) }
+        try process.waitForObject(description,
+                                  timeout: timeout) { ["changed", "initial"].contains($0["event"] as? String) }
     }
 
     /// Asks `can-reach HOST PORT` (or `can-reach-async`) and returns the answer.
-    func canReach(_ host: String, port: Int = 443, async: Bool, timeout: Duration = .seconds(15)) throws -> [String: Any] {
+    func canReach(_ host: String, port: Int = 443, async: Bool,
+                  timeout: Duration = .seconds(15)) throws -> [String: Any] {
         try process.send("\(async ? "can-reach-async" : "can-reach") \(host) \(port)")
         return try process.waitForObject("can-reach \(host)", timeout: timeout) {
             $0["event"] as? String == "can-reach" && $0["host"] as? String == host

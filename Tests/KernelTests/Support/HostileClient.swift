@@ -30,7 +30,8 @@ final class HostileClient {
     /// and stderr if the script ends or the deadline passes first.
     @discardableResult
     func waitFor(_ name: String, timeout: Duration = .seconds(30)) throws -> [String: Any] {
-        try program.waitForObject("\"\(name)\" from \(mode) as nobody", timeout: timeout) { $0["event"] as? String == name }
+        try program.waitForObject("\"\(name)\" from \(mode) as nobody",
+                                  timeout: timeout) { $0["event"] as? String == name }
     }
 
     /// Closes stdin (the script's "stop"), then waits for its summary and its exit, which must be 0.

@@ -108,8 +108,8 @@ extension VethTopology {
     /// Runs `body` with a pathd started with extra `arguments` in namespace A, on the
     /// topology's socket, and stops it afterwards whether `body` returns or throws.
     func withDaemon<Result>(arguments: [String], _ body: (DaemonProcess) throws -> Result) throws -> Result {
-        let daemon = try DaemonProcess(in: a, socketPath: socketPath,
-                                       stderrPath: directory.path("pathd-drill-\(UInt32.random(in: 0 ... .max)).stderr"),
+        let stderrPath = directory.path("pathd-drill-\(UInt32.random(in: 0 ... .max)).stderr")
+        let daemon = try DaemonProcess(in: a, socketPath: socketPath, stderrPath: stderrPath,
                                        arguments: arguments)
         defer { teardown("stop pathd \(arguments)") { try daemon.terminate() } }
         try daemon.waitUntilListening()

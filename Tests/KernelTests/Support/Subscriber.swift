@@ -51,7 +51,8 @@ final class Subscriber {
     /// open after `timeout` or a line is not a JSON object.
     func linesUntilClosed(_ description: String, timeout: Duration = .seconds(10)) throws -> [[String: Any]] {
         guard lines.waitUntilFinished(deadline: Date().addingTimeInterval(timeout.timeInterval)) else {
-            throw HarnessError("\(description): the connection was still open after \(timeout); lines seen:\n\(lines.listing)")
+            throw HarnessError("\(description): the connection was still open after \(timeout); lines " +
+                               "seen:\n\(lines.listing)")
         }
         return try lines.all.map { line in
             guard let object = OutputLines.object(line) else {

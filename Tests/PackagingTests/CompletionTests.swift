@@ -85,7 +85,8 @@ struct CompletionTests {
             #expect(try Self.fish("pathd --max-cl", file: "pathd.fish") == ["--max-clients", "--max-clients-per-user"])
         }
         let zsh = try Repository.read("packaging/completions/_pathd")
-        #expect(zsh.contains("--help") && !zsh.contains("--max-clients"), "_pathd lists options instead of reading --help")
+        #expect(zsh.contains("--help") && !zsh.contains("--max-clients"),
+                "_pathd lists options instead of reading --help")
     }
 
     @Test("every option of pathd-probe --help is in each of its completions", arguments: [("pathd-probe", 4)])

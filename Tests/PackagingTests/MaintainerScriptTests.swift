@@ -18,12 +18,16 @@ struct MaintainerScriptTests {
     /// What a default install of an earlier version leaves enabled.
     static let enabledByDefault = ["pathd.socket", "pathd.service"]
 
-    @Test("a fresh install enables and starts pathd only: pathd-probe and pathd-wait-online are neither enabled nor started")
+    @Test("""
+        a fresh install enables and starts pathd only: pathd-probe and pathd-wait-online are neither enabled nor \
+        started
+        """)
     func freshInstall() throws {
         let calls = try run("postinst", ["configure"])
         #expect(calls.contains("deb-systemd-helper enable pathd.service"), "\(calls)")
         #expect(calls.contains("deb-systemd-helper enable pathd.socket"), "\(calls)")
-        #expect(calls.contains { $0.hasPrefix("deb-systemd-invoke start ") && $0.contains("pathd.service") }, "\(calls)")
+        #expect(calls.contains { $0.hasPrefix("deb-systemd-invoke start ") && $0.contains("pathd.service") },
+                "\(calls)")
         for unit in ["pathd-probe.service", "pathd-wait-online.service", "pathd-wait-route@"] {
             #expect(!calls.contains { $0.contains(unit) && Self.startsOrEnables($0) }, "\(unit): \(calls)")
         }
@@ -35,14 +39,18 @@ struct MaintainerScriptTests {
         let prerm = try run("prerm", ["upgrade", "0.1.1"], installed: Self.units, enabled: Self.enabledByDefault)
         let after = try run("postinst", ["configure", "0.0.1"], installed: Self.units, enabled: Self.enabledByDefault)
         for unit in ["pathd-probe.service", "pathd-wait-online.service"] {
-            #expect(!(before + prerm).contains { $0.contains(unit) }, "\(unit) stopped before the upgrade: \(before + prerm)")
+            #expect(!(before + prerm).contains { $0.contains(unit) },
+                    "\(unit) stopped before the upgrade: \(before + prerm)")
         }
         // try-restart: restarted when running, not started when the administrator stopped it.
         #expect(after.contains("deb-systemd-invoke try-restart pathd-probe.service"), "\(after)")
-        #expect(!after.contains { $0.contains("pathd-probe.service") && Self.startsOrEnables($0) && !$0.contains("try-restart") },
+        #expect(!after.contains {
+                    $0.contains("pathd-probe.service") && Self.startsOrEnables($0) && !$0.contains("try-restart")
+                },
                 "\(after)")
         #expect(!after.contains { $0.contains("pathd-wait-online.service") && Self.startsOrEnables($0) }, "\(after)")
-        #expect(after.contains { $0.hasPrefix("deb-systemd-invoke restart ") && $0.contains("pathd.service") }, "\(after)")
+        #expect(after.contains { $0.hasPrefix("deb-systemd-invoke restart ") && $0.contains("pathd.service") },
+                "\(after)")
     }
 
     @Test("an upgrade re-enables pathd-probe when the administrator had enabled it")
@@ -80,7 +88,8 @@ struct MaintainerScriptTests {
             try fileManager.createSymbolicLink(atPath: "\(root)/var/lib/pathd", withDestinationPath: "private/pathd")
 
             let removed = try run("postrm", ["remove"], dpkgRoot: root)
-            #expect(fileManager.fileExists(atPath: "\(root)/var/lib/pathd/history.jsonl"), "remove keeps the history: \(removed)")
+            #expect(fileManager.fileExists(atPath: "\(root)/var/lib/pathd/history.jsonl"),
+                    "remove keeps the history: \(removed)")
 
             let purged = try run("postrm", ["purge"], dpkgRoot: root)
             for gone in ["var/lib/private/pathd", "var/lib/pathd", "run/pathd-metrics"] {
@@ -136,7 +145,8 @@ struct MaintainerScriptTests {
                 listed() { case " $2 " in *" $1 "*) return 0;; esac; return 1; }
                 case "$1" in
                 debian-installed) listed "$2" '\(installed.joined(separator: " "))';;
-                was-enabled) listed "$2" '\(enabled.joined(separator: " "))' || ! listed "$2" '\(installed.joined(separator: " "))';;
+                was-enabled) listed "$2" '\(enabled.joined(separator: " "))' \
+                    || ! listed "$2" '\(installed.joined(separator: " "))';;
                 *) exit 0;;
                 esac
                 """
@@ -154,7 +164,8 @@ struct MaintainerScriptTests {
                 exec sh -e "$@"
                 """
             let result = try Command.run(Command.find("unshare"),
-                                         ["--mount", "--propagation", "private", "sh", "-e", "-c", shell, "sh", stubs, script]
+                                         ["--mount", "--propagation", "private", "sh", "-e", "-c", shell, "sh", stubs,
+                                          script]
                                             + arguments)
             #expect(result.termination == .exit(0), "\(name) \(arguments): \(result.stderr)")
             return try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")

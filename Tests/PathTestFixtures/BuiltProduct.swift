@@ -1,9 +1,8 @@
 import Foundation
-import PathTestFixtures
 
 /// Locates the `pathd` and `pathctl` executables that `swift build` put beside the test bundle.
-enum BuiltProduct {
-    static func url(_ name: String) throws -> URL {
+public enum BuiltProduct {
+    public static func url(_ name: String) throws -> URL {
         let candidates = directories.map { $0.appendingPathComponent(name).standardizedFileURL }
         if let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) {
             return found
@@ -22,6 +21,8 @@ enum BuiltProduct {
         let override = ProcessInfo.processInfo.environment["PATHD_TEST_BINARIES"].map {
             URL(fileURLWithPath: $0, isDirectory: true)
         }
-        return [override].compactMap { $0 } + [runner, bundle, bundle.deletingLastPathComponent(), Repository.root.appendingPathComponent(".build/debug")]
+        return [override].compactMap { $0 }
+            + [runner, bundle, bundle.deletingLastPathComponent(),
+               Repository.root.appendingPathComponent(".build/debug")]
     }
 }

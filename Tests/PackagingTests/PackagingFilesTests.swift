@@ -49,7 +49,8 @@ struct PackagingFilesTests {
         for option in accepted where option != "--print-example-config" {
             // ".Op Fl \-socket Ar path", ".Fl h | \-help"
             let name = "\\-\(option.dropFirst(2))"
-            #expect(synopsis.contains(name + " ") || synopsis.contains(name + "\n"), "\(option) is not in pathd(8)'s SYNOPSIS")
+            #expect(synopsis.contains(name + " ") || synopsis.contains(name + "\n"),
+                    "\(option) is not in pathd(8)'s SYNOPSIS")
         }
     }
 
@@ -182,7 +183,8 @@ struct PackagingFilesTests {
     func completionsOfferTheLogLevels() throws {
         let levels = LogLevel.allCases.map(\.rawValue).joined(separator: " ")
         for file in ["pathd.bash", "_pathd", "pathd.fish"] {
-            #expect(try Repository.read("packaging/completions/\(file)").contains(levels), "\(file) does not offer \(levels)")
+            #expect(try Repository.read("packaging/completions/\(file)").contains(levels),
+                    "\(file) does not offer \(levels)")
         }
     }
 
@@ -223,7 +225,8 @@ struct PackagingFilesTests {
             #expect(FileManager.default.isExecutableFile(atPath: "\(stage)/opt/pathd/bin/pathd-probe"))
             #expect(try text("opt/pathd/lib/systemd/system/pathd-probe.service")
                 .contains("\nExecStart=/opt/pathd/bin/pathd-probe --socket /run/pathd/pathd.sock\n"))
-            #expect(try text("opt/pathd/share/man/man8/pathd-probe.8").contains("/opt/pathd/lib/systemd/system/pathd-probe.service"))
+            #expect(try text("opt/pathd/share/man/man8/pathd-probe.8")
+                .contains("/opt/pathd/lib/systemd/system/pathd-probe.service"))
             let service = try text("opt/pathd/lib/systemd/system/pathd.service")
             #expect(service.contains("\nExecStart=/opt/pathd/bin/pathd\n"))
             #expect(service.contains("\nExecReload=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock reload\n"))
@@ -239,15 +242,18 @@ struct PackagingFilesTests {
             #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/pathd/share/doc/pathd/PROTOCOL.md"))
             #expect(manual.contains("/opt/pathd/share/pathd/prometheus/pathd.rules.yml"))
             for rules in ["pathd.rules.yml", "pathd.rules.test.yml"] {
-                #expect(try text("opt/pathd/share/pathd/prometheus/\(rules)") == (try Repository.read("packaging/prometheus/\(rules)")))
+                #expect(try text("opt/pathd/share/pathd/prometheus/\(rules)")
+                        == (try Repository.read("packaging/prometheus/\(rules)")))
             }
             var isDirectory: ObjCBool = false
             #expect(FileManager.default.fileExists(atPath: "\(stage)/etc/pathd/pathd.conf.d", isDirectory: &isDirectory)
                     && isDirectory.boolValue, "no drop-in directory")
-            #expect(FileManager.default.fileExists(atPath: "\(stage)/opt/pathd/share/bash-completion/completions/pathctl"))
+            #expect(FileManager.default.fileExists(
+                atPath: "\(stage)/opt/pathd/share/bash-completion/completions/pathctl"))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
 
-            try "[Daemon]\nMaxClients=7\n".write(toFile: "\(stage)/etc/pathd/pathd.conf", atomically: true, encoding: .utf8)
+            try "[Daemon]\nMaxClients=7\n".write(toFile: "\(stage)/etc/pathd/pathd.conf", atomically: true,
+                                                 encoding: .utf8)
             let again = try Self.make(["install", "DESTDIR=\(stage)", "PREFIX=/opt/pathd", "RELEASE_DIR=\(built)"])
             #expect(again.termination == .exit(0), "stderr: \(again.stderr)")
             #expect(try text("etc/pathd/pathd.conf") == "[Daemon]\nMaxClients=7\n")
@@ -269,7 +275,7 @@ struct PackagingFilesTests {
     }
 
     @Test("make install-gio-module copies the built module into DESTDIR and GIOMODULEDIR, and writes no cache there",
-          .enabled(if: GIOWatch.isBuilt, "\(GIOWatch.notBuiltMessage)"))
+          .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
     func installGIOModule() throws {
         try withTemporaryDirectory { directory in
             let stage = directory.path("stage")
@@ -279,7 +285,7 @@ struct PackagingFilesTests {
             // libglib2.0-0's trigger (or the administrator) writes giomodule.cache on the real system.
             #expect(installed == ["libgiopathd.so"], "\(installed)")
             #expect(FileManager.default.contentsEqual(atPath: "\(stage)/opt/gio/modules/libgiopathd.so",
-                                                      andPath: GIOWatch.moduleDirectory + "/libgiopathd.so"))
+                                                      andPath: GIOModuleBuild.moduleDirectory + "/libgiopathd.so"))
             let removed = try Self.make(["uninstall-gio-module", "DESTDIR=\(stage)", "GIOMODULEDIR=/opt/gio/modules"])
             #expect(removed.termination == .exit(0), "stderr: \(removed.stderr)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: "\(stage)/opt/gio/modules").isEmpty)

@@ -7,7 +7,7 @@ import PathProtocol
 import Testing
 
 @Suite("generations and resync")
-struct GenerationTests {
+struct ResyncTests {
     @Test("an overrun starts a new generation, re-dumps, and sends resync then the path")
     func resyncAfterOverrun() throws {
         let harness = try DaemonHarness()

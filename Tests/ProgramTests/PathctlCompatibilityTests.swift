@@ -22,7 +22,8 @@ struct PathctlCompatibilityTests {
             let socketPath = directory.path("pathd.sock")
             let (daemon, lines) = try Self.futureDaemon(socketPath)
             defer { daemon.stop() }
-            let text = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "status"], timeout: .seconds(30))
+            let text = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "status"],
+                                       timeout: .seconds(30))
             #expect(text.termination == .exit(0), "stderr: \(text.stderr)")
             #expect(text.stdout.contains("Reason:      noSignal on wwan0 [noSignal]"), "\(text.stdout)")
             #expect(text.stdout.contains("Interfaces:  sat0 (satellite)"), "\(text.stdout)")
@@ -48,7 +49,8 @@ struct PathctlCompatibilityTests {
                 FakeDaemon.Reply([lines[Fixture.Future.hello], lines[Fixture.Future.error]])
             }
             defer { daemon.stop() }
-            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "status"], timeout: .seconds(30))
+            let result = try Command.run(BuiltProduct.url("pathctl"), ["--socket", socketPath, "status"],
+                                         timeout: .seconds(30))
             #expect(result.termination == .exit(4), "stderr: \(result.stderr)")
             #expect(result.stderr == "pathctl: pathd refused: too many requests; retry in 2 s [rateLimited]\n")
         }
@@ -72,7 +74,8 @@ struct PathctlCompatibilityTests {
                           Fixture.Future.unknownStatus] {
                 daemon.send(lines[index])
             }
-            try waitUntil("monitor printed the path with a status it does not know", detail: { try Self.read(output, errors) }) {
+            try waitUntil("monitor printed the path with a status it does not know",
+                          detail: { try Self.read(output, errors) }) {
                 try String(contentsOfFile: output, encoding: .utf8).contains("degraded via eth0 (IPv4, IPv6, DNS)")
             }
             #expect(monitor.isRunning)
@@ -116,7 +119,8 @@ struct PathctlCompatibilityTests {
     /// retries only a connection that was once up).
     static let misbehaviours: [(String, FakeDaemon.Reply)] = [
         ("a line it cannot read", FakeDaemon.Reply([hello, #"{"type":"path","generation":"#])),
-        ("a refused hello", FakeDaemon.Reply([#"{"type":"error","code":"tooManyClients","message":"full"}"#], closes: true)),
+        ("a refused hello",
+         FakeDaemon.Reply([#"{"type":"error","code":"tooManyClients","message":"full"}"#], closes: true)),
         ("a hello of protocol 2", FakeDaemon.Reply([#"{"type":"hello","protocol":2,"version":"9","generation":1}"#])),
         ("a close at once", FakeDaemon.Reply([], closes: true)),
         ("a close after the path", FakeDaemon.Reply([hello, path], closes: true)),
@@ -134,8 +138,8 @@ struct PathctlCompatibilityTests {
         try withTemporaryDirectory { directory in
             let socketPath = directory.path("pathd.sock")
             let daemon = try FakeDaemon(socketPath: socketPath) { connection in
-                connection == 0 ? FakeDaemon.Reply([Self.hello, Self.path, #"{"type":"error","code":"shuttingDown","message":"bye"}"#],
-                                                   closes: true) : reply
+                let bye = #"{"type":"error","code":"shuttingDown","message":"bye"}"#
+                return connection == 0 ? FakeDaemon.Reply([Self.hello, Self.path, bye], closes: true) : reply
             }
             defer { daemon.stop() }
             let errors = directory.path("monitor.err")
@@ -151,6 +155,8 @@ struct PathctlCompatibilityTests {
     }
 
     static func read(_ output: String, _ errors: String) throws -> String {
-        "; stdout:\n\(try String(contentsOfFile: output, encoding: .utf8))\nstderr:\n\(try String(contentsOfFile: errors, encoding: .utf8))"
+        let stdout = try String(contentsOfFile: output, encoding: .utf8)
+        let stderr = try String(contentsOfFile: errors, encoding: .utf8)
+        return "; stdout:\n\(stdout)\nstderr:\n\(stderr)"
     }
 }

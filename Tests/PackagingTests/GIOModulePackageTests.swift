@@ -46,7 +46,7 @@ struct GIOModulePackageTests {
             guard line.hasPrefix("-") else { return nil }
             return line.split(separator: " ", omittingEmptySubsequences: true).last.map { String($0.dropFirst()) }
         }
-        let modules = try Self.moduleDirectory()
+        let modules = try GIOModulePackage.moduleDirectory()
         #expect(files.sorted() == ["\(modules)/libgiopathd.so", "/usr/share/doc/pathd-gio-module/changelog.gz",
                                    "/usr/share/doc/pathd-gio-module/copyright"], "\(listing)")
         try withTemporaryDirectory { directory in
@@ -63,11 +63,14 @@ struct GIOModulePackageTests {
         try withUnpackedModule { module in
             let dynamic = try Command.check(readelf, ["--dynamic", module.path])
             #expect(!dynamic.contains("RUNPATH") && !dynamic.contains("RPATH"), "\(dynamic)")
-            #expect(dynamic.contains("BIND_NOW") || dynamic.contains("FLAGS_1") && dynamic.contains("NOW"), "\(dynamic)")
+            #expect(dynamic.contains("BIND_NOW") || dynamic.contains("FLAGS_1") && dynamic.contains("NOW"),
+                    "\(dynamic)")
             let needed = dynamic.split(separator: "\n").filter { $0.contains("(NEEDED)") }
-            #expect(needed.contains { $0.contains("libgio-2.0.so.0") } && needed.contains { $0.contains("libjson-glib-1.0.so.0") },
+            #expect(needed.contains { $0.contains("libgio-2.0.so.0") }
+                    && needed.contains { $0.contains("libjson-glib-1.0.so.0") },
                     "\(needed)")
-            #expect(!needed.contains { $0.contains("swift") || $0.contains("libnl") || $0.contains("libstdc++") }, "\(needed)")
+            #expect(!needed.contains { $0.contains("swift") || $0.contains("libnl") || $0.contains("libstdc++") },
+                    "\(needed)")
             let sections = try Command.check(readelf, ["--section-headers", "--wide", module.path])
             #expect(!sections.contains(".debug_info") && !sections.contains(".symtab"), "the module is not stripped")
             let exported = Self.exportedFunctions(try Command.check(readelf, ["--dyn-syms", "--wide", module.path]))
@@ -90,29 +93,14 @@ struct GIOModulePackageTests {
             let directory = module.deletingLastPathComponent()
             let result = try Command.run(URL(fileURLWithPath: querymodules), [directory.path])
             #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
-            let cache = try String(contentsOfFile: directory.appendingPathComponent("giomodule.cache").path, encoding: .utf8)
+            let cache = try String(contentsOfFile: directory.appendingPathComponent("giomodule.cache").path,
+                                   encoding: .utf8)
             #expect(cache == "libgiopathd.so: gio-network-monitor\n", "giomodule.cache: \(cache)")
         }
     }
 
     private func withUnpackedModule(_ body: (URL) throws -> Void) throws {
-        try Self.unpackModule(of: deb, body)
-    }
-
-    /// The module of package `deb` extracted into a scratch root.
-    static func unpackModule(of deb: String, _ body: (URL) throws -> Void) throws {
-        try withTemporaryDirectory { directory in
-            try Command.check(Command.find("dpkg-deb"), ["--extract", deb, directory.path("root")])
-            try body(URL(fileURLWithPath: directory.path("root") + (try GIOModulePackageTests.moduleDirectory()))
-                .appendingPathComponent("libgiopathd.so"))
-        }
-    }
-
-    /// /usr/lib/<multiarch triplet>/gio/modules, as debian/rules installs it.
-    static func moduleDirectory() throws -> String {
-        let triplet = try Command.check(Command.find("dpkg-architecture"), ["--query", "DEB_HOST_MULTIARCH"])
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        return "/usr/lib/\(triplet)/gio/modules"
+        try GIOModulePackage.unpackModule(of: deb, body)
     }
 
     /// The defined global functions of `readelf --dyn-syms --wide`'s table, whose rows read

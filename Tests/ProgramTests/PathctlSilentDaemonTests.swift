@@ -34,7 +34,10 @@ struct PathctlSilentDaemonTests {
         }
     }
 
-    @Test("every one-shot command, and monitor, exits 3 with one line when pathd accepts and stays silent, before or after hello",
+    @Test("""
+        every one-shot command, and monitor, exits 3 with one line when pathd accepts and stays silent, before or \
+        after hello
+        """,
           arguments: [false, true])
     func silentBeforeOrAfterHello(saysHello: Bool) throws {
         try withTemporaryDirectory { directory in

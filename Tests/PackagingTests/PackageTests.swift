@@ -98,31 +98,41 @@ struct PackageTests {
             #expect(service.contains("\nExecStart=/usr/bin/pathd\n"))
             #expect(service.contains("\nExecReload=/usr/bin/pathctl --socket /run/pathd/pathd.sock reload\n"))
             let waitOnline = try text("lib/systemd/system/pathd-wait-online.service")
-            #expect(waitOnline.contains("\nExecStart=/usr/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60\n"))
+            #expect(waitOnline.contains("\nExecStart=/usr/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout " +
+                                        "60\n"))
             #expect(try text("lib/systemd/system/pathd-wait-route@.service")
                 .contains("\nExecStart=/usr/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60 --route %I\n"))
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("lib/systemd/system/pathd.socket").path))
-            let pathd8 = try Command.check(Command.find("zcat"), [root.appendingPathComponent("usr/share/man/man8/pathd.8.gz").path])
+            #expect(FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("lib/systemd/system/pathd.socket").path))
+            let pathd8 = try Command.check(Command.find("zcat"),
+                                           [root.appendingPathComponent("usr/share/man/man8/pathd.8.gz").path])
             #expect(pathd8.contains("/lib/systemd/system/pathd.service"))
             #expect(pathd8.contains("/usr/share/doc/pathd/PROTOCOL.md"))
-            #expect(!pathd8.contains("/usr/local") && !service.contains("/usr/local") && !waitOnline.contains("/usr/local"))
+            #expect(!pathd8.contains("/usr/local") && !service.contains("/usr/local")
+                    && !waitOnline.contains("/usr/local"))
             #expect(try text("lib/systemd/system/pathd-probe.service")
                 .contains("\nExecStart=/usr/bin/pathd-probe --socket /run/pathd/pathd.sock\n"))
-            #expect(FileManager.default.fileExists(atPath: root.appendingPathComponent("usr/share/man/man8/pathd-probe.8.gz").path))
+            #expect(FileManager.default.fileExists(
+                atPath: root.appendingPathComponent("usr/share/man/man8/pathd-probe.8.gz").path))
             #expect(try text("usr/share/doc/pathd/PROTOCOL.md") == (try Repository.read("docs/PROTOCOL.md")))
             #expect(try text("usr/share/doc/pathd/FLEET.md") == (try Repository.read("docs/FLEET.md")))
             #expect(pathd8.contains("/usr/share/pathd/prometheus/pathd.rules.yml"))
-            #expect(service.contains("\nStateDirectory=pathd\n") && service.contains("\nRuntimeDirectory=pathd-metrics\n"))
+            #expect(service.contains("\nStateDirectory=pathd\n")
+                    && service.contains("\nRuntimeDirectory=pathd-metrics\n"))
             #expect(pathd8.contains("/usr/share/doc/pathd/FLEET.md"))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
-            for completion in ["usr/share/bash-completion/completions/pathctl", "usr/share/zsh/vendor-completions/_pathctl",
+            for completion in ["usr/share/bash-completion/completions/pathctl",
+                               "usr/share/zsh/vendor-completions/_pathctl",
                                "usr/share/fish/vendor_completions.d/pathctl.fish"] {
                 #expect(try text(completion).contains("interfaces"), "\(completion)")
             }
         }
     }
 
-    @Test("the alert rules FLEET.md loads are in the package, outside /usr/share/doc (Debian policy 12.3), with their tests")
+    @Test("""
+        the alert rules FLEET.md loads are in the package, outside /usr/share/doc (Debian policy 12.3), with their \
+        tests
+        """)
     func alertRules() throws {
         try withInstalledPackage { root in
             let fleet = try Repository.read("docs/FLEET.md")
@@ -132,11 +142,15 @@ struct PackageTests {
                 "docs/FLEET.md has no rule_files: entry")
             #expect(!entry.hasPrefix("/usr/share/doc/"), "Prometheus would need a file under /usr/share/doc: \(entry)")
             let rules = root.appendingPathComponent(String(entry.dropFirst())).path
-            #expect(try String(contentsOfFile: rules, encoding: .utf8) == (try Repository.read("packaging/prometheus/pathd.rules.yml")),
+            #expect(try String(contentsOfFile: rules, encoding: .utf8)
+                    == (try Repository.read("packaging/prometheus/pathd.rules.yml")),
                     "\(entry), named by FLEET.md")
-            let tests = URL(fileURLWithPath: rules).deletingLastPathComponent().appendingPathComponent("pathd.rules.test.yml")
-            #expect(try String(contentsOf: tests, encoding: .utf8) == (try Repository.read("packaging/prometheus/pathd.rules.test.yml")))
-            let documentation = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("usr/share/doc/pathd").path)
+            let tests = URL(fileURLWithPath: rules).deletingLastPathComponent()
+                .appendingPathComponent("pathd.rules.test.yml")
+            #expect(try String(contentsOf: tests, encoding: .utf8)
+                    == (try Repository.read("packaging/prometheus/pathd.rules.test.yml")))
+            let documentation = try FileManager.default.contentsOfDirectory(
+                atPath: root.appendingPathComponent("usr/share/doc/pathd").path)
             #expect(!documentation.contains { $0.hasSuffix(".yml") }, "\(documentation)")
         }
     }
@@ -161,14 +175,17 @@ struct PackageTests {
             // enable"; a --no-enable unit's only re-enables what the administrator enabled.
             let snippets = postinst.components(separatedBy: "# Automatically added by dh_installsystemd")
             func enabledOnInstall(_ unit: String) -> Bool {
-                snippets.contains { $0.contains("new installations run enable") && $0.contains("was-enabled '\(unit)'") }
+                snippets.contains {
+                    $0.contains("new installations run enable") && $0.contains("was-enabled '\(unit)'")
+                }
             }
             #expect(enabledOnInstall("pathd.socket"), "postinst:\n\(postinst)")
             #expect(enabledOnInstall("pathd.service"), "postinst:\n\(postinst)")
             #expect(!enabledOnInstall("pathd-wait-online.service"), "postinst:\n\(postinst)")
             #expect(!enabledOnInstall("pathd-probe.service"), "postinst:\n\(postinst)")
             #expect(!postinst.contains("pathd-wait-route@"), "a template is neither enabled nor started:\n\(postinst)")
-            #expect(postinst.contains("deb-systemd-invoke $_dh_action 'pathd.service' 'pathd.socket'"), "postinst:\n\(postinst)")
+            #expect(postinst.contains("deb-systemd-invoke $_dh_action 'pathd.service' 'pathd.socket'"),
+                    "postinst:\n\(postinst)")
             let conffiles = try String(contentsOfFile: directory.path("control/conffiles"), encoding: .utf8)
             #expect(conffiles.split(separator: "\n").contains("/etc/pathd/pathd.conf"))
         }
