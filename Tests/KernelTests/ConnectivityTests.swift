@@ -215,7 +215,9 @@ extension KernelTests {
                 #expect(evidence["url"] as? String == url && evidence["interface"] as? String == "vA")
                 #expect(evidence["httpStatus"] is NSNull && evidence["bytesReceived"] as? Int == 0)
                 let error = evidence["error"] as? String ?? ""
-                #expect(error.hasPrefix("Resolving timed out after 2000 milliseconds"), "\(line)")
+                // curl's own words; the milliseconds it names are its clock's (2002 on a
+                // loaded machine), not asserted.
+                #expect(error.hasPrefix("Resolving timed out after ") && error.contains(" milliseconds"), "\(line)")
                 #expect(try nameServer.queries.contains { $0.hasPrefix("query from ") },
                         "the name server was not asked")
                 // The next check is not held up by the lookup still waiting in the background.

@@ -144,7 +144,7 @@ struct InterfaceLookupKernelTests {
             try host.peer.ip("-6", "addr", "add", "2001:db8:\(subnet)::2/64", "dev", name, "nodad")
         }
         try host.peer.ip("addr", "add", "203.0.113.1/32", "dev", "lo")
-        try host.peer.ip("-6", "addr", "add", "2001:db8::1/128", "dev", "lo")
+        try host.peer.ip("-6", "addr", "add", "2001:db8::1/128", "dev", "lo", "nodad")
         try host.peer.run("sysctl", "-qw", "net.ipv4.conf.all.arp_ignore=1")
         let v4 = Self.destinations.ipv4
         let v6 = Self.destinations.ipv6
