@@ -97,7 +97,7 @@ public enum ConnectivityClassifier {
         let evidence = ConnectivityEvidence(
             url: url, interface: interface, httpStatus: result.httpStatus, redirectTarget: result.redirectTarget,
             bytesReceived: result.bytesReceived,
-            bodySHA256: result.httpStatus == nil ? nil : ConnectivitySettings.hex(result.bodySHA256),
+            bodySHA256: result.httpStatus == nil ? nil : Hexadecimal.text(result.bodySHA256),
             elapsedMilliseconds: result.elapsedMilliseconds, checkedAt: checkedAt, error: error)
         return Connectivity(state: classify(result, expected: expected), evidence: evidence)
     }

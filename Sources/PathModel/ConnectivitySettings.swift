@@ -73,7 +73,7 @@ extension ConnectivitySettings {
         ConfigurationKey("ExpectedSHA256", .hex, range: "64 hexadecimal digits",
                          "the SHA-256 of the body the URL serves, instead of ExpectedContent=",
                          parse: { settings, value in
-                             guard let digest = hexBytes(value), digest.count == 32 else {
+                             guard let digest = Hexadecimal.bytes(value), digest.count == 32 else {
                                  return .invalid(expectation: "64 hexadecimal digits")
                              }
                              settings.expected = .sha256(digest)
@@ -81,7 +81,7 @@ extension ConnectivitySettings {
                          },
                          reset: { $0.expected = nil },
                          print: { settings in
-                             if case .sha256(let digest) = settings.expected { hex(digest) } else { nil }
+                             if case .sha256(let digest) = settings.expected { Hexadecimal.text(digest) } else { nil }
                          }),
         span("Interval", \.interval, in: intervalRange, "how often to check while the path stays satisfied (±10%)"),
         span("Timeout", \.timeout, in: timeoutRange, "how long one fetch may take, shorter than Interval="),
@@ -158,7 +158,7 @@ extension ConnectivitySettings {
             case UInt8(ascii: "\\"): result.append(UInt8(ascii: "\\"))
             case UInt8(ascii: "x"):
                 guard bytes.count >= 2,
-                      let value = hexBytes(String(decoding: bytes.prefix(2), as: UTF8.self))?.first else {
+                      let value = Hexadecimal.bytes(String(decoding: bytes.prefix(2), as: UTF8.self))?.first else {
                     return nil
                 }
                 result.append(value)
@@ -181,43 +181,9 @@ extension ConnectivitySettings {
             case UInt8(ascii: "\\"): text += "\\\\"
             case 0x20 where offset == 0 || offset == bytes.count - 1: text += "\\s"
             case 0x20...0x7E: text.unicodeScalars.append(Unicode.Scalar(byte))
-            default: text += "\\x" + hex([byte])
+            default: text += "\\x" + Hexadecimal.text([byte])
             }
         }
         return text
-    }
-
-    /// Lowercase hexadecimal.
-    public static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".unicodeScalars)
-        var text = ""
-        for byte in bytes {
-            text.unicodeScalars.append(digits[Int(byte >> 4)])
-            text.unicodeScalars.append(digits[Int(byte & 0xF)])
-        }
-        return text
-    }
-
-    /// Bytes from hexadecimal digits (either case); nil for anything else or an odd count.
-    public static func hexBytes(_ text: String) -> [UInt8]? {
-        let digits = Array(text.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        func value(_ digit: UInt8) -> UInt8? {
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
     }
 }

@@ -72,7 +72,7 @@ extension Connectivity {
         let status = try integer("httpStatus", in: 100...999, optional: true)
         let digest = try text("sha256", optional: true)
         if strict, let digest,
-           digest.utf8.count != 64 || ConnectivitySettings.hexBytes(digest) == nil || digest.lowercased() != digest {
+           digest.utf8.count != 64 || Hexadecimal.bytes(digest) == nil || digest.lowercased() != digest {
             throw .init("connectivity \"sha256\" must be 64 lowercase hexadecimal digits")
         }
         let checkedText = try text("checkedAt", optional: false)

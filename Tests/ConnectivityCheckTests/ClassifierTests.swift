@@ -57,7 +57,7 @@ struct ClassifierTests {
         let limited = ConnectivityClassifier.connectivity(of: timedOut, expected: Self.exact, url: "u", interface: "vA",
                                                           checkedAt: UTCTime(secondsSinceEpoch: 1))
         #expect(limited.evidence?.error?.hasPrefix("Operation timed out") == true)
-        #expect(limited.evidence?.bodySHA256 == ConnectivitySettings.hex(SHA256.digest([0x70, 0x61])))
+        #expect(limited.evidence?.bodySHA256 == Hexadecimal.text(SHA256.digest([0x70, 0x61])))
         let none = ConnectivityClassifier.connectivity(of: refused, expected: Self.exact, url: "u", interface: "vA",
                                                        checkedAt: UTCTime(secondsSinceEpoch: 1))
         #expect(none.evidence?.httpStatus == nil && none.evidence?.bodySHA256 == nil)

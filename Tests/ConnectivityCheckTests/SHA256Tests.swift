@@ -15,7 +15,7 @@ struct SHA256Tests {
          "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"),
     ])
     func vectors(input: String, digest: String) {
-        #expect(ConnectivitySettings.hex(SHA256.digest(Array(input.utf8))) == digest)
+        #expect(Hexadecimal.text(SHA256.digest(Array(input.utf8))) == digest)
     }
 
     @Test("a million times 'a', fed in uneven pieces, is the NIST digest")
@@ -29,7 +29,7 @@ struct SHA256Tests {
             fed += count
             piece = piece % 997 + 63
         }
-        #expect(ConnectivitySettings.hex(hasher.finish())
+        #expect(Hexadecimal.text(hasher.finish())
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -43,11 +43,11 @@ struct SHA256Tests {
         ]
         for (length, digest) in known {
             let bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
-            #expect(ConnectivitySettings.hex(SHA256.digest(bytes)) == digest, "\(length) bytes")
+            #expect(Hexadecimal.text(SHA256.digest(bytes)) == digest, "\(length) bytes")
             var split = SHA256()
             split.update(bytes.prefix(7))
             split.update(bytes.dropFirst(7))
-            #expect(ConnectivitySettings.hex(split.finish()) == digest, "\(length) bytes in two pieces")
+            #expect(Hexadecimal.text(split.finish()) == digest, "\(length) bytes in two pieces")
         }
     }
 }

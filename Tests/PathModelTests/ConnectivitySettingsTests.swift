@@ -38,7 +38,7 @@ struct ConnectivitySettingsTests {
         let result = parse(("pathd.conf", "[Connectivity]\nURL=http://192.0.2.9/c\nExpectedContent=x\n"),
                            ("pathd.conf.d/sha.conf", "[Connectivity]\nExpectedSHA256=\(digest)\n"))
         #expect(result.isValid, "\(result.diagnostics)")
-        #expect(result.configuration.connectivity.expected == .sha256(ConnectivitySettings.hexBytes(digest) ?? []))
+        #expect(result.configuration.connectivity.expected == .sha256(Hexadecimal.bytes(digest) ?? []))
     }
 
     @Test("bad values are errors naming file, line and what the key takes", arguments: [

@@ -1,0 +1,37 @@
+/// Bytes as hexadecimal text and back: a SHA-256 digest in pathd.conf's `ExpectedSHA256=`,
+/// in a connectivity report on the socket, and in escaped bytes of a printed body.
+public enum Hexadecimal {
+    /// Lowercase hexadecimal.
+    public static func text(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".unicodeScalars)
+        var text = ""
+        for byte in bytes {
+            text.unicodeScalars.append(digits[Int(byte >> 4)])
+            text.unicodeScalars.append(digits[Int(byte & 0xF)])
+        }
+        return text
+    }
+
+    /// Bytes from hexadecimal digits (either case); nil for anything else or an odd count.
+    public static func bytes(_ text: String) -> [UInt8]? {
+        let digits = Array(text.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        func value(_ digit: UInt8) -> UInt8? {
+            switch digit {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = value(digits[index]), let low = value(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+}
