@@ -16,7 +16,7 @@ let package = Package(
         // pathd's socket only: no in-process engine, links neither libnl nor libsystemd.
         .library(name: "PathSocketClient", targets: ["PathSocketClient"]),
         // For the fuzz package (Fuzz/Package.swift), which depends on this one by path.
-        .library(name: "PathModel", targets: ["PathModel"]),
+        .library(name: "PathConfiguration", targets: ["PathConfiguration"]),
         .library(name: "PathProtocol", targets: ["PathProtocol"]),
     ],
     targets: [
@@ -35,31 +35,39 @@ let package = Package(
         // Header-only declarations of the GNU system calls Glibc does not import.
         .systemLibrary(name: "CSystemCalls"),
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
+        // The values every module speaks in: links, addresses, snapshots, paths, reports.
         .target(name: "PathModel"),
+        // pathd.conf's language: the INI parser, the key tables, diagnostics, globs, the policy.
+        .target(name: "PathConfiguration", dependencies: ["PathModel"]),
+        // Where the path is computed: a snapshot and a policy in, a path or a route's verdict out.
+        .target(name: "PathEvaluation", dependencies: ["PathConfiguration", "PathModel"]),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
-        .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "SystemCalls"]),
+        .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "PathConfiguration", "SystemCalls"]),
         // What every program of the package shares that is neither the model nor a system
         // call: the logger, the handled signals, the system clocks, the configuration files.
-        .target(name: "ServiceSupport", dependencies: ["PathModel", "SystemCalls"]),
+        .target(name: "ServiceSupport", dependencies: ["PathModel", "PathConfiguration", "SystemCalls"]),
         .target(name: "PathEngine", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
-        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathProtocol",
-                                                  "ServiceSupport", "SystemCalls"]),
+        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathEvaluation",
+                                                   "PathConfiguration", "PathProtocol", "ServiceSupport",
+                                                   "SystemCalls"]),
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
-        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathSocketClient",
-                                                  "ServiceSupport", "SystemCalls"]),
+        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathEvaluation",
+                                                   "PathConfiguration", "PathSocketClient", "ServiceSupport",
+                                                   "SystemCalls"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
-        .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathProtocol", "PathSocketClient",
-                                                          "ServiceSupport", "SystemCalls"]),
+        .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathConfiguration", "PathProtocol",
+                                                          "PathSocketClient", "ServiceSupport", "SystemCalls"]),
         // The command-line grammar of the executables, and the command table that writes
         // pathctl's usage text and shell completions.
         .target(name: "CommandLineOptions"),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon",
-                                                        "PathEngine", "PathModel", "PathProtocol", "ServiceSupport",
-                                                        "SystemCalls"]),
+                                                        "PathEngine", "PathModel", "PathConfiguration",
+                                                        "PathProtocol", "ServiceSupport", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel",
                                                           "PathProtocol", "ServiceSupport", "SystemCalls"]),
         .executableTarget(name: "pathd-probe", dependencies: ["CCurl", "CommandLineOptions", "ConnectivityCheck",
-                                                              "PathModel", "PathProtocol", "ServiceSupport"]),
+                                                              "PathModel", "PathConfiguration", "PathProtocol",
+                                                              "ServiceSupport"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
         // Two programs as written for Apple's Network, built against PathClient.
@@ -96,19 +104,22 @@ let package = Package(
         // An in-process pathd (PathService on a real socket, fed by a fake kernel) for the
         // daemon and client-library tests.
         .target(name: "DaemonTestSupport", dependencies: ["PathDaemon", "PathClient", "PathSocketClient",
-                                                          "PathProtocol", "PathModel", "ServiceSupport",
-                                                          "SystemCalls", "PathTestFixtures"],
+                                                          "PathProtocol", "PathModel", "PathConfiguration",
+                                                          "ServiceSupport", "SystemCalls", "PathTestFixtures"],
                 path: "Tests/DaemonTestSupport"),
-        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
+        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathEvaluation", "PathConfiguration",
+                                                           "PathTestFixtures"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         // pathctl's command line, history report and colours, inside the executable (@testable).
         .testTarget(name: "PathctlTests", dependencies: ["pathctl", "CommandLineOptions", "PathModel", "PathProtocol"]),
-        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathTestFixtures"],
+        .testTarget(name: "PathProtocolTests", dependencies: ["PathProtocol", "PathModel", "PathEvaluation",
+                                                              "PathConfiguration", "PathTestFixtures"],
                     exclude: ["Golden"]),
         // The daemon's side of the socket, on DaemonTestSupport's in-process pathd.
         .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "DaemonTestSupport", "PathDaemon",
-                                                         "PathEngine", "PathSocketClient", "PathProtocol",
-                                                         "PathModel", "ServiceSupport", "SystemCalls"]),
+                                                            "PathEngine", "PathSocketClient", "PathProtocol",
+                                                            "PathModel", "PathConfiguration", "ServiceSupport",
+                                                            "SystemCalls"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "PathEngineTests", dependencies: ["PathEngine", "ServiceSupport", "PathTestFixtures"]),
         // PathMonitor, NWPathMonitor and PathSocketClient against a fake or in-process daemon.
@@ -116,8 +127,9 @@ let package = Package(
                                                               "PathModel", "SystemCalls", "PathTestFixtures",
                                                               "DaemonTestSupport"]),
         .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "PathModel", "PathTestFixtures"]),
-        .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel", "ServiceSupport",
-                                                                  "PathTestFixtures"]),
+        .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel",
+                                                                   "PathConfiguration", "ServiceSupport",
+                                                                   "PathTestFixtures"]),
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathTestFixtures"]),
         // The packages under a real systemd booted in a container (scripts/test/booted_systemd.py).
         .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
@@ -135,10 +147,10 @@ let package = Package(
                                                         "PathTestFixtures"]),
         // The real pathd, and the programs of the package, in network namespaces (root).
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter",
-                                                       "NWPathMonitorCallback", "NWPathMonitorAsync",
-                                                       "SocketOnlyMonitor", "OfflineBanner", "RouteWatch", "PathClient",
-                                                       "PathSocketClient", "PathProtocol", "PathModel", "SystemCalls",
-                                                       "PathTestFixtures"]),
+                                                        "NWPathMonitorCallback", "NWPathMonitorAsync",
+                                                        "SocketOnlyMonitor", "OfflineBanner", "RouteWatch",
+                                                        "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
+                                                        "PathConfiguration", "SystemCalls", "PathTestFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -16,7 +16,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzRequest", dependencies: [.product(name: "PathProtocol", package: "pathd")]),
         .executableTarget(name: "FuzzJSON", dependencies: [.product(name: "PathProtocol", package: "pathd")]),
-        .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "PathModel", package: "pathd")]),
+        .executableTarget(name: "FuzzConfig", dependencies: [.product(name: "PathConfiguration", package: "pathd")]),
     ],
     swiftLanguageModes: [.v6]
 )

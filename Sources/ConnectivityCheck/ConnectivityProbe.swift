@@ -1,5 +1,6 @@
 import Dispatch
 import PathModel
+import PathConfiguration
 import PathProtocol
 import PathSocketClient
 import ServiceSupport

@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 
 /// What one fetch of the check URL came to, as the HTTP client saw it, before any
 /// verdict: the raw material of `ConnectivityClassifier`.

@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 
 /// What a `NetlinkMonitor` asks of the kernel and where it looks.
 public struct NetlinkConfiguration: Sendable {

@@ -1,6 +1,6 @@
 // One import is enough: `import PathClient` brings the types its public API uses, and
-// no more. PathModel and PathProtocol hold names as common as `Request` and
-// `Configuration`, which would clash with an app's other imports, so only these are
+// no more. PathModel, PathConfiguration and PathProtocol hold names as common as
+// `Request` and `Configuration`, which would clash with an app's other imports, so only these are
 // re-exported.
 // Dispatch too, as Apple's Network module makes it visible: code that imports only
 // Network calls `monitor.start(queue: DispatchQueue(label: …))`.

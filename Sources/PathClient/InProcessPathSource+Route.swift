@@ -2,6 +2,7 @@ import Dispatch
 import Netlink
 import PathEngine
 import PathModel
+import PathEvaluation
 import PathSocketClient
 import ServiceSupport
 

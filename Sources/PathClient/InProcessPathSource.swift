@@ -2,6 +2,8 @@ import Dispatch
 import Netlink
 import PathEngine
 import PathModel
+import PathEvaluation
+import PathConfiguration
 import ServiceSupport
 
 /// pathd's own engine, run inside the client process when no daemon answers: the same

@@ -1,5 +1,6 @@
 import PathEngine
 import PathModel
+import PathEvaluation
 import PathProtocol
 
 /// Everything published for one watched route while anyone subscribes to it: the

@@ -1,5 +1,6 @@
 import PathEngine
 import PathModel
+import PathEvaluation
 import PathProtocol
 import ServiceSupport
 

@@ -1,6 +1,8 @@
 import Dispatch
 import PathEngine
 import PathModel
+import PathEvaluation
+import PathConfiguration
 import PathProtocol
 import ServiceSupport
 import SystemCalls

@@ -1,6 +1,7 @@
 import Dispatch
 import PathEngine
 import PathModel
+import PathEvaluation
 import PathProtocol
 import ServiceSupport
 

@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import ServiceSupport
 
 /// What reading the configuration again came to: a complete, validated service

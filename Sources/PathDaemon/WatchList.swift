@@ -1,6 +1,7 @@
 import Dispatch
 import PathEngine
 import PathModel
+import PathConfiguration
 import ServiceSupport
 import SystemCalls
 

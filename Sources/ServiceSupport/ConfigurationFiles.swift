@@ -1,5 +1,6 @@
 import Glibc
 import PathModel
+import PathConfiguration
 import SystemCalls
 
 /// Finds and reads pathd.conf and its drop-ins for `Configuration.parse`, which does

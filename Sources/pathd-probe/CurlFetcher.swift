@@ -1,6 +1,7 @@
 import CCurl
 import ConnectivityCheck
 import PathModel
+import PathConfiguration
 import PathProtocol
 
 /// One fetch through libcurl: a fresh easy handle per fetch (no connection or cache

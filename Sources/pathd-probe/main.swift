@@ -2,6 +2,7 @@ import CommandLineOptions
 import ConnectivityCheck
 import Glibc
 import PathModel
+import PathConfiguration
 import PathProtocol
 import ServiceSupport
 

@@ -1,5 +1,6 @@
 import SystemCalls
 import PathModel
+import PathConfiguration
 
 /// `pathd --check-config`: reads the files as a start would, prints every diagnostic to
 /// stderr (file:line) and, when valid, the effective configuration to stdout in INI

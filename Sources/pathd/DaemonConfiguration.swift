@@ -1,6 +1,7 @@
 import PathDaemon
 import ServiceSupport
 import PathModel
+import PathConfiguration
 
 /// The configuration pathd runs with: the files' settings with the command line on
 /// top, loaded once at start and again (through `reload()`) on SIGHUP or a reload request.

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import PathModel
+import PathConfiguration
 
 /// `pathd --print-example-config`: packaging/pathd.conf, written from the key tables so a
 /// new key reaches the shipped example without editing it (`make example-config`; a test

@@ -1,5 +1,6 @@
 import CommandLineOptions
 import PathModel
+import PathConfiguration
 import ServiceSupport
 
 /// pathd's command line, in the grammar every pathd and pathctl option shares (OptionParser).

@@ -1,5 +1,6 @@
 import ConnectivityCheck
 import PathModel
+import PathConfiguration
 import Testing
 
 @Suite("connectivity verdicts, proved by content")

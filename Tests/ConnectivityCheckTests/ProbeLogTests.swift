@@ -1,6 +1,7 @@
 import ConnectivityCheck
 import Dispatch
 import PathModel
+import PathConfiguration
 import PathTestFixtures
 import ServiceSupport
 import Testing

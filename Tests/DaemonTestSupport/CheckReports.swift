@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import PathProtocol
 import PathSocketClient
 

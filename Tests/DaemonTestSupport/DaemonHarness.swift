@@ -6,6 +6,7 @@ import PathClient
 import PathSocketClient
 import PathDaemon
 import PathModel
+import PathConfiguration
 import PathProtocol
 import ServiceSupport
 import Synchronization

@@ -1,5 +1,6 @@
 import PathDaemon
 import PathModel
+import PathConfiguration
 import Synchronization
 
 /// What the harness's reloader answers next, set by the test.

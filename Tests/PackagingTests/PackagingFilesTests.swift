@@ -1,5 +1,6 @@
 import Foundation
 import PathModel
+import PathConfiguration
 import PathProtocol
 import PathTestFixtures
 import Testing

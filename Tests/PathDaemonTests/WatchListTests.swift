@@ -4,6 +4,7 @@ import Glibc
 @testable import PathDaemon
 import PathEngine
 import PathModel
+import PathConfiguration
 import PathProtocol
 import PathSocketClient
 import PathTestFixtures

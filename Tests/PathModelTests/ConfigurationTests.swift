@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import Testing
 
 @Suite("configuration: keys, values, merging of drop-ins")

@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import Testing
 
 @Suite("glob patterns (fnmatch without flags)")

@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import Testing
 
 @Suite("INI parser (systemd unit syntax)")

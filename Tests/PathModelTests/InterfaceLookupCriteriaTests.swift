@@ -1,5 +1,7 @@
 import PathTestFixtures
 import PathModel
+import PathEvaluation
+import PathConfiguration
 import Testing
 
 private typealias F = Fixture

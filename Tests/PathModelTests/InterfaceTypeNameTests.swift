@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import Testing
 
 /// One table of interface type names (`InterfaceType.writtenNames`) for pathctl's

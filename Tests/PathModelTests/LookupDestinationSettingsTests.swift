@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import Testing
 
 /// `LookupIPv4=` and `LookupIPv6=` stand for "the Internet": an address whose route is

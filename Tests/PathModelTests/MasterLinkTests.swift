@@ -1,5 +1,6 @@
 import PathTestFixtures
 import PathModel
+import PathEvaluation
 import Testing
 
 private typealias F = Fixture

@@ -1,5 +1,6 @@
 import PathTestFixtures
 import PathModel
+import PathEvaluation
 import Testing
 
 /// One host described as events, and the status, reason and reason interface the

@@ -1,4 +1,5 @@
 import PathModel
+import PathConfiguration
 import Testing
 
 @Suite("policy: [Interface] rules applied in order")

@@ -1,4 +1,6 @@
 import PathModel
+import PathEvaluation
+import PathConfiguration
 import PathTestFixtures
 import Testing
 

@@ -1,5 +1,7 @@
 import PathTestFixtures
 import PathModel
+import PathEvaluation
+import PathConfiguration
 import PathProtocol
 import Testing
 

@@ -1,4 +1,4 @@
-import PathModel
+import PathConfiguration
 
 /// Any bytes as a pathd.conf (the file is root's, but a drop-in may come from a
 /// package, and a typo must give a diagnostic, never a crash or a hang).

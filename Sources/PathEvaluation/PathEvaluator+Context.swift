@@ -1,3 +1,6 @@
+import PathConfiguration
+import PathModel
+
 extension PathEvaluator {
     /// One evaluation's inputs and the questions asked of them.
     struct Context {

@@ -1,3 +1,5 @@
+import PathModel
+
 /// The administrator's settings for one interface, after every matching rule applied.
 public struct InterfaceSettings: Hashable, Sendable {
     public var isExpensive: Bool

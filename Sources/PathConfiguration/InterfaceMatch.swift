@@ -1,3 +1,5 @@
+import PathModel
+
 /// One match key of an `[Interface]` section (`Name=`, `Type=` or `Kind=`): glob terms,
 /// each optionally negated with a leading `!`.
 ///

@@ -1,3 +1,5 @@
+import PathModel
+
 extension Configuration {
     /// The configuration in the INI form it was read in: every `[Daemon]` key with its
     /// effective value, then each `[Interface]` section with the keys it states, headed

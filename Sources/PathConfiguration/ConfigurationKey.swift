@@ -1,3 +1,5 @@
+import PathModel
+
 /// A section of pathd.conf whose keys are declared in one table, `keys`: parsing,
 /// validation messages, `--check-config`'s rendering, pathd's flags and `--help`, and the
 /// test that holds pathd.conf(5) and the example pathd.conf to the table all read it.

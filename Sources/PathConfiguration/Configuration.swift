@@ -1,3 +1,5 @@
+import PathModel
+
 /// Everything pathd reads from pathd.conf and its drop-ins.
 public struct Configuration: Hashable, Sendable {
     public var daemon: DaemonSettings

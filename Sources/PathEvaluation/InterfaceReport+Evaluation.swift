@@ -1,3 +1,6 @@
+import PathConfiguration
+import PathModel
+
 extension InterfaceReport {
     /// One report per link of `snapshot`, in index order.
     public static func reports(for snapshot: Snapshot, policy: Policy) -> [InterfaceReport] {

@@ -1,3 +1,5 @@
+import PathModel
+
 /// The `[Connectivity]` section: the check `pathd-probe` makes and pathd publishes
 /// (pathd.conf(5)). No URL, no check: nothing is contacted until an administrator
 /// names a server. Defaults are written here and nowhere else.

@@ -1,3 +1,6 @@
+import PathConfiguration
+import PathModel
+
 /// Turns a snapshot into the path a subscriber sees. Pure: values in, a value out.
 ///
 /// Per family: with no criteria, the kernel's own route lookup decides (it applies

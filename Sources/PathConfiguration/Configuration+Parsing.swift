@@ -1,3 +1,5 @@
+import PathModel
+
 extension Configuration {
     /// Parses and merges files in order: the main file first, then its drop-ins in
     /// lexical order (the caller lists and reads them). A `[Daemon]` key set in a later

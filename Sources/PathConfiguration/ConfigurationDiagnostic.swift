@@ -1,3 +1,5 @@
+import PathModel
+
 /// One finding about a configuration file, always with the file and line it is about,
 /// printed as `pathd.conf:12: Expensive= expects a boolean, got "maybe"`.
 ///

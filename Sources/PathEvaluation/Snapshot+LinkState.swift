@@ -1,3 +1,6 @@
+import PathConfiguration
+import PathModel
+
 /// Whether a link can carry traffic, from what the kernel reports about it and, for a
 /// bridge, bond or team, about its ports.
 ///

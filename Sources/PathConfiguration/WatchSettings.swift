@@ -1,3 +1,5 @@
+import PathModel
+
 /// The `[Watch]` section: the hosts whose route pathd follows for its metrics, as a route
 /// subscription would (pathd.conf(5), pathd(8) METRICS). Empty by default: pathd watches
 /// nothing of its own accord. Defaults are written here and nowhere else.

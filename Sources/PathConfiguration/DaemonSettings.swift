@@ -1,3 +1,5 @@
+import PathModel
+
 /// The `[Daemon]` section: how the daemon runs. Every key has a built-in default,
 /// written here and, for the reader, in pathd.conf(5) (a test holds the page to this
 /// table; pathd(8) points there); `DaemonSettings.keys` is the one table of the keys

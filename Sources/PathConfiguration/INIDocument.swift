@@ -1,3 +1,5 @@
+import PathModel
+
 /// A configuration file in the INI style of systemd unit files, split into sections
 /// and assignments but not yet interpreted. `INIParser` makes one.
 public struct INIDocument: Hashable, Sendable {

@@ -1,3 +1,5 @@
+import PathModel
+
 /// Splits systemd-style INI text into sections and `Key=Value` assignments.
 ///
 /// The syntax, as systemd.syntax(7) describes it: `[Section]` headers; `Key=Value`

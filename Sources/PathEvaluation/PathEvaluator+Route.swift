@@ -1,3 +1,6 @@
+import PathConfiguration
+import PathModel
+
 extension PathEvaluator {
     /// The route to one destination (the `route` request), judged by the rules that
     /// judge a path, through the same `Context`: the kernel's `lookup` for `destination`

@@ -1,3 +1,5 @@
+import PathModel
+
 /// A shell glob as fnmatch(3) without flags understands it, matched byte by byte:
 /// `*` any run of bytes, `?` one byte, `[abc]`, `[a-z]`, `[!a-z]` (or `[^a-z]`) one byte
 /// of (or not of) a set, `\x` the byte `x` itself. A `[` with no closing `]` is literal.

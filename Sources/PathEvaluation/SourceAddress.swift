@@ -1,3 +1,6 @@
+import PathConfiguration
+import PathModel
+
 /// Whether traffic has a source address: the rule, in one place.
 ///
 /// Where the kernel was asked (the route lookup, no criteria), its answer decides: the
