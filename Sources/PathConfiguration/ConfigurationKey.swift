@@ -38,12 +38,17 @@ public struct ConfigurationKey<Settings>: Sendable {
     /// The default as pathd.conf(5) and the example file write it, when that is not
     /// what `--check-config` prints (`256K`, printed as 262144).
     let documented: (@Sendable (Settings) -> String)?
+    /// For a section that may appear several times and apply together (`[Interface]`):
+    /// lays a later section's value of the key over the merged earlier ones. Nil for a
+    /// key that does not merge (a match key, or a section that appears once).
+    let overlay: (@Sendable (_ merged: inout Settings, _ later: Settings) -> Void)?
 
     init(_ name: String, _ kind: Kind, range: String? = nil, isReloadable: Bool = false, _ summary: String,
          parse: @escaping @Sendable (inout Settings, String) -> SettingOutcome,
          reset: @escaping @Sendable (inout Settings) -> Void,
          print printed: @escaping @Sendable (Settings) -> String?,
-         document documented: (@Sendable (Settings) -> String)? = nil) {
+         document documented: (@Sendable (Settings) -> String)? = nil,
+         overlay: (@Sendable (inout Settings, Settings) -> Void)? = nil) {
         self.name = name
         self.kind = kind
         self.range = range
@@ -53,6 +58,7 @@ public struct ConfigurationKey<Settings>: Sendable {
         self.reset = reset
         self.printed = printed
         self.documented = documented
+        self.overlay = overlay
     }
 
     /// The value as `--check-config` prints it, empty when unset.

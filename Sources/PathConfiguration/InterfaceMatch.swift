@@ -49,26 +49,40 @@ public struct InterfaceMatch: Hashable, Sendable {
     }
 }
 
-/// One `[Interface]` section: a match and the settings it states. A setting left nil
-/// says nothing, so an earlier section's value (or the built-in default) stands.
+/// One `[Interface]` section: a match and the settings it states.
 public struct InterfaceRule: Hashable, Sendable, ConfigurationSection {
+    /// What a section states, one property per key of `keys` that is not a match key. A
+    /// setting left nil says nothing, so an earlier section's value (or the built-in
+    /// default) stands; `Policy.settings(for:)` lays the matching sections over each
+    /// other through the keys' `overlay`, so a new key needs no merge of its own.
+    public struct Settings: Hashable, Sendable {
+        public var isExpensive: Bool?
+        public var isConstrained: Bool?
+        /// `SetType=`: the type to report instead of the detected one.
+        public var setType: InterfaceType?
+        /// `OnDemand=`: comes up when traffic needs it (dial-on-demand PPP).
+        public var isOnDemand: Bool?
+        /// `Ignore=`: never a path, never listed.
+        public var isIgnored: Bool?
+
+        public init(isExpensive: Bool? = nil, isConstrained: Bool? = nil, setType: InterfaceType? = nil,
+                    isOnDemand: Bool? = nil, isIgnored: Bool? = nil) {
+            self.isExpensive = isExpensive
+            self.isConstrained = isConstrained
+            self.setType = setType
+            self.isOnDemand = isOnDemand
+            self.isIgnored = isIgnored
+        }
+    }
+
     public var match: InterfaceMatch
-    public var isExpensive: Bool?
-    public var isConstrained: Bool?
-    public var setType: InterfaceType?
-    public var isOnDemand: Bool?
-    public var isIgnored: Bool?
+    public var settings: Settings
     /// Where the section starts, for `--check-config` output and logs ("pathd.conf:12").
     public var origin: String
 
-    public init(match: InterfaceMatch = InterfaceMatch(), isExpensive: Bool? = nil, isConstrained: Bool? = nil,
-                setType: InterfaceType? = nil, isOnDemand: Bool? = nil, isIgnored: Bool? = nil, origin: String = "") {
+    public init(match: InterfaceMatch = InterfaceMatch(), settings: Settings = Settings(), origin: String = "") {
         self.match = match
-        self.isExpensive = isExpensive
-        self.isConstrained = isConstrained
-        self.setType = setType
-        self.isOnDemand = isOnDemand
-        self.isIgnored = isIgnored
+        self.settings = settings
         self.origin = origin
     }
 }
@@ -110,17 +124,13 @@ extension InterfaceRule {
         flag("Constrained", \.isConstrained, "paths through it are constrained"),
         flag("OnDemand", \.isOnDemand, "it comes up when traffic needs it (dial on demand)"),
         flag("Ignore", \.isIgnored, "never part of a path"),
-        ConfigurationKey("SetType", .type, range: "one of \(InterfaceType.writtenNamesDescription)",
-                         "report it as this type instead of the detected one",
-                         parse: { rule, value in
-                             guard let type = InterfaceType(written: value) else {
-                                 return .invalid(expectation: "one of \(InterfaceType.writtenNamesDescription)")
-                             }
-                             rule.setType = type
-                             return .set
-                         },
-                         reset: { $0.setType = nil },
-                         print: { $0.setType?.rawValue }),
+        setting("SetType", .type, \.setType, range: "one of \(InterfaceType.writtenNamesDescription)",
+                "report it as this type instead of the detected one",
+                parse: { value in
+                    InterfaceType(written: value).map(SettingValue.set)
+                        ?? .invalid(expectation: "one of \(InterfaceType.writtenNamesDescription)")
+                },
+                print: \.rawValue),
     ]
 
     private static func terms(_ value: String) -> [String] {
@@ -145,17 +155,45 @@ extension InterfaceRule {
                          })
     }
 
-    private static func flag(_ name: String, _ setting: WritableKeyPath<InterfaceRule, Bool?> & Sendable,
-                             _ summary: String) -> ConfigurationKey<InterfaceRule> {
-        ConfigurationKey(name, .bool, range: "yes, no, true, false, on, off, 1, 0", summary,
-                         parse: { rule, value in
-                             guard let parsed = Configuration.parseBoolean(value) else {
-                                 return .invalid(expectation: "a boolean (yes, no, true, false, on, off, 1, 0)")
+    /// What a setting's text comes to: its value, or the outcome that refuses it.
+    private enum SettingValue<Value> {
+        case set(Value)
+        case invalid(expectation: String)
+    }
+
+    /// A key that states one of `Settings`: reset to nil by an empty value, not printed
+    /// while nil, and laid over an earlier section's value only where this section states it.
+    private static func setting<Value: Sendable>(
+        _ name: String, _ kind: ConfigurationKey<InterfaceRule>.Kind,
+        _ setting: WritableKeyPath<Settings, Value?> & Sendable, range: String, _ summary: String,
+        parse: @escaping @Sendable (String) -> SettingValue<Value>,
+        print: @escaping @Sendable (Value) -> String
+    ) -> ConfigurationKey<InterfaceRule> {
+        ConfigurationKey(name, kind, range: range, summary,
+                         parse: { rule, text in
+                             switch parse(text) {
+                             case .set(let value):
+                                 rule.settings[keyPath: setting] = value
+                                 return .set
+                             case .invalid(let expectation):
+                                 return .invalid(expectation: expectation)
                              }
-                             rule[keyPath: setting] = parsed
-                             return .set
                          },
-                         reset: { $0[keyPath: setting] = nil },
-                         print: { $0[keyPath: setting].map { $0 ? "yes" : "no" } })
+                         reset: { $0.settings[keyPath: setting] = nil },
+                         print: { $0.settings[keyPath: setting].map(print) },
+                         overlay: { merged, later in
+                             guard let value = later.settings[keyPath: setting] else { return }
+                             merged.settings[keyPath: setting] = value
+                         })
+    }
+
+    private static func flag(_ name: String, _ setting: WritableKeyPath<Settings, Bool?> & Sendable,
+                             _ summary: String) -> ConfigurationKey<InterfaceRule> {
+        Self.setting(name, .bool, setting, range: "yes, no, true, false, on, off, 1, 0", summary,
+                     parse: { value in
+                         Configuration.parseBoolean(value).map(SettingValue.set)
+                             ?? .invalid(expectation: "a boolean (yes, no, true, false, on, off, 1, 0)")
+                     },
+                     print: { $0 ? "yes" : "no" })
     }
 }

@@ -1,30 +1,24 @@
 import PathModel
 
-/// The administrator's settings for one interface, after every matching rule applied.
+/// One link's settings, after every `[Interface]` section that matches it applied (see
+/// `Policy`): what they state, and the built-in defaults for the rest.
 public struct InterfaceSettings: Hashable, Sendable {
-    public var isExpensive: Bool
-    public var isConstrained: Bool
-    /// `SetType=`: the type to report instead of the detected one.
-    public var typeOverride: InterfaceType?
-    /// `OnDemand=`: comes up when traffic needs it (dial-on-demand PPP). When the only
-    /// candidate path is through such an interface that is not up, the path is
-    /// `requiresConnection`.
-    public var isOnDemand: Bool
-    /// `Ignore=`: never a path, never listed.
-    public var isIgnored: Bool
+    /// What the matching sections state, the later section's value where two state one.
+    public let stated: InterfaceRule.Settings
+    /// The type the path reports: the last `SetType=`, else the detected type.
+    public let type: InterfaceType
+    public let isExpensive: Bool
+    public let isConstrained: Bool
+    /// When the only candidate path is through such an interface that is not up, the
+    /// path is `requiresConnection`.
+    public var isOnDemand: Bool { stated.isOnDemand ?? false }
+    public var isIgnored: Bool { stated.isIgnored ?? false }
 
-    public init(isExpensive: Bool = false, isConstrained: Bool = false, typeOverride: InterfaceType? = nil,
-                isOnDemand: Bool = false, isIgnored: Bool = false) {
-        self.isExpensive = isExpensive
-        self.isConstrained = isConstrained
-        self.typeOverride = typeOverride
-        self.isOnDemand = isOnDemand
-        self.isIgnored = isIgnored
-    }
-
-    /// The type the path reports for `link`: the administrator's override, else detected.
-    public func type(of link: Link) -> InterfaceType {
-        typeOverride ?? link.type
+    init(stated: InterfaceRule.Settings, detectedType: InterfaceType, policy: Policy) {
+        self.stated = stated
+        type = stated.setType ?? detectedType
+        isExpensive = stated.isExpensive ?? policy.expensiveTypes.contains(type)
+        isConstrained = stated.isConstrained ?? policy.constrainedTypes.contains(type)
     }
 }
 
@@ -59,21 +53,10 @@ public struct Policy: Hashable, Sendable {
     public static let standard = Policy()
 
     public func settings(for link: Link) -> InterfaceSettings {
-        var expensive: Bool?
-        var constrained: Bool?
-        var setType: InterfaceType?
-        var onDemand: Bool?
-        var ignored: Bool?
+        var merged = InterfaceRule()
         for rule in rules where rule.match.matches(link) {
-            expensive = rule.isExpensive ?? expensive
-            constrained = rule.isConstrained ?? constrained
-            setType = rule.setType ?? setType
-            onDemand = rule.isOnDemand ?? onDemand
-            ignored = rule.isIgnored ?? ignored
+            for key in InterfaceRule.keys { key.overlay?(&merged, rule) }
         }
-        let type = setType ?? link.type
-        return InterfaceSettings(isExpensive: expensive ?? expensiveTypes.contains(type),
-                                 isConstrained: constrained ?? constrainedTypes.contains(type),
-                                 typeOverride: setType, isOnDemand: onDemand ?? false, isIgnored: ignored ?? false)
+        return InterfaceSettings(stated: merged.settings, detectedType: link.type, policy: self)
     }
 }

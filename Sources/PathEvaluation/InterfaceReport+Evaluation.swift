@@ -36,7 +36,7 @@ extension InterfaceReport {
                 reason = addressed ? nil : .noUsableAddress
             }
         }
-        return InterfaceReport(name: link.name, index: link.index, type: settings.type(of: link),
+        return InterfaceReport(name: link.name, index: link.index, type: settings.type,
                                kind: link.kind, operState: link.operState, flags: link.flags, addresses: addresses,
                                isExpensive: settings.isExpensive, isConstrained: settings.isConstrained,
                                unusableReason: reason)

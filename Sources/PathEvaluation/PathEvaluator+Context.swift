@@ -56,7 +56,7 @@ extension PathEvaluator {
         func includes(_ link: Link) -> Bool {
             guard !link.isLoopback else { return false }
             let settings = settings(of: link)
-            return !settings.isIgnored && criteria.allows(settings.type(of: link))
+            return !settings.isIgnored && criteria.allows(settings.type)
         }
 
         /// What traffic over `link` costs: its policy, and for a tunnel also its
@@ -70,7 +70,7 @@ extension PathEvaluator {
         }
 
         func interface(for link: Link) -> Interface {
-            Interface(name: link.name, index: link.index, type: settings(of: link).type(of: link),
+            Interface(name: link.name, index: link.index, type: settings(of: link).type,
                       isTunnel: link.isTunnel)
         }
 

@@ -17,19 +17,16 @@ enum CheckConfig {
             writeError("pathd: configuration is invalid (\(errors) error\(errors == 1 ? "" : "s"))\n")
             return 1
         }
-        var daemon = options.applied(to: result.configuration.daemon)
-        if daemon.socketPath == nil {
+        var effective = options.applied(to: result.configuration)
+        if effective.daemon.socketPath == nil {
             // A start would fail here too (unless socket-activated, which this cannot know).
             do {
-                daemon.socketPath = try ProcessEnvironment.defaultSocketPath()
+                effective.daemon.socketPath = try ProcessEnvironment.defaultSocketPath()
             } catch {
                 writeError("error: \(error)\npathd: no socket to listen on; a start would fail\n")
                 return 1
             }
         }
-        let effective = Configuration(daemon: daemon, policy: result.configuration.policy,
-                                      connectivity: result.configuration.connectivity,
-                                      watch: result.configuration.watch)
         var header = ["Effective configuration of pathd: built-in defaults, then the files, then the command line."]
         header.append(read.isEmpty ? "Files: none (\(files.mainPath) is absent; built-in defaults)"
                                    : "Files: " + read.joined(separator: ", "))

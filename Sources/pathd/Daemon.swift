@@ -26,12 +26,12 @@ final class Daemon: @unchecked Sendable {
         self.listener = listener
         self.log = log
         self.configuration = configuration
-        let settings = configuration.daemon
+        let settings = configuration.initial.daemon
         let queue = stateQueue
         let netlink = NetlinkConfiguration(settings)
         let service = PathService(
             queue: queue,
-            configuration: configuration.service,
+            configuration: configuration.initial,
             log: log,
             stateDirectory: ProcessEnvironment.stateDirectory,
             makeSource: { generation, callbacks in

@@ -8,15 +8,9 @@ import PathConfiguration
 struct DaemonConfiguration: Sendable {
     let files: ConfigurationFiles
     let options: Options
-    /// The `[Daemon]` settings the process started with. Keys marked reloadable in
-    /// `DaemonSettings.keys` and the `[Interface]` policy change at runtime; the rest
-    /// needs a restart.
-    let daemon: DaemonSettings
-    let policy: Policy
-    /// `[Connectivity]`: applied by a reload (pathd only matches reports against its URL).
-    let connectivity: ConnectivitySettings
-    /// `[Watch]`: applied by a reload.
-    let watch: WatchSettings
+    /// What the process started with. Keys marked reloadable in `DaemonSettings.keys`
+    /// and every other section change at runtime (`reload()`); the rest needs a restart.
+    let initial: Configuration
 
     /// Loads the files; nil when they are invalid. The diagnostics, for the caller to
     /// log, come either way.
@@ -25,15 +19,8 @@ struct DaemonConfiguration: Sendable {
         let (result, _) = files.load()
         guard result.isValid else { return (nil, result.diagnostics) }
         let configuration = DaemonConfiguration(files: files, options: options,
-                                                daemon: options.applied(to: result.configuration.daemon),
-                                                policy: result.configuration.policy,
-                                                connectivity: result.configuration.connectivity,
-                                                watch: result.configuration.watch)
+                                                initial: options.applied(to: result.configuration))
         return (configuration, result.diagnostics)
-    }
-
-    var service: Configuration {
-        Configuration(daemon: daemon, policy: policy, connectivity: connectivity, watch: watch)
     }
 
     /// Reads the files again; settings that cannot change at runtime are warnings.
@@ -43,11 +30,11 @@ struct DaemonConfiguration: Sendable {
         guard result.isValid else {
             return .invalid(errors: result.diagnostics.errors.map(\.description), warnings: warnings)
         }
-        let next = options.applied(to: result.configuration.daemon)
+        var next = options.applied(to: result.configuration)
         var restart: [String] = []
         for key in DaemonSettings.keys where !key.isReloadable {
-            let running = key.render(daemon)
-            let wanted = key.render(next)
+            let running = key.render(initial.daemon)
+            let wanted = key.render(next.daemon)
             if running != wanted {
                 func shown(_ value: String) -> String { value.isEmpty ? "the default" : value }
                 restart.append("\(key.name)=\(wanted) needs a restart; still using \(shown(running))")
@@ -55,10 +42,7 @@ struct DaemonConfiguration: Sendable {
         }
         // Keys that need a restart keep their running values: the service must go on
         // evaluating with what the netlink monitor and the listener really use.
-        let service = DaemonConfiguration(files: files, options: options, daemon: daemon.reloaded(from: next),
-                                          policy: result.configuration.policy,
-                                          connectivity: result.configuration.connectivity,
-                                          watch: result.configuration.watch).service
-        return .valid(service, warnings: warnings + restart)
+        next.daemon = initial.daemon.reloaded(from: next.daemon)
+        return .valid(next, warnings: warnings + restart)
     }
 }

@@ -94,6 +94,13 @@ struct Options {
     /// The files to read: --config (which must then exist) or the default (which may not).
     var configurationFiles: ConfigurationFiles { ConfigurationFiles(configOption: configPath) }
 
+    /// The files' configuration with the flags given here on top (they set `[Daemon]` keys).
+    func applied(to configuration: Configuration) -> Configuration {
+        var result = configuration
+        result.daemon = applied(to: configuration.daemon)
+        return result
+    }
+
     /// The configuration file's `[Daemon]` settings with the flags given here on top.
     func applied(to settings: DaemonSettings) -> DaemonSettings {
         var result = settings

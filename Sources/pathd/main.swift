@@ -42,7 +42,7 @@ do {
 }
 
 let (loaded, diagnostics) = DaemonConfiguration.load(options: options)
-let level = loaded?.daemon.logLevel ?? options.logLevel ?? .info
+let level = loaded?.initial.daemon.logLevel ?? options.logLevel ?? .info
 let log = Logger(threshold: level, journalPrefixes: Logger.stderrIsJournal)
 for diagnostic in diagnostics {
     log.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)
@@ -60,7 +60,7 @@ do {
     if let activated = try UnixListener.fromActivation() {
         listener = activated
     } else {
-        let path = try configuration.daemon.socketPath ?? ProcessEnvironment.defaultSocketPath()
+        let path = try configuration.initial.daemon.socketPath ?? ProcessEnvironment.defaultSocketPath()
         listener = try UnixListener.bind(path: path)
     }
 } catch {

@@ -121,7 +121,7 @@ struct ConfigurationTests {
         #expect(configuration.daemon.maximumClients == 20)
         #expect(configuration.daemon.logLevel == .info)
         #expect(configuration.policy.rules.map(\.origin) == ["pathd.conf:4", "pathd.conf.d/10-a.conf:3"])
-        #expect(configuration.policy.rules.map(\.isExpensive) == [true, false])
+        #expect(configuration.policy.rules.map(\.settings.isExpensive) == [true, false])
     }
 
     @Test("an error in one drop-in invalidates the whole configuration")

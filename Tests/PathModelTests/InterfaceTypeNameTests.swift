@@ -21,7 +21,7 @@ struct InterfaceTypeNameTests {
         let result = parse("[Interface]\nName=x*\nType=\(written) !\(written)\nSetType=\(written)\n")
         #expect(result.isValid, "\(result.diagnostics.map(\.description))")
         let rule = try #require(result.configuration.policy.rules.first)
-        #expect(rule.setType == type)
+        #expect(rule.settings.setType == type)
         #expect(rule.match.type.terms == [type.rawValue, "!" + type.rawValue])
         #expect(rule.renderedLines.contains("SetType=\(type.rawValue)"), "\(rule.renderedLines)")
         #expect(rule.renderedLines.contains("Type=\(type.rawValue) !\(type.rawValue)"), "\(rule.renderedLines)")

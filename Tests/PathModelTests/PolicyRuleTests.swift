@@ -41,7 +41,9 @@ struct PolicyRuleTests {
         #expect(a.isExpensive && a.isConstrained)
         let b = rules.settings(for: link("vethB", .other, kind: "veth"))
         #expect(!b.isExpensive && b.isConstrained)
-        #expect(rules.settings(for: link("eth0", .wiredEthernet)) == InterfaceSettings())
+        let untouched = rules.settings(for: link("eth0", .wiredEthernet))
+        #expect(untouched == Policy.standard.settings(for: link("eth0", .wiredEthernet)))
+        #expect(untouched.stated == InterfaceRule.Settings())
     }
 
     @Test("all match keys must admit the link; Kind= needs a kind unless only negated")
@@ -78,14 +80,14 @@ struct PolicyRuleTests {
             Expensive=no
             """)
         let usb0 = rules.settings(for: link("usb0", .wiredEthernet))
-        #expect(usb0.typeOverride == .cellular)
-        #expect(usb0.type(of: link("usb0", .wiredEthernet)) == .cellular)
+        #expect(usb0.stated.setType == .cellular)
+        #expect(usb0.type == .cellular)
         // Expensive from the cellular default; not constrained: Type=cellular sees "wiredEthernet".
         #expect(usb0.isExpensive)
         #expect(!usb0.isConstrained)
         #expect(!rules.settings(for: link("usb1", .wiredEthernet)).isExpensive)
         let modem = rules.settings(for: link("wwan0", .cellular))
-        #expect(modem.isExpensive && modem.isConstrained && modem.typeOverride == nil)
+        #expect(modem.isExpensive && modem.isConstrained && modem.stated.setType == nil)
     }
 
     @Test("a section without match keys applies to every interface")
