@@ -46,12 +46,12 @@ let package = Package(
         // What every program of the package shares that is neither the model nor a system
         // call: the logger, the handled signals, the system clocks, the configuration files.
         .target(name: "ServiceSupport", dependencies: ["PathModel", "PathConfiguration", "SystemCalls"]),
-        .target(name: "PathEngine", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
-        .target(name: "PathDaemon", dependencies: ["CSystemd", "PathEngine", "PathModel", "PathEvaluation",
+        .target(name: "KernelState", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
+        .target(name: "PathDaemon", dependencies: ["CSystemd", "KernelState", "PathModel", "PathEvaluation",
                                                    "PathConfiguration", "PathProtocol", "ServiceSupport",
                                                    "SystemCalls"]),
         .target(name: "PathSocketClient", dependencies: ["PathModel", "PathProtocol", "SystemCalls"]),
-        .target(name: "PathClient", dependencies: ["Netlink", "PathEngine", "PathModel", "PathEvaluation",
+        .target(name: "PathClient", dependencies: ["Netlink", "KernelState", "PathModel", "PathEvaluation",
                                                    "PathConfiguration", "PathSocketClient", "ServiceSupport",
                                                    "SystemCalls"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
@@ -61,7 +61,7 @@ let package = Package(
         // pathctl's usage text and shell completions.
         .target(name: "CommandLineOptions"),
         .executableTarget(name: "pathd", dependencies: ["CommandLineOptions", "CSystemd", "Netlink", "PathDaemon",
-                                                        "PathEngine", "PathModel", "PathConfiguration",
+                                                        "KernelState", "PathModel", "PathConfiguration",
                                                         "PathProtocol", "ServiceSupport", "SystemCalls"]),
         .executableTarget(name: "pathctl", dependencies: ["CommandLineOptions", "PathSocketClient", "PathModel",
                                                           "PathProtocol", "ServiceSupport", "SystemCalls"]),
@@ -117,11 +117,11 @@ let package = Package(
                     exclude: ["Golden"]),
         // The daemon's side of the socket, on DaemonTestSupport's in-process pathd.
         .testTarget(name: "PathDaemonTests", dependencies: ["PathTestFixtures", "DaemonTestSupport", "PathDaemon",
-                                                            "PathEngine", "PathSocketClient", "PathProtocol",
+                                                            "KernelState", "PathSocketClient", "PathProtocol",
                                                             "PathModel", "PathConfiguration", "ServiceSupport",
                                                             "SystemCalls"]),
         .testTarget(name: "SystemCallsTests", dependencies: ["SystemCalls", "PathModel", "PathTestFixtures"]),
-        .testTarget(name: "PathEngineTests", dependencies: ["PathEngine", "ServiceSupport", "PathTestFixtures"]),
+        .testTarget(name: "KernelStateTests", dependencies: ["KernelState", "ServiceSupport", "PathTestFixtures"]),
         // PathMonitor, NWPathMonitor and PathSocketClient against a fake or in-process daemon.
         .testTarget(name: "ClientLibraryTests", dependencies: ["PathClient", "PathSocketClient", "PathProtocol",
                                                               "PathModel", "SystemCalls", "PathTestFixtures",

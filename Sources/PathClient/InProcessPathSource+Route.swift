@@ -1,6 +1,6 @@
 import Dispatch
 import Netlink
-import PathEngine
+import KernelState
 import PathModel
 import PathEvaluation
 import PathSocketClient

@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import PathEngine
+import KernelState
 import PathModel
 import PathProtocol
 import ServiceSupport

@@ -1,4 +1,4 @@
-import PathEngine
+import KernelState
 import PathModel
 import PathEvaluation
 import PathProtocol

@@ -1,5 +1,5 @@
 import Dispatch
-import PathEngine
+import KernelState
 import PathModel
 import PathEvaluation
 import PathProtocol

@@ -2,7 +2,7 @@ import Dispatch
 import Glibc
 import Netlink
 import PathDaemon
-import PathEngine
+import KernelState
 import PathModel
 import PathProtocol
 import ServiceSupport

@@ -1,6 +1,6 @@
 import DaemonTestSupport
 @testable import PathDaemon
-import PathEngine
+import KernelState
 import PathModel
 import PathProtocol
 import PathSocketClient

@@ -2,7 +2,7 @@ import DaemonTestSupport
 import Foundation
 import PathSocketClient
 import PathDaemon
-import PathEngine
+import KernelState
 import PathModel
 import PathProtocol
 import PathTestFixtures

@@ -1,5 +1,5 @@
 @testable import PathDaemon
-import PathEngine
+import KernelState
 import PathModel
 import PathProtocol
 import Testing

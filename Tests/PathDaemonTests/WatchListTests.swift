@@ -2,7 +2,7 @@ import DaemonTestSupport
 import Dispatch
 import Glibc
 @testable import PathDaemon
-import PathEngine
+import KernelState
 import PathModel
 import PathConfiguration
 import PathProtocol

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import PathEngine
+import KernelState
 import PathTestFixtures
 import Testing
 import ServiceSupport
