@@ -13,7 +13,7 @@ import SystemCalls
 /// queue of its own; the callbacks hop onto `queue` and the generation gate is checked
 /// there, after the hop. `@unchecked Sendable` because Dispatch blocks and the source's
 /// callbacks are `@Sendable` closures that capture `self`; they all run on `queue`.
-public final class PathEngine: @unchecked Sendable {
+public final class KernelStateTracker: @unchecked Sendable {
     /// Sources that fail before a first state, in a row, before the engine gives up
     /// (no netlink at all). One overrun during the very first dump is normal on a busy
     /// host; three failures in a row are not.
@@ -70,7 +70,7 @@ public final class PathEngine: @unchecked Sendable {
     /// `onChange`, or `onFatal` says it never will.
     public func start() {
         dispatchPrecondition(condition: .onQueue(queue))
-        precondition(lifecycle == .idle, "a PathEngine is started once")
+        precondition(lifecycle == .idle, "a KernelStateTracker is started once")
         lifecycle = .running
         startSource()
     }

@@ -23,14 +23,14 @@ public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
 /// their engine, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
 ///
 /// After each change of the engine's state (`refresh`), every watched route is asked
-/// again, in one round on the source's queue (`PathEngine.lookUpRoutes`): one lookup
+/// again, in one round on the source's queue (`KernelStateTracker.lookUpRoutes`): one lookup
 /// per distinct route, however many subscribers it has. While those lookups are out,
 /// further changes only mark that one more round is due, so a burst of batches costs at
 /// most two rounds. `onChange` hears of the routes whose report changed, and of every
 /// route after a resync. The engine's sources are told the watched destinations, for
 /// their kernel-side route filter.
 ///
-/// Threading: the engine's queue only, as `PathEngine`. `@unchecked Sendable`: the
+/// Threading: the engine's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
 /// lookups' replies capture `self` and are called on that queue.
 public final class RouteWatcher: @unchecked Sendable {
     /// Judges the kernel's answer for a destination against the engine's snapshot of the
@@ -44,7 +44,7 @@ public final class RouteWatcher: @unchecked Sendable {
         var report: RouteReport?
     }
 
-    private let engine: PathEngine
+    private let engine: KernelStateTracker
     private let log: Logger
     private let judge: Judge
     private var entries: [WatchedRoute: Entry] = [:]
@@ -59,7 +59,7 @@ public final class RouteWatcher: @unchecked Sendable {
     /// with every watched route and the resync's reason.
     public var onChange: ((_ changed: [WatchedRoute], _ resync: String?) -> Void)?
 
-    public init(engine: PathEngine, log: Logger, judge: @escaping Judge) {
+    public init(engine: KernelStateTracker, log: Logger, judge: @escaping Judge) {
         self.engine = engine
         self.log = log
         self.judge = judge
@@ -124,7 +124,7 @@ public final class RouteWatcher: @unchecked Sendable {
 
     /// The engine's state changed: asks the kernel again for every watched route. A
     /// route without a zone whose destination the batch brought the kernel's answer for
-    /// (`PathEngine.batchLookups`) takes it at once; the others are asked in a round.
+    /// (`KernelStateTracker.batchLookups`) takes it at once; the others are asked in a round.
     /// `resync` is the engine's reason when a new generation began: then every route
     /// is asked in the round, whose answer sends the resync to all of them at once.
     public func refresh(resync: String? = nil) {

@@ -10,7 +10,7 @@ extension InProcessPathSource {
     /// The `route` answer without a daemon: pathd's engine, started in this process for
     /// one question. It reads the same configuration files (for `Ignore=`, costs and
     /// on-demand interfaces), waits for the kernel's state, asks the kernel for the route
-    /// on the netlink monitor's queue (`PathEngine.lookUpRoute`), judges it as the daemon
+    /// on the netlink monitor's queue (`KernelStateTracker.lookUpRoute`), judges it as the daemon
     /// does (`PathEvaluator.route`), and stops. `reply` is called once, on a private queue.
     /// `zone` is refused and resolved as pathd does (RouteZone.swift).
     static func route(to destination: PathModel.IPAddress, zone: String? = nil,
@@ -25,7 +25,7 @@ extension InProcessPathSource {
             let (result, _) = configurationFiles.load()
             let configuration = result.isValid ? result.configuration : .builtIn
             let netlink = NetlinkConfiguration(configuration.daemon)
-            let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
+            let engine = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
             }
@@ -81,7 +81,7 @@ extension InProcessPathSource {
         PathClientError(message, kind: .refused(.badArgument, message: message))
     }
 
-    private static func finish(_ engine: PathEngine) {
+    private static func finish(_ engine: KernelStateTracker) {
         engine.stop()
         engine.onChange = nil
         engine.onFatal = nil

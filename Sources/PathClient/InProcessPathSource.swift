@@ -35,7 +35,7 @@ final class InProcessPathSource: @unchecked Sendable {
     private var routes: RouteWatcher?
     private let configurationFiles: ConfigurationFiles
     private let queue = DispatchQueue(label: "pathd.PathClient.in-process")
-    private var engine: PathEngine?
+    private var engine: KernelStateTracker?
     private var resolver: ResolverWatcher?
     private var policy = Policy.standard
     private var lastPath: Path?
@@ -68,7 +68,7 @@ final class InProcessPathSource: @unchecked Sendable {
             policy = configuration.policy
             let settings = configuration.daemon
             let netlink = NetlinkConfiguration(settings)
-            let engine = PathEngine(queue: queue, log: .discarding) { generation, callbacks in
+            let engine = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
             }

@@ -18,12 +18,12 @@ final class ConnectivityReports {
     private(set) var latest: [String: Connectivity] = [:] {
         didSet { records.changed() }
     }
-    private let engine: PathEngine
+    private let engine: KernelStateTracker
     private let configuration: ServiceConfiguration
     private let records: ServiceRecords
     private let log: Logger
 
-    init(engine: PathEngine, configuration: ServiceConfiguration, records: ServiceRecords, log: Logger) {
+    init(engine: KernelStateTracker, configuration: ServiceConfiguration, records: ServiceRecords, log: Logger) {
         self.engine = engine
         self.configuration = configuration
         self.records = records

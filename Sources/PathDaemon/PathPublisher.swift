@@ -32,7 +32,7 @@ final class PathPublisher: @unchecked Sendable {
     var holdsRoute: ((WatchedRoute) -> Bool)?
     /// Called when watched routes' reports changed, before their lines are sent.
     var onRoutesChanged: (() -> Void)?
-    let engine: PathEngine
+    let engine: KernelStateTracker
     let configuration: ServiceConfiguration
     private let connectivity: ConnectivityReports
     let admission: ClientAdmission
@@ -40,7 +40,7 @@ final class PathPublisher: @unchecked Sendable {
 
     private let log: Logger
 
-    init(engine: PathEngine, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
+    init(engine: KernelStateTracker, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
          admission: ClientAdmission, records: ServiceRecords, log: Logger) {
         self.log = log
         self.engine = engine

@@ -30,7 +30,7 @@ import SystemCalls
 public final class PathService: @unchecked Sendable {
     public let queue: DispatchQueue
     /// The kernel's state: sources, generations, the snapshot.
-    let engine: PathEngine
+    let engine: KernelStateTracker
     let log: Logger
     let records: ServiceRecords
     let configuration: ServiceConfiguration
@@ -81,7 +81,7 @@ public final class PathService: @unchecked Sendable {
         self.queue = queue
         self.log = log
         self.stateDirectory = stateDirectory
-        let engine = PathEngine(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
+        let engine = KernelStateTracker(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
         self.engine = engine
         let records = ServiceRecords(queue: queue, log: log, scheduler: scheduler, clock: clock)
         self.records = records

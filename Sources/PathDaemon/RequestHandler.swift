@@ -15,13 +15,13 @@ import ServiceSupport
 final class RequestHandler: @unchecked Sendable {
     private let log: Logger
     /// The kernel's state, and the state queue (`engine.queue`).
-    private let engine: PathEngine
+    private let engine: KernelStateTracker
     private let configuration: ServiceConfiguration
     private let publisher: PathPublisher
     private let connectivity: ConnectivityReports
     private let records: ServiceRecords
 
-    init(log: Logger, engine: PathEngine, configuration: ServiceConfiguration, publisher: PathPublisher,
+    init(log: Logger, engine: KernelStateTracker, configuration: ServiceConfiguration, publisher: PathPublisher,
          connectivity: ConnectivityReports, records: ServiceRecords) {
         self.log = log
         self.engine = engine

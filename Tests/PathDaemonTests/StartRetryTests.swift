@@ -34,7 +34,7 @@ struct StartRetryTests {
 
 @Suite("monitor restart, on an injected clock")
 struct RestartRetryTests {
-    @Test("a replacement that fails after a resync is retried after PathEngine.restartDelay, not before")
+    @Test("a replacement that fails after a resync is retried after KernelStateTracker.restartDelay, not before")
     func failedRestartWaitsForTheClock() throws {
         let clock = ManualScheduler()
         let harness = try DaemonHarness(scheduler: clock)
@@ -45,7 +45,7 @@ struct RestartRetryTests {
         // The overrun's replacement fails to start; the next one would work.
         harness.network.failNextStarts(1)
         harness.network.latest.overrun()
-        #expect(try clock.waitForScheduled(1) == [PathEngine.restartDelay])
+        #expect(try clock.waitForScheduled(1) == [KernelStateTracker.restartDelay])
         #expect(harness.network.sources.count == 2, "no third source before the clock moves")
         try clock.runNext()
         guard case .resync(_, let generation, .string("s")) = try client.next() else {
