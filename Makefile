@@ -142,7 +142,7 @@ gio-module:
 # PATHD_TEST_DEB and PATHD_TEST_GIO_DEB); run it first, or they skip (each run's line
 # counts the skipped tests).
 N      ?= 20
-FILTER ?= KernelTests|PackagingTests|ProgramTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|KernelStateTests|SystemCallsTests|ServiceSupportTests
+FILTER ?= KernelTests|PackagingTests|ProgramTests|PathDaemonTests|ClientLibraryTests|NetlinkTests|KernelStateTests|SystemCallsTests|PathConfigurationTests
 test-repeat: deps gio-module interop
 	$(SWIFT) build --build-tests $(WARNINGS_AS_ERRORS)
 	SWIFT=$(SWIFT) scripts/test-repeat.sh '$(N)' '$(FILTER)' build/test-repeat

@@ -37,16 +37,17 @@ let package = Package(
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // The values every module speaks in: links, addresses, snapshots, paths, reports.
         .target(name: "PathModel"),
-        // pathd.conf's language: the INI parser, the key tables, diagnostics, globs, the policy.
-        .target(name: "PathConfiguration", dependencies: ["PathModel"]),
+        // pathd.conf's language: the INI parser, the key tables, diagnostics, globs, the policy,
+        // and the files it is read from (pathd.conf and its drop-ins).
+        .target(name: "PathConfiguration", dependencies: ["PathModel", "SystemCalls"]),
         // Where the path is computed: a snapshot and a policy in, a path or a route's verdict out.
         .target(name: "PathEvaluation", dependencies: ["PathConfiguration", "PathModel"]),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
         .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "PathConfiguration", "SystemCalls"]),
         // What every program of the package shares that is neither the model nor a system
-        // call: the logger, the handled signals, the system clocks, the configuration files.
-        .target(name: "ServiceSupport", dependencies: ["PathModel", "PathConfiguration", "SystemCalls"]),
-        .target(name: "KernelState", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
+        // call: the logger, the handled signals, the system clocks.
+        .target(name: "ServiceSupport", dependencies: ["PathModel", "SystemCalls"]),
+        .target(name: "KernelState", dependencies: ["PathModel", "PathConfiguration", "ServiceSupport", "SystemCalls"]),
         .target(name: "PathDaemon", dependencies: ["CSystemd", "KernelState", "PathModel", "PathEvaluation",
                                                    "PathConfiguration", "PathProtocol", "ServiceSupport",
                                                    "SystemCalls"]),
@@ -107,8 +108,11 @@ let package = Package(
                                                           "PathProtocol", "PathModel", "PathConfiguration",
                                                           "ServiceSupport", "SystemCalls", "PathTestFixtures"],
                 path: "Tests/DaemonTestSupport"),
-        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathEvaluation", "PathConfiguration",
-                                                           "PathTestFixtures"]),
+        .testTarget(name: "PathModelTests", dependencies: ["PathModel", "PathTestFixtures"]),
+        .testTarget(name: "PathConfigurationTests", dependencies: ["PathConfiguration", "PathModel",
+                                                                   "PathTestFixtures"]),
+        .testTarget(name: "PathEvaluationTests", dependencies: ["PathEvaluation", "PathConfiguration", "PathModel",
+                                                                "PathTestFixtures"]),
         .testTarget(name: "CommandLineOptionsTests", dependencies: ["CommandLineOptions"]),
         // pathctl's command line, history report and colours, inside the executable (@testable).
         .testTarget(name: "PathctlTests", dependencies: ["pathctl", "CommandLineOptions", "PathModel", "PathProtocol"]),
@@ -126,7 +130,6 @@ let package = Package(
         .testTarget(name: "ClientLibraryTests", dependencies: ["PathClient", "PathSocketClient", "PathProtocol",
                                                               "PathModel", "SystemCalls", "PathTestFixtures",
                                                               "DaemonTestSupport"]),
-        .testTarget(name: "ServiceSupportTests", dependencies: ["ServiceSupport", "PathModel", "PathTestFixtures"]),
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel",
                                                                    "PathConfiguration", "ServiceSupport",
                                                                    "PathTestFixtures"]),

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import PathModel
+import PathConfiguration
 import ServiceSupport
 import SystemCalls
 

@@ -2,6 +2,7 @@ import Dispatch
 import Netlink
 import KernelState
 import PathModel
+import PathConfiguration
 import PathEvaluation
 import PathSocketClient
 import ServiceSupport

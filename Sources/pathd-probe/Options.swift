@@ -1,6 +1,7 @@
 import CommandLineOptions
 import ServiceSupport
 import PathModel
+import PathConfiguration
 
 /// pathd-probe's command line, in the grammar pathd and pathctl share.
 struct ProbeOptions {

@@ -2,7 +2,7 @@ import Foundation
 import PathModel
 import PathTestFixtures
 import Testing
-import ServiceSupport
+import PathConfiguration
 
 @Suite("reading pathd.conf and its drop-ins")
 struct ConfigurationFilesTests {

@@ -1,6 +1,5 @@
 import Glibc
 import PathModel
-import PathConfiguration
 import SystemCalls
 
 /// Finds and reads pathd.conf and its drop-ins for `Configuration.parse`, which does
