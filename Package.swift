@@ -141,7 +141,7 @@ let package = Package(
         // scripts, the units, man pages, completions, example configuration and alert rules,
         // `make install`.
         .testTarget(name: "PackagingTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathModel",
-                                                          "PathProtocol", "PathTestFixtures"]),
+                                                          "PathConfiguration", "PathProtocol", "PathTestFixtures"]),
         // The built programs without a kernel: pathd --check-config; pathctl against no daemon,
         // a newer or misbehaving one, a silent one; what each program links.
         .testTarget(name: "ProgramTests", dependencies: ["pathd", "pathctl", "PathMonitorPrinter",
@@ -153,7 +153,7 @@ let package = Package(
                                                         "NWPathMonitorCallback", "NWPathMonitorAsync",
                                                         "SocketOnlyMonitor", "OfflineBanner", "RouteWatch",
                                                         "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
-                                                        "PathConfiguration", "SystemCalls", "PathTestFixtures"]),
+                                                        "SystemCalls", "PathTestFixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
