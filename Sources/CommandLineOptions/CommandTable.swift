@@ -59,7 +59,7 @@ public struct CommandOperands: Sendable {
 
 /// One command: its name, its line in the usage text, the options it takes besides the
 /// global ones, its operands, and `action`, what the program does with it.
-public struct CommandSpec<Action> {
+public struct CommandSpec<Action: Sendable>: Sendable {
     public let name: String
     public let summary: String
     public let options: [String]
@@ -77,7 +77,7 @@ public struct CommandSpec<Action> {
 }
 
 /// The table of a program with commands.
-public struct CommandTable<Action> {
+public struct CommandTable<Action: Sendable>: Sendable {
     public let program: String
     /// Every option, in the order the usage text lists them.
     public let options: [CommandOption]

@@ -3,8 +3,9 @@ import PathModel
 import PathProtocol
 
 /// A pathctl command's code: what it does with the checked options, and the exit status
-/// that follows (pathctl(1)).
-protocol Verb {
+/// that follows (pathctl(1)). Its metatype is the table's action: a `SendableMetatype`, so
+/// that the table is Sendable, a `static let` built once.
+protocol Verb: SendableMetatype {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus
 }
 
@@ -13,11 +14,11 @@ protocol Verb {
 /// completions under packaging/completions derive from it: a new command is an entry
 /// here, its file, and its section in pathctl(1).
 enum Commands {
-    static var table: CommandTable<any Verb.Type> {
-        CommandTable(program: "pathctl", options: options,
-                     globalOptions: ["--socket", "--json", "--no-color", "--help", "--version"],
-                     standaloneOptions: ["--help", "--version", "--completions"],
-                     commands: [
+    static let table = CommandTable<any Verb.Type>(
+        program: "pathctl", options: options,
+        globalOptions: ["--socket", "--json", "--no-color", "--help", "--version"],
+        standaloneOptions: ["--help", "--version", "--completions"],
+        commands: [
             CommandSpec("status", summary: "show the current path",
                         options: ["--require-type", "--prohibit-type", "--check"] + requirementOptions,
                         action: StatusVerb.self),
@@ -39,7 +40,6 @@ enum Commands {
             CommandSpec("history", summary: "list the outages of the path (or of the route to HOST...), and totals",
                         options: ["--since", "--route"], operands: routeHosts, action: HistoryVerb.self),
         ])
-    }
 
     private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
     private static let routeHosts = CommandOperands("HOST", description: "a name or an IP address",

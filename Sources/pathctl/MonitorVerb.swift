@@ -7,8 +7,8 @@ enum MonitorVerb: Verb {
     static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
         if options.route { return try RouteWatchVerbs.monitor(options) }
         let subscription = ReconnectingSubscription(socketPath: options.socketPath,
-                                                    request: Request(.subscribe(options.criteria)), timeout: nil)
-        let outcome = try subscription.run { message, line in
+                                                    request: Request(.subscribe(options.criteria)))
+        return try subscription.runToEnd { message, line, _ in
             switch message {
             case .path(let update, _):
                 if options.json { echo(line) } else { writeOut(PathFormatting.monitorLine(update)) }
@@ -20,10 +20,6 @@ enum MonitorVerb: Verb {
                 break  // a path subscription gets no route lines
             }
             return nil
-        }
-        switch outcome {
-        case .finished(let status): return status
-        case .timedOut: preconditionFailure("a subscription without a deadline timed out")
         }
     }
 

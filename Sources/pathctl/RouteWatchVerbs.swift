@@ -13,9 +13,8 @@ enum RouteWatchVerbs {
                 writeErrorLine("pathctl: \(host.host): \(reason); resolved again when the path changes")
             }
         }
-        let subscription = ReconnectingSubscription(socketPath: options.socketPath, requests: watch.requests,
-                                                    timeout: nil)
-        let outcome = try subscription.run { message, line, send in
+        let subscription = ReconnectingSubscription(socketPath: options.socketPath, requests: watch.requests)
+        return try subscription.runToEnd { message, line, send in
             switch message {
             case .route(let update, let id):
                 guard let key = watch.received(update, id: id, line: line) else { return nil }
@@ -45,10 +44,6 @@ enum RouteWatchVerbs {
                 if options.json { echo(line) }
             }
             return nil
-        }
-        switch outcome {
-        case .finished(let status): return status
-        case .timedOut: preconditionFailure("a subscription without a deadline timed out")
         }
     }
 

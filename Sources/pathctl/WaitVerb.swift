@@ -32,19 +32,19 @@ enum WaitVerb: Verb {
 
     /// The exit status of a wait that ended with `outcome` (also `wait --route`'s):
     /// a timeout before any hello is exit 3, after one exit 1, waiting for `goal`.
-    static func conclude(_ outcome: ReconnectingSubscription.Outcome, _ options: PathctlOptions, checkOnce: Bool,
-                         waitingFor goal: @autoclosure () -> String) throws(CommandError) -> PathctlExitStatus {
+    static func conclude(_ outcome: ReconnectingSubscription<Timeout>.Outcome, _ options: PathctlOptions,
+                         checkOnce: Bool, waitingFor goal: @autoclosure () -> String) throws(CommandError) -> PathctlExitStatus {
         switch outcome {
         case .finished(let status):
             return status
-        case .timedOut(let socketPath, _) where checkOnce:
-            throw .noAnswer(socketPath: socketPath, within: PathctlOptions.answerDeadline)
-        case .timedOut(let socketPath, saidHello: false):
+        case .timedOut(let timeout) where checkOnce:
+            throw .noAnswer(socketPath: timeout.socketPath, within: PathctlOptions.answerDeadline)
+        case .timedOut(let timeout) where !timeout.saidHello:
             // Not "not satisfied": nothing is known of the path.
             writeErrorLine("pathctl: timed out after \(options.timeout.decimalSeconds) s: "
-                + "pathd at \(socketPath ?? "its socket") never said hello")
+                + "pathd at \(timeout.socketPath ?? "its socket") never said hello")
             return .unreachable
-        case .timedOut(_, saidHello: true):
+        case .timedOut:
             writeErrorLine("pathctl: timed out after \(options.timeout.decimalSeconds) s waiting for \(goal())")
             return .notSatisfied
         }
