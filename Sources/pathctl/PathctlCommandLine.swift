@@ -107,18 +107,15 @@ enum PathctlCommandLine {
     static func parse(_ arguments: [String]) throws(UsageError) -> PathctlCommand {
         let table = Commands.table
         let line = try table.parser.parse(arguments)
-        if line.has("--help") { return .help }
-        if let shell = line.value("--completions") {
-            return .completions(try OptionValue.choice(shell, for: "--completions",
-                                                       among: Shell.allCases.map { ($0.rawValue, $0) }))
-        }
-        let socketPath = try line.value("--socket").map { path throws(UsageError) in
+        if line.has(.help) { return .help }
+        if let shell = try table.completionsShell(in: line) { return .completions(shell) }
+        let socketPath = try line.value(Commands.socket).map { path throws(UsageError) in
             if let expectation = SocketPath.expectation(for: path, absolute: false) {
-                throw UsageError("--socket expects \(expectation)")
+                throw UsageError("\(Commands.socket.name) expects \(expectation)")
             }
             return path
         }
-        if line.has("--version") {
+        if line.has(Commands.version) {
             // Another word is a mistake, as after any command (`pathctl status -V` is fine).
             if let first = line.operands.first {
                 guard table.command(named: first) != nil else {
@@ -132,36 +129,36 @@ enum PathctlCommandLine {
         let (command, operands) = try table.command(in: line)
         var options = PathctlOptions(verb: command.name)
         options.socketPath = socketPath
-        options.json = line.has("--json")
-        options.noColor = line.has("--no-color")
+        options.json = line.has(Commands.json)
+        options.noColor = line.has(Commands.noColor)
         options.hosts = operands
-        options.route = line.has("--route")
+        options.route = line.has(Commands.route)
         if options.route {
             // The route to a host has no criteria, and its only requirement is a usable route.
-            let pathOnly = ["--require-type", "--prohibit-type"] + PathRequirements.options.map(\.option)
+            let pathOnly = [Commands.requireType, Commands.prohibitType] + PathRequirements.options.map(\.option)
             if let option = pathOnly.first(where: line.has) {
-                throw UsageError("\(option) does not apply with --route")
+                throw UsageError("\(option.name) does not apply with \(Commands.route.name)")
             }
         }
         for (option, requirement, _, _) in PathRequirements.options where line.has(option) {
             options.requirements.insert(requirement)
         }
-        options.check = line.has("--check") || !options.requirements.isEmpty
-        if let text = line.value("--timeout") {
-            options.timeout = try OptionValue.seconds(text, for: "--timeout")
+        options.check = line.has(Commands.check) || !options.requirements.isEmpty
+        if let text = line.value(Commands.timeout) {
+            options.timeout = try OptionValue.seconds(text, for: Commands.timeout.name)
         }
-        if let text = line.value("--format") {
-            options.metricsFormat = try OptionValue.choice(text, for: "--format",
+        if let text = line.value(Commands.format) {
+            options.metricsFormat = try OptionValue.choice(text, for: Commands.format.name,
                                                            among: Exposition.Format.allCases.map { ($0.rawValue, $0) })
         }
-        if let text = line.value("--since") {
-            options.since = try TimeSpecification.parse(text, for: "--since")
+        if let text = line.value(Commands.since) {
+            options.since = try TimeSpecification.parse(text, for: Commands.since.name)
         }
-        if let text = line.value("--require-type") {
-            options.criteria.requiredInterfaceType = try interfaceType(text, for: "--require-type")
+        if let text = line.value(Commands.requireType) {
+            options.criteria.requiredInterfaceType = try interfaceType(text, for: Commands.requireType.name)
         }
-        for text in line.values("--prohibit-type") {
-            let type = try interfaceType(text, for: "--prohibit-type")
+        for text in line.values(Commands.prohibitType) {
+            let type = try interfaceType(text, for: Commands.prohibitType.name)
             if type == options.criteria.requiredInterfaceType {
                 throw UsageError("--require-type \(type.rawValue) and --prohibit-type \(text) contradict each other")
             }

@@ -101,7 +101,7 @@ struct PathctlCommandLineTests {
     }
 
     @Test("the requirement options' help names status and wait, and says what status does without them",
-          arguments: PathRequirements.options.map(\.option))
+          arguments: PathRequirements.options.map(\.option.name))
     func requirementHelp(option: String) throws {
         let spec = try #require(Commands.table.options.first { $0.name == option }).spec
         let help = spec.help.split(separator: "\n").joined(separator: " ")
