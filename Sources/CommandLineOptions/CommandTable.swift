@@ -85,7 +85,7 @@ public struct CommandTable<Action: Sendable>: Sendable {
     public let program: String
     /// The manual section of the program's page: 1 for pathctl, 8 for the daemons.
     public let manualSection: Int
-    /// Every option, in the order the usage text lists them.
+    /// Every option, in the order the usage text lists them (derived: see `init`).
     public let options: [CommandOption]
     /// The options every command takes.
     public let globalOptions: [CommandOption]
@@ -93,17 +93,17 @@ public struct CommandTable<Action: Sendable>: Sendable {
     public let standaloneOptions: [CommandOption]
     public let commands: [CommandSpec<Action>]
 
-    /// Every option in `commands`' option lists, `globalOptions` and `standaloneOptions`
-    /// must be one of `options`.
-    public init(program: String, manualSection: Int = 1, options: [CommandOption], globalOptions: [CommandOption],
+    /// The option list derives from the others, each option once, in `--help`'s order:
+    /// the global options, each command's own in the order of the commands, then those
+    /// that need no command.
+    public init(program: String, manualSection: Int = 1, globalOptions: [CommandOption],
                 standaloneOptions: [CommandOption], commands: [CommandSpec<Action>]) {
-        let declared = Set(options.map(\.name))
-        for option in globalOptions + standaloneOptions + commands.flatMap(\.options) {
-            precondition(declared.contains(option.name), "\(program): \(option.name) is used but not declared")
-        }
+        let isStandalone = { (option: CommandOption) in standaloneOptions.contains { $0.name == option.name } }
+        var seen: Set<String> = []
         self.program = program
         self.manualSection = manualSection
-        self.options = options
+        options = (globalOptions.filter { !isStandalone($0) } + commands.flatMap(\.options) + standaloneOptions)
+            .filter { seen.insert($0.name).inserted }
         self.globalOptions = globalOptions
         self.standaloneOptions = standaloneOptions
         self.commands = commands
@@ -176,7 +176,7 @@ public struct CommandTable<Action: Sendable>: Sendable {
 extension CommandTable where Action == Never {
     /// A program without commands: every option is global.
     public init(program: String, manualSection: Int, options: [CommandOption], standaloneOptions: [CommandOption]) {
-        self.init(program: program, manualSection: manualSection, options: options, globalOptions: options,
+        self.init(program: program, manualSection: manualSection, globalOptions: options,
                   standaloneOptions: standaloneOptions, commands: [])
     }
 }

@@ -57,3 +57,11 @@ struct PathRequirements: OptionSet, Hashable, Sendable {
         return names.isEmpty ? "a satisfied path" : "a satisfied path with \(listedInWords(names))"
     }
 }
+
+extension PathRequirements {
+    /// The requirements a command line gives.
+    init(given line: ParsedCommandLine) {
+        self = []
+        for (option, requirement, _, _) in Self.options where line.has(option) { insert(requirement) }
+    }
+}

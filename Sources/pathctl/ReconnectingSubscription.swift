@@ -12,7 +12,7 @@ import SystemCalls
 ///
 /// Only a connection that was once up is retried: pathd unreachable at the start is
 /// exit status 3 at once, and so is one that stays silent (no hello, or no first path)
-/// for `PathctlOptions.answerDeadline` when the caller has no deadline (`monitor`); a
+/// for `answerDeadline` when the caller has no deadline (`monitor`); a
 /// silent daemon met on a reconnect is one more failed attempt. Retries follow the
 /// library's `ReconnectSchedule` on its `Scheduler`'s clock, as `DaemonSubscription`
 /// does: every failure waits, so a daemon that fails at once (a line this client cannot
@@ -81,11 +81,11 @@ struct ReconnectingSubscription<TimedOut> {
         throws(CommandError) -> Outcome {
         var connection: PathConnection
         do throws(PathClientError) {
-            connection = try PathConnection.connect(to: socketPath, timeout: timeLeft ?? PathctlOptions.answerDeadline)
+            connection = try PathConnection.connect(to: socketPath, timeout: timeLeft ?? answerDeadline)
         } catch {
             guard error.isTimeout else { throw CommandError(error) }
             guard let outcome = timedOut(error.socketPath, saidHello: false) else {
-                throw .noAnswer(socketPath: error.socketPath, within: PathctlOptions.answerDeadline)
+                throw .noAnswer(socketPath: error.socketPath, within: answerDeadline)
             }
             return outcome
         }
@@ -120,7 +120,7 @@ struct ReconnectingSubscription<TimedOut> {
                     continue
                 case .timedOut:
                     if let outcome = timedOut(connection.socketPath, saidHello: true) { return outcome }
-                    let within = PathctlOptions.answerDeadline
+                    let within = answerDeadline
                     guard everAnswered else { throw .noAnswer(socketPath: connection.socketPath, within: within) }
                     lost = "pathd at \(connection.socketPath) did not answer within \(within.decimalSeconds) s"
                 case .lost(let reason):
@@ -164,7 +164,7 @@ struct ReconnectingSubscription<TimedOut> {
                 guard left > .zero else { return .timedOut }
                 try connection.setTimeout(left)
             } else {
-                try connection.setTimeout(awaitingFirstAnswer ? PathctlOptions.answerDeadline : nil)
+                try connection.setTimeout(awaitingFirstAnswer ? answerDeadline : nil)
             }
             let (message, line) = try connection.nextWithLine()
             return .message(message, line)
@@ -203,7 +203,7 @@ struct ReconnectingSubscription<TimedOut> {
             pause(wait)
             do throws(PathClientError) {
                 let connection = try PathConnection.connect(to: socketPath,
-                                                            timeout: timeLeft ?? PathctlOptions.answerDeadline)
+                                                            timeout: timeLeft ?? answerDeadline)
                 for request in requests() { try connection.send(request) }
                 schedule.connected(at: scheduler.now())
                 let generation = connection.hello.map { " (generation \($0.generation))" } ?? ""

@@ -12,7 +12,7 @@ struct CommandTableTests {
     static let options = [socket, colour, .help, dump]
 
     func table(_ extra: [CommandSpec<String>] = []) -> CommandTable<String> {
-        CommandTable(program: "tool", options: Self.options, globalOptions: [Self.socket, .help],
+        CommandTable(program: "tool", globalOptions: [Self.socket, .help],
                      standaloneOptions: [.help, Self.dump],
                      commands: [
                         CommandSpec("paint", summary: "paint the wall", options: [Self.colour], action: "painting"),
@@ -103,7 +103,7 @@ struct CommandTableTests {
 
     @Test("quotes in descriptions are escaped for each shell")
     func quoting() {
-        let table = CommandTable(program: "tool", options: Self.options, globalOptions: [.help],
+        let table = CommandTable(program: "tool", globalOptions: [.help],
                                  standaloneOptions: [],
                                  commands: [CommandSpec("say", summary: "print pathd's [name]", action: "")])
         #expect(table.completion(for: .zsh).contains("'say:print pathd'\\''s [name]'"))

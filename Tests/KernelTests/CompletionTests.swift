@@ -120,8 +120,9 @@ struct CompletionTests {
 
     /// The candidates fish offers for the command line `line` (descriptions dropped).
     private static func fish(_ line: String, file: String = "pathctl.fish") throws -> [String] {
-        let result = try Command.run(Command.find("fish"), ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
-                                                            Repository.path("packaging/completions/\(file)"), line])
+        let result = try Command.run(Command.find("fish"),
+                                     ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
+                                      Repository.path("packaging/completions/\(file)"), line])
         guard result.termination == .exit(0), result.stderr.isEmpty else {
             throw HarnessError("fish completion of \(line): \(result.termination): \(result.stderr)")
         }
