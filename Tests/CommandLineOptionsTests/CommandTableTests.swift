@@ -41,6 +41,13 @@ struct CommandTableTests {
         #expect(try table.command(in: table.parser.parse(["paint", "--colour", "never"])).0.action == "painting")
     }
 
+    @Test("the option list derives from the table: the global options, each command's, the standalone ones, once")
+    func derivedOptions() {
+        let table = table([CommandSpec("mix", summary: "mix the paint", options: [Self.colour], action: "mixing")])
+        #expect(table.options.map(\.name) == ["--socket", "--colour", "--help", "--dump"])
+        #expect(table.visibleOptions.map(\.name) == ["--socket", "--colour", "--help"])
+    }
+
     @Test("a missing or unknown command, wrong operands and an option of another command are usage errors")
     func mistakes() {
         #expect(usageError() == "no command given")
