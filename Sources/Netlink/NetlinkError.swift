@@ -36,12 +36,15 @@ public struct NetlinkError: Error, CustomStringConvertible, Sendable {
 }
 
 /// What a libnl call or a syscall on a netlink socket came to. Every return code of the
-/// module goes through `NetlinkStatus.init(libnl:)` or `NetlinkStatus.init(syscall:)`,
-/// the one place that knows EINTR, EAGAIN and ENOBUFS (as swift-system funnels every syscall through one helper).
+/// module goes through `NetlinkStatus.init(libnl:)` or `NetlinkStatus.init(syscall:)`.
+/// libnl's codes are classified here, the one place that knows them; errno is
+/// SystemCalls' (`syscallResult` retries EINTR and types the rest as `Errno`), and only
+/// mapped here onto what a netlink socket makes of it.
 enum NetlinkStatus {
     /// Success; the (non-negative) return value.
     case ok(Int)
-    /// Interrupted by a signal: retry the same call.
+    /// Interrupted by a signal (libnl's -NLE_INTR): retry the same call. A syscall is
+    /// never: `syscallResult` retries EINTR itself.
     case interrupted
     /// Non-blocking socket with nothing queued (EAGAIN / EWOULDBLOCK, -NLE_AGAIN).
     case wouldBlock
@@ -62,19 +65,20 @@ enum NetlinkStatus {
         }
     }
 
-    /// A syscall return value; reads `errno` when it is negative, so call it right away.
-    init(syscall result: Int) {
-        if result >= 0 { self = .ok(result); return }
-        self.init(errno: Errno.current.rawValue)
+    /// A syscall that returns -1 and sets errno on failure, made through `syscallResult`.
+    init<Result: BinaryInteger>(syscall call: () -> Result) {
+        switch syscallResult(call) {
+        case .success(let value): self = .ok(Int(value))
+        case .failure(let error): self.init(errno: error)
+        }
     }
 
-    /// An errno value (from a failed syscall).
-    init(errno value: Int32) {
-        switch value {
-        case EINTR: self = .interrupted
-        case EAGAIN, EWOULDBLOCK: self = .wouldBlock
-        case ENOBUFS: self = .overrun
-        default: self = .failed(.errno(value))
+    /// A failed syscall's errno.
+    init(errno: Errno) {
+        switch errno {
+        case .wouldBlock: self = .wouldBlock
+        case .noBufferSpace: self = .overrun
+        default: self = .failed(.errno(errno.rawValue))
         }
     }
 

@@ -46,7 +46,7 @@ extension NetlinkMonitor {
             case .overrun:
                 return .failed(.overrun)
             case .interrupted:
-                continue  // receive(into:) retries EINTR itself; kept for exhaustiveness
+                continue  // libnl's -NLE_INTR only: receive(into:) never returns it; for exhaustiveness
             case .failed(let code):
                 return .failed(.failure(NetlinkError(operation: "receive events", code: code).description))
             }
@@ -61,6 +61,7 @@ extension NetlinkMonitor {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
             needsLookup = true
+            staleInterfaces.formUnion(.of(route: header))
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -118,24 +119,35 @@ extension NetlinkMonitor {
 
     /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
     /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
+    /// A full state (a generation's first batch) asks every link; otherwise only the
+    /// stale ones are asked, and the evaluator's snapshot keeps the others' answers.
     func deliverPending(isFullState: Bool) throws(NetlinkError) {
         for event in pending {
             switch event {
-            case .linkChanged(let link) where link.hasOwnLookups:
-                lookupInterfaces.insert(link.index)
             case .linkChanged(let link):
-                lookupInterfaces.remove(link.index)
+                if link.hasOwnLookups {
+                    lookupInterfaces.insert(link.index)
+                } else {
+                    lookupInterfaces.remove(link.index)
+                }
+                if let master = link.master { masters.insert(master) }
+                if masters.contains(link.index) { staleInterfaces = .all } else { staleInterfaces.insert(link.index) }
             case .linkRemoved(let index):
                 lookupInterfaces.remove(index)
-            default:
+                if masters.contains(index) { staleInterfaces = .all }
+            case .addressChanged, .addressRemoved, .ruleAdded, .ruleRemoved:
+                staleInterfaces = .all
+            case .routeLookup, .interfaceLookup:
                 break
             }
         }
+        if isFullState { staleInterfaces = .all }
         pending += try lookups()
         let watched = try watchedLookups()
         let events = pending
         pending = []
         needsLookup = false
+        staleInterfaces = .none
         deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched))
     }
 
@@ -145,18 +157,33 @@ extension NetlinkMonitor {
     /// watcher's own rounds ask them a few dozen per turn instead of holding this one.
     func watchedLookups() throws(NetlinkError) -> [IPAddress: DestinationLookup] {
         guard !watchedDestinations.isEmpty, watchedDestinations.count <= RouteFilter.maximumWatchedDestinations else {
+            watchedAnswers = [:]
             return [:]
         }
+        // As for the lookup destinations: each destination's own route every time, the
+        // route through an interface only when stale, unless a destination is new.
+        let every = lookupInterfaces.sorted()
+        let isNew = watchedDestinations.contains { watchedAnswers[$0] == nil }
         let destinations = Array(watchedDestinations)
-        return Dictionary(uniqueKeysWithValues: zip(destinations, try lookUp(destinations)))
+        let asked = try lookUp(destinations, through: isNew ? every : staleInterfaces.filter(every))
+        var answers: [IPAddress: DestinationLookup] = [:]
+        for (destination, answer) in zip(destinations, asked) {
+            var kept = isNew ? [:] : (watchedAnswers[destination]?.throughInterface ?? [:])
+            kept = kept.filter { lookupInterfaces.contains($0.key) }
+            kept.merge(answer.throughInterface) { $1 }
+            answers[destination] = DestinationLookup(route: answer.route, throughInterface: kept)
+        }
+        watchedAnswers = answers
+        return answers
     }
 
     /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
-    /// take, then an `.interfaceLookup` through each of `lookupInterfaces`, both
-    /// families asked in one batch.
+    /// take, then an `.interfaceLookup` through each of `lookupInterfaces` that is
+    /// stale (`staleInterfaces`), both families asked in one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
         let families = AddressFamily.allCases
-        let answers = try lookUp(families.map { configuration.lookupDestinations[$0] })
+        let answers = try lookUp(families.map { configuration.lookupDestinations[$0] },
+                                 through: staleInterfaces.filter(lookupInterfaces.sorted()))
         var events: [NetworkEvent] = []
         for (family, answer) in zip(families, answers) {
             events.append(.routeLookup(family, answer.route))
@@ -168,13 +195,13 @@ extension NetlinkMonitor {
     }
 
     /// For each destination, the route to it and the route through each of
-    /// `lookupInterfaces`, all asked in one batch (`RouteLookupRequest.perform`: one
+    /// `interfaces`, all asked in one batch (`RouteLookupRequest.perform`: one
     /// sendmsg(2) while they fit in one).
-    private func lookUp(_ destinations: [IPAddress]) throws(NetlinkError) -> [DestinationLookup] {
+    private func lookUp(_ destinations: [IPAddress],
+                        through interfaces: [InterfaceIndex]) throws(NetlinkError) -> [DestinationLookup] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
-        let interfaces = lookupInterfaces.sorted()
         let requests = destinations.flatMap { destination in
             [RouteLookupRequest(destination: destination)] + interfaces.map {
                 RouteLookupRequest(destination: destination, outputInterface: $0, matchesWholeEntry: true)
@@ -247,7 +274,8 @@ extension NetlinkMonitor {
                     let request = RouteLookupRequest(destination: question.destination, outputInterface: interface)
                     answers.append(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
                 } else {
-                    answers.append(.success(try lookUp([question.destination])[0]))
+                    let interfaces = lookupInterfaces.sorted()
+                    answers.append(.success(try lookUp([question.destination], through: interfaces)[0]))
                 }
             } catch {
                 // The next batch's own lookups meet the same socket and replace the

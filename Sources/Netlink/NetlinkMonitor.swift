@@ -55,6 +55,13 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// each gets its own lookups (`lookups()`). A link that is down is refused by the
     /// kernel before any table is read, so it is not asked about.
     var lookupInterfaces: Set<InterfaceIndex> = []
+    /// Of `lookupInterfaces`, those whose own lookups the events since the last batch
+    /// could have changed: the next batch asks only these (`lookups()`).
+    var staleInterfaces = StaleInterfaces.all
+    /// The links some link names as its master (IFLA_MASTER: a bridge, a bond, a VRF):
+    /// a change of one of these makes every link's lookups stale (`StaleInterfaces`).
+    /// Only grows; a master that is no longer one costs a few extra lookups.
+    var masters: Set<InterfaceIndex> = []
 
     /// Whether the kernel took a route filter that drops anything (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
@@ -64,6 +71,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedAggregation = false
     /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
+    /// The last delivered answers for `watchedDestinations`, whose answers through the
+    /// interfaces that are not stale the next batch keeps (`watchedLookups()`).
+    var watchedAnswers: [IPAddress: DestinationLookup] = [:]
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice

@@ -65,15 +65,16 @@ final class NetlinkSocket {
     /// caller names the option in the error, if it turns the status into one.
     func setOption(_ name: Int32, _ value: Int32) -> NetlinkStatus {
         var value = value
-        return NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, name, &value,
-                                                     socklen_t(MemoryLayout<Int32>.size))))
+        return NetlinkStatus {
+            setsockopt(fileDescriptor, SOL_SOCKET, name, &value, socklen_t(MemoryLayout<Int32>.size))
+        }
     }
 
     /// Reads a socket option of level SOL_SOCKET as an int (getsockopt(2)).
     func option(_ name: Int32, _ what: String) throws(NetlinkError) -> Int {
         var value: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
-        _ = try NetlinkStatus(syscall: Int(getsockopt(fileDescriptor, SOL_SOCKET, name, &value, &length)))
+        _ = try NetlinkStatus { getsockopt(fileDescriptor, SOL_SOCKET, name, &value, &length) }
             .get("getsockopt(\(what))")
         return Int(value)
     }
@@ -85,8 +86,10 @@ final class NetlinkSocket {
         var instructions = program
         return instructions.withUnsafeMutableBufferPointer { buffer in
             var description = sock_fprog(len: UInt16(buffer.count), filter: buffer.baseAddress)
-            return NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, SO_ATTACH_FILTER, &description,
-                                                         socklen_t(MemoryLayout<sock_fprog>.size))))
+            return NetlinkStatus {
+                setsockopt(fileDescriptor, SOL_SOCKET, SO_ATTACH_FILTER, &description,
+                           socklen_t(MemoryLayout<sock_fprog>.size))
+            }
         }
     }
 
@@ -94,9 +97,9 @@ final class NetlinkSocket {
     /// answers cannot wedge the state queue forever (SO_RCVTIMEO, socket(7)).
     func setReceiveTimeout(seconds: Int) throws(NetlinkError) {
         var timeout = timeval(tv_sec: seconds, tv_usec: 0)
-        _ = try NetlinkStatus(syscall: Int(setsockopt(fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout,
-                                                      socklen_t(MemoryLayout<timeval>.size))))
-            .get("setsockopt(SO_RCVTIMEO)")
+        _ = try NetlinkStatus {
+            setsockopt(fileDescriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }.get("setsockopt(SO_RCVTIMEO)")
     }
 
     /// Sends a request built by libnl (`nl_send_auto` completes port id and sequence
@@ -187,24 +190,16 @@ final class NetlinkSocket {
         return -header.payload(as: nlmsgerr.self).error
     }
 
-    /// Receives one datagram into `buffer`. Retries EINTR here; returns `.ok(bytes)`,
-    /// `.wouldBlock`, `.overrun` or `.failed`. A datagram longer than the buffer is a
-    /// failure (MSG_TRUNC makes recv report the real length), never silently cut.
+    /// Receives one datagram into `buffer` (EINTR retried by `syscallResult`); returns
+    /// `.ok(bytes)`, `.wouldBlock`, `.overrun` or `.failed`. A datagram longer than the
+    /// buffer is a failure (MSG_TRUNC makes recv report the real length), never silently cut.
     func receive(into buffer: ReceiveBuffer) -> NetlinkStatus {
-        while true {
-            let count = recv(fileDescriptor, buffer.storage.baseAddress, buffer.storage.count, Int32(MSG_TRUNC))
-            let status = NetlinkStatus(syscall: count)
-            switch status {
-            case .interrupted:
-                continue
-            case .ok(let length) where length > buffer.storage.count:
-                let capacity = buffer.storage.count
-                return .failed(.protocolViolation(
-                    "netlink message of \(length) bytes exceeds the \(capacity)-byte receive buffer"))
-            default:
-                return status
-            }
-        }
+        let status = NetlinkStatus { recv(fileDescriptor, buffer.storage.baseAddress, buffer.storage.count,
+                                          Int32(MSG_TRUNC)) }
+        guard case .ok(let length) = status, length > buffer.storage.count else { return status }
+        let capacity = buffer.storage.count
+        return .failed(.protocolViolation(
+            "netlink message of \(length) bytes exceeds the \(capacity)-byte receive buffer"))
     }
 
     private func closedError(_ operation: String) -> NetlinkError {

@@ -154,7 +154,9 @@ struct RouteLookupRequest {
 
     /// RTA_MULTIPATH: an array of `struct rtnexthop`, each followed by its own
     /// attributes (RTA_GATEWAY), each aligned to 4 bytes (RTNH_ALIGN, linux/rtnetlink.h).
-    static func decodeMultipath(_ attribute: UnsafeMutablePointer<nlattr>) -> [Hop] {
+    /// A hop the kernel marked RTNH_F_DEAD carries nothing and is left out, unless
+    /// `includingDead` (what a route message can change is every hop's link).
+    static func decodeMultipath(_ attribute: UnsafeMutablePointer<nlattr>, includingDead: Bool = false) -> [Hop] {
         guard let data = nla_data(attribute) else { return [] }
         let total = Int(nla_len(attribute))
         let headerSize = MemoryLayout<rtnexthop>.size
@@ -168,7 +170,7 @@ struct RouteLookupRequest {
                                            maxType: Int(__RTA_MAX.rawValue) - 1) {
                 $0.ipAddress(Int(RTA_GATEWAY.rawValue))
             } ?? nil
-            if hop.rtnh_flags & UInt8(RTNH_F_DEAD) == 0 {
+            if includingDead || hop.rtnh_flags & UInt8(RTNH_F_DEAD) == 0 {
                 nexthops.append(Hop(interface: InterfaceIndex(rawValue: hop.rtnh_ifindex), gateway: gateway,
                                     isLinkDown: hop.rtnh_flags & UInt8(RTNH_F_LINKDOWN) != 0))
             }

@@ -72,7 +72,8 @@ final class InProcessPathSource: @unchecked Sendable {
             }
             if let route {
                 let routes = RouteWatcher(engine: engine, log: .discarding) { [unowned self] destination, lookup in
-                    PathEvaluator.route(to: destination, lookup: lookup.route, throughInterface: lookup.throughInterface,
+                    PathEvaluator.route(to: destination, lookup: lookup.route,
+                                        throughInterface: lookup.throughInterface,
                                         snapshot: engine.snapshot, policy: policy)
                 }
                 routes.onChange = { [unowned self] changed, _ in

@@ -54,32 +54,21 @@ extension PathMonitor {
 }
 
 /// One `routeUpdates` sequence: the daemon's route subscription and, when it does not
-/// answer, the engine in this process, with the rule of `PathMonitor` between them (the
-/// daemon's answers win and stop the engine). Every event is handled on `queue`; the
-/// state is behind a lock because `cancel` comes from the iterating task's termination.
+/// answer, the engine in this process, handed over as for `PathMonitor` (`SourceHandOver`).
+/// Every event is handled on `queue`; the state is behind a lock because `cancel` comes
+/// from the iterating task's termination.
 private final class RouteUpdateSession: Sendable {
     private let route: WatchedRoute
     private let mode: PathMonitor.Mode
     private let continuation: AsyncThrowingStream<RouteReport, any Error>.Continuation
     private let subscription: RouteSubscription?
     private let queue = DispatchQueue(label: "pathd.PathClient.route-updates")
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     private struct State {
-        var isCancelled = false
-        /// The daemon delivered a route on its current connection.
-        var daemonAnswers = false
-        var inProcess: InProcessPathSource?
-        /// Bumped each time the engine here is started or stopped; its answers carry it.
-        var epoch: UInt64 = 0
+        var handOver: SourceHandOver<InProcessPathSource>
         /// What was yielded last: an answer equal to it is not yielded again.
         var last: RouteReport?
-
-        mutating func detachInProcess() -> InProcessPathSource? {
-            epoch &+= 1
-            defer { inProcess = nil }
-            return inProcess
-        }
     }
 
     init(route: WatchedRoute, socketPath: String?, mode: PathMonitor.Mode, backoff: Backoff,
@@ -87,6 +76,7 @@ private final class RouteUpdateSession: Sendable {
         self.route = route
         self.mode = mode
         self.continuation = continuation
+        state = Mutex(State(handOver: SourceHandOver(mode: mode)))
         subscription = mode == .inProcess ? nil
             : RouteSubscription(destination: route.destination, zone: route.zone, socketPath: socketPath,
                                 backoff: backoff)
@@ -98,23 +88,14 @@ private final class RouteUpdateSession: Sendable {
             finish(throwing: InProcessPathSource.badArgument(problem))
             return
         }
-        guard let subscription else {
-            startInProcess()
-            return
-        }
-        subscription.start(queue: queue) { [self] event in daemonEvent(event) }
-        if mode == .automatic {
-            queue.asyncAfter(deadline: .now() + PathMonitor.daemonAnswerWait.dispatchInterval) { [self] in
-                if state.withLock({ !$0.isCancelled && !$0.daemonAnswers }) { startInProcess() }
-            }
-        }
+        let opening = state.withLock { $0.handOver.start() }
+        opening?.open(on: queue, subscribe: { subscription?.start(queue: queue) { [self] in daemonEvent($0) } },
+                      daemonWaitElapsed: { [self] in state.withLock { $0.handOver.daemonWaitElapsed() } },
+                      startEngine: { [self] in startInProcess() })
     }
 
     func cancel() {
-        let engine = state.withLock { state -> InProcessPathSource? in
-            state.isCancelled = true
-            return state.detachInProcess()
-        }
+        let engine = state.withLock { $0.handOver.cancel() }
         subscription?.cancel()
         engine?.cancel()
     }
@@ -122,53 +103,46 @@ private final class RouteUpdateSession: Sendable {
     private func daemonEvent(_ event: RouteSubscription.Event) {
         switch event {
         case .route(let update):
-            let stopped = state.withLock { state -> InProcessPathSource? in
-                state.daemonAnswers = true
-                return state.detachInProcess()
-            }
-            stopped?.cancel()
+            state.withLock { $0.handOver.daemonAnswered(generation: update.generation) }?.cancel()
             yield(update.report)
         case .disconnected(let error):
-            state.withLock { $0.daemonAnswers = false }
+            let next = state.withLock { $0.handOver.daemonDisconnected(error) }
             if case .refused(.badArgument, _) = error.kind {
                 finish(throwing: error)
-            } else if mode == .automatic {
+            } else if next == .startEngine {
                 startInProcess()
             }
-        case .connected, .resync:
+        case .connected(let socketPath, _, _):
+            state.withLock { $0.handOver.daemonConnected(socketPath: socketPath) }
+        case .resync:
             break  // the route line follows a resync
         }
     }
 
     private func startInProcess() {
         let engine = InProcessPathSource(route: route)
-        let epoch = state.withLock { state -> UInt64? in
-            guard !state.isCancelled, state.inProcess == nil, !state.daemonAnswers else { return nil }
-            state.inProcess = engine
-            state.epoch &+= 1
-            return state.epoch
-        }
-        guard let epoch else { return }
+        guard let epoch = state.withLock({ $0.handOver.adopt(engine) }) else { return }
         engine.start(handler: { [self] event in
             queue.async { [self] in inProcessEvent(event, epoch: epoch) }
         }, configurationProblems: { _ in })
     }
 
     private func inProcessEvent(_ event: InProcessPathSource.Event, epoch: UInt64) {
-        // The gate: an answer from an engine that was since stopped is dropped here.
-        guard state.withLock({ !$0.isCancelled && $0.epoch == epoch && !$0.daemonAnswers }) else { return }
+        // The gate: the hand-over drops an answer from an engine that was since stopped.
         switch event {
         case .route(let report):
+            guard state.withLock({ $0.handOver.engineAnswered(epoch: epoch) }) else { return }
             yield(report)
         case .refused(let message):
+            guard state.withLock({ $0.handOver.accepts(epoch: epoch) }) else { return }
             finish(throwing: InProcessPathSource.badArgument(message))
         case .failed(let why):
-            let failed = state.withLock { $0.detachInProcess() }
-            failed?.cancel()
+            let failed = state.withLock { $0.handOver.engineFailed(epoch: epoch, reason: why) }
+            guard let (engine, error) = failed else { return }
+            engine.cancel()
             // Only the engine could answer: nothing ever will. With a daemon, wait for it.
             if mode == .inProcess {
-                finish(throwing: PathClientError("the in-process engine cannot watch the kernel: \(why)",
-                                                 kind: .unreachable))
+                finish(throwing: PathClientError(error.description, kind: .unreachable))
             }
         case .path:
             break  // a route's engine follows no path
@@ -177,7 +151,7 @@ private final class RouteUpdateSession: Sendable {
 
     private func yield(_ report: RouteReport) {
         let isNews = state.withLock { state -> Bool in
-            guard !state.isCancelled, state.last != report else { return false }
+            guard state.handOver.phase != .cancelled, state.last != report else { return false }
             state.last = report
             return true
         }

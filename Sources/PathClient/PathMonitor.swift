@@ -27,8 +27,8 @@ import SystemCalls
 /// A started monitor keeps itself alive until it is cancelled.
 ///
 /// Where the answers come from is `mode` (`.automatic` unless told) and the socket
-/// search order (`socketPath`, else `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then
-/// `$XDG_RUNTIME_DIR/pathd/pathd.sock`); `source` says which one answered last.
+/// search order (`socketPath`, else `SocketPath.clientSearchOrder`); `source` says which
+/// one answered last.
 ///
 /// Threading: `start` and `cancel` may be called from any thread; handlers run on the
 /// start queue, one at a time, in order. Every answer carries the source it came from
@@ -114,11 +114,11 @@ public final class PathMonitor: Sendable {
     private let backoff: Backoff
     private let scheduler: any Scheduler
     private let subscription: DaemonSubscription?
-    private let state = Mutex(MonitorState())
+    private let state: Mutex<MonitorState>
 
     private struct MonitorState {
-        enum Lifecycle { case idle, running, cancelled }
-        var lifecycle = Lifecycle.idle
+        /// Which source serves, its lifecycle, `source` and `lastError`.
+        var handOver: SourceHandOver<InProcessPathSource>
         var queue: DispatchQueue?
         var pathHandler: (@Sendable (Path) -> Void)?
         var stateHandler: (@Sendable (State) -> Void)?
@@ -128,30 +128,12 @@ public final class PathMonitor: Sendable {
         /// with a different one (the state may pass through `.unknown` in between).
         var lastPath: Path?
         var connectivity = Connectivity.unknown
-        var source = Source.none
-        var lastError: PathClientError?
-        /// The daemon has delivered a path on its current connection.
-        var daemonAnswers = false
-        var daemonSocket: String?
-        /// Connections a daemon accepted, this one included.
-        var daemonConnections: UInt64 = 0
-        /// The engine in this process while it runs (a new one each time).
-        var inProcess: InProcessPathSource?
-        /// Bumped each time the in-process engine is started or stopped; its answers
-        /// carry the epoch they were made in.
-        var inProcessEpoch: UInt64 = 0
 
-        /// Forgets the engine here, so that what it still sends is dropped; the caller
-        /// cancels the one returned, outside the lock.
-        mutating func detachInProcess() -> InProcessPathSource? {
-            inProcessEpoch &+= 1
-            defer { inProcess = nil }
-            return inProcess
-        }
+        var isCancelled: Bool { handOver.phase == .cancelled }
     }
 
-    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does:
-    /// `$PATHD_SOCKET`, else /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock.
+    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does
+    /// (`SocketPath.clientSearchOrder`).
     public init(requiredInterfaceType: InterfaceType? = nil, prohibitedInterfaceTypes: [InterfaceType] = [],
                 socketPath: String? = nil, mode: Mode = .automatic, backoff: Backoff = .standard,
                 scheduler: any Scheduler = DispatchScheduler()) {
@@ -164,6 +146,7 @@ public final class PathMonitor: Sendable {
         self.socketPath = socketPath
         self.backoff = backoff
         self.scheduler = scheduler
+        state = Mutex(MonitorState(handOver: SourceHandOver(mode: mode)))
         subscription = mode == .inProcess ? nil
             : DaemonSubscription(criteria: criteria, socketPath: socketPath, backoff: backoff, scheduler: scheduler)
     }
@@ -181,14 +164,14 @@ public final class PathMonitor: Sendable {
     /// a cancelled monitor keeps no handler (setting one then does nothing).
     public var pathUpdateHandler: (@Sendable (Path) -> Void)? {
         get { state.withLock { $0.pathHandler } }
-        set { state.withLock { if $0.lifecycle != .cancelled { $0.pathHandler = newValue } } }
+        set { state.withLock { if !$0.isCancelled { $0.pathHandler = newValue } } }
     }
 
     /// Called on the start queue with each new state, `.unknown` included. Set it
     /// before `start`; a cancelled monitor keeps no handler.
     public var stateUpdateHandler: (@Sendable (State) -> Void)? {
         get { state.withLock { $0.stateHandler } }
-        set { state.withLock { if $0.lifecycle != .cancelled { $0.stateHandler = newValue } } }
+        set { state.withLock { if !$0.isCancelled { $0.stateHandler = newValue } } }
     }
 
     /// Called on the start queue with each new connectivity verdict (pathd-probe's check
@@ -212,11 +195,11 @@ public final class PathMonitor: Sendable {
     public var currentPath: Path? { currentState.path }
 
     /// Where the latest answer came from.
-    public var source: Source { state.withLock { $0.source } }
+    public var source: Source { state.withLock { $0.handOver.source } }
 
     /// Why the daemon could not be used lately (no socket, refused, went away), or nil
     /// since one answered. For logs: it is no verdict on the network.
-    public var lastError: PathClientError? { state.withLock { $0.lastError } }
+    public var lastError: PathClientError? { state.withLock { $0.handOver.lastError } }
 
     /// The queue given to `start`, or nil before.
     public var queue: DispatchQueue? { state.withLock { $0.queue } }
@@ -224,34 +207,24 @@ public final class PathMonitor: Sendable {
     /// Starts monitoring; handlers are called on `queue`. A second call, or a call
     /// after `cancel`, does nothing.
     public func start(queue: DispatchQueue) {
-        let starting = state.withLock { state -> Bool in
-            guard state.lifecycle == .idle else { return false }
-            state.lifecycle = .running
+        let opening = state.withLock { state -> SourceHandOver<InProcessPathSource>.Opening? in
+            guard let opening = state.handOver.start() else { return nil }
             state.queue = queue
-            return true
+            return opening
         }
-        guard starting else { return }
-        if let subscription {
-            subscription.start(queue: queue) { [self] event in daemonEvent(event) }
-            if mode == .automatic {
-                queue.asyncAfter(deadline: .now() + Self.daemonAnswerWait.dispatchInterval) { [self] in
-                    if state.withLock({ $0.lifecycle == .running && !$0.daemonAnswers }) { startInProcess() }
-                }
-            }
-        } else {
-            startInProcess()
-        }
+        opening?.open(on: queue, subscribe: { subscription?.start(queue: queue) { [self] in daemonEvent($0) } },
+                      daemonWaitElapsed: { [self] in state.withLock { $0.handOver.daemonWaitElapsed() } },
+                      startEngine: { [self] in startInProcess() })
     }
 
     /// Stops for good: no handler call begins afterwards (see Threading above), the
     /// daemon connection is closed and the in-process engine stopped.
     public func cancel() {
         let engine = state.withLock { state -> InProcessPathSource? in
-            state.lifecycle = .cancelled
             state.pathHandler = nil
             state.stateHandler = nil
             state.connectivityHandler = nil
-            return state.detachInProcess()
+            return state.handOver.cancel()
         }
         subscription?.cancel()
         engine?.cancel()
@@ -262,23 +235,12 @@ public final class PathMonitor: Sendable {
     private func daemonEvent(_ event: DaemonSubscription.Event) {
         switch event {
         case .connected(let socketPath, _, _):
-            state.withLock { state in
-                state.daemonSocket = socketPath
-                state.daemonConnections += 1
-                state.lastError = nil
-            }
+            state.withLock { $0.handOver.daemonConnected(socketPath: socketPath) }
         case .resync:
             // The daemon's path line follows a resync, with the new generation.
             break
         case .path(let update):
-            let stopped = state.withLock { state -> InProcessPathSource? in
-                state.daemonAnswers = true
-                state.source = .daemon(socketPath: state.daemonSocket ?? "", generation: update.generation,
-                                       connection: state.daemonConnections)
-                // The daemon answers: the engine here stops.
-                return state.detachInProcess()
-            }
-            stopped?.cancel()
+            state.withLock { $0.handOver.daemonAnswered(generation: update.generation) }?.cancel()
             // Both are recorded before any handler runs, so a path handler that reads
             // `currentConnectivity` sees the verdict that came with its path.
             let pathCalls = record(State(update.path))
@@ -286,60 +248,46 @@ public final class PathMonitor: Sendable {
             pathCalls?()
             connectivityCall?()
         case .disconnected(let error):
-            let next = state.withLock { state -> State? in
-                state.lastError = error
-                state.daemonAnswers = false
-                guard mode == .daemon else { return nil }
-                state.source = .none
-                return .unknown
-            }
-            let stateCalls = next.flatMap(record)
+            let next = state.withLock { $0.handOver.daemonDisconnected(error) }
+            let stateCalls = next == .unknown ? record(State.unknown) : nil
             let connectivityCall = record(Connectivity.unknown)
             stateCalls?()
             connectivityCall?()
             // In automatic mode the path stays as it was until the engine here answers.
-            if mode == .automatic { startInProcess() }
+            if next == .startEngine { startInProcess() }
         }
     }
 
     private func startInProcess() {
         let engine = InProcessPathSource(criteria: criteria)
         let started = state.withLock { state -> (DispatchQueue, UInt64)? in
-            guard state.lifecycle == .running, state.inProcess == nil, let queue = state.queue else { return nil }
-            state.inProcess = engine
-            state.inProcessEpoch &+= 1
-            return (queue, state.inProcessEpoch)
+            guard let queue = state.queue, let epoch = state.handOver.adopt(engine) else { return nil }
+            return (queue, epoch)
         }
         guard let (queue, epoch) = started else { return }
         engine.start(handler: { [self] event in
             queue.async { [self] in inProcessEvent(event, epoch: epoch) }
         }, configurationProblems: { [self] problems in
-            let error = PathClientError("pathd.conf has problems; the in-process engine uses the built-in policy: "
-                                        + problems.joined(separator: "; "))
-            queue.async { [self] in state.withLock { $0.lastError = $0.lastError ?? error } }
+            queue.async { [self] in state.withLock { $0.handOver.engineIgnoredConfiguration(problems) } }
         })
     }
 
     private func inProcessEvent(_ event: InProcessPathSource.Event, epoch: UInt64) {
-        // The gate: an answer from an engine that was since stopped is dropped here.
-        let current = state.withLock { state -> Bool in
-            state.lifecycle == .running && state.inProcessEpoch == epoch && !state.daemonAnswers
-        }
-        guard current else { return }
+        // The gate: the hand-over drops an answer from an engine that was since stopped.
         switch event {
         case .path(let path):
-            state.withLock { $0.source = .inProcess }
+            guard state.withLock({ $0.handOver.engineAnswered(epoch: epoch) }) else { return }
             record(State(path))?()
         case .route, .refused:
             break  // a path's engine follows no route
         case .failed(let why):
-            let (failed, wasKnown) = state.withLock { state -> (InProcessPathSource?, Bool) in
-                state.lastError = PathClientError("the in-process engine cannot watch the kernel: \(why)")
-                state.source = .none
-                return (state.detachInProcess(), state.current != .unknown)
+            let failed = state.withLock { state -> (engine: InProcessPathSource, wasKnown: Bool)? in
+                guard let (engine, _) = state.handOver.engineFailed(epoch: epoch, reason: why) else { return nil }
+                return (engine, state.current != .unknown)
             }
-            failed?.cancel()
-            if wasKnown { record(State.unknown)?() }
+            guard let failed else { return }
+            failed.engine.cancel()
+            if failed.wasKnown { record(State.unknown)?() }
         }
     }
 
@@ -347,7 +295,7 @@ public final class PathMonitor: Sendable {
     /// the call of its handler, unless the verdict is what the handler last saw.
     private func record(_ next: Connectivity) -> (() -> Void)? {
         let handler = state.withLock { state -> (@Sendable (Connectivity) -> Void)?? in
-            guard state.lifecycle == .running else { return nil }
+            guard state.handOver.isRunning else { return nil }
             let isNews = state.connectivity.verdict != next.verdict
             state.connectivity = next
             return isNews ? .some(state.connectivityHandler) : nil
@@ -362,7 +310,7 @@ public final class PathMonitor: Sendable {
     private func record(_ next: State) -> (() -> Void)? {
         typealias Calls = (path: (@Sendable (Path) -> Void)?, state: (@Sendable (State) -> Void)?)
         let calls = state.withLock { state -> Calls? in
-            guard state.lifecycle == .running, state.current != next else { return nil }
+            guard state.handOver.isRunning, state.current != next else { return nil }
             state.current = next
             var calls: Calls = (nil, state.stateHandler)
             if let path = next.path, path != state.lastPath {

@@ -6,8 +6,8 @@ import PathProtocol
 import ServiceSupport
 import SystemCalls
 
-/// Who is connected, and who may connect: the listener, the connections, their budgets
-/// (`ConnectionBudget`) and the trust rule for privileged requests.
+/// Who is connected, and who may connect: the listener, the connections and their
+/// budgets (`ConnectionBudget`); each connection is marked trusted or not by `PeerTrust`.
 ///
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the
 /// acceptor's handler and the scheduled memory return capture `self` and run on it.
@@ -19,8 +19,12 @@ final class ClientAdmission: @unchecked Sendable {
     private let records: ServiceRecords
     /// The first line of every connection.
     private let greeting: () -> [UInt8]
-    private(set) var clients: [ClientID: ClientConnection] = [:]
+    /// The metrics count them (`ServiceRecords.changed`).
+    private(set) var clients: [ClientID: ClientConnection] = [:] {
+        didSet { records.changed() }
+    }
     private var budget: ConnectionBudget
+    private let trust = PeerTrust(daemonUserID: geteuid())
     private var nextClientID: UInt64 = 1
     private var listener: UnixListener?
     private var acceptor: ConnectionAcceptor?
@@ -44,25 +48,7 @@ final class ClientAdmission: @unchecked Sendable {
         self.greeting = greeting
         budget = ConnectionBudget(maximumClients: configuration.current.daemon.maximumClients,
                                   maximumPerUser: configuration.current.daemon.maximumClientsPerUser,
-                                  daemonUserID: geteuid())
-    }
-
-    // MARK: Trust
-
-    /// Only root and the daemon's own user may make the requests that change what every
-    /// client is told: `reload` (it re-reads files the requester may not control) and
-    /// `reportConnectivity` (pathd-probe runs as pathd's user, pathd-probe.service's
-    /// `User=pathd`). Not a separate probe uid: pathd.service's `PrivateUsers=yes` maps
-    /// every other user to nobody, so SO_PEERCRED could not tell one apart. An unknown
-    /// peer (`uid_t.max`, SO_PEERCRED failed) may not. The budgets' headroom is for the
-    /// same users (`ConnectionBudget.isPrivileged`).
-    static func isTrusted(peerUserID: uid_t, daemonUserID: uid_t) -> Bool {
-        peerUserID != uid_t.max && (peerUserID == 0 || peerUserID == daemonUserID)
-    }
-
-    /// Whether `connection`'s peer may make a privileged request.
-    func isTrusted(_ connection: ClientConnection) -> Bool {
-        budget.isPrivileged(connection.userID)
+                                  trust: trust)
     }
 
     // MARK: Listening
@@ -119,15 +105,14 @@ final class ClientAdmission: @unchecked Sendable {
             userID = UInt32.max
         }
         let limits = ClientConnection.Limits(queueLimitBytes: configuration.current.daemon.clientQueueLimitBytes)
-        let connection = ClientConnection(id: id, descriptor: descriptor, userID: userID, queue: queue,
-                                          limits: limits, log: log)
+        let connection = ClientConnection(id: id, descriptor: descriptor, userID: userID,
+                                          isTrusted: trust.trusts(userID), queue: queue, limits: limits, log: log)
         connection.start()
         if let refusal = budget.refusal(for: connection.userID) {
             log.warning("client \(id) (uid \(connection.userID)) refused: \(refusal)")
             connection.send(ServerMessage.error(code: .tooManyClients, message: refusal, id: nil).encoded())
             connection.closeAfterFlush(.refused)
             records.recordDisconnect(.refused)
-            records.changed()
             return
         }
         budget.admit(connection.userID)
@@ -136,7 +121,6 @@ final class ClientAdmission: @unchecked Sendable {
         connection.onClose = { [unowned self] connection, reason in closed(connection, reason: reason) }
         connection.send(greeting())
         onClientsChanged?()
-        records.changed()
     }
 
     private func closed(_ connection: ClientConnection, reason: ClientConnection.CloseReason) {
@@ -146,7 +130,6 @@ final class ClientAdmission: @unchecked Sendable {
         acceptor?.connectionClosed()
         records.recordDisconnect(reason)
         onClientsChanged?()
-        records.changed()
         scheduleMemoryReturn()
     }
 

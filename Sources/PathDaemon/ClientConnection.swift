@@ -71,6 +71,8 @@ final class ClientConnection: @unchecked Sendable {
     /// The peer's uid from SO_PEERCRED at accept, or `uid_t.max` when the kernel could
     /// not say (never taken for root).
     let userID: UInt32
+    /// Whether the peer may make privileged requests (`PeerTrust`, decided at admission).
+    let isTrusted: Bool
     private let descriptor: FileDescriptor
     private let queue: DispatchQueue
     private let limits: Limits
@@ -107,11 +109,12 @@ final class ClientConnection: @unchecked Sendable {
     /// Called once, when the connection closed (by either side).
     var onClose: ((ClientConnection, CloseReason) -> Void)?
 
-    init(id: ClientID, descriptor: FileDescriptor, userID: UInt32, queue: DispatchQueue,
+    init(id: ClientID, descriptor: FileDescriptor, userID: UInt32, isTrusted: Bool, queue: DispatchQueue,
          limits: Limits, log: Logger) {
         self.id = id
         self.descriptor = descriptor
         self.userID = userID
+        self.isTrusted = isTrusted
         self.queue = queue
         self.limits = limits
         self.log = log

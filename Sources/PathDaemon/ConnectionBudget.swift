@@ -6,27 +6,21 @@ struct ConnectionBudget {
     var maximumClients: Int
     /// `MaxClientsPerUser=`: connections of one unprivileged uid.
     var maximumPerUser: Int
-    /// The uid pathd runs as; it and root are privileged.
-    let daemonUserID: UInt32
+    /// Who is privileged: root and the daemon's own user.
+    let trust: PeerTrust
 
     private(set) var total = 0
     private var perUser: [UInt32: Int] = [:]
 
-    init(maximumClients: Int, maximumPerUser: Int, daemonUserID: UInt32) {
+    init(maximumClients: Int, maximumPerUser: Int, trust: PeerTrust) {
         self.maximumClients = maximumClients
         self.maximumPerUser = maximumPerUser
-        self.daemonUserID = daemonUserID
+        self.trust = trust
     }
 
     /// Connections only root and the daemon's user may take: 1 in 32 of `MaxClients=`
     /// (32 of the default 1024; none below 32).
     var reservedForPrivileged: Int { maximumClients / 32 }
-
-    /// Whether `userID` counts as privileged: `ClientAdmission.isTrusted`, the one rule
-    /// (`uid_t.max`, "unknown", never does).
-    func isPrivileged(_ userID: UInt32) -> Bool {
-        ClientAdmission.isTrusted(peerUserID: userID, daemonUserID: daemonUserID)
-    }
 
     /// The connections `userID` holds now.
     func connections(of userID: UInt32) -> Int { perUser[userID] ?? 0 }
@@ -36,7 +30,7 @@ struct ConnectionBudget {
         if total >= maximumClients {
             return "pathd serves at most \(maximumClients) \(maximumClients == 1 ? "client" : "clients") at once"
         }
-        guard !isPrivileged(userID) else { return nil }
+        guard !trust.trusts(userID) else { return nil }
         if total >= maximumClients - reservedForPrivileged {
             return "pathd keeps its last \(reservedForPrivileged) connections for root"
         }

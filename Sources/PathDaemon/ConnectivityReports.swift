@@ -13,7 +13,10 @@ import ServiceSupport
 final class ConnectivityReports {
     /// pathd-probe's latest result per interface name: only for links that are usable
     /// now, and only about the configured URL.
-    private(set) var latest: [String: Connectivity] = [:]
+    /// The metrics show them (`ServiceRecords.changed`).
+    private(set) var latest: [String: Connectivity] = [:] {
+        didSet { records.changed() }
+    }
     private let engine: PathEngine
     private let configuration: ServiceConfiguration
     private let records: ServiceRecords

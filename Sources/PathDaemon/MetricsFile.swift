@@ -7,8 +7,9 @@ import SystemCalls
 /// rename), so a scrape reads the old file or the new one, never half of one.
 ///
 /// Rewritten when something changed, at most once a second: the first change after a
-/// quiet second is written at once, later ones wait for the second to end and are
-/// written together. The second is measured by the injected `Scheduler`, so tests
+/// quiet second is written at the end of the queue's turn (with every other change that
+/// turn makes: a closed connection is one write, not one per part that saw it), later ones
+/// wait for the second to end and are written together. The second is measured by the injected `Scheduler`, so tests
 /// advance it instead of sleeping. On a clean stop the file is replaced by an empty
 /// one: while pathd does not run its metrics are absent (unknown), never stale.
 ///
@@ -27,6 +28,8 @@ final class MetricsFile: @unchecked Sendable {
     private var isCoolingDown = false
     /// Something changed during the cool-down.
     private var isDirty = false
+    /// A write is queued for the end of this turn of the queue.
+    private var isWriteQueued = false
     private var isStopped = false
     /// The last failure logged, so a failing directory logs once, not every second.
     private var lastError: Errno?
@@ -41,14 +44,20 @@ final class MetricsFile: @unchecked Sendable {
         self.render = render
     }
 
-    /// Something the metrics show changed: write now, or once the second is over.
+    /// Something the metrics show changed: write at the end of this turn of the queue, or
+    /// once the second is over.
     func changed() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !isStopped else { return }
+        guard !isStopped, !isWriteQueued else { return }
         if isCoolingDown {
             isDirty = true
-        } else {
-            write()
+            return
+        }
+        isWriteQueued = true
+        queue.async { [weak self] in
+            guard let self else { return }
+            isWriteQueued = false
+            if !isStopped { write() }
         }
     }
 

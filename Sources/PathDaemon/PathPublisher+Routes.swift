@@ -64,7 +64,6 @@ extension PathPublisher {
                                                      countedUser: countedUser)
                 connection.finishDeferredReply(group.line.line(idMember: terms.idMember),
                                                kind: .path(subscription: key.number))
-                records.changed()
             }
         }
     }

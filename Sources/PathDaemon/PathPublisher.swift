@@ -17,8 +17,11 @@ final class PathPublisher: @unchecked Sendable {
     var routeGroups: [WatchedRoute: RouteGroup] = [:]
     /// The kernel's answers for the watched routes, kept current.
     private(set) var routes: RouteWatcher!
-    /// Who is subscribed to what: the one owner of that relation.
-    var subscriptions = SubscriptionRegistry()
+    /// Who is subscribed to what: the one owner of that relation. The metrics count them
+    /// (`ServiceRecords.changed`).
+    var subscriptions = SubscriptionRegistry() {
+        didSet { records.changed() }
+    }
     /// Called with the default path each time it is published (the log line, the
     /// service manager's status).
     var onDefaultPathChange: ((Path) -> Void)?
@@ -65,9 +68,17 @@ final class PathPublisher: @unchecked Sendable {
         return created
     }
 
+    /// The path for `criteria` now, publishing nothing: the group's path once anyone
+    /// asked about `criteria`, else evaluated for this answer only.
+    func path(for criteria: Criteria) -> Path {
+        groups[criteria]?.path ?? evaluate(criteria)
+    }
+
     /// Re-evaluates every criteria group and sends a line to the subscribers of each
     /// whose path changed (every group after a resync, preceded by the resync line).
+    /// Nothing before the engine's first state.
     func publishChanges(resync: String? = nil) {
+        guard engine.hasState else { return }
         let generation = engine.generation
         // The change happened now, not when its records are written after the lines are
         // out: a subscriber that reacts to its line must not move the recorded time.
@@ -89,7 +100,6 @@ final class PathPublisher: @unchecked Sendable {
                 defaultPathPublished(group, generation: generation, previous: previous, at: publishedAt)
             }
         }
-        records.changed()
     }
 
     /// Sends `line` to every subscriber of `topic`, each with its id; after a resync,
@@ -113,7 +123,6 @@ final class PathPublisher: @unchecked Sendable {
         let line = findOrPublishGroup(for: criteria).line
         let (key, terms) = subscriptions.add(client: connection.id, id: id, topic: .path(criteria))
         connection.send(line.line(idMember: terms.idMember), kind: .path(subscription: key.number))
-        records.changed()
     }
 
     /// Ends `connection`'s subscriptions with `id`; whether there were any.
@@ -121,7 +130,6 @@ final class PathPublisher: @unchecked Sendable {
         let removal = subscriptions.remove(client: connection.id, id: id)
         guard !removal.keys.isEmpty else { return false }
         abandon(removal.abandonedTopics)
-        records.changed()
         return true
     }
 

@@ -8,7 +8,8 @@ import SystemCalls
 /// The daemon: the engine (the kernel's state) and the parts that serve it to clients,
 /// each owning its own state:
 ///
-/// - `ClientAdmission`: the listener, the connections, their budgets and the trust rule;
+/// - `ClientAdmission`: the listener, the connections and their budgets, each connection
+///   marked trusted or not (`PeerTrust`);
 /// - `RequestHandler`: each request line, parsed and answered;
 /// - `PathPublisher`: the criteria groups, the subscriptions and the lines they are sent;
 /// - `ServiceConfiguration`: the configuration and its reload;
@@ -95,8 +96,8 @@ public final class PathService: @unchecked Sendable {
         let publisher = PathPublisher(engine: engine, configuration: settings, connectivity: connectivity,
                                       admission: admission, records: records, log: log)
         self.publisher = publisher
-        requests = RequestHandler(queue: queue, log: log, engine: engine, configuration: settings, admission: admission,
-                                  publisher: publisher, connectivity: connectivity, records: records)
+        requests = RequestHandler(log: log, engine: engine, configuration: settings, publisher: publisher,
+                                  connectivity: connectivity, records: records)
         let watchList = WatchList(queue: queue, log: log, publisher: publisher, records: records)
         self.watchList = watchList
         // Weak: the list holds the publisher.
@@ -120,10 +121,7 @@ public final class PathService: @unchecked Sendable {
         lifecycle = .running
         fatalHandler = onFatal
         engine.onChange = { [unowned self] resync in stateChanged(resync: resync) }
-        engine.onSourceLost = { [unowned self] loss in
-            records.recordSourceLost(loss)
-            records.changed()
-        }
+        engine.onSourceLost = { [unowned self] loss in records.recordSourceLost(loss) }
         engine.onFatal = { [unowned self] why in fatalHandler?(why) }
         // The kernel's dump starts first; the history's file is read meanwhile. Batches
         // hop onto this queue, so the start mark is still recorded before the first path.
@@ -159,10 +157,11 @@ public final class PathService: @unchecked Sendable {
         engine.stop()
     }
 
-    /// The current path for `criteria`, for tests and the log.
+    /// The current path for `criteria` (nil before the first), for tests and the log. A
+    /// read: it publishes nothing, and subscribes nobody to `criteria`.
     public func currentPath(for criteria: Criteria = .any) -> Path? {
         dispatchPrecondition(condition: .onQueue(queue))
-        return hasPublished ? publisher.findOrPublishGroup(for: criteria).path : nil
+        return hasPublished ? publisher.path(for: criteria) : nil
     }
 
     /// The number of connected clients.
@@ -213,8 +212,7 @@ public final class PathService: @unchecked Sendable {
         guard lifecycle == .running else { return }
         let firstPath = !hasPublished
         hasPublished = true
-        records.firstPathPublished()
-        if resync != nil { records.recordResync() }
+        records.recordStateChange(resync: resync)
         publisher.publishChanges(resync: resync)
         publisher.routes.refresh(resync: resync)
         if firstPath {
@@ -232,7 +230,7 @@ public final class PathService: @unchecked Sendable {
     /// read from the parts when asked.
     private func currentMetrics() -> DaemonMetrics {
         let now = records.clock.now()
-        let path = publisher.findOrPublishGroup(for: .any).path
+        let path = publisher.path(for: .any)
         let counters = records.counters
         let reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.current.policy)
         return DaemonMetrics(

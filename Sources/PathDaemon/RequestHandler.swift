@@ -12,23 +12,19 @@ import ServiceSupport
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
 /// lookup's reply captures `self` and is called on that queue.
 final class RequestHandler: @unchecked Sendable {
-    private let queue: DispatchQueue
     private let log: Logger
+    /// The kernel's state, and the state queue (`engine.queue`).
     private let engine: PathEngine
     private let configuration: ServiceConfiguration
-    private let admission: ClientAdmission
     private let publisher: PathPublisher
     private let connectivity: ConnectivityReports
     private let records: ServiceRecords
 
-    init(queue: DispatchQueue, log: Logger, engine: PathEngine, configuration: ServiceConfiguration,
-         admission: ClientAdmission, publisher: PathPublisher, connectivity: ConnectivityReports,
-         records: ServiceRecords) {
-        self.queue = queue
+    init(log: Logger, engine: PathEngine, configuration: ServiceConfiguration, publisher: PathPublisher,
+         connectivity: ConnectivityReports, records: ServiceRecords) {
         self.log = log
         self.engine = engine
         self.configuration = configuration
-        self.admission = admission
         self.publisher = publisher
         self.connectivity = connectivity
         self.records = records
@@ -36,7 +32,7 @@ final class RequestHandler: @unchecked Sendable {
 
     /// One request line; a line that is no request gets the error line that says why.
     func received(_ line: [UInt8], from connection: ClientConnection) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        dispatchPrecondition(condition: .onQueue(engine.queue))
         let request: Request
         do {
             request = try Request.parse(line: line)
@@ -58,7 +54,7 @@ final class RequestHandler: @unchecked Sendable {
         case .subscribeRoute(let destination, let zone):
             // The zone must name an interface now, as for `route`; later the route
             // watcher resolves it again at each change (a link that goes is a reason).
-            let countedUser = admission.isTrusted(connection) ? nil : connection.userID
+            let countedUser = connection.isTrusted ? nil : connection.userID
             guard withinSubscriptionBudget(connection, id: id), withinRouteBudget(of: countedUser, id: id, connection),
                   case .some = resolve(zone, of: destination, id: id, for: connection) else { return }
             publisher.subscribe(connection, id: id, route: WatchedRoute(destination: destination, zone: zone),
@@ -108,7 +104,7 @@ final class RequestHandler: @unchecked Sendable {
                 return
             }
             connection.send(ServerMessage.reported(id: id).encoded())
-            if engine.hasState { publisher.publishChanges() }
+            publisher.publishChanges()
         case .metrics(let format):
             let format = format ?? .openMetrics
             connection.send(ServerMessage.metrics(format: format, text: records.rendered(format), id: id).encoded())
@@ -167,11 +163,11 @@ final class RequestHandler: @unchecked Sendable {
         return .some(link.index)
     }
 
-    /// Whether the peer may make a privileged request (`ClientAdmission.isTrusted`); if
+    /// Whether the peer may make a privileged request (`PeerTrust`); if
     /// not, logs that it tried (`doing`) and answers `permissionDenied` with `allowed`.
     private func requireTrusted(_ connection: ClientConnection, id: JSONValue?, doing: String,
                                 allowed: String) -> Bool {
-        guard !admission.isTrusted(connection) else { return true }
+        guard !connection.isTrusted else { return true }
         log.notice("client \(connection.id) (uid \(connection.userID)) \(doing); denied")
         connection.send(ServerMessage.error(code: .permissionDenied, message: allowed, id: id).encoded())
         return false
@@ -188,7 +184,7 @@ final class RequestHandler: @unchecked Sendable {
         connection.deferReply()
         engine.lookUpRoute(to: destination, through: interface) { [weak self, connection] result in
             guard let self else { return }
-            dispatchPrecondition(condition: .onQueue(queue))
+            dispatchPrecondition(condition: .onQueue(engine.queue))
             connection.finishDeferredReply(routeReply(to: destination, result, id: id))
         }
     }

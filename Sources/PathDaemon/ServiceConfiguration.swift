@@ -22,8 +22,11 @@ public typealias ConfigurationReloader = @Sendable () -> ConfigurationReload
 ///
 /// Threading: the state queue only (see `PathService`).
 final class ServiceConfiguration {
-    /// Replaced whole by `apply`, never edited in place; every part reads it here.
-    private(set) var current: Configuration
+    /// Replaced whole by `apply`, never edited in place; every part reads it here. The
+    /// metrics show what it decides (`ServiceRecords.changed`).
+    private(set) var current: Configuration {
+        didSet { records.changed() }
+    }
     /// Reads the configuration files again; nil when there are none to read.
     var reloader: ConfigurationReloader?
     /// Called when a reload begins and when it has ended (applied or not).
@@ -46,14 +49,10 @@ final class ServiceConfiguration {
                                                       warnings: [])
             log.warning("reload requested by \(requester), but no configuration reloader is installed")
             records.recordReload(.failed)
-            records.changed()
             return outcome
         }
         onReload?(.began)
-        defer {
-            onReload?(.ended)
-            records.changed()
-        }
+        defer { onReload?(.ended) }
         let outcome = reloader()
         switch outcome {
         case .valid(let configuration, let warnings):

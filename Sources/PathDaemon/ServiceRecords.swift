@@ -7,7 +7,10 @@ import SystemCalls
 /// What the daemon tells about its past: the counters of what happened, the default
 /// path's history and the metrics made from them (docs/PROTOCOL.md, `metrics` and
 /// `history`; pathd(8), METRICS). The other parts record each event here where it
-/// happens; nothing else keeps a counter.
+/// happens; nothing else keeps a counter. Every record marks the metrics changed by
+/// itself; the parts whose own state the metrics show (the client list, the
+/// subscriptions, the configuration, the connectivity reports) call `changed()` from
+/// that state's property observer, so no change can skip the metrics file.
 ///
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the
 /// metrics file's render closure captures `self` and runs on that queue.
@@ -55,10 +58,6 @@ final class ServiceRecords: @unchecked Sendable {
         }
     }
 
-    /// The first path is out: the metrics file follows changes from now on.
-    func firstPathPublished() {
-        if phase == .starting { phase = .live }
-    }
 
     /// The stop mark; the history's file is synced and the metrics file emptied.
     func close() {
@@ -69,8 +68,8 @@ final class ServiceRecords: @unchecked Sendable {
         metricsFile?.stop()
     }
 
-    /// Something the metrics show changed: the metrics file is rewritten (at most once
-    /// a second).
+    /// Something the metrics show changed: the metrics file is rewritten (at the end of
+    /// the queue's turn, at most once a second).
     func changed() {
         guard phase == .live else { return }
         metricsFile?.changed()
@@ -83,6 +82,14 @@ final class ServiceRecords: @unchecked Sendable {
 
     // MARK: Events
 
+    /// The engine's state changed (after a resync when `resync` is set): the paths are
+    /// published from now on, and the metrics file follows changes from the first on.
+    func recordStateChange(resync: String?) {
+        if phase == .starting { phase = .live }
+        if resync != nil { counters.recordResync() }
+        changed()
+    }
+
     /// The default path was published at `now` and differs from `previous` (nil for the
     /// first).
     func recordDefaultPath(_ path: Path, generation: Generation, sequence: UInt64, previous: Path?,
@@ -90,20 +97,32 @@ final class ServiceRecords: @unchecked Sendable {
         counters.recordDefaultPath(path, isFirst: previous == nil, at: now)
         history?.record(HistoryEntry(time: now, event: .change(PathChange(path, generation: generation,
                                                                           sequence: sequence))))
+        changed()
     }
 
     /// Records that the route to a host of `[Watch]` became `change` (`WatchList`).
     func recordRoute(host: String, _ change: PathChange, at now: Timestamp) {
         history?.record(HistoryEntry(time: now, event: .route(host: host, change)))
+        changed()
     }
 
-    func recordResync() { counters.recordResync() }
+    func recordSourceLost(_ loss: SourceLoss) {
+        counters.recordSourceLost(loss)
+        changed()
+    }
 
-    func recordSourceLost(_ loss: SourceLoss) { counters.recordSourceLost(loss) }
+    func recordDisconnect(_ reason: ClientConnection.CloseReason) {
+        counters.recordDisconnect(reason)
+        changed()
+    }
 
-    func recordDisconnect(_ reason: ClientConnection.CloseReason) { counters.recordDisconnect(reason) }
+    func recordReload(_ result: DaemonCounters.ReloadResult) {
+        counters.recordReload(result)
+        changed()
+    }
 
-    func recordReload(_ result: DaemonCounters.ReloadResult) { counters.recordReload(result) }
-
-    func recordConnectivityReport(_ state: ConnectivityState) { counters.recordConnectivityReport(state) }
+    func recordConnectivityReport(_ state: ConnectivityState) {
+        counters.recordConnectivityReport(state)
+        changed()
+    }
 }

@@ -11,8 +11,7 @@ extension Configuration {
         for key in DaemonSettings.keys {
             lines.append("\(key.name)=" + key.render(settings))
             if key.name == "Socket" && settings.socketPath == nil {
-                lines.append("# (empty: /run/pathd/pathd.sock for root, "
-                             + "$XDG_RUNTIME_DIR/pathd/pathd.sock for other users)")
+                lines.append("# (empty: \(SocketPath.defaultInWords))")
             }
         }
         let defaults = [("expensive", policy.expensiveTypes), ("constrained", policy.constrainedTypes)]

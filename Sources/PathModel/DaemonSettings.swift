@@ -1,10 +1,10 @@
 /// The `[Daemon]` section: how the daemon runs. Every key has a built-in default,
-/// written here and nowhere else; `DaemonSettings.keys` is the one table of the keys
+/// written here and, for the reader, in pathd.conf(5) (a test holds the page to this
+/// table; pathd(8) points there); `DaemonSettings.keys` is the one table of the keys
 /// (pathd derives its flags from it), how they parse and print, and whether a reload
 /// applies them.
 public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
-    /// `Socket=`: where to listen; nil for the per-user default (/run/pathd/pathd.sock
-    /// for root, $XDG_RUNTIME_DIR/pathd/pathd.sock otherwise).
+    /// `Socket=`: where to listen; nil for the per-user default (`SocketPath.defaultPath`).
     public var socketPath: String?
     /// `LookupIPv4=`: destination of the IPv4 route lookup (no packet is sent).
     public var lookupIPv4 = LookupDestinations.standard.ipv4
@@ -77,8 +77,7 @@ extension DaemonSettings {
     /// Every `[Daemon]` key, in the order pathd.conf(5) and `--check-config` list them.
     public static let keys: [DaemonKey] = [
         DaemonKey("Socket", .path, range: "an absolute path of at most \(SocketPath.maximumBytes) bytes",
-                  "the Unix socket to listen on when not socket-activated; empty: /run/pathd/pathd.sock for root, "
-                    + "$XDG_RUNTIME_DIR/pathd/pathd.sock for other users",
+                  "the Unix socket to listen on when not socket-activated; empty: \(SocketPath.defaultInWords)",
                   parse: { settings, value in
                       if let expectation = SocketPath.expectation(for: value, absolute: true) {
                           return .invalid(expectation: expectation)

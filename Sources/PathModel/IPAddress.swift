@@ -13,7 +13,10 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Builds an address from its network-order bytes (4 or 16 of them).
+    /// Builds an address from its network-order bytes (4 or 16 of them). Inlinable, so
+    /// that a caller decoding kernel messages gets it specialized for its buffer type
+    /// (unspecialized, it was the costliest step of reading a lookup's reply).
+    @inlinable
     public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
         switch bytes.count {
         case 4:

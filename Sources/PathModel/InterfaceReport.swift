@@ -42,45 +42,54 @@ public struct InterfaceReport: Hashable, Sendable {
 
     /// Why a link cannot carry a path: a code for programs, in the vocabulary of a
     /// path's `unsatisfiedReason` where the two meet (`noCarrier`, `dormant`,
-    /// `noAddress`), and a short phrase for a person ("no carrier"). A struct rather than
-    /// an enum: a client decoding a reason added by a newer daemon keeps it instead of
-    /// failing (new reasons are additive).
-    public struct UnusableReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code (`noCarrier`).
-        public let rawValue: String
-        /// The phrase (`no carrier`); the code itself for a code this client does not know.
-        public let explanation: String
+    /// `noAddress`), and a short phrase for a person ("no carrier"). Open, as the
+    /// protocol's other enumerations: a reason a newer daemon added is kept
+    /// (`unrecognized`), and its phrase is its code.
+    public enum UnusableReason: OpenEnumeration, CustomStringConvertible {
+        /// `Ignore=` in the configuration: never a path.
+        case ignored
+        /// Loopback never makes a path satisfied.
+        case loopback
+        /// Not IFF_UP (`ip link set X down`).
+        case adminDown
+        /// IFF_DORMANT or operstate DORMANT (802.1X pending, a modem not yet online).
+        case dormant
+        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN; or a
+        /// bridge, bond or team with no port up.
+        case noCarrier
+        /// Neither family has an address of the link's own the kernel would source
+        /// traffic from beyond the link (`Snapshot.hasUsableAddress`).
+        case noUsableAddress
+        case unrecognized(String)
 
-        public init(rawValue: String) {
-            self.rawValue = rawValue
-            explanation = Self.known.first { $0.rawValue == rawValue }?.explanation ?? rawValue
+        public static let allCases: [UnusableReason] = [
+            .ignored, .loopback, .adminDown, .dormant, .noCarrier, .noUsableAddress,
+        ]
+
+        /// The code (`noCarrier`).
+        public var rawValue: String {
+            switch self {
+            case .ignored: "ignored"
+            case .loopback: "loopback"
+            case .adminDown: "adminDown"
+            case .dormant: UnsatisfiedReason.dormant.rawValue
+            case .noCarrier: UnsatisfiedReason.noCarrier.rawValue
+            case .noUsableAddress: UnsatisfiedReason.noAddress.rawValue
+            case .unrecognized(let code): code
+            }
         }
 
-        private init(_ code: String, _ explanation: String) {
-            rawValue = code
-            self.explanation = explanation
+        /// The phrase (`no carrier`); the code itself for a code this client does not know.
+        public var explanation: String {
+            switch self {
+            case .adminDown: "admin down"
+            case .noCarrier: "no carrier"
+            case .noUsableAddress: "no usable address"
+            case .ignored, .loopback, .dormant, .unrecognized: rawValue
+            }
         }
 
         public var description: String { explanation }
-
-        /// `Ignore=` in the configuration: never a path.
-        public static let ignored = UnusableReason("ignored", "ignored")
-        /// Loopback never makes a path satisfied.
-        public static let loopback = UnusableReason("loopback", "loopback")
-        /// Not IFF_UP (`ip link set X down`).
-        public static let adminDown = UnusableReason("adminDown", "admin down")
-        /// IFF_DORMANT or operstate DORMANT (802.1X pending, a modem not yet online).
-        public static let dormant = UnusableReason(UnsatisfiedReason.dormant.rawValue, "dormant")
-        /// Up but not running: no carrier, or an operstate other than UP/UNKNOWN; or a
-        /// bridge, bond or team with no port up.
-        public static let noCarrier = UnusableReason(UnsatisfiedReason.noCarrier.rawValue, "no carrier")
-        /// Neither family has an address of the link's own the kernel would source
-        /// traffic from beyond the link (`Snapshot.hasUsableAddress`).
-        public static let noUsableAddress = UnusableReason(UnsatisfiedReason.noAddress.rawValue, "no usable address")
-
-        public static let known: [UnusableReason] = [
-            .ignored, .loopback, .adminDown, .dormant, .noCarrier, .noUsableAddress,
-        ]
     }
 }
 

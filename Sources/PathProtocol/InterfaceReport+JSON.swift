@@ -100,7 +100,7 @@ extension InterfaceReport {
         // that lacks both.
         let reason = usable ? nil : UnusableReason(rawValue: value["unusableReason"]?.stringValue
             ?? value["why"]?.stringValue.flatMap { words in
-                UnusableReason.known.first { $0.explanation == words }?.rawValue
+                UnusableReason.allCases.first { $0.explanation == words }?.rawValue
             }
             ?? value["why"]?.stringValue ?? "unknown")
         var connectivity = Connectivity.unknown

@@ -20,8 +20,9 @@ public struct Backoff: Hashable, Sendable {
         self.jitter = min(max(jitter, 0), 1)
     }
 
-    /// 100 ms doubling to 5 s, up to 20 % shorter at random: what `DaemonSubscription`,
-    /// `PathMonitor` and `NWPathMonitor` use unless told otherwise.
+    /// 100 ms doubling to 5 s, up to 20 % shorter at random: docs/PROTOCOL.md's schedule
+    /// ("Reconnecting"), the one of every client of the package: `DaemonSubscription`,
+    /// `PathMonitor`, `NWPathMonitor` and pathctl (unless told otherwise).
     public static let standard = Backoff()
 
     /// The wait before attempt `attempt` (1 for the first retry). `random` is a value

@@ -17,7 +17,7 @@ public final class PathConnection {
     public let interrupter = PathConnectionInterrupter()
 
     /// Connects to the first daemon that answers in the search order
-    /// (`SocketLocation.clientSearchOrder`: `socketPath` alone when given, else
+    /// (`SocketPath.clientSearchOrder`: `socketPath` alone when given, else
     /// `$PATHD_SOCKET` alone, else the system socket, then the user's), and reads its
     /// `hello`. With a `timeout`, every wait for a line fails after that long instead of
     /// blocking forever.
@@ -43,8 +43,8 @@ public final class PathConnection {
 
     /// The sockets `connect(to:)` tries, in order, for this process's environment.
     public static func searchOrder(explicit: String? = nil) -> [String] {
-        SocketLocation.clientSearchOrder(explicit: explicit,
-                                         environment: Environment.values(SocketLocation.environmentVariables))
+        SocketPath.clientSearchOrder(explicit: explicit,
+                                     environment: Environment.values(SocketPath.environmentVariables))
     }
 
     /// Connects to `socketPath` and reads the daemon's `hello`. With a `timeout`, every

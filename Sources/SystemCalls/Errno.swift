@@ -17,6 +17,8 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let noSuchFile = Errno(rawValue: ENOENT)
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
     public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
+    /// From a netlink socket's receive: the kernel dropped messages (an overrun).
+    public static let noBufferSpace = Errno(rawValue: ENOBUFS)
 
     public var description: String { String(cString: strerror(rawValue)) }
 }

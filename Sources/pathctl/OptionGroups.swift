@@ -4,8 +4,8 @@ import PathModel
 /// The options every command takes: where pathd is, and how to print.
 struct GlobalOptions: Equatable, Sendable {
     static let socket = CommandOption(OptionSpec("--socket", value: "PATH", help: """
-        talk to pathd at PATH (default: $PATHD_SOCKET, else
-        /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+        talk to pathd at PATH (default: $\(SocketPath.environmentVariable), else
+        \(SocketPath.fallbacksInWords))
         """), brief: "talk to pathd at this socket", completion: .files)
     static let json = CommandOption(OptionSpec("--json", help: "print the daemon's JSON lines instead of text"),
                                     brief: "print the daemon's JSON lines instead of text")

@@ -12,18 +12,16 @@ import SystemCalls
 ///
 /// Only a connection that was once up is retried: pathd unreachable at the start is
 /// exit status 3 at once, and so is one that stays silent (no hello, or no first path)
-/// for `answerDeadline` when the caller has no deadline (`monitor`); a
-/// silent daemon met on a reconnect is one more failed attempt. Retries follow the
-/// library's `ReconnectSchedule` on its `Scheduler`'s clock, as `DaemonSubscription`
-/// does: every failure waits, so a daemon that fails at once (a line this client cannot
-/// read, a refused hello, a close) is retried ever more slowly, never in a loop.
+/// for `answerDeadline` when the caller has no deadline (`monitor`); a silent daemon met
+/// on a reconnect is one more failed attempt. Retries follow the library's
+/// `ReconnectSchedule` and `Backoff.standard` on its `Scheduler`'s clock, as
+/// `DaemonSubscription` does: every failure waits, so a daemon that fails at once (a line
+/// this client cannot read, a refused hello, a close) is retried ever more slowly, never
+/// in a loop.
 ///
 /// `TimedOut` is what a passed deadline gives: `Timeout` with a deadline (`wait`), `Never`
 /// without one (`monitor`), so that only a subscription with a deadline can time out.
 struct ReconnectingSubscription<TimedOut> {
-    /// The waits between attempts: 0.1 s doubling to 2 s, jittered as every client of a
-    /// restarted daemon reconnects at once.
-    static var backoff: Backoff { Backoff(initial: .milliseconds(100), maximum: .seconds(2)) }
     /// Without a deadline (`monitor`), how long pathd may stay unreachable before giving up.
     static var reconnectWindow: Duration { .seconds(60) }
 
@@ -90,7 +88,7 @@ struct ReconnectingSubscription<TimedOut> {
             return outcome
         }
         // Past the hello the connection was up: from here on, losing it means reconnecting.
-        var schedule = ReconnectSchedule(backoff: Self.backoff)
+        var schedule = ReconnectSchedule(backoff: .standard)
         var lost = send(on: connection)
         if lost == nil { schedule.connected(at: scheduler.now()) }
         // Without a deadline, each connection's first answer (the path the subscription

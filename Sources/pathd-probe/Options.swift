@@ -18,8 +18,8 @@ struct ProbeOptions {
     }
 
     static let socket = CommandOption(OptionSpec("--socket", value: "PATH", help: """
-        pathd's socket (default: $PATHD_SOCKET, else
-        /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock)
+        pathd's socket (default: $\(SocketPath.environmentVariable), else
+        \(SocketPath.fallbacksInWords))
         """), brief: "pathd's socket", completion: .files)
     static let config = CommandOption(OptionSpec("--config", value: "PATH", help: """
         pathd's configuration file, whose [Connectivity] section

@@ -1,5 +1,5 @@
 import Glibc
-import PathProtocol
+import PathModel
 import ServiceSupport
 import SystemCalls
 
@@ -11,15 +11,15 @@ enum ProcessEnvironment {
     /// the command line, is wrong).
     static func defaultSocketPath() throws(NoSocketPath) -> String {
         do {
-            return try SocketLocation.defaultPath(userID: getuid(),
-                                                  environment: Environment.values(SocketLocation.environmentVariables))
+            return try SocketPath.defaultPath(userID: getuid(),
+                                              environment: Environment.values(SocketPath.environmentVariables))
         } catch {
             throw NoSocketPath(reason: error)
         }
     }
 
     struct NoSocketPath: Error, CustomStringConvertible {
-        let reason: SocketLocation.NoDefaultPath
+        let reason: SocketPath.NoDefaultPath
         var description: String { "\(reason); give the socket path with --socket PATH or Socket=" }
     }
 

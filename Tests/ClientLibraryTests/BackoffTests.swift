@@ -19,11 +19,29 @@ struct BackoffTests {
         #expect(backoff.delay(attempt: 1_000_000, random: 0) == .seconds(8))
     }
 
+    /// docs/PROTOCOL.md, "Reconnecting": its table is the contract; the Swift clients'
+    /// declaration and the GIO module's (C, gio-module/src/pathd-monitor.h) must say it.
+    @Test("the standard schedule and the GIO module's are docs/PROTOCOL.md's")
+    func protocolSchedule() throws {
+        let protocolText = try Repository.read("docs/PROTOCOL.md")
+        for row in ["| first wait | 100 ms |", "| cap | 5 s |", "| jitter | each wait up to 20 % shorter, at random |",
+                    "| the waits start over | after a connection stayed up for the cap (5 s) |"] {
+            #expect(protocolText.contains(row), "docs/PROTOCOL.md lacks \(row)")
+        }
+        #expect(Backoff.standard == Backoff(initial: .milliseconds(100), maximum: .seconds(5), jitter: 0.2))
+        let header = try Repository.read("gio-module/src/pathd-monitor.h")
+        for definition in ["#define PATHD_RETRY_FIRST_MS 100\n", "#define PATHD_RETRY_CAP_MS 5000\n",
+                           "#define PATHD_RETRY_JITTER_PERCENT 20\n"] {
+            #expect(header.contains(definition), "pathd-monitor.h lacks \(definition)")
+        }
+    }
+
     @Test("jitter only shortens a wait, by at most its fraction; no wait passes the cap",
           arguments: [0.0, 0.25, 0.5, 0.999_999])
     func jitterBounds(random: Double) {
         let backoff = Backoff.standard
         for attempt in 1...12 {
+            // docs/PROTOCOL.md, "Reconnecting" (protocolSchedule holds the numbers to it).
             let longest = min(Duration.milliseconds(100) * (1 << (attempt - 1)), .seconds(5))
             let delay = backoff.delay(attempt: attempt, random: random)
             #expect(delay <= longest && delay <= backoff.maximum, "attempt \(attempt): \(delay)")

@@ -55,6 +55,37 @@ struct PackagingFilesTests {
         }
     }
 
+    /// A `[Daemon]` key's values, range and default are written in pathd.conf(5) only (and
+    /// held to the key table by documentsMatchTheKeyTables): pathd(8) names each key's flag
+    /// with the table's kind of value and leaves the rest to that page.
+    @Test("pathd(8) lists every [Daemon] key's flag with its kind, and gives no key's default")
+    func daemonManualDefersToTheConfigurationManual() throws {
+        let manual = try Repository.read("man/pathd.8")
+        let list = manual.components(separatedBy: "The options are as follows:\n").dropFirst().first?
+            .components(separatedBy: "\n.El\n").first ?? ""
+        // ".It Fl \-max-clients-per-user Ar count": "maxclientsperuser" is "count". The keys'
+        // entries share one body, which follows the last of them.
+        let keyNames = Set(DaemonSettings.keys.map { $0.name.lowercased() })
+        var kinds: [String: String] = [:]
+        var bodies = ""
+        for item in list.components(separatedBy: "\n.It ") {
+            let lines = item.split(separator: "\n", maxSplits: 1)
+            guard let head = lines.first, let match = head.firstMatch(of: /^Fl \\-([a-z0-9-]+) Ar ([a-z]+)$/),
+                  case let name = String(match.1.replacing("-", with: "")), keyNames.contains(name) else { continue }
+            kinds[name] = String(match.2)
+            bodies += lines.dropFirst().first ?? ""
+        }
+        #expect(!bodies.isEmpty, "no body follows pathd(8)'s [Daemon] flags")
+        for key in DaemonSettings.keys {
+            #expect(kinds[key.name.lowercased()] == key.kind.rawValue,
+                    "pathd(8) lacks \".It Fl \\-… Ar \(key.kind.rawValue)\" for \(key.name)=")
+            if !key.documentedDefault.isEmpty {
+                #expect(!bodies.contains(key.documentedDefault),
+                        "pathd(8) gives \(key.name)='s default \(key.documentedDefault) again: \(bodies)")
+            }
+        }
+    }
+
     @Test("the path line PROTOCOL.md, pathd(8) and pathctl(1) show is a whole line, byte for byte as pathd writes it")
     func documentedPathLines() throws {
         // docs/PROTOCOL.md: the code block under "### `path`".

@@ -122,7 +122,7 @@ struct PathctlCompatibilityTests {
         ("a close after the path", FakeDaemon.Reply([hello, path], closes: true)),
     ]
 
-    /// pathctl(1): waits of 0.1 s doubling to 2 s, each up to 20 % shorter. After the
+    /// pathctl(1): waits of 0.1 s doubling to 5 s, each up to 20 % shorter. After the
     /// second connection the next four waits are at least 0.16 + 0.32 + 0.64 + 1.28 s
     /// (2.4 s), so a window of 0.9 s that starts once the second connection is seen
     /// holds at most three more (two by the schedule, one for a late look): five in

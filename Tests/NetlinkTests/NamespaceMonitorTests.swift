@@ -167,7 +167,7 @@ struct NamespaceMonitorTests {
 extension NetworkNamespace {
     /// Starts `monitor` with its sockets created inside this namespace: the namespace's
     /// thread runs `start()`, which opens the sockets through `queue.sync` on the calling thread.
-    fileprivate func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue) throws {
+    func start(_ monitor: NetlinkMonitor, on queue: DispatchQueue) throws {
         try onJoinedThread {
             let caller = pthread_self()
             try queue.sync {

@@ -88,9 +88,9 @@ private func attributes(_ index: Int32, _ name: String, hardwareType: HardwareTy
 
     @Test func mapsLibnlAndErrnoCodesInOnePlace() {
         guard case .overrun = NetlinkStatus(libnl: -NLE_NOMEM) else { Issue.record("-NLE_NOMEM"); return }
-        guard case .overrun = NetlinkStatus(errno: ENOBUFS) else { Issue.record("ENOBUFS"); return }
-        guard case .wouldBlock = NetlinkStatus(errno: EAGAIN) else { Issue.record("EAGAIN"); return }
-        guard case .interrupted = NetlinkStatus(errno: EINTR) else { Issue.record("EINTR"); return }
+        guard case .overrun = NetlinkStatus(errno: .noBufferSpace) else { Issue.record("ENOBUFS"); return }
+        guard case .wouldBlock = NetlinkStatus(errno: .wouldBlock) else { Issue.record("EAGAIN"); return }
+        guard case .interrupted = NetlinkStatus(libnl: -NLE_INTR) else { Issue.record("-NLE_INTR"); return }
         guard case .ok(3) = NetlinkStatus(libnl: 3) else { Issue.record("3"); return }
     }
 }

@@ -95,7 +95,7 @@ struct ReloadTests {
               (peer: uid_t.max, daemon: uid_t.max, trusted: false),
           ])
     func trust(peer: uid_t, daemon: uid_t, trusted: Bool) {
-        #expect(ClientAdmission.isTrusted(peerUserID: peer, daemonUserID: daemon) == trusted)
+        #expect(PeerTrust(daemonUserID: daemon).trusts(peer) == trusted)
     }
 
     @Test("reconfigure before the first path publishes nothing and is used for it")

@@ -75,7 +75,7 @@ struct SubscriptionRegistryTests {
 struct ConnectionBudgetTests {
     @Test("one user cannot take more than its share; root keeps its headroom")
     func perUserAndHeadroom() {
-        var budget = ConnectionBudget(maximumClients: 64, maximumPerUser: 40, daemonUserID: 999)
+        var budget = ConnectionBudget(maximumClients: 64, maximumPerUser: 40, trust: PeerTrust(daemonUserID: 999))
         #expect(budget.reservedForPrivileged == 2)
         for _ in 0..<40 { #expect(budget.refusal(for: 1000) == nil); budget.admit(1000) }
         #expect(budget.refusal(for: 1000)?.contains("uid 1000 already has 40") == true)
@@ -95,7 +95,7 @@ struct ConnectionBudgetTests {
 
     @Test("with a single client the message reads right")
     func singular() {
-        var budget = ConnectionBudget(maximumClients: 1, maximumPerUser: 1, daemonUserID: 0)
+        var budget = ConnectionBudget(maximumClients: 1, maximumPerUser: 1, trust: PeerTrust(daemonUserID: 0))
         budget.admit(0)
         #expect(budget.refusal(for: 0) == "pathd serves at most 1 client at once")
     }

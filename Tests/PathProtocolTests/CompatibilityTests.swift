@@ -33,7 +33,7 @@ private func unrecognizedValues(in message: ServerMessage) -> [String] {
         return reports.flatMap { report in
             (report.type.isRecognized ? [] : [report.type.rawValue]) + state(report.connectivity)
                 + (report.unusableReason.flatMap { reason in
-                    UnusableReason.known.contains(reason) ? nil : [reason.rawValue] } ?? [])
+                    reason.isRecognized ? nil : [reason.rawValue] } ?? [])
         }
     case .history(_, _, let entries, _):
         return entries.flatMap { entry -> [String] in

@@ -263,8 +263,9 @@ on_retry (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
-/* The only timer: armed while disconnected. Waits between half and all of the
- * current back-off (jitter keeps a host's programs from reconnecting in step), then
+/* The only timer: armed while disconnected. Waits the current back-off shortened at
+ * random by up to PATHD_RETRY_JITTER_PERCENT of it (jitter keeps a host's programs from
+ * reconnecting in step), then
  * doubles it up to the cap. The waits start over only after a connection that stayed
  * up for the cap (docs/PROTOCOL.md, "Reconnecting"; PathSocketClient's
  * ReconnectSchedule): a pathd that greets, sends a path and dies is retried ever more
@@ -276,7 +277,8 @@ schedule_retry (PathdNetworkMonitor *self)
       && g_get_monotonic_time () - self->connected_at >= (gint64) PATHD_RETRY_CAP_MS * G_TIME_SPAN_MILLISECOND)
     self->retry_ms = PATHD_RETRY_FIRST_MS;
   self->connected_at = 0;
-  guint delay = self->retry_ms / 2 + (guint) g_random_int_range (0, (gint32) (self->retry_ms / 2) + 1);
+  guint jitter = self->retry_ms * PATHD_RETRY_JITTER_PERCENT / 100;
+  guint delay = self->retry_ms - (guint) g_random_int_range (0, (gint32) jitter + 1);
   g_debug ("reconnecting to %s in %u ms (back-off %u ms)", self->socket_path, delay, self->retry_ms);
   self->retry_ms = MIN (self->retry_ms * 2, PATHD_RETRY_CAP_MS);
   self->retry_source = g_timeout_source_new (delay);

@@ -15,9 +15,12 @@ G_DECLARE_FINAL_TYPE (PathdNetworkMonitor, pathd_network_monitor, PATHD, NETWORK
  * path before declining (documented in ../README.md). */
 #define PATHD_INIT_TIMEOUT_MS 500
 
-/* Reconnection back-off while pathd is away: the first wait, and its cap. */
-#define PATHD_RETRY_FIRST_MS 200
-#define PATHD_RETRY_CAP_MS 10000
+/* Reconnection back-off while pathd is away: the first wait, its cap, and how much of
+ * each wait (in percent) is taken off at random. docs/PROTOCOL.md, "Reconnecting", is
+ * the contract: Tests/ClientLibraryTests/BackoffTests.swift holds these to it. */
+#define PATHD_RETRY_FIRST_MS 100
+#define PATHD_RETRY_CAP_MS 5000
+#define PATHD_RETRY_JITTER_PERCENT 20
 
 /* Priority at the gio-network-monitor extension point: above NetworkManager's 30,
  * below the portal's 40 (a sandboxed app asks the portal, which asks the host). */

@@ -7,8 +7,8 @@
 
 #include <gio/gio.h>
 
-/* The sockets to try, in order: $PATHD_SOCKET alone when set (and not empty); else
- * /run/pathd/pathd.sock, then $XDG_RUNTIME_DIR/pathd/pathd.sock. Free with g_strfreev. */
+/* The sockets to try, in docs/PROTOCOL.md's order ("Where the socket is"). Free with
+ * g_strfreev. */
 char **pathd_socket_candidates (void);
 
 /* A non-blocking, close-on-exec stream socket connected to `path`, or NULL. Never

@@ -525,9 +525,9 @@ five_connections (gpointer data)
 }
 
 /* A pathd that closes every connection at once after the first: each back-off doubles
- * from the first (docs/PROTOCOL.md, "Reconnecting"; README.md, "At run time"), each wait
- * is drawn from its upper half and really waited (the fake sees the connections at
- * least that far apart). */
+ * from the first (docs/PROTOCOL.md, "Reconnecting": 100 ms doubling to 5 s, each wait up
+ * to 20 % shorter; README.md, "At run time"), each wait is drawn from its top fifth and
+ * really waited (the fake sees the connections at least that far apart). */
 static void
 test_back_off (Fixture *f, gconstpointer data G_GNUC_UNUSED)
 {
@@ -542,7 +542,7 @@ test_back_off (Fixture *f, gconstpointer data G_GNUC_UNUSED)
       guint expected = MIN (PATHD_RETRY_FIRST_MS << i, PATHD_RETRY_CAP_MS);
       guint wait = g_array_index (waits, guint, i);
       g_assert_cmpuint (g_array_index (back_offs, guint, i), ==, expected);
-      g_assert_cmpuint (wait, >=, expected / 2);
+      g_assert_cmpuint (wait, >=, expected - expected * PATHD_RETRY_JITTER_PERCENT / 100);
       g_assert_cmpuint (wait, <=, expected);
       /* Connection i + 1 ended at once; the next came no sooner than the wait. */
       if (i > 0)

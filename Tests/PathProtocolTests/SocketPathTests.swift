@@ -1,8 +1,8 @@
-import PathProtocol
+import PathModel
 import Testing
 
-@Suite("SocketLocation")
-struct SocketLocationTests {
+@Suite("SocketPath: where pathd listens and clients look")
+struct SocketPathTests {
     @Test(arguments: [
         (UInt32(0), [String: String](), "/run/pathd/pathd.sock"),
         (0, ["XDG_RUNTIME_DIR": "/run/user/0"], "/run/pathd/pathd.sock"),
@@ -11,13 +11,13 @@ struct SocketLocationTests {
         (4242, ["XDG_RUNTIME_DIR": "/tmp/rt", "HOME": "/home/x"], "/tmp/rt/pathd/pathd.sock"),
     ] as [(UInt32, [String: String], String)])
     func defaultPath(userID: UInt32, environment: [String: String], expected: String) throws {
-        #expect(try SocketLocation.defaultPath(userID: userID, environment: environment) == expected)
+        #expect(try SocketPath.defaultPath(userID: userID, environment: environment) == expected)
     }
 
     /// Why user 1000 has no default socket in `environment`; nil (and a recorded issue) when it has one.
     private static func refusal(_ environment: [String: String]) -> String? {
-        do throws(SocketLocation.NoDefaultPath) {
-            let path = try SocketLocation.defaultPath(userID: 1000, environment: environment)
+        do throws(SocketPath.NoDefaultPath) {
+            let path = try SocketPath.defaultPath(userID: 1000, environment: environment)
             Issue.record("a default socket: \(path)")
             return nil
         } catch {
@@ -45,36 +45,36 @@ struct SocketLocationTests {
     /// ("/pathd/pathd.sock" takes 17).
     @Test func runtimeDirectoryTooLongForASocket() throws {
         let fits = "/" + String(repeating: "r", count: 89)
-        #expect(try SocketLocation.defaultPath(userID: 1000, environment: ["XDG_RUNTIME_DIR": fits])
+        #expect(try SocketPath.defaultPath(userID: 1000, environment: ["XDG_RUNTIME_DIR": fits])
             == fits + "/pathd/pathd.sock")
         let long = fits + "r"
         #expect(Self.refusal(["XDG_RUNTIME_DIR": long])
             == "the default socket \"\(long)/pathd/pathd.sock\" (in XDG_RUNTIME_DIR) is longer than 107 bytes")
         // Root's socket is the system one, whatever the environment.
-        #expect(try SocketLocation.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"]) == "/run/pathd/pathd.sock")
+        #expect(try SocketPath.defaultPath(userID: 0, environment: ["XDG_RUNTIME_DIR": "rel"]) == "/run/pathd/pathd.sock")
     }
 
     @Test func systemPath() {
-        #expect(SocketLocation.systemPath == "/run/pathd/pathd.sock")
+        #expect(SocketPath.systemPath == "/run/pathd/pathd.sock")
     }
 }
 
 @Suite("client socket search order")
 struct ClientSearchOrderTests {
     @Test func explicitPathAlone() {
-        #expect(SocketLocation.clientSearchOrder(explicit: "/x.sock",
+        #expect(SocketPath.clientSearchOrder(explicit: "/x.sock",
                                                   environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/run/user/1"])
                 == ["/x.sock"])
     }
 
     @Test func environmentVariableAlone() {
-        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
+        #expect(SocketPath.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "/y", "XDG_RUNTIME_DIR": "/r"])
                 == ["/y"])
     }
 
     @Test func systemThenUser() {
-        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
+        #expect(SocketPath.clientSearchOrder(explicit: nil, environment: ["PATHD_SOCKET": "", "XDG_RUNTIME_DIR": "/r/"])
                 == ["/run/pathd/pathd.sock", "/r/pathd/pathd.sock"])
-        #expect(SocketLocation.clientSearchOrder(explicit: nil, environment: [:]) == ["/run/pathd/pathd.sock"])
+        #expect(SocketPath.clientSearchOrder(explicit: nil, environment: [:]) == ["/run/pathd/pathd.sock"])
     }
 }
