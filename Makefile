@@ -157,14 +157,18 @@ lint:
 		echo "lint: systemd-analyze not found, units not verified" >&2; \
 	fi
 
-# pathctl's completions are written by pathctl from its command table and checked in, so
-# packagers install plain files; run this after changing the table (CompletionTests
-# fails until the files match).
+# Each program's completions are written by the program from its command table
+# (CommandLineOptions' one generator) and checked in, so packagers install plain files;
+# run this after changing a table or a [Daemon] key (CompletionTests fails until the
+# files match).
+COMPLETING := pathctl pathd pathd-probe
 completions:
-	$(SWIFT) build --product pathctl
-	$$($(SWIFT) build --show-bin-path)/pathctl --completions bash > packaging/completions/pathctl.bash
-	$$($(SWIFT) build --show-bin-path)/pathctl --completions zsh > packaging/completions/_pathctl
-	$$($(SWIFT) build --show-bin-path)/pathctl --completions fish > packaging/completions/pathctl.fish
+	for product in $(COMPLETING); do $(SWIFT) build --product $$product || exit 1; done
+	bin=$$($(SWIFT) build --show-bin-path) && for program in $(COMPLETING); do \
+		$$bin/$$program --completions bash > packaging/completions/$$program.bash && \
+		$$bin/$$program --completions zsh > packaging/completions/_$$program && \
+		$$bin/$$program --completions fish > packaging/completions/$$program.fish || exit 1; \
+	done
 
 # packaging/pathd.conf likewise is written by pathd from its configuration-key tables;
 # run this after adding or changing a key (PackagingFilesTests fails until it matches).

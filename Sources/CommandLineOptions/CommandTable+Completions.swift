@@ -22,11 +22,18 @@ extension CommandTable {
 
     private var valuedOptions: [CommandOption] { visibleOptions.filter(\.spec.takesValue) }
 
+    /// `pathctl(1)`, `pathd(8)`.
+    private var page: String { "\(program)(\(manualSection))" }
+
     // MARK: bash
 
-    private var bashCompletion: String {
-        let function = "_" + program.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
-        // Options whose values complete alike share a case.
+    private var bashFunction: String {
+        "_" + program.map { $0.isLetter || $0.isNumber ? String($0) : "_" }.joined()
+    }
+
+    /// The `case $prev` branches that complete an option's value; options whose values
+    /// complete alike share a branch.
+    private var bashValueCases: String {
         var groups: [(completion: ValueCompletion, names: [String])] = []
         for option in valuedOptions {
             if let index = groups.firstIndex(where: { $0.completion == option.completion }) {
@@ -35,10 +42,45 @@ extension CommandTable {
                 groups.append((option.completion, [option.name]))
             }
         }
-        let valueCases = groups.map { group in
+        return groups.map { group in
             "        \(group.names.joined(separator: "|")))\n"
                 + "            \(bashReply(group.completion))\n            return ;;\n"
         }.joined()
+    }
+
+    /// The script's head, up to the value an option takes.
+    private var bashHead: String {
+        let what = commands.isEmpty ? "options and their values" : "commands, options and their values"
+        return """
+            # bash completion for \(page): \(what).
+            \(generated(.bash))# Installed as bash-completion/completions/\(program); works without bash-completion too.
+
+            \(bashFunction)() {
+                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+                # "--option=VALUE" arrives as "--option" "=" "VALUE" (= is in COMP_WORDBREAKS).
+                if [[ $cur == = ]]; then
+                    prev=${COMP_WORDS[COMP_CWORD-1]}
+                    cur=
+                elif [[ $prev == = ]]; then
+                    prev=${COMP_WORDS[COMP_CWORD-2]}
+                fi
+                case $prev in
+            \(bashValueCases)    esac
+
+
+            """
+    }
+
+    private var bashCompletion: String {
+        guard !commands.isEmpty else {
+            return bashHead + """
+                    COMPREPLY=($(compgen -W "\(visibleOptions.map(\.name).joined(separator: " "))" -- "$cur"))
+                }
+
+                complete -F \(bashFunction) \(program)
+
+                """
+        }
         let skipValues = valuedOptions.isEmpty ? "" : """
                         \(valuedOptions.map(\.name).joined(separator: "|")))
                             [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
@@ -59,22 +101,7 @@ extension CommandTable {
 
                 """
         }.joined()
-        return """
-            # bash completion for \(program)(1): commands, options and their values.
-            \(generated(.bash))# Installed as bash-completion/completions/\(program); works without bash-completion too.
-
-            \(function)() {
-                local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-                # "--option=VALUE" arrives as "--option" "=" "VALUE" (= is in COMP_WORDBREAKS).
-                if [[ $cur == = ]]; then
-                    prev=${COMP_WORDS[COMP_CWORD-1]}
-                    cur=
-                elif [[ $prev == = ]]; then
-                    prev=${COMP_WORDS[COMP_CWORD-2]}
-                fi
-                case $prev in
-            \(valueCases)    esac
-
+        return bashHead + """
                 # The command is the first word that is neither an option nor an option's value.
                 local command= i word
                 for ((i = 1; i < COMP_CWORD; i++)); do
@@ -95,7 +122,7 @@ extension CommandTable {
                 fi
             }
 
-            complete -F \(function) \(program)
+            complete -F \(bashFunction) \(program)
 
             """
     }
@@ -121,6 +148,17 @@ extension CommandTable {
     // MARK: zsh
 
     private var zshCompletion: String {
+        let head = """
+            #compdef \(program)
+            # zsh completion for \(page).
+            \(generated(.zsh))# Installed in a directory of $fpath as _\(program).
+
+
+            """
+        guard !commands.isEmpty else {
+            let specs = visibleOptions.map { "  " + zshSpec($0) }
+            return head + "_arguments \\\n" + specs.joined(separator: " \\\n") + "\n"
+        }
         let describe = commands.map { "  " + zshQuoted("\($0.name):\($0.summary)") + "\n" }.joined()
         let common = sharedOptions.map { "  " + zshSpec($0) + "\n" }.joined()
         let commandCases = commands.compactMap { command -> String? in
@@ -132,11 +170,7 @@ extension CommandTable {
             return specs.isEmpty ? nil
                 : "      \(command.name)) _arguments $common \(specs.joined(separator: " \\\n          ")) ;;\n"
         }.joined()
-        return """
-            #compdef \(program)
-            # zsh completion for \(program)(1).
-            \(generated(.zsh))# Installed in a directory of $fpath as _\(program).
-
+        return head + """
             local -a commands common
             commands=(
             \(describe))
@@ -161,7 +195,7 @@ extension CommandTable {
     /// An `_arguments` spec: `'--socket=[brief]:path:_files'`, `'(- *)'{-h,--help}'[brief]'`.
     private func zshSpec(_ option: CommandOption) -> String {
         let spec = option.spec
-        var prefix = standaloneOptions.contains(option.name) ? "(- *)" : ""
+        var prefix = isStandalone(option.name) ? "(- *)" : ""
         if spec.isRepeatable { prefix += "*" }
         let equals = spec.takesValue ? "=" : ""
         var rest = "[" + option.brief.replacing("[", with: "\\[").replacing("]", with: "\\]") + "]"
@@ -195,8 +229,8 @@ extension CommandTable {
         }.joined()
         let optionLines = visibleOptions.map { option -> String in
             var line = "complete -c \(program)"
-            if !globalOptions.contains(option.name) {
-                let users = commands.filter { $0.options.contains(option.name) }.map(\.name)
+            if !isGlobal(option.name) {
+                let users = commands.filter { $0.takes(option.name) }.map(\.name)
                 line += " -n " + fishQuoted("__fish_seen_subcommand_from " + users.joined(separator: " "))
             }
             if let short = option.spec.shortName { line += " -s \(short.dropFirst())" }
@@ -211,10 +245,14 @@ extension CommandTable {
                 + " -d " + fishQuoted(operands.name.lowercased())
                 + "\n"
         }.joined()
-        return """
-            # fish completion for \(program)(1).
+        let head = """
+            # fish completion for \(page).
             \(generated(.fish))# Installed in fish's vendor_completions.d.
 
+
+            """
+        guard !commands.isEmpty else { return head + "complete -c \(program) -f\n" + optionLines }
+        return head + """
             set -l commands \(names)
 
             complete -c \(program) -f

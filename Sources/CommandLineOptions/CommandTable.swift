@@ -59,14 +59,14 @@ public struct CommandOperands: Sendable {
 
 /// One command: its name, its line in the usage text, the options it takes besides the
 /// global ones, its operands, and `action`, what the program does with it.
-public struct CommandSpec<Action> {
+public struct CommandSpec<Action: Sendable>: Sendable {
     public let name: String
     public let summary: String
-    public let options: [String]
+    public let options: [CommandOption]
     public let operands: CommandOperands?
     public let action: Action
 
-    public init(_ name: String, summary: String, options: [String] = [], operands: CommandOperands? = nil,
+    public init(_ name: String, summary: String, options: [CommandOption] = [], operands: CommandOperands? = nil,
                 action: Action) {
         self.name = name
         self.summary = summary
@@ -74,28 +74,36 @@ public struct CommandSpec<Action> {
         self.operands = operands
         self.action = action
     }
+
+    /// Whether the command takes `option` (a global one aside).
+    public func takes(_ option: String) -> Bool { options.contains { $0.name == option } }
 }
 
-/// The table of a program with commands.
-public struct CommandTable<Action> {
+/// The table of a program, with commands (pathctl) or without (pathd, pathd-probe: every
+/// option is global, `CommandTable<Never>`).
+public struct CommandTable<Action: Sendable>: Sendable {
     public let program: String
-    /// Every option, in the order the usage text lists them.
+    /// The manual section of the program's page: 1 for pathctl, 8 for the daemons.
+    public let manualSection: Int
+    /// Every option, in the order the usage text lists them (derived: see `init`).
     public let options: [CommandOption]
     /// The options every command takes.
-    public let globalOptions: [String]
+    public let globalOptions: [CommandOption]
     /// The options that need no command, as they end the program (`--help`, `--version`).
-    public let standaloneOptions: [String]
+    public let standaloneOptions: [CommandOption]
     public let commands: [CommandSpec<Action>]
 
-    /// Every name in `commands`' option lists and in `globalOptions` must be one of `options`.
-    public init(program: String, options: [CommandOption], globalOptions: [String], standaloneOptions: [String],
-                commands: [CommandSpec<Action>]) {
-        let declared = Set(options.map(\.name))
-        for name in globalOptions + standaloneOptions + commands.flatMap(\.options) {
-            precondition(declared.contains(name), "\(program): \(name) is used but not declared")
-        }
+    /// The option list derives from the others, each option once, in `--help`'s order:
+    /// the global options, each command's own in the order of the commands, then those
+    /// that need no command.
+    public init(program: String, manualSection: Int = 1, globalOptions: [CommandOption],
+                standaloneOptions: [CommandOption], commands: [CommandSpec<Action>]) {
+        let isStandalone = { (option: CommandOption) in standaloneOptions.contains { $0.name == option.name } }
+        var seen: Set<String> = []
         self.program = program
-        self.options = options
+        self.manualSection = manualSection
+        options = (globalOptions.filter { !isStandalone($0) } + commands.flatMap(\.options) + standaloneOptions)
+            .filter { seen.insert($0.name).inserted }
         self.globalOptions = globalOptions
         self.standaloneOptions = standaloneOptions
         self.commands = commands
@@ -136,7 +144,7 @@ public struct CommandTable<Action> {
         } else if let extra = operands.first {
             throw UsageError("unexpected argument \"\(extra)\" after \(name)")
         }
-        for option in line.names where !globalOptions.contains(option) && !command.options.contains(option) {
+        for option in line.names where !isGlobal(option) && !command.takes(option) {
             throw UsageError("\(option) does not apply to \(name)")
         }
         return (command, operands)
@@ -144,13 +152,57 @@ public struct CommandTable<Action> {
 
     /// The visible options a command takes besides the global ones.
     func ownOptions(of command: CommandSpec<Action>) -> [CommandOption] {
-        visibleOptions.filter { command.options.contains($0.name) && !globalOptions.contains($0.name) }
+        visibleOptions.filter { command.takes($0.name) && !isGlobal($0.name) }
     }
 
     /// The visible options every command takes.
     var sharedOptions: [CommandOption] {
-        visibleOptions.filter { globalOptions.contains($0.name) }
+        visibleOptions.filter { isGlobal($0.name) }
     }
+
+    func isGlobal(_ option: String) -> Bool { globalOptions.contains { $0.name == option } }
+
+    func isStandalone(_ option: String) -> Bool { standaloneOptions.contains { $0.name == option } }
+
+    /// `--completions SHELL` when given (`CommandOption.completions`): the shell asked for.
+    public func completionsShell(in line: ParsedCommandLine) throws(UsageError) -> Shell? {
+        try line.value(.completions).map { text throws(UsageError) in
+            try OptionValue.choice(text, for: CommandOption.completions.name,
+                                   among: Shell.allCases.map { ($0.rawValue, $0) })
+        }
+    }
+}
+
+extension CommandTable where Action == Never {
+    /// A program without commands: every option is global.
+    public init(program: String, manualSection: Int, options: [CommandOption], standaloneOptions: [CommandOption]) {
+        self.init(program: program, manualSection: manualSection, globalOptions: options,
+                  standaloneOptions: standaloneOptions, commands: [])
+    }
+}
+
+extension CommandOption {
+    /// `-h`, `--help`, as every program of the package takes it.
+    public static let help = CommandOption(OptionSpec("--help", short: "-h", help: "show this help and exit"),
+                                           brief: "show the help and exit")
+    /// `-V`, `--version`, as the daemons take it (pathctl's says more).
+    public static let version = CommandOption(OptionSpec("--version", short: "-V", help: "show the version and exit"),
+                                              brief: "show the version and exit")
+    /// For packaging: each program writes its completion scripts (`make completions`), the
+    /// files checked in under packaging/completions.
+    public static let completions = CommandOption(
+        OptionSpec("--completions", value: "SHELL", help: "print the completion script for SHELL"),
+        brief: "print a completion script", completion: .words(Shell.allCases.map(\.rawValue)), hidden: true)
+}
+
+extension ParsedCommandLine {
+    public func has(_ option: CommandOption) -> Bool { has(option.name) }
+
+    /// The value of a single-value option, nil when it was not given.
+    public func value(_ option: CommandOption) -> String? { value(option.name) }
+
+    /// Every value of a repeatable option, in command-line order.
+    public func values(_ option: CommandOption) -> [String] { values(option.name) }
 }
 
 extension String {

@@ -48,8 +48,7 @@ public struct EncodedPathLine: Sendable {
 
     public init(_ update: PathUpdate) {
         var writer = JSONWriter()
-        writer.beginObject()
-        writer.member("type", "path")
+        writer.beginMessage(.path)
         writer.member("generation", update.generation.rawValue)
         writer.member("sequence", update.sequence)
         let path = update.path
@@ -75,8 +74,7 @@ public struct EncodedPathLine: Sendable {
     /// A `route` line with its `sequence`: the `route` reply's members, then `sequence`.
     public init(_ update: RouteUpdate) {
         var writer = JSONWriter()
-        writer.beginObject()
-        writer.member("type", "route")
+        writer.beginMessage(.route)
         update.report.write(to: &writer, generation: update.generation)
         writer.member("sequence", update.sequence)
         self.init(body: writer.bytes)

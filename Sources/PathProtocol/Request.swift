@@ -41,7 +41,10 @@ public enum RequestOp: Hashable, Sendable {
     /// with a `destination` (and, for a link-scoped one, its `interface`) instead of criteria.
     case subscribeRoute(destination: IPAddress, interface: String? = nil)
 
-    /// The op's name on the wire.
+    /// The op's name on the wire: the one place its spelling is written. `name` maps each
+    /// case to it and `Request.parse` each name to a case, both exhaustive switches, so the
+    /// compiler (no test) finds a case or a name left out of either direction; the golden
+    /// files (Tests/PathProtocolTests/Golden) pin the bytes.
     public enum Name: String, Hashable, Sendable, CaseIterable {
         case status, subscribe, unsubscribe, ping, interfaces, reload, reportConnectivity, metrics, history, route
     }

@@ -32,6 +32,13 @@ public enum ServerMessage: Hashable, Sendable {
     /// (docs/PROTOCOL.md, "Version rule"): a client skips it.
     case unrecognized(type: String, JSONValue)
 
+    /// The `type` of each message on the wire: the one place its names are written, read
+    /// by `encoded()` (and `EncodedPathLine`) and by `decode(line:)`, whose switch over
+    /// it the compiler checks for a missing case.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        case hello, path, resync, pong, unsubscribed, error, interfaces, reloaded, reported, metrics, history, route
+    }
+
     /// A message of a type this version does not know.
     public var isUnrecognized: Bool {
         if case .unrecognized = self { true } else { false }
@@ -68,60 +75,50 @@ public enum ServerMessage: Hashable, Sendable {
         case .routeUpdate(let update, let id):
             return EncodedPathLine(update).line(id: id)
         case .hello(let protocolVersion, let daemonVersion, let generation):
-            writer.beginObject()
-            writer.member("type", "hello")
+            writer.beginMessage(.hello)
             writer.member("protocol", protocolVersion)
             writer.member("version", daemonVersion)
             writer.member("generation", generation.rawValue)
         case .resync(let reason, let generation, let id):
-            writer.beginObject()
-            writer.member("type", "resync")
+            writer.beginMessage(.resync)
             writer.member("reason", reason)
             writer.member("generation", generation.rawValue)
             if let id { writer.member("id", id) }
         case .pong(let id):
-            writer.beginObject()
-            writer.member("type", "pong")
+            writer.beginMessage(.pong)
             if let id { writer.member("id", id) }
         case .unsubscribed(let id):
-            writer.beginObject()
-            writer.member("type", "unsubscribed")
+            writer.beginMessage(.unsubscribed)
             if let id { writer.member("id", id) }
         case .reported(let id):
-            writer.beginObject()
-            writer.member("type", "reported")
+            writer.beginMessage(.reported)
             if let id { writer.member("id", id) }
         case .error(let code, let message, let id):
-            writer.beginObject()
-            writer.member("type", "error")
+            writer.beginMessage(.error)
             writer.member("code", code.rawValue)
             writer.member("message", message)
             if let id { writer.member("id", id) }
         case .interfaces(let generation, let interfaces, let id):
-            writer.beginObject()
-            writer.member("type", "interfaces")
+            writer.beginMessage(.interfaces)
             writer.member("generation", generation.rawValue)
             writer.beginArray("interfaces")
             for report in interfaces { report.write(to: &writer) }
             writer.endArray()
             if let id { writer.member("id", id) }
         case .reloaded(let warnings, let id):
-            writer.beginObject()
-            writer.member("type", "reloaded")
+            writer.beginMessage(.reloaded)
             writer.beginArray("warnings")
             for warning in warnings { writer.element(warning) }
             writer.endArray()
             if let id { writer.member("id", id) }
         case .metrics(let format, let text, let id):
-            writer.beginObject()
-            writer.member("type", "metrics")
+            writer.beginMessage(.metrics)
             writer.member("format", format.rawValue)
             writer.member("contentType", format.contentType)
             writer.member("text", text)
             if let id { writer.member("id", id) }
         case .history(let capacity, let persistence, let entries, let id):
-            writer.beginObject()
-            writer.member("type", "history")
+            writer.beginMessage(.history)
             writer.member("capacity", capacity)
             writer.member("persistent", persistence.isPersistent)
             // Added within version 1: present only with a reason, so earlier lines keep their bytes.
@@ -131,8 +128,7 @@ public enum ServerMessage: Hashable, Sendable {
             writer.endArray()
             if let id { writer.member("id", id) }
         case .route(let report, let generation, let id):
-            writer.beginObject()
-            writer.member("type", "route")
+            writer.beginMessage(.route)
             report.write(to: &writer, generation: generation)
             if let id { writer.member("id", id) }
         case .unrecognized(_, let message):
@@ -178,24 +174,25 @@ extension ServerMessage {
             }
             return text
         }
-        switch type {
-        case "hello":
+        guard let kind = Kind(rawValue: type) else { return .unrecognized(type: type, value) }
+        switch kind {
+        case .hello:
             return .hello(protocolVersion: Int(try integer("protocol")), daemonVersion: try string("version"),
                           generation: Generation(rawValue: UInt64(clamping: try integer("generation"))))
-        case "path":
+        case .path:
             return .path(try decodePathUpdate(value), id: id)
-        case "resync":
+        case .resync:
             return .resync(reason: try string("reason"),
                            generation: Generation(rawValue: UInt64(clamping: try integer("generation"))), id: id)
-        case "pong":
+        case .pong:
             return .pong(id: id)
-        case "unsubscribed":
+        case .unsubscribed:
             return .unsubscribed(id: id)
-        case "reported":
+        case .reported:
             return .reported(id: id)
-        case "error":
+        case .error:
             return .error(code: ErrorCode(rawValue: try string("code")), message: try string("message"), id: id)
-        case "interfaces":
+        case .interfaces:
             guard let list = value["interfaces"]?.arrayValue else {
                 throw MessageDecodingError(description: "interfaces line lacks array \"interfaces\"")
             }
@@ -203,7 +200,7 @@ extension ServerMessage {
             for element in list { reports.append(try InterfaceReport.decode(element)) }
             return .interfaces(generation: Generation(rawValue: UInt64(clamping: try integer("generation"))),
                                interfaces: reports, id: id)
-        case "reloaded":
+        case .reloaded:
             var warnings: [String] = []
             for element in value["warnings"]?.arrayValue ?? [] {
                 guard let text = element.stringValue else {
@@ -212,12 +209,12 @@ extension ServerMessage {
                 warnings.append(text)
             }
             return .reloaded(warnings: warnings, id: id)
-        case "metrics":
+        case .metrics:
             guard let format = Exposition.Format(rawValue: try string("format")) else {
                 throw MessageDecodingError(description: "metrics line with an unknown format")
             }
             return .metrics(format: format, text: try string("text"), id: id)
-        case "history":
+        case .history:
             guard let list = value["entries"]?.arrayValue, let persistent = value["persistent"]?.boolValue else {
                 throw MessageDecodingError(description: "history line lacks \"entries\" or \"persistent\"")
             }
@@ -227,7 +224,7 @@ extension ServerMessage {
                 : .inMemory(because: value["notPersistentBecause"]?.stringValue)
             return .history(capacity: Int(clamping: try integer("capacity")), persistence: persistence,
                             entries: entries, id: id)
-        case "route":
+        case .route:
             let (report, generation) = try RouteReport.decode(value)
             // A subscription's line has a sequence; the reply to `route` has none.
             guard let member = value["sequence"], !member.isNull else {
@@ -237,8 +234,6 @@ extension ServerMessage {
                 throw MessageDecodingError(description: "route line: invalid \"sequence\"")
             }
             return .routeUpdate(RouteUpdate(generation: generation, sequence: exact, report: report), id: id)
-        default:
-            return .unrecognized(type: type, value)
         }
     }
 
@@ -274,5 +269,13 @@ extension ServerMessage {
         }
         return PathUpdate(generation: Generation(rawValue: UInt64(clamping: generation)),
                           sequence: UInt64(clamping: sequence), path: path, connectivity: connectivity)
+    }
+}
+
+extension JSONWriter {
+    /// Opens a message's object with its `type`.
+    mutating func beginMessage(_ kind: ServerMessage.Kind) {
+        beginObject()
+        member("type", kind.rawValue)
     }
 }

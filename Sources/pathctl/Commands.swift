@@ -1,118 +1,38 @@
 import CommandLineOptions
-import PathModel
-import PathProtocol
 
-/// A pathctl command's code: what it does with the checked options, and the exit status
-/// that follows (pathctl(1)).
-protocol Verb {
-    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus
+/// A pathctl command, in swift-argument-parser's shape: a type that owns its options
+/// (declared beside it, or a group it shares: `GlobalOptions`, `CriteriaOptions`,
+/// `PathRequirements`, `RouteOption`), reads them into typed fields, and runs. Its
+/// metatype is the table's action: a `SendableMetatype`, so that the table is Sendable,
+/// a `static let` built once.
+protocol Verb: SendableMetatype {
+    /// Its entry in the table: name, summary, the options it takes besides the global
+    /// ones, its operands.
+    static var command: CommandSpec<any Verb.Type> { get }
+    /// Its options, from a command line the table has checked against `command`.
+    init(_ line: ParsedCommandLine, operands: [String]) throws(UsageError)
+    /// What it does, and the exit status that follows (pathctl(1)).
+    func run(_ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus
 }
 
-/// pathctl's command table: every option and every command, each command with the code
-/// that runs it (one type per verb, in its own file). Parsing, `--help` and the shell
-/// completions under packaging/completions derive from it: a new command is an entry
-/// here, its file, and its section in pathctl(1).
+/// A command that takes no options or operands of its own (`interfaces`, `reload`).
+protocol PlainVerb: Verb {
+    init()
+}
+
+extension PlainVerb {
+    init(_ line: ParsedCommandLine, operands: [String]) { self.init() }
+}
+
+/// pathctl's command table: the global options and every command. Parsing, `--help` and
+/// the shell completions under packaging/completions derive from it, and so does the
+/// option list (`--help`'s order: the global options, each command's in the order of the
+/// commands, then those that need no command). A new command is its file, its entry
+/// here, and its section in pathctl(1).
 enum Commands {
-    static var table: CommandTable<any Verb.Type> {
-        CommandTable(program: "pathctl", options: options,
-                     globalOptions: ["--socket", "--json", "--no-color", "--help", "--version"],
-                     standaloneOptions: ["--help", "--version", "--completions"],
-                     commands: [
-            CommandSpec("status", summary: "show the current path",
-                        options: ["--require-type", "--prohibit-type", "--check"] + requirementOptions,
-                        action: StatusVerb.self),
-            CommandSpec("monitor", summary: "print the path (or the route to HOST...) and every change",
-                        options: ["--require-type", "--prohibit-type", "--route"],
-                        operands: routeHosts, action: MonitorVerb.self),
-            CommandSpec("wait", summary: "wait until the path (or the route to every HOST) is satisfied",
-                        options: ["--require-type", "--prohibit-type", "--timeout", "--route"] + requirementOptions,
-                        operands: routeHosts, action: WaitVerb.self),
-            CommandSpec("interfaces", summary: "list the links pathd sees and why each is usable or not",
-                        action: InterfacesVerb.self),
-            CommandSpec("route", summary: "show the route to each address of HOST... and whether it is usable",
-                        operands: CommandOperands("HOST", description: "a name or an IP address",
-                                                  completion: .hostnames),
-                        action: RouteVerb.self),
-            CommandSpec("reload", summary: "make pathd read its configuration again", action: ReloadVerb.self),
-            CommandSpec("metrics", summary: "print pathd's metrics (OpenMetrics or Prometheus text)",
-                        options: ["--format"], action: MetricsVerb.self),
-            CommandSpec("history", summary: "list the outages of the path (or of the route to HOST...), and totals",
-                        options: ["--since", "--route"], operands: routeHosts, action: HistoryVerb.self),
-        ])
-    }
-
-    private static let defaultTimeout = PathctlOptions.defaultTimeout.components.seconds
-    private static let routeHosts = CommandOperands("HOST", description: "a name or an IP address",
-                                                    completion: .hostnames, introducedBy: "--route")
-    private static let requirementOptions = PathRequirements.options.map(\.option)
-    private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
-
-    /// In the order `--help` lists them.
-    private static let options = [
-        CommandOption(OptionSpec("--socket", value: "PATH", help: """
-            talk to pathd at PATH (default: $\(SocketPath.environmentVariable), else
-            \(SocketPath.fallbacksInWords))
-            """), brief: "talk to pathd at this socket", completion: .files),
-        CommandOption(OptionSpec("--json", help: "print the daemon's JSON lines instead of text"),
-                      brief: "print the daemon's JSON lines instead of text"),
-        CommandOption(OptionSpec("--no-color", help: """
-            status: no colour (there is none either with NO_COLOR
-            set, TERM=dumb, --json, or off a terminal)
-            """), brief: "never colour the output"),
-        CommandOption(OptionSpec("--require-type", value: "TYPE",
-                                 help: "status, monitor, wait: only paths over TYPE count"),
-                      brief: "only paths over this interface type count", completion: interfaceTypes),
-        CommandOption(OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
-                                 help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
-                      brief: "paths over this interface type do not count", completion: interfaceTypes),
-        CommandOption(OptionSpec("--route", help: """
-            monitor, wait: the route to each HOST instead of the
-            path (names resolved again when the path changes);
-            history: that of each HOST of pathd.conf's [Watch]
-            """), brief: "the route to each HOST instead of the path"),
-        CommandOption(OptionSpec("--check", help: """
-            status: exit 1 unless the path is satisfied (implied
-            by --ipv4, --ipv6, --dns and --internet)
-            """), brief: "exit 1 unless the path is satisfied"),
-        CommandOption(OptionSpec("--ipv4", short: "-4", help: """
-            status, wait: the path must also carry IPv4 (route,
-            interface and source address); status then exits 1
-            without it
-            """), brief: "the path must also carry IPv4"),
-        CommandOption(OptionSpec("--ipv6", short: "-6", help: """
-            status, wait: likewise for IPv6 (status then exits 1
-            without it)
-            """), brief: "the path must also carry IPv6"),
-        CommandOption(OptionSpec("--dns", help: """
-            status, wait: the resolver configuration must also
-            name a nameserver (status then exits 1 without one)
-            """), brief: "the resolver configuration must name a nameserver"),
-        CommandOption(OptionSpec("--internet", help: """
-            status, wait: the connectivity check must also have
-            found full Internet access (needs pathd-probe; status
-            then exits 1 without it)
-            """), brief: "the connectivity check must have found full Internet access"),
-        CommandOption(OptionSpec("--timeout", value: "SECONDS", help: """
-            wait: give up after SECONDS (decimal, default \(defaultTimeout);
-            0 checks once)
-            """), brief: "give up after this many seconds (default \(defaultTimeout); 0 checks once)"),
-        CommandOption(OptionSpec("--format", value: "FORMAT", help: """
-            metrics: openmetrics (default) or prometheus (the text
-            format node_exporter and promtool read)
-            """), brief: "exposition format", completion: .words(Exposition.Format.allCases.map(\.rawValue))),
-        CommandOption(OptionSpec("--since", value: "TIME", help: """
-            history: from TIME on: "2026-12-01 03:00", "03:00",
-            "yesterday", "-2h", "@1796150000" (see pathctl(1))
-            """), brief: "list from this time on (2026-12-01 03:00, yesterday, -2h)"),
-        CommandOption(OptionSpec("--help", short: "-h", help: "show this help and exit"),
-                      brief: "show the help and exit"),
-        CommandOption(OptionSpec("--version", short: "-V", help: """
-            show the versions of pathctl, of the pathd it
-            reaches, and of the protocol
-            """), brief: "show the versions of pathctl, pathd and the protocol"),
-        // For packaging: writes the scripts checked in under packaging/completions.
-        CommandOption(OptionSpec("--completions", value: "SHELL", help: "print the completion script for SHELL"),
-                      brief: "print a completion script", completion: .words(Shell.allCases.map(\.rawValue)),
-                      hidden: true),
-    ]
+    static let table = CommandTable<any Verb.Type>(
+        program: "pathctl", globalOptions: GlobalOptions.options,
+        standaloneOptions: [.help, GlobalOptions.version, .completions],
+        commands: [StatusVerb.command, MonitorVerb.command, WaitVerb.command, InterfacesVerb.command,
+                   RouteVerb.command, ReloadVerb.command, MetricsVerb.command, HistoryVerb.command])
 }

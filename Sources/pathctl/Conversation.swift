@@ -13,13 +13,13 @@ enum CommandError: Error {
     case refused(ErrorCode, String)
 
     /// A client-library failure: a refusal when pathd answered with an error, pathd's
-    /// silence when a wait for its answer ran out (`PathctlOptions.answerDeadline`, the
+    /// silence when a wait for its answer ran out (`answerDeadline`, the
     /// only receive timeout pathctl sets outside `wait`), else unreachable.
     init(_ error: PathClientError) {
         if case .refused(let code, let message) = error.kind {
             self = .refused(code, message)
         } else if error.isTimeout {
-            self = .noAnswer(socketPath: error.socketPath, within: PathctlOptions.answerDeadline)
+            self = .noAnswer(socketPath: error.socketPath, within: answerDeadline)
         } else {
             self = .unreachable(error.description)
         }
@@ -47,21 +47,32 @@ enum CommandError: Error {
     }
 }
 
+/// How long pathd may take to say hello, and then to answer each request of a command
+/// that asks once (status, interfaces, route, reload, metrics, history, `--version`,
+/// `wait --timeout 0`) before pathctl gives up with exit 3. pathd answers from memory: a
+/// request's round trip is well under a millisecond, its p99 a few milliseconds on a
+/// loaded machine (docs/PERFORMANCE.md, "The route request"), and a socket-activated
+/// pathd says hello once it has read the kernel's state. So only a hung daemon, or
+/// something else on the socket, waits this long; and `systemctl reload pathd`
+/// (ExecReload= runs `pathctl reload`) fails with this line well before systemd's own
+/// 90 s timeout would kill it.
+let answerDeadline: Duration = .seconds(10)
+
 /// One exchange with pathd, as `status`, `interfaces` and `reload` have it: connect, send
 /// `request`, and hand each message with its exact line to `handle` until it returns an
 /// exit status. An `error` line ends the exchange as a refusal once `handle` has seen it
 /// (so `--json` may pass it on); a failure to reach or read pathd makes it unreachable,
-/// and so does silence: the hello and the reply each get `PathctlOptions.answerDeadline`.
-func converse(_ options: PathctlOptions, _ request: Request,
+/// and so does silence: the hello and the reply each get `answerDeadline`.
+func converse(_ global: GlobalOptions, _ request: Request,
               handle: (ServerMessage, _ line: [UInt8]) -> PathctlExitStatus?)
     throws(CommandError) -> PathctlExitStatus {
-    let connection = try connectForAnswers(options.socketPath)
+    let connection = try connectForAnswers(global.socketPath)
     do throws(PathClientError) {
         try connection.send(request)
     } catch {
         throw CommandError(error)
     }
-    let deadline = ContinuousClock.now + PathctlOptions.answerDeadline
+    let deadline = ContinuousClock.now + answerDeadline
     while true {
         let (message, line) = try nextAnswer(on: connection, before: deadline)
         if let status = handle(message, line) { return status }
@@ -69,10 +80,10 @@ func converse(_ options: PathctlOptions, _ request: Request,
     }
 }
 
-/// Connects for one-shot requests: the hello must come within `PathctlOptions.answerDeadline`.
+/// Connects for one-shot requests: the hello must come within `answerDeadline`.
 func connectForAnswers(_ socketPath: String?) throws(CommandError) -> PathConnection {
     do throws(PathClientError) {
-        return try PathConnection.connect(to: socketPath, timeout: PathctlOptions.answerDeadline)
+        return try PathConnection.connect(to: socketPath, timeout: answerDeadline)
     } catch {
         throw CommandError(error)
     }
@@ -84,7 +95,7 @@ func nextAnswer(on connection: PathConnection,
                 before deadline: ContinuousClock.Instant) throws(CommandError) -> (ServerMessage, [UInt8]) {
     let left = deadline - ContinuousClock.now
     guard left > .zero else {
-        throw .noAnswer(socketPath: connection.socketPath, within: PathctlOptions.answerDeadline)
+        throw .noAnswer(socketPath: connection.socketPath, within: answerDeadline)
     }
     do throws(PathClientError) {
         try connection.setTimeout(left)

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Glibc
 import PathModel
 import PathProtocol
@@ -8,25 +9,45 @@ import ServiceSupport
 /// so an outage that began before `--since` still shows its start; `--json` prints the
 /// daemon's `history` line for a request with `since` as given. With `--route HOST...`,
 /// the same for the route to each host of `[Watch]` (`HistoryEntry.route(to:in:)`).
-enum HistoryVerb: Verb {
-    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
+struct HistoryVerb: Verb, Equatable {
+    static let since = CommandOption(OptionSpec("--since", value: "TIME", help: """
+        history: from TIME on: "2026-12-01 03:00", "03:00",
+        "yesterday", "-2h", "@1796150000" (see pathctl(1))
+        """), brief: "list from this time on (2026-12-01 03:00, yesterday, -2h)")
+    static let command = CommandSpec<any Verb.Type>(
+        "history", summary: "list the outages of the path (or of the route to HOST...), and totals",
+        options: [since, RouteOption.route], operands: RouteOption.hosts, action: Self.self)
+
+    /// `--since`: the oldest time asked about.
+    var since: TimeSpecification?
+    /// `--route HOST...`: the routes to these hosts of `[Watch]` instead of the path.
+    var routeHosts: [String]?
+
+    init(_ line: ParsedCommandLine, operands: [String]) throws(UsageError) {
+        routeHosts = try RouteOption.hosts(in: line, operands: operands)
+        since = try line.value(Self.since).map { text throws(UsageError) in
+            try TimeSpecification.parse(text, for: Self.since.name)
+        }
+    }
+
+    func run(_ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus {
         let now = SystemTimeSource().now()
         let calendar = LocalCalendar.system
         var since: Duration?
-        if let specification = options.since {
+        if let specification = self.since {
             guard let resolved = specification.resolve(now: now.wall, calendar: calendar) else {
-                throw .usage("--since names a local time that does not exist")
+                throw .usage("\(Self.since.name) names a local time that does not exist")
             }
             since = resolved
         }
-        let request = Request(.history(since: options.json ? since : nil, limit: nil))
-        return try converse(options, request) { message, line in
+        let request = Request(.history(since: global.json ? since : nil, limit: nil))
+        return try converse(global, request) { message, line in
             guard case .history(_, let persistence, let entries, _) = message else { return nil }
-            if options.json {
+            if global.json {
                 echo(line)
-            } else if options.route {
+            } else if let routeHosts {
                 // Each host as written in [Watch] Destination=, its route's changes read as a path's.
-                for host in options.hosts {
+                for host in routeHosts {
                     let route = HistoryEntry.route(to: host, in: entries)
                     let summary = HistorySummary.summarize(route, now: now)
                     writeOut("Route to \(host):\n")

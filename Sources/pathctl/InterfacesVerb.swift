@@ -1,16 +1,20 @@
+import CommandLineOptions
 import PathModel
 import PathProtocol
 
 /// `pathctl interfaces`: every link as pathd sees it, and why each can or cannot carry
 /// a path (as `networkctl list`, one row per link).
-enum InterfacesVerb: Verb {
-    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        try converse(options, Request(.interfaces)) { message, line in
+struct InterfacesVerb: PlainVerb, Equatable {
+    static let command = CommandSpec<any Verb.Type>(
+        "interfaces", summary: "list the links pathd sees and why each is usable or not", action: Self.self)
+
+    func run(_ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus {
+        try converse(global, Request(.interfaces)) { message, line in
             guard case .interfaces(let generation, let reports, _) = message else { return nil }
-            if options.json {
+            if global.json {
                 echo(line)
             } else {
-                writeOut(table(reports) + "\n\(reports.count) links listed (generation \(generation)).\n")
+                writeOut(Self.table(reports) + "\n\(reports.count) links listed (generation \(generation)).\n")
             }
             return .success
         }

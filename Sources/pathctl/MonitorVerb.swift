@@ -1,29 +1,39 @@
+import CommandLineOptions
 import PathModel
 import PathProtocol
 
 /// `pathctl monitor`: subscribe and print one line per change until interrupted, across
 /// restarts of pathd (see `ReconnectingSubscription`); with `--route`, `RouteWatchVerbs`.
-enum MonitorVerb: Verb {
-    static func run(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        if options.route { return try RouteWatchVerbs.monitor(options) }
-        let subscription = ReconnectingSubscription(socketPath: options.socketPath,
-                                                    request: Request(.subscribe(options.criteria)), timeout: nil)
-        let outcome = try subscription.run { message, line in
+struct MonitorVerb: Verb, Equatable {
+    static let command = CommandSpec<any Verb.Type>(
+        "monitor", summary: "print the path (or the route to HOST...) and every change",
+        options: CriteriaOptions.options + [RouteOption.route], operands: RouteOption.hosts, action: Self.self)
+
+    var criteria: Criteria
+    /// `--route HOST...`: the routes to these instead of the path.
+    var routeHosts: [String]?
+
+    init(_ line: ParsedCommandLine, operands: [String]) throws(UsageError) {
+        routeHosts = try RouteOption.hosts(in: line, operands: operands, refusing: CriteriaOptions.options)
+        criteria = try CriteriaOptions.criteria(in: line)
+    }
+
+    func run(_ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus {
+        if let routeHosts { return try RouteWatchVerbs.monitor(routeHosts, global) }
+        let subscription = ReconnectingSubscription(socketPath: global.socketPath,
+                                                    request: Request(.subscribe(criteria)))
+        return try subscription.runToEnd { message, line, _ in
             switch message {
             case .path(let update, _):
-                if options.json { echo(line) } else { writeOut(PathFormatting.monitorLine(update)) }
+                if global.json { echo(line) } else { writeOut(PathFormatting.monitorLine(update)) }
             case .resync(let reason, let generation, _):
-                printResync(reason: reason, generation: generation, line: line, json: options.json)
+                Self.printResync(reason: reason, generation: generation, line: line, json: global.json)
             case .error:
-                if options.json { echo(line) }
+                if global.json { echo(line) }
             case .route:
                 break  // a path subscription gets no route lines
             }
             return nil
-        }
-        switch outcome {
-        case .finished(let status): return status
-        case .timedOut: preconditionFailure("a subscription without a deadline timed out")
         }
     }
 

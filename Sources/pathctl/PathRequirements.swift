@@ -1,3 +1,4 @@
+import CommandLineOptions
 import PathModel
 import PathProtocol
 
@@ -14,12 +15,28 @@ struct PathRequirements: OptionSet, Hashable, Sendable {
 
     /// Each requirement: its option, its name in messages and whether an update meets
     /// it, in the order all three are listed.
-    static let options: [(option: String, requirement: PathRequirements, name: String,
+    static let options: [(option: CommandOption, requirement: PathRequirements, name: String,
                           isMet: @Sendable (PathUpdate) -> Bool)] = [
-        ("--ipv4", .ipv4, "IPv4", { $0.path.supportsIPv4 }),
-        ("--ipv6", .ipv6, "IPv6", { $0.path.supportsIPv6 }),
-        ("--dns", .dns, "DNS", { $0.path.supportsDNS }),
-        ("--internet", .internet, "full Internet access", { $0.connectivity.state == .full }),
+        (CommandOption(OptionSpec("--ipv4", short: "-4", help: """
+            status, wait: the path must also carry IPv4 (route,
+            interface and source address); status then exits 1
+            without it
+            """), brief: "the path must also carry IPv4"), .ipv4, "IPv4", { $0.path.supportsIPv4 }),
+        (CommandOption(OptionSpec("--ipv6", short: "-6", help: """
+            status, wait: likewise for IPv6 (status then exits 1
+            without it)
+            """), brief: "the path must also carry IPv6"), .ipv6, "IPv6", { $0.path.supportsIPv6 }),
+        (CommandOption(OptionSpec("--dns", help: """
+            status, wait: the resolver configuration must also
+            name a nameserver (status then exits 1 without one)
+            """), brief: "the resolver configuration must name a nameserver"), .dns, "DNS",
+         { $0.path.supportsDNS }),
+        (CommandOption(OptionSpec("--internet", help: """
+            status, wait: the connectivity check must also have
+            found full Internet access (needs pathd-probe; status
+            then exits 1 without it)
+            """), brief: "the connectivity check must have found full Internet access"), .internet,
+         "full Internet access", { $0.connectivity.state == .full }),
     ]
 
     /// nil when `update`'s path is satisfied and meets every requirement; else why not, for
@@ -38,5 +55,13 @@ struct PathRequirements: OptionSet, Hashable, Sendable {
     var goal: String {
         let names = Self.options.filter { contains($0.requirement) }.map(\.name)
         return names.isEmpty ? "a satisfied path" : "a satisfied path with \(listedInWords(names))"
+    }
+}
+
+extension PathRequirements {
+    /// The requirements a command line gives.
+    init(given line: ParsedCommandLine) {
+        self = []
+        for (option, requirement, _, _) in Self.options where line.has(option) { insert(requirement) }
     }
 }

@@ -6,20 +6,19 @@ import PathProtocol
 /// `ReconnectingSubscription`); the names are resolved again whenever the path changes.
 enum RouteWatchVerbs {
     /// `monitor --route`: one line per answer and per change, until interrupted.
-    static func monitor(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        let watch = RouteWatchList(options.hosts)
+    static func monitor(_ hosts: [String], _ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus {
+        let watch = RouteWatchList(hosts)
         for host in watch.hosts {
             if let reason = host.unresolvedReason {
                 writeErrorLine("pathctl: \(host.host): \(reason); resolved again when the path changes")
             }
         }
-        let subscription = ReconnectingSubscription(socketPath: options.socketPath, requests: watch.requests,
-                                                    timeout: nil)
-        let outcome = try subscription.run { message, line, send in
+        let subscription = ReconnectingSubscription(socketPath: global.socketPath, requests: watch.requests)
+        return try subscription.runToEnd { message, line, send in
             switch message {
             case .route(let update, let id):
                 guard let key = watch.received(update, id: id, line: line) else { return nil }
-                if options.json {
+                if global.json {
                     echo(line)
                 } else {
                     let label = watch.hosts[key.host].label(for: key.address)
@@ -28,7 +27,7 @@ enum RouteWatchVerbs {
             case .path(_, let id) where id == RouteWatchList.pathID:
                 let (requests, changedHosts) = watch.pathChanged()
                 for request in requests where !send(request) { break }
-                guard !options.json else { return nil }
+                guard !global.json else { return nil }
                 for index in changedHosts {
                     let host = watch.hosts[index]
                     let now = host.unresolvedReason ?? "resolved to "
@@ -40,15 +39,11 @@ enum RouteWatchVerbs {
             case .resync(let reason, let generation, let id):
                 // One resync per subscription: said once, by the path's.
                 guard id == RouteWatchList.pathID else { return nil }
-                MonitorVerb.printResync(reason: reason, generation: generation, line: line, json: options.json)
+                MonitorVerb.printResync(reason: reason, generation: generation, line: line, json: global.json)
             case .error:
-                if options.json { echo(line) }
+                if global.json { echo(line) }
             }
             return nil
-        }
-        switch outcome {
-        case .finished(let status): return status
-        case .timedOut: preconditionFailure("a subscription without a deadline timed out")
         }
     }
 
@@ -56,9 +51,10 @@ enum RouteWatchVerbs {
     /// when `--timeout` passes first (saying why for each HOST), 3 when it passes before
     /// any pathd said hello. `--timeout 0` checks once: 1 when not usable, 5 when a HOST
     /// did not resolve.
-    static func wait(_ options: PathctlOptions) throws(CommandError) -> PathctlExitStatus {
-        let checkOnce = options.timeout == .zero
-        let watch = RouteWatchList(options.hosts)
+    static func wait(_ hosts: [String], timeout: Duration,
+                     _ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus {
+        let checkOnce = timeout == .zero
+        let watch = RouteWatchList(hosts)
         if checkOnce, watch.hosts.contains(where: { $0.unresolvedReason != nil }) {
             for host in watch.hosts {
                 if let reason = host.unresolvedReason { writeErrorLine("pathctl: \(host.host): \(reason)") }
@@ -66,8 +62,8 @@ enum RouteWatchVerbs {
             return .unresolved
         }
         let subscription = ReconnectingSubscription(
-            socketPath: options.socketPath, requests: watch.requests,
-            timeout: checkOnce ? PathctlOptions.answerDeadline : options.timeout, reconnects: !checkOnce)
+            socketPath: global.socketPath, requests: watch.requests,
+            timeout: checkOnce ? answerDeadline : timeout, reconnects: !checkOnce)
         let outcome = try subscription.run { message, line, send in
             switch message {
             case .route(let update, let id):
@@ -78,17 +74,17 @@ enum RouteWatchVerbs {
                 return nil
             }
             if watch.isUsable {
-                if options.json { watch.latestLines.forEach(echo) }
+                if global.json { watch.latestLines.forEach(echo) }
                 return .success
             }
             if checkOnce && watch.isAnswered {
-                if options.json { watch.latestLines.forEach(echo) }
+                if global.json { watch.latestLines.forEach(echo) }
                 for why in watch.unmet { writeErrorLine("pathctl: \(why)") }
                 return .notSatisfied
             }
             return nil
         }
-        return try WaitVerb.conclude(outcome, options, checkOnce: checkOnce,
+        return try WaitVerb.conclude(outcome, timeout: timeout,
                                      waitingFor: "the route to " + watch.unmet.joined(separator: "; "))
     }
 }

@@ -2,7 +2,7 @@ import PathSocketClient
 import PathProtocol
 
 /// `pathctl -V`: pathctl's version, then the version of the pathd it reaches (from its
-/// `hello`, within `PathctlOptions.answerDeadline`), each with its protocol version. An
+/// `hello`, within `answerDeadline`), each with its protocol version. An
 /// unreachable or silent pathd is reported, not an error: the client's version is still
 /// the answer.
 enum VersionVerb {

@@ -2,7 +2,7 @@ import CommandLineOptions
 import Glibc
 
 /// pathctl: ask pathd about the network path. Wiring only: the command line is
-/// `PathctlCommandLine`, read by `Commands.table`, which also names each verb's code.
+/// `PathctlCommandLine`, read by `Commands.table`, whose commands are the verbs.
 
 do throws(CommandError) {
     let command: PathctlCommand
@@ -20,11 +20,8 @@ do throws(CommandError) {
     case .completions(let shell):
         writeOut(Commands.table.completion(for: shell))
         exit(PathctlExitStatus.success.rawValue)
-    case .run(let options):
-        guard let verb = Commands.table.command(named: options.verb) else {
-            preconditionFailure("the command line named \(options.verb), which is not in the table")
-        }
-        exit(try verb.action.run(options).rawValue)
+    case .run(let verb, let global):
+        exit(try verb.run(global).rawValue)
     }
 } catch {
     writeErrorLine("pathctl: \(error.message)")

@@ -14,21 +14,24 @@ struct ProbeOptions {
         case run(ProbeOptions)
         case help
         case version
+        /// `--completions SHELL`: for packaging, the script under packaging/completions.
+        case completions(Shell)
     }
 
-    static let parser = OptionParser([
-        OptionSpec("--socket", value: "PATH", help: """
-            pathd's socket (default: $\(SocketPath.environmentVariable), else
-            \(SocketPath.fallbacksInWords))
-            """),
-        OptionSpec("--config", value: "PATH", help: """
-            pathd's configuration file, whose [Connectivity] section
-            says what to check (default /etc/pathd/pathd.conf, optional);
-            drop-ins are read from PATH.d/*.conf
-            """),
-        OptionSpec("--help", short: "-h", help: "show this help and exit"),
-        OptionSpec("--version", short: "-V", help: "show the version and exit"),
-    ])
+    static let socket = CommandOption(OptionSpec("--socket", value: "PATH", help: """
+        pathd's socket (default: $\(SocketPath.environmentVariable), else
+        \(SocketPath.fallbacksInWords))
+        """), brief: "pathd's socket", completion: .files)
+    static let config = CommandOption(OptionSpec("--config", value: "PATH", help: """
+        pathd's configuration file, whose [Connectivity] section
+        says what to check (default /etc/pathd/pathd.conf, optional);
+        drop-ins are read from PATH.d/*.conf
+        """), brief: "configuration file with the Connectivity section", completion: .files)
+
+    /// pathd-probe's options: the parser, `--help` and the completions under packaging/completions.
+    static let table = CommandTable(program: "pathd-probe", manualSection: 8,
+                                    options: [socket, config, .help, .version, .completions],
+                                    standaloneOptions: [.help, .version, .completions])
 
     static let usage = """
         Usage: pathd-probe [--socket PATH] [--config PATH]
@@ -43,7 +46,7 @@ struct ProbeOptions {
         takes reports from nobody else.
 
         Options:
-        \(parser.optionsHelp)
+        \(table.optionsHelp)
 
         Exit status: 0 after SIGTERM or SIGINT, 1 on a runtime error or an invalid
         configuration, 2 on a usage error. See pathd-probe(8) and pathd.conf(5).
@@ -52,19 +55,20 @@ struct ProbeOptions {
     var configurationFiles: ConfigurationFiles { ConfigurationFiles(configOption: configPath) }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
-        let line = try parser.parse(arguments)
-        if line.has("--help") { return .help }
-        if line.has("--version") { return .version }
+        let line = try table.parser.parse(arguments)
+        if line.has(.help) { return .help }
+        if line.has(.version) { return .version }
+        if let shell = try table.completionsShell(in: line) { return .completions(shell) }
         if let operand = line.operands.first { throw UsageError("unexpected argument \"\(operand)\"") }
         var options = ProbeOptions()
-        if let path = line.value("--socket") {
+        if let path = line.value(socket) {
             if let expectation = SocketPath.expectation(for: path, absolute: true) {
-                throw UsageError("--socket expects \(expectation)")
+                throw UsageError("\(socket.name) expects \(expectation)")
             }
             options.socketPath = path
         }
-        if let path = line.value("--config") {
-            guard !path.isEmpty else { throw UsageError("--config needs a path") }
+        if let path = line.value(config) {
+            guard !path.isEmpty else { throw UsageError("\(config.name) needs a path") }
             options.configPath = path
         }
         return .run(options)

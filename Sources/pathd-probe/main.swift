@@ -29,6 +29,9 @@ do {
     case .version:
         print("pathd-probe \(DaemonVersion.current) (protocol \(ProtocolVersion.current))")
         exit(0)
+    case .completions(let shell):
+        print(ProbeOptions.table.completion(for: shell), terminator: "")
+        exit(0)
     case .run(let parsed):
         options = parsed
     }

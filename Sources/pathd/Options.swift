@@ -13,10 +13,13 @@ struct Options {
     private(set) var overrides: [(key: String, value: String)] = []
 
     /// Each daemon flag, with the `[Daemon]` key it overrides: derived from
-    /// `DaemonSettings.keys`, so a new key is a new flag with its `--help` lines.
-    static let daemonFlags: [(option: OptionSpec, key: String)] = DaemonSettings.keys.map { key in
+    /// `DaemonSettings.keys`, so a new key is a new flag with its `--help` lines and its
+    /// completions.
+    static let daemonFlags: [(option: CommandOption, key: String)] = DaemonSettings.keys.map { key in
         let value = valueName[key.kind] ?? key.kind.rawValue.uppercased()
-        return (OptionSpec(flag(for: key.name), value: value, help: help(for: key)), key.name)
+        let option = CommandOption(OptionSpec(flag(for: key.name), value: value, help: help(for: key)),
+                                   brief: brief(for: key), completion: completion[key.kind] ?? .nothing)
+        return (option, key.name)
     }
 
     /// `MaxClientsPerUser` → `--max-clients-per-user`, `LookupIPv4` → `--lookup-ipv4`: a
@@ -34,6 +37,16 @@ struct Options {
 
     /// What a flag's value is called in `--help`, by the key's kind.
     private static let valueName: [DaemonKey.Kind: String] = [.address: "ADDR", .count: "N"]
+
+    /// What the shells offer for a flag's value, by the key's kind; nothing for the others.
+    private static let completion: [DaemonKey.Kind: ValueCompletion] = [
+        .path: .files, .level: .words(LogLevel.allCases.map(\.rawValue)),
+    ]
+
+    /// The key's summary up to its first ";" or ":", for the completion menus.
+    private static func brief(for key: DaemonKey) -> String {
+        String(key.summary.prefix { $0 != ";" && $0 != ":" })
+    }
 
     /// The key's summary, its range and its default, wrapped for the help's column.
     private static func help(for key: DaemonKey) -> String {
@@ -54,24 +67,29 @@ struct Options {
         case version
         /// `--print-example-config`: for packaging, not listed in `--help`.
         case printExampleConfig
+        /// `--completions SHELL`: for packaging, the script under packaging/completions.
+        case completions(Shell)
     }
 
-    /// For packagers: writes packaging/pathd.conf (ExampleConfiguration). Accepted but
-    /// left out of `--help`, and so out of the completions, which read `--help`.
-    static let printExampleConfig = OptionSpec("--print-example-config", help: "print the example pathd.conf and exit")
-
-    static let parser = OptionParser(visibleOptions + [printExampleConfig])
-
-    private static let visibleOptions = [
-        OptionSpec("--config", value: "PATH", help: """
-            main configuration file (default /etc/pathd/pathd.conf,
-            optional); drop-ins are read from PATH.d/*.conf
-            """),
+    static let config = CommandOption(OptionSpec("--config", value: "PATH", help: """
+        main configuration file (default /etc/pathd/pathd.conf,
+        optional); drop-ins are read from PATH.d/*.conf
+        """), brief: "main configuration file", completion: .files)
+    static let checkConfig = CommandOption(
         OptionSpec("--check-config", help: "validate the configuration, print it and exit"),
-    ] + daemonFlags.map(\.option) + [
-        OptionSpec("--help", short: "-h", help: "show this help and exit"),
-        OptionSpec("--version", short: "-V", help: "show the version and exit"),
-    ]
+        brief: "validate the configuration, print it and exit")
+    /// For packagers: writes packaging/pathd.conf (ExampleConfiguration). Accepted but
+    /// left out of `--help` and of the completions.
+    static let printExampleConfig = CommandOption(
+        OptionSpec("--print-example-config", help: "print the example pathd.conf and exit"),
+        brief: "print the example pathd.conf", hidden: true)
+
+    /// pathd's options: the parser, `--help` and the completions under packaging/completions.
+    static let table = CommandTable(
+        program: "pathd", manualSection: 8,
+        options: [config, checkConfig] + daemonFlags.map(\.option)
+            + [.help, .version, printExampleConfig, .completions],
+        standaloneOptions: [.help, .version, printExampleConfig, .completions])
 
     static let usage = """
         Usage: pathd [OPTIONS]
@@ -84,7 +102,7 @@ struct Options {
         each may be given once, as --option VALUE or --option=VALUE.
 
         Options:
-        \(OptionParser(visibleOptions).optionsHelp)
+        \(table.optionsHelp)
 
         Exit status: 0 after SIGTERM or SIGINT (or a valid --check-config), 1 on a
         runtime error or an invalid configuration, 2 on a usage error. See pathd(8)
@@ -119,10 +137,11 @@ struct Options {
     }
 
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
-        let line = try parser.parse(arguments)
-        if line.has("--help") { return .help }
-        if line.has("--version") { return .version }
-        if line.has(printExampleConfig.name) { return .printExampleConfig }
+        let line = try table.parser.parse(arguments)
+        if line.has(.help) { return .help }
+        if line.has(.version) { return .version }
+        if line.has(printExampleConfig) { return .printExampleConfig }
+        if let shell = try table.completionsShell(in: line) { return .completions(shell) }
         if let operand = line.operands.first { throw UsageError("unexpected argument \"\(operand)\"") }
         var options = Options()
         for occurrence in line.occurrences {
@@ -133,11 +152,11 @@ struct Options {
                     throw UsageError("\(occurrence.name) expects \(expectation), got \"\(text)\"")
                 }
                 options.overrides.append((key, text))
-            } else if occurrence.name == "--config" {
-                guard !text.isEmpty else { throw UsageError("--config needs a path") }
+            } else if occurrence.name == config.name {
+                guard !text.isEmpty else { throw UsageError("\(config.name) needs a path") }
                 options.configPath = text
             }
         }
-        return line.has("--check-config") ? .checkConfig(options) : .run(options)
+        return line.has(checkConfig) ? .checkConfig(options) : .run(options)
     }
 }

@@ -1,3 +1,4 @@
+import CommandLineOptions
 import Dispatch
 import Glibc
 import PathDaemon
@@ -31,6 +32,9 @@ do {
         exit(0)
     case .printExampleConfig:
         print(ExampleConfiguration.text, terminator: "")
+        exit(0)
+    case .completions(let shell):
+        print(Options.table.completion(for: shell), terminator: "")
         exit(0)
     case .checkConfig(let parsed):
         exit(CheckConfig.run(parsed))

@@ -2,7 +2,7 @@ import Foundation
 import PathTestFixtures
 import Testing
 
-/// packaging/completions: each shell completes what `--help` lists.
+/// packaging/completions: each program's, written from its table, completes what its `--help` lists.
 @Suite("Shell completions")
 struct CompletionTests {
     @Test("bash: sourcing the completion completes `pathctl w` to wait, and options and types in place")
@@ -41,10 +41,11 @@ struct CompletionTests {
         }
     }
 
-    @Test("each checked-in pathctl completion is what `pathctl --completions SHELL` writes from the command table",
-          arguments: [("bash", "pathctl.bash"), ("zsh", "_pathctl"), ("fish", "pathctl.fish")])
-    func pathctlCompletionsAreGenerated(shell: String, file: String) throws {
-        let generated = try Command.check(BuiltProduct.url("pathctl"), ["--completions", shell])
+    @Test("each checked-in completion is what `PROGRAM --completions SHELL` writes from the program's table",
+          arguments: ["pathctl", "pathd", "pathd-probe"], [("bash", "%.bash"), ("zsh", "_%"), ("fish", "%.fish")])
+    func completionsAreGenerated(program: String, shell: (name: String, file: String)) throws {
+        let file = shell.file.replacing("%", with: program)
+        let generated = try Command.check(BuiltProduct.url(program), ["--completions", shell.name])
         #expect(generated == (try Repository.read("packaging/completions/\(file)")),
                 "packaging/completions/\(file) is stale: run `make completions`")
     }
@@ -72,8 +73,8 @@ struct CompletionTests {
         }
     }
 
-    @Test("bash and fish offer every option of pathd --help, read from pathd --help; zsh's reads the same")
-    func pathdCompletionsAreGenerated() throws {
+    @Test("bash and fish offer every option of pathd --help, and complete each value by its key's kind")
+    func pathdCompletions() throws {
         let options = UsageText(try Command.check(BuiltProduct.url("pathd"), ["--help"])).longOptions
         #expect(options.count >= 17, "\(options)")
         #expect(try Self.bash(["pathd", "--"], file: "pathd.bash") == options)
@@ -84,12 +85,10 @@ struct CompletionTests {
             #expect(try Set(Self.fish("pathd --", file: "pathd.fish")) == Set(options))
             #expect(try Self.fish("pathd --max-cl", file: "pathd.fish") == ["--max-clients", "--max-clients-per-user"])
         }
-        let zsh = try Repository.read("packaging/completions/_pathd")
-        #expect(zsh.contains("--help") && !zsh.contains("--max-clients"),
-                "_pathd lists options instead of reading --help")
     }
 
-    @Test("every option of pathd-probe --help is in each of its completions", arguments: [("pathd-probe", 4)])
+    @Test("every option of the daemons' --help is in each of their completions",
+          arguments: [("pathd", 17), ("pathd-probe", 4)])
     func daemonCompletionsAreComplete(program: String, minimum: Int) throws {
         let options = UsageText(try Command.check(BuiltProduct.url(program), ["--help"])).longOptions
         #expect(options.count >= minimum, "\(options)")
@@ -105,7 +104,6 @@ struct CompletionTests {
     /// What bash's programmable completion offers for `words`, the last one being completed.
     private static func bash(_ words: [String], file: String = "pathctl.bash") throws -> [String] {
         let script = """
-            PATH="\(try Self.builtDirectory()):$PATH"
             source "$1"; shift
             COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
             $(complete -p "$1" | sed -E 's/.*-F ([^ ]+).*/\\1/') \
@@ -122,19 +120,13 @@ struct CompletionTests {
 
     /// The candidates fish offers for the command line `line` (descriptions dropped).
     private static func fish(_ line: String, file: String = "pathctl.fish") throws -> [String] {
-        let result = try Command.run(Command.find("fish"), ["--no-config", "-c",
-                                                            "set -x PATH \(try Self.builtDirectory()) $PATH; "
-                                                                + "source $argv[1]; complete -C $argv[2]",
-                                                            Repository.path("packaging/completions/\(file)"), line])
+        let result = try Command.run(Command.find("fish"),
+                                     ["--no-config", "-c", "source $argv[1]; complete -C $argv[2]",
+                                      Repository.path("packaging/completions/\(file)"), line])
         guard result.termination == .exit(0), result.stderr.isEmpty else {
             throw HarnessError("fish completion of \(line): \(result.termination): \(result.stderr)")
         }
         return result.stdout.split(separator: "\n").map { String($0.split(separator: "\t")[0]) }
-    }
-
-    /// Where pathd was built, put first on PATH: its completions run `pathd --help`.
-    private static func builtDirectory() throws -> String {
-        try BuiltProduct.url("pathd").deletingLastPathComponent().path
     }
 
     private static func has(_ program: String) -> Bool {

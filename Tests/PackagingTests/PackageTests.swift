@@ -121,10 +121,15 @@ struct PackageTests {
                     && service.contains("\nRuntimeDirectory=pathd-metrics\n"))
             #expect(pathd8.contains("/usr/share/doc/pathd/FLEET.md"))
             #expect(try text("etc/pathd/pathd.conf") == (try Repository.read("packaging/pathd.conf")))
-            for completion in ["usr/share/bash-completion/completions/pathctl",
-                               "usr/share/zsh/vendor-completions/_pathctl",
-                               "usr/share/fish/vendor_completions.d/pathctl.fish"] {
-                #expect(try text(completion).contains("interfaces"), "\(completion)")
+            // Each program's completions, for each shell, as checked in (CompletionTests: as written).
+            for program in ["pathctl", "pathd", "pathd-probe"] {
+                for (installed, checkedIn) in [("usr/share/bash-completion/completions/\(program)", "\(program).bash"),
+                                               ("usr/share/zsh/vendor-completions/_\(program)", "_\(program)"),
+                                               ("usr/share/fish/vendor_completions.d/\(program).fish",
+                                                "\(program).fish")] {
+                    #expect(try text(installed) == (try Repository.read("packaging/completions/\(checkedIn)")),
+                            "\(installed)")
+                }
             }
         }
     }

@@ -34,8 +34,10 @@ struct PackagingFilesTests {
     @Test("pathd(8) gives every option pathd accepts a SYNOPSIS mention and an entry, and names no other")
     func daemonManualListsEveryOption() throws {
         let help = try Command.check(BuiltProduct.url("pathd"), ["--help"])
-        // --print-example-config is for packagers: accepted, left out of --help, in the manual.
-        let accepted = Set(UsageText(help).longOptions + ["--print-example-config"])
+        // --print-example-config and --completions are for packagers: accepted, left out of
+        // --help, in the manual.
+        let forPackagers = ["--print-example-config", "--completions"]
+        let accepted = Set(UsageText(help).longOptions + forPackagers)
         #expect(accepted.count > 10, "options read from pathd --help: \(accepted)")
         let manual = try Repository.read("man/pathd.8")
         // The option list: from "The options are as follows:" to the list's end.
@@ -47,7 +49,7 @@ struct PackagingFilesTests {
         })
         #expect(entries == accepted, "pathd(8)'s option list \(entries.sorted()), pathd's \(accepted.sorted())")
         let synopsis = (manual.components(separatedBy: "\n.Sh ").first { $0.hasPrefix("SYNOPSIS\n") } ?? "") + "\n"
-        for option in accepted where option != "--print-example-config" {
+        for option in accepted where !forPackagers.contains(option) {
             // ".Op Fl \-socket Ar path", ".Fl h | \-help"
             let name = "\\-\(option.dropFirst(2))"
             #expect(synopsis.contains(name + " ") || synopsis.contains(name + "\n"),

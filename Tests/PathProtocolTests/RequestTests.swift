@@ -22,14 +22,6 @@ struct RequestTests {
         #expect(request.id == nil)
     }
 
-    @Test func everyOpHasItsName() {
-        let ops: [RequestOp] = [.status(.any), .subscribe(.any), .unsubscribe, .ping, .interfaces, .reload,
-                                .reportConnectivity(.unknown), .metrics(format: nil), .history(since: nil, limit: nil),
-                                .route(destination: .v4(0))]
-        #expect(RequestOp.subscribeRoute(destination: .v4(0)).name == .subscribe)
-        #expect(ops.map(\.name) == RequestOp.Name.allCases)
-    }
-
     @Test(arguments: [
         (#""abc""#, JSONValue.string("abc")), ("7", .integer(7)), ("-7", .integer(-7)), ("null", .null),
         ("1.5", .double(1.5)), (#""""#, .string("")), (#""\u00e9""#, .string("é")),

@@ -56,16 +56,10 @@ struct HistoryOptionsTests {
 
     @Test("metrics --format and history --since are each their verb's, and checked when parsed")
     func commandLine() throws {
-        guard case .run(let metrics) = try PathctlCommandLine.parse(["metrics", "--format", "Prometheus"]) else {
-            Issue.record("metrics did not parse")
-            return
-        }
-        #expect(metrics.metricsFormat == .prometheus)
-        guard case .run(let history) = try PathctlCommandLine.parse(["history", "--since=-2h", "--json"]) else {
-            Issue.record("history did not parse")
-            return
-        }
-        #expect(history.since == .ago(.seconds(7200)) && history.json)
+        #expect(try parsed(MetricsVerb.self, "metrics", "--format", "Prometheus").format == .prometheus)
+        #expect(try parsed(MetricsVerb.self, "metrics").format == .openMetrics)
+        #expect(try parsed(HistoryVerb.self, "history", "--since=-2h", "--json").since == .ago(.seconds(7200)))
+        #expect(try global("history", "--since=-2h", "--json").json)
         #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["status", "--since", "-2h"]) }
         #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["history", "--format", "prometheus"]) }
         #expect(throws: UsageError.self) { try PathctlCommandLine.parse(["metrics", "--format", "json"]) }

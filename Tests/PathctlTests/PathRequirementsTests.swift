@@ -19,14 +19,14 @@ struct PathRequirementsTests {
     }
 
     @Test("each option, and -4 and -6, is read by wait and status; status with one is a check")
-    func parsed() throws {
-        #expect(try options("wait", "-4", "--ipv6", "--dns", "--internet").requirements
-                == [.ipv4, .ipv6, .dns, .internet])
-        #expect(try options("wait", "-6").requirements == .ipv6)
-        #expect(try options("wait").requirements.isEmpty)
-        let status = try options("status", "--dns")
+    func readFromCommandLine() throws {
+        #expect(try parsed(WaitVerb.self, "wait", "-4", "--ipv6", "--dns", "--internet").requirements
+            == [.ipv4, .ipv6, .dns, .internet])
+        #expect(try parsed(WaitVerb.self, "wait", "-6").requirements == .ipv6)
+        #expect(try parsed(WaitVerb.self, "wait").requirements.isEmpty)
+        let status = try parsed(StatusVerb.self, "status", "--dns")
         #expect(status.requirements == .dns && status.check)
-        #expect(try !options("status").check)
+        #expect(try !parsed(StatusVerb.self, "status").check)
         for command in ["monitor", "interfaces", "metrics"] {
             #expect(usageError(command, "--ipv6") == "--ipv6 does not apply to \(command)")
         }

@@ -7,12 +7,18 @@ import Testing
 struct PathctlCommandLineTests {
     @Test("every option takes both spellings, before or after the command")
     func spellings() throws {
-        let separate = try options("--socket", "/tmp/p.sock", "wait", "--timeout", "5", "--require-type", "wifi")
-        let joined = try options("wait", "--require-type=wifi", "--socket=/tmp/p.sock", "--timeout=5")
-        #expect(separate == joined)
-        #expect(separate.socketPath == "/tmp/p.sock")
-        #expect(separate.timeout == .seconds(5))
-        #expect(separate.criteria.requiredInterfaceType == .wifi)
+        let separate = ["--socket", "/tmp/p.sock", "wait", "--timeout", "5", "--require-type", "wifi"]
+        let joined = ["wait", "--require-type=wifi", "--socket=/tmp/p.sock", "--timeout=5"]
+        for arguments in [separate, joined] {
+            guard case .run(let verb, let global) = try PathctlCommandLine.parse(arguments),
+                  let wait = verb as? WaitVerb else {
+                Issue.record("\(arguments) is no wait")
+                continue
+            }
+            #expect(global.socketPath == "/tmp/p.sock")
+            #expect(wait.timeout == .seconds(5))
+            #expect(wait.criteria.requiredInterfaceType == .wifi)
+        }
     }
 
     @Test("interface types are matched without regard to case; wired and ethernet mean wiredEthernet",
@@ -20,8 +26,9 @@ struct PathctlCommandLineTests {
                       ("wiredEthernet", .wiredEthernet), ("wired", .wiredEthernet), ("Ethernet", .wiredEthernet),
                       ("loopback", .loopback), ("Other", .other)])
     func interfaceTypes(name: String, type: InterfaceType) throws {
-        #expect(try options("status", "--require-type", name).criteria.requiredInterfaceType == type)
-        #expect(try options("monitor", "--prohibit-type", name).criteria.prohibitedInterfaceTypes == [type])
+        #expect(try parsed(StatusVerb.self, "status", "--require-type", name).criteria.requiredInterfaceType == type)
+        #expect(try parsed(MonitorVerb.self, "monitor", "--prohibit-type", name).criteria.prohibitedInterfaceTypes
+            == [type])
     }
 
     @Test("an unknown interface type lists the accepted names")
@@ -50,8 +57,8 @@ struct PathctlCommandLineTests {
 
     @Test("--prohibit-type may be repeated")
     func prohibitMany() throws {
-        let parsed = try options("status", "--prohibit-type", "wifi", "--prohibit-type", "cellular")
-        #expect(parsed.criteria.prohibitedInterfaceTypes == [.wifi, .cellular])
+        let status = try parsed(StatusVerb.self, "status", "--prohibit-type", "wifi", "--prohibit-type", "cellular")
+        #expect(status.criteria.prohibitedInterfaceTypes == [.wifi, .cellular])
     }
 
     @Test("options that do not apply to the command are usage errors")
@@ -64,10 +71,10 @@ struct PathctlCommandLineTests {
 
     @Test("wait's timeout defaults to 30 s; 0 is accepted; decimal only")
     func timeout() throws {
-        #expect(try options("wait").timeout == .seconds(30))
-        #expect(PathctlOptions.defaultTimeout == .seconds(30))
-        #expect(try options("wait", "--timeout", "0").timeout == .zero)
-        #expect(try options("wait", "--timeout=0.25").timeout == .milliseconds(250))
+        #expect(try parsed(WaitVerb.self, "wait").timeout == .seconds(30))
+        #expect(WaitVerb.defaultTimeout == .seconds(30))
+        #expect(try parsed(WaitVerb.self, "wait", "--timeout", "0").timeout == .zero)
+        #expect(try parsed(WaitVerb.self, "wait", "--timeout=0.25").timeout == .milliseconds(250))
         for text in ["1e300", "0x1f"] {
             #expect(usageError("wait", "--timeout", text)
                 == "--timeout expects a decimal number of seconds, got \"\(text)\"")
@@ -76,19 +83,18 @@ struct PathctlCommandLineTests {
 
     @Test("--check, --json and --no-color are read")
     func switches() throws {
-        let parsed = try options("status", "--check", "--json", "--no-color")
-        #expect(parsed.check && parsed.json && parsed.noColor)
-        let plain = try options("status")
-        #expect(!plain.check && !plain.json && !plain.noColor)
+        #expect(try parsed(StatusVerb.self, "status", "--check", "--json", "--no-color").check)
+        #expect(try global("status", "--check", "--json", "--no-color") == GlobalOptions(json: true, noColor: true))
+        #expect(try !parsed(StatusVerb.self, "status").check)
+        #expect(try global("status") == GlobalOptions())
     }
 
     @Test("help and version need no command; version keeps the socket")
     func helpAndVersion() throws {
-        #expect(try PathctlCommandLine.parse(["-h"]) == .help)
-        #expect(try PathctlCommandLine.parse(["status", "--help"]) == .help)
-        #expect(try PathctlCommandLine.parse(["-V"]) == .version(socketPath: nil))
-        #expect(try PathctlCommandLine.parse(["--socket=/tmp/x.sock", "--version"])
-            == .version(socketPath: "/tmp/x.sock"))
+        #expect(try PathctlCommandLine.parse(["-h"]).word == "help")
+        #expect(try PathctlCommandLine.parse(["status", "--help"]).word == "help")
+        #expect(try PathctlCommandLine.parse(["-V"]).word == "version")
+        #expect(try PathctlCommandLine.parse(["--socket=/tmp/x.sock", "--version"]).word == "version /tmp/x.sock")
     }
 
     @Test("--version takes no other word: an extra argument is a usage error, a command line must be valid")
@@ -97,24 +103,25 @@ struct PathctlCommandLineTests {
         #expect(usageError("extra", "-V") == "unexpected argument \"extra\" after --version")
         #expect(usageError("-V", "status", "now") == "unexpected argument \"now\" after status")
         #expect(usageError("status", "-V", "--timeout=1") == "--timeout does not apply to status")
-        #expect(try PathctlCommandLine.parse(["status", "--version"]) == .version(socketPath: nil))
+        #expect(try PathctlCommandLine.parse(["status", "--version"]).word == "version")
     }
 
     @Test("the requirement options' help names status and wait, and says what status does without them",
-          arguments: PathRequirements.options.map(\.option))
+          arguments: PathRequirements.options.map(\.option.name))
     func requirementHelp(option: String) throws {
         let spec = try #require(Commands.table.options.first { $0.name == option }).spec
         let help = spec.help.split(separator: "\n").joined(separator: " ")
         #expect(help.hasPrefix("status, wait: "), "\(option): \(help)")
         #expect(help.contains("status then exits 1 without"), "\(option): \(help)")
         #expect(!PathctlCommandLine.usage.contains("status --check, wait"))
-        #expect(try options("status", option).check, "\(option) makes status a check")
+        #expect(try PathctlCommandLine.parse(["status", option]).word == "status")
+        #expect(try parsed(StatusVerb.self, "status", option).check, "\(option) makes status a check")
     }
 
     @Test("--completions SHELL needs no command, names a known shell, and --help does not list it")
     func completions() throws {
-        #expect(try PathctlCommandLine.parse(["--completions", "zsh"]) == .completions(.zsh))
-        #expect(try PathctlCommandLine.parse(["--completions=Fish"]) == .completions(.fish))
+        #expect(try PathctlCommandLine.parse(["--completions", "zsh"]).word == "completions zsh")
+        #expect(try PathctlCommandLine.parse(["--completions=Fish"]).word == "completions fish")
         #expect(usageError("--completions", "tcsh") == "--completions expects one of bash, zsh, fish, got \"tcsh\"")
         #expect(!PathctlCommandLine.usage.contains("--completions"))
     }
@@ -131,11 +138,9 @@ struct PathctlCommandLineTests {
 
     @Test("route takes one or more HOSTs, names and addresses, and --json")
     func routeHosts() throws {
-        let route = try options("route", "example.org", "198.51.100.7", "--json", "2001:db8::7")
-        #expect(route.verb == "route")
+        let route = try parsed(RouteVerb.self, "route", "example.org", "198.51.100.7", "--json", "2001:db8::7")
         #expect(route.hosts == ["example.org", "198.51.100.7", "2001:db8::7"])
-        #expect(route.json)
-        #expect(try options("status").hosts.isEmpty)
+        #expect(try global("route", "example.org", "--json").json)
         #expect(usageError("route") == "route needs a HOST: a name or an IP address")
         #expect(usageError("route", "") == "route: \"\" is no HOST")
         #expect(usageError("route", "example.org", "--check") == "--check does not apply to route")
@@ -144,12 +149,11 @@ struct PathctlCommandLineTests {
 
     @Test("monitor and wait take HOSTs after --route, and only then; criteria and requirements do not go with it")
     func routeWatchHosts() throws {
-        let monitor = try options("monitor", "--route", "db.example.org", "fe80::1%eth0", "--json")
-        #expect(monitor.route && monitor.json)
-        #expect(monitor.hosts == ["db.example.org", "fe80::1%eth0"])
-        let wait = try options("wait", "--timeout", "5", "--route", "192.0.2.10")
-        #expect(wait.route && wait.hosts == ["192.0.2.10"] && wait.timeout == .seconds(5))
-        #expect(try !options("monitor").route)
+        let monitor = try parsed(MonitorVerb.self, "monitor", "--route", "db.example.org", "fe80::1%eth0", "--json")
+        #expect(monitor.routeHosts == ["db.example.org", "fe80::1%eth0"])
+        let wait = try parsed(WaitVerb.self, "wait", "--timeout", "5", "--route", "192.0.2.10")
+        #expect(wait.routeHosts == ["192.0.2.10"] && wait.timeout == .seconds(5))
+        #expect(try parsed(MonitorVerb.self, "monitor").routeHosts == nil)
         #expect(usageError("monitor", "--route") == "monitor --route needs a HOST: a name or an IP address")
         #expect(usageError("wait", "db.example.org") == "unexpected argument \"db.example.org\" after wait")
         #expect(usageError("wait", "--route", "h", "--ipv4") == "--ipv4 does not apply with --route")
@@ -157,8 +161,8 @@ struct PathctlCommandLineTests {
             == "--require-type does not apply with --route")
         #expect(usageError("status", "--route") == "--route does not apply to status")
         #expect(PathctlCommandLine.usage.contains("pathctl [--socket PATH] monitor [--json] --route HOST..."))
-        let history = try options("history", "--route", "db.example.org", "--since", "yesterday")
-        #expect(history.route && history.hosts == ["db.example.org"] && history.since != nil)
+        let history = try parsed(HistoryVerb.self, "history", "--route", "db.example.org", "--since", "yesterday")
+        #expect(history.routeHosts == ["db.example.org"] && history.since != nil)
     }
 
     @Test("the usage names every command, every option and every exit status")

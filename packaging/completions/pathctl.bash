@@ -43,7 +43,7 @@ _pathctl() {
     case $command in
         status) options+=" --require-type --prohibit-type --check --ipv4 --ipv6 --dns --internet" ;;
         monitor) options+=" --require-type --prohibit-type --route" ;;
-        wait) options+=" --require-type --prohibit-type --route --ipv4 --ipv6 --dns --internet --timeout" ;;
+        wait) options+=" --require-type --prohibit-type --ipv4 --ipv6 --dns --internet --route --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
     esac
