@@ -49,10 +49,10 @@ final class RequestHandler: @unchecked Sendable {
         switch request.op {
         case .status(let criteria):
             connection.send(publisher.findOrPublishGroup(for: criteria).line.line(id: id))
-        case .subscribe(let criteria):
+        case .subscribe(.path(let criteria)):
             guard withinSubscriptionBudget(connection, id: id) else { return }
             publisher.subscribe(connection, id: id, criteria: criteria)
-        case .subscribeRoute(let destination, let zone):
+        case .subscribe(.route(let destination, let zone)):
             // The zone must name an interface now, as for `route`; later the route
             // watcher resolves it again at each change (a link that goes is a reason).
             let countedUser = connection.isTrusted ? nil : connection.userID

@@ -17,8 +17,8 @@ public struct Request: Hashable, Sendable {
 public enum RequestOp: Hashable, Sendable {
     /// The path under `criteria`, once.
     case status(Criteria)
-    /// The path under `criteria` now and at each change.
-    case subscribe(Criteria)
+    /// A subscription: its first line now and another at each change of what it is to.
+    case subscribe(Subscription)
     /// Ends the subscriptions that carry the request's id.
     case unsubscribe
     case ping
@@ -37,12 +37,19 @@ public enum RequestOp: Hashable, Sendable {
     /// link-scoped IPv6 address (`IPAddress.isLinkScoped`), through `interface`, its
     /// zone ("eth0" or an index in decimal, as after "%" in "fe80::1%eth0") if given.
     case route(destination: IPAddress, interface: String? = nil)
-    /// The `route` answer for one address now and at each change of it: a `subscribe`
-    /// with a `destination` (and, for a link-scoped one, its `interface`) instead of criteria.
-    case subscribeRoute(destination: IPAddress, interface: String? = nil)
 
-    /// The op's name on the wire: the one place its spelling is written. `name` maps each
-    /// case to it and `Request.parse` each name to a case, both exhaustive switches, so the
+    /// What a `subscribe` is to, told apart on the wire by its fields: `criteria` (or
+    /// none) for a path, `destination` (and `interface`) for a route.
+    public enum Subscription: Hashable, Sendable {
+        /// The path under `criteria`.
+        case path(Criteria)
+        /// The `route` answer for one address (and, for a link-scoped one, its zone).
+        case route(destination: IPAddress, interface: String? = nil)
+    }
+
+    /// The op's name on the wire: one name per case above, spelled as the case is (the
+    /// raw value is the identifier, so no string is typed). `name` maps each case to its
+    /// name and `Request.parse` each name to a case, both exhaustive switches, so the
     /// compiler (no test) finds a case or a name left out of either direction; the golden
     /// files (Tests/PathProtocolTests/Golden) pin the bytes.
     public enum Name: String, Hashable, Sendable, CaseIterable {
@@ -52,7 +59,7 @@ public enum RequestOp: Hashable, Sendable {
     public var name: Name {
         switch self {
         case .status: .status
-        case .subscribe, .subscribeRoute: .subscribe
+        case .subscribe: .subscribe
         case .unsubscribe: .unsubscribe
         case .ping: .ping
         case .interfaces: .interfaces
@@ -127,7 +134,7 @@ extension Request {
         let op: RequestOp
         switch name {
         case .status: op = .status(try fields.criteria())
-        case .subscribe: op = try fields.subscription()
+        case .subscribe: op = .subscribe(try fields.subscription())
         case .unsubscribe: op = .unsubscribe
         case .ping: op = .ping
         case .interfaces: op = .interfaces
@@ -148,7 +155,7 @@ extension Request {
         writer.member("op", op.name.rawValue)
         if let id { writer.member("id", id) }
         switch op {
-        case .status(let criteria), .subscribe(let criteria):
+        case .status(let criteria), .subscribe(.path(let criteria)):
             guard criteria != .any else { break }
             writer.beginObject("criteria")
             if let required = criteria.requiredInterfaceType {
@@ -167,7 +174,7 @@ extension Request {
         case .history(let since, let limit):
             if let since { writer.member("since", seconds: since) }
             if let limit { writer.member("limit", limit) }
-        case .route(let destination, let interface), .subscribeRoute(let destination, let interface):
+        case .route(let destination, let interface), .subscribe(.route(let destination, let interface)):
             writer.member("destination", destination.description)
             if let interface { writer.member("interface", interface) }
         case .unsubscribe, .ping, .interfaces, .reload:
@@ -294,19 +301,19 @@ private struct RequestFields {
 
     /// A `subscribe`: to a path under `criteria`, or with a `destination` to the route to
     /// that address (never both: a route has no criteria).
-    mutating func subscription() throws(RequestError) -> RequestOp {
+    mutating func subscription() throws(RequestError) -> RequestOp.Subscription {
         let criteria = try criteria()
         guard isPresent(.destination) else {
             if isPresent(.interface) {
                 throw fail("\"interface\" is the zone of a \"destination\": subscribe to a route with both")
             }
-            return .subscribe(criteria)
+            return .path(criteria)
         }
         if isPresent(.criteria) {
             throw fail("a subscription is to a path (\"criteria\") or to a route (\"destination\"), not both")
         }
         let destination = try destination()
-        return .subscribeRoute(destination: destination, interface: try interface(of: destination))
+        return .route(destination: destination, interface: try interface(of: destination))
     }
 
     mutating func connectivity() throws(RequestError) -> Connectivity {

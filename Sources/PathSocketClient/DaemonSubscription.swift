@@ -105,7 +105,7 @@ public final class DaemonSubscription: @unchecked Sendable {
     public convenience init(criteria: Criteria = .any, socketPath: String? = nil, backoff: Backoff = .standard,
                 scheduler: any Scheduler = DispatchScheduler(), helloTimeout: Duration = .seconds(30),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        self.init(request: Request(.subscribe(criteria)), criteria: criteria, socketPath: socketPath,
+        self.init(request: Request(.subscribe(.path(criteria))), criteria: criteria, socketPath: socketPath,
                   backoff: backoff, scheduler: scheduler, helloTimeout: helloTimeout, random: random)
     }
 

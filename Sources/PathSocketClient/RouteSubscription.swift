@@ -34,7 +34,7 @@ public final class RouteSubscription: Sendable {
                 helloTimeout: Duration = .seconds(30),
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         subscription = DaemonSubscription(
-            request: Request(.subscribeRoute(destination: destination, interface: zone)), criteria: .any,
+            request: Request(.subscribe(.route(destination: destination, interface: zone))), criteria: .any,
             socketPath: socketPath, backoff: backoff, scheduler: scheduler, helloTimeout: helloTimeout,
             random: random)
     }

@@ -21,7 +21,7 @@ struct MonitorVerb: Verb, Equatable {
     func run(_ global: GlobalOptions) throws(CommandError) -> PathctlExitStatus {
         if let routeHosts { return try RouteWatchVerbs.monitor(routeHosts, global) }
         let subscription = ReconnectingSubscription(socketPath: global.socketPath,
-                                                    request: Request(.subscribe(criteria)))
+                                                    request: Request(.subscribe(.path(criteria))))
         return try subscription.runToEnd { message, line, _ in
             switch message {
             case .path(let update, _):

@@ -37,14 +37,14 @@ final class RouteWatchList {
     }
 
     private func subscription(to key: Key) -> Request {
-        Request(.subscribeRoute(destination: key.address, interface: hosts[key.host].zone), id: id(of: key))
+        Request(.subscribe(.route(destination: key.address, interface: hosts[key.host].zone)), id: id(of: key))
     }
 
     /// What a new connection subscribes to: the path, then each address. The answers
     /// of an earlier connection are forgotten: the new daemon answers again.
     func requests() -> [Request] {
         answers = [:]
-        return [Request(.subscribe(.any), id: Self.pathID)] + keys.map(subscription(to:))
+        return [Request(.subscribe(.path(.any)), id: Self.pathID)] + keys.map(subscription(to:))
     }
 
     /// Records a route line; the host and address it is about, nil for one no longer watched.

@@ -42,7 +42,7 @@ struct WaitVerb: Verb, Equatable {
         if let routeHosts { return try RouteWatchVerbs.wait(routeHosts, timeout: timeout, global) }
         let checkOnce = timeout == .zero
         let subscription = ReconnectingSubscription(
-            socketPath: global.socketPath, request: Request(.subscribe(criteria)),
+            socketPath: global.socketPath, request: Request(.subscribe(.path(criteria))),
             timeout: checkOnce ? answerDeadline : timeout, reconnects: !checkOnce)
         let outcome = try subscription.run { message, line in
             guard case .path(let update, _) = message else { return nil }

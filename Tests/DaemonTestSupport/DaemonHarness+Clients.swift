@@ -8,7 +8,7 @@ extension DaemonHarness {
     /// A new connection subscribed to the default path, and the first path line it got.
     public func connectAndSubscribe() throws -> (connection: PathConnection, first: PathUpdate) {
         let connection = try connect()
-        try connection.send(Request(.subscribe(.any)))
+        try connection.send(Request(.subscribe(.path(.any))))
         return (connection, try connection.nextPath().update)
     }
 

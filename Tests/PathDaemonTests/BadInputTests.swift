@@ -144,7 +144,7 @@ struct BadInputTests {
         let harness = try DaemonHarness(configuration: .daemon { $0.clientQueueLimitBytes = 64 * 1024 })
         defer { harness.stop() }
         let stuck = try harness.connect()
-        try stuck.send(Request(.subscribe(.any)))
+        try stuck.send(Request(.subscribe(.path(.any))))
         let (reader, first) = try harness.connectAndSubscribe()
         // In lockstep with the reader, so every line it gets is one it was due; the
         // stuck client's socket buffer fills after a few hundred lines.

@@ -22,11 +22,11 @@ extension LoadAndAbuse {
             var subscribers: [PathConnection] = []
             for _ in 0..<subscriberCount {
                 let subscriber = try harness.connect()
-                try subscriber.send(Request(.subscribe(.any)))
+                try subscriber.send(Request(.subscribe(.path(.any))))
                 subscribers.append(subscriber)
             }
             let canary = try harness.connect()
-            try canary.send(Request(.subscribe(.any), id: .string("canary")))
+            try canary.send(Request(.subscribe(.path(.any)), id: .string("canary")))
             let first = try canary.nextPath().update
             // In lockstep with the canary: each change is published before the next one
             // is made, and 25 lines fit every socket buffer, so nothing collapses.
@@ -74,7 +74,7 @@ extension LoadAndAbuse {
             let harness = try DaemonHarness()
             defer { harness.stop() }
             let victim = try RawClient(path: harness.socketPath)
-            try victim.write(Request(.subscribe(.any)).encoded())
+            try victim.write(Request(.subscribe(.path(.any))).encoded())
             let (canary, first) = try harness.connectAndSubscribe()
             // About 350 bytes a line: 2,000 changes overfill the victim's socket buffer,
             // so the daemon holds a half-written or queued line for it (collapsed to the

@@ -17,7 +17,7 @@ struct IdleClientTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let idle = try harness.connect()
-        try idle.send(Request(.subscribe(.any), id: .string("idle")))
+        try idle.send(Request(.subscribe(.path(.any)), id: .string("idle")))
         _ = try idle.nextPath()
         let busy = try harness.connect()
         // The idle client is the only one with a subscription.

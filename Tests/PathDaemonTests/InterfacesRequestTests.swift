@@ -22,7 +22,7 @@ struct InterfacesRequestTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(.subscribe(.any), id: .string("s")))
+        try client.send(Request(.subscribe(.path(.any)), id: .string("s")))
         _ = try client.nextPath()
         let (generation, reports) = try interfaces(client, id: .string("a"))
         #expect(generation == .first)

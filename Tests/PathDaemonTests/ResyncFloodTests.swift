@@ -15,9 +15,9 @@ extension LoadAndAbuse {
                                             log: log.logger)
             defer { harness.stop() }
             let stuck = try harness.connect()
-            try stuck.send(Request(.subscribe(.any), id: .string("stuck")))
+            try stuck.send(Request(.subscribe(.path(.any)), id: .string("stuck")))
             let reader = try harness.connect()
-            try reader.send(Request(.subscribe(.any), id: .string("reader")))
+            try reader.send(Request(.subscribe(.path(.any)), id: .string("reader")))
             var last = try reader.nextPath().update
             // Each overrun sends every subscriber a resync line, never dropped, and the
             // path. The stuck client's socket buffer fills, then its queue passes 16 KiB.

@@ -13,7 +13,7 @@ struct ResyncTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(.subscribe(.any), id: .string("s")))
+        try client.send(Request(.subscribe(.path(.any)), id: .string("s")))
         let first = try client.nextPath().update
 
         let old = harness.network.latest
@@ -83,7 +83,7 @@ struct DumpOffTheStateQueueTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let subscriber = try harness.connect()
-        try subscriber.send(Request(.subscribe(.any), id: .string("s")))
+        try subscriber.send(Request(.subscribe(.path(.any)), id: .string("s")))
         _ = try subscriber.nextPath()
         // The replacement's dump will not finish until the test says so.
         let gate = harness.network.holdNextStart()

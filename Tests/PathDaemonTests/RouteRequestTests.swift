@@ -136,7 +136,7 @@ struct RouteRequestTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Fixture.routeDestination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
-        try client.send(Request(.subscribe(.any), id: .string("s")))
+        try client.send(Request(.subscribe(.path(.any)), id: .string("s")))
         _ = try client.nextPath()
         harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
         #expect(try client.nextPath().update.path.unsatisfiedReason == .noCarrier)

@@ -23,7 +23,7 @@ struct RouteSubscriptionTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
-        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("r")))
+        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .string("r")))
         let first = try client.nextRoute()
         #expect(first.update == RouteUpdate(generation: .first, sequence: 1, report: Self.satisfied))
         #expect(first.id == .string("r"))
@@ -56,7 +56,7 @@ struct RouteSubscriptionTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
-        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("r")))
+        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .string("r")))
         #expect(try client.nextRoute().update.report == Self.satisfied)
         harness.network.latest.emit([.ruleAdded(RoutingRule(family: .ipv4, priority: 7, action: .reject(.prohibit),
                                                             hasOtherSelectors: true))],
@@ -74,7 +74,7 @@ struct RouteSubscriptionTests {
         let first = try harness.connect()
         let second = try harness.connect()
         for client in [first, second] {
-            try client.send(Request(.subscribeRoute(destination: Self.destination)))
+            try client.send(Request(.subscribe(.route(destination: Self.destination))))
             #expect(try client.nextRoute().update.sequence == 1)
         }
         // The second was answered from the first's answer, without asking the kernel.
@@ -92,18 +92,18 @@ struct RouteSubscriptionTests {
         defer { harness.stop() }
         let other = Fixture.ip("192.0.2.77")
         let client = try harness.connect()
-        try client.send(Request(.subscribe(.any), id: .string("p")))
+        try client.send(Request(.subscribe(.path(.any)), id: .string("p")))
         _ = try client.nextPath()
-        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("a")))
+        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .string("a")))
         _ = try client.nextRoute()
-        try client.send(Request(.subscribeRoute(destination: other), id: .string("b")))
+        try client.send(Request(.subscribe(.route(destination: other)), id: .string("b")))
         guard case .error(.limitExceeded, _, .string("b")) = try client.next() else {
             Issue.record("expected limitExceeded")
             return
         }
         try client.send(Request(.unsubscribe, id: .string("a")))
         #expect(try client.next() == .unsubscribed(id: .string("a")))
-        try client.send(Request(.subscribeRoute(destination: other), id: .string("b")))
+        try client.send(Request(.subscribe(.route(destination: other)), id: .string("b")))
         #expect(try client.nextRoute().update.report.destination == other)
         // The source was told before the lookup: only the destination still watched.
         #expect(harness.network.watchedDestinations == [other])
@@ -118,10 +118,10 @@ struct RouteSubscriptionTests {
         harness.network.answerNext(Self.destination, [.failure(RouteLookupError("request socket is closed"))])
         let gate = harness.network.holdNextLookup()
         let failing = try RawClient(path: harness.socketPath)
-        try failing.write(Request(.subscribeRoute(destination: Self.destination), id: .integer(1)).encoded())
+        try failing.write(Request(.subscribe(.route(destination: Self.destination)), id: .integer(1)).encoded())
         #expect(harness.network.waitForLookup(), "the first lookup reached the kernel")
         let other = try harness.connect()
-        try other.send(Request(.subscribeRoute(destination: Self.destination), id: .integer(2)))
+        try other.send(Request(.subscribe(.route(destination: Self.destination)), id: .integer(2)))
         // Both wait for the kernel before the first answer is let through: the order that
         // matters (polled: a request being handled sends no line).
         let deadline = ContinuousClock.now + .seconds(10)
@@ -148,11 +148,11 @@ struct RouteSubscriptionTests {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         let bystander = try harness.connect()
-        try bystander.send(Request(.subscribe(.any), id: .string("path")))
+        try bystander.send(Request(.subscribe(.path(.any)), id: .string("path")))
         let first = try bystander.nextPath().update
         let hostile = try RawClient(path: harness.socketPath)
         let lines = (0..<1000).map { index in
-            Request(.subscribeRoute(destination: .v4(0x0A00_0000 + UInt32(index))),
+            Request(.subscribe(.route(destination: .v4(0x0A00_0000 + UInt32(index)))),
                     id: .integer(Int64(index))).encoded()
         }
         try hostile.write(lines.flatMap { $0 })
@@ -185,7 +185,7 @@ struct RouteSubscriptionTests {
         harness.network.setRoute(to: linkLocal, .success(.route(RouteAnswer(
             type: .unicast, outputInterface: Fixture.ethIndex, table: 254, preferredSource: Fixture.ip("fe80::2")))))
         let client = try harness.connect()
-        try client.send(Request(.subscribeRoute(destination: linkLocal, interface: "eth0"), id: .integer(1)))
+        try client.send(Request(.subscribe(.route(destination: linkLocal, interface: "eth0")), id: .integer(1)))
         #expect(try client.nextRoute().update.report.status == .satisfied)
         #expect(harness.network.lookedUpThrough == [Fixture.ethIndex])
         harness.network.latest.emit([.linkRemoved(Fixture.ethIndex)])
@@ -195,7 +195,7 @@ struct RouteSubscriptionTests {
         #expect(gone.reason == "eth0 is gone or down (the zone of fe80::1%eth0)")
         #expect(harness.network.lookedUp == [linkLocal], "a zone naming no interface is not asked about")
         // A zone unknown when subscribing is refused, as for `route`.
-        try client.send(Request(.subscribeRoute(destination: linkLocal, interface: "wlan9"), id: .integer(2)))
+        try client.send(Request(.subscribe(.route(destination: linkLocal, interface: "wlan9")), id: .integer(2)))
         guard case .error(.badArgument, let message, .integer(2)) = try client.next() else {
             Issue.record("expected badArgument")
             return
@@ -209,7 +209,7 @@ struct RouteSubscriptionTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
-        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .string("r")))
+        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .string("r")))
         _ = try client.nextRoute()
         harness.network.latest.overrun()
         guard case .resync(_, let generation, .string("r")) = try client.next() else {
@@ -230,7 +230,7 @@ struct RouteSubscriptionTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
         let client = try harness.connect()
-        try client.send(Request(.subscribeRoute(destination: Self.destination)))
+        try client.send(Request(.subscribe(.route(destination: Self.destination))))
         #expect(try client.nextRoute().update.report.isExpensive == false)
         harness.queue.sync { harness.service.reconfigure(ReloadScript.expensiveEth0()) }
         let expensive = try client.nextRoute().update
@@ -245,7 +245,7 @@ struct RouteSubscriptionTests {
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .failure(RouteLookupError("request socket is closed")))
         let client = try harness.connect()
-        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .integer(3)))
+        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .integer(3)))
         guard case .error(.lookupFailed, let message, .integer(3)) = try client.next() else {
             Issue.record("expected lookupFailed")
             return
@@ -253,7 +253,7 @@ struct RouteSubscriptionTests {
         #expect(message.contains("203.0.113.50") && message.contains("request socket is closed"))
         #expect(harness.queue.sync { harness.service.publisher.routes.count } == 0)
         harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
-        try client.send(Request(.subscribeRoute(destination: Self.destination), id: .integer(4)))
+        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .integer(4)))
         #expect(try client.nextRoute().id == .integer(4))
         #expect(harness.queue.sync { harness.service.publisher.routes.count } == 1)
         client.close()

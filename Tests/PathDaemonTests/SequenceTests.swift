@@ -23,7 +23,7 @@ struct SequenceTests {
         ]
         var sequences: [String: [UInt64]] = [:]
         for subscription in subscriptions {
-            try client.send(Request(.subscribe(subscription.criteria), id: .string(subscription.id)))
+            try client.send(Request(.subscribe(.path(subscription.criteria)), id: .string(subscription.id)))
             let (update, id) = try client.nextPath()
             #expect(id == .string(subscription.id))
             sequences[subscription.id, default: []].append(update.sequence)

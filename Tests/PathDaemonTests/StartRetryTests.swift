@@ -40,7 +40,7 @@ struct RestartRetryTests {
         let harness = try DaemonHarness(scheduler: clock)
         defer { harness.stop() }
         let client = try harness.connect()
-        try client.send(Request(.subscribe(.any), id: .string("s")))
+        try client.send(Request(.subscribe(.path(.any)), id: .string("s")))
         let first = try client.nextPath().update
         // The overrun's replacement fails to start; the next one would work.
         harness.network.failNextStarts(1)

@@ -119,7 +119,7 @@ struct WatchListTests {
         let last: Set<IPAddress> = [Fixture.ip("198.51.100.199"), Fixture.ip("198.51.100.200"),
                                     Fixture.ip("198.51.100.201")]
         #expect(harness.queue.sync { harness.service.publisher.routes.count } == 3)
-        try client.send(Request(.subscribeRoute(destination: Fixture.ip("192.0.2.1"))))
+        try client.send(Request(.subscribe(.route(destination: Fixture.ip("192.0.2.1")))))
         _ = try client.nextRoute()
         // A route request's lookup reaches the fake kernel after every filter change the
         // answers before it made (each told on that queue as it was handled).
@@ -143,7 +143,7 @@ struct WatchListTests {
         _ = try Self.metrics(client) {
             $0.contains(#"pathd_route_usable{host="203.0.113.50",destination="203.0.113.50"} 0"#)
         }
-        try client.send(Request(.subscribeRoute(destination: Fixture.routeDestination), id: .string("s")))
+        try client.send(Request(.subscribe(.route(destination: Fixture.routeDestination)), id: .string("s")))
         // Answered from the list's watch, made at the first path.
         #expect(try client.nextRoute().update.report.unsatisfiedReason == .noRoute)
         #expect(harness.network.lookedUp.filter { $0 == Fixture.routeDestination }.count == 1, "asked once, for both")
@@ -151,7 +151,7 @@ struct WatchListTests {
         harness.network.latest.emit([.linkChanged(Fixture.eth0())])
         #expect(try client.nextRoute().update.report.status == .satisfied)
         harness.queue.sync { harness.service.reconfigure(Self.configuration([])) }
-        try client.send(Request(.subscribeRoute(destination: Fixture.ip("198.51.100.9")), id: .string("t")))
+        try client.send(Request(.subscribe(.route(destination: Fixture.ip("198.51.100.9"))), id: .string("t")))
         _ = try client.nextRoute()
         // Asked after the reload: the fake kernel was told what is watched by then.
         #expect(harness.network.watchedDestinations == [Fixture.routeDestination, Fixture.ip("198.51.100.9")])

@@ -14,7 +14,7 @@ struct RequestTests {
         #expect(throws: RequestError.self) { try parse(text) }
     }
 
-    @Test(arguments: [RequestOp.status(.any), .subscribe(.any), .unsubscribe, .ping, .interfaces, .reload,
+    @Test(arguments: [RequestOp.status(.any), .subscribe(.path(.any)), .unsubscribe, .ping, .interfaces, .reload,
                       .metrics(format: nil), .history(since: nil, limit: nil)])
     func parsesEachOp(_ op: RequestOp) throws {
         let request = try Self.parse(#"{"op":"\#(op.name.rawValue)"}"#)
@@ -76,7 +76,7 @@ struct RequestTests {
          Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.wifi])),
     ])
     func parsesCriteria(criteriaText: String, expected: Criteria) throws {
-        #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).op == .subscribe(expected))
+        #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).op == .subscribe(.path(expected)))
         #expect(try Self.parse(#"{"op":"status","criteria":\#(criteriaText)}"#).op == .status(expected))
     }
 
@@ -180,8 +180,8 @@ struct RequestTests {
         Request(.ping, id: .string("p\"1\"\n")),
         Request(.ping, id: .null),
         Request(.unsubscribe, id: .integer(99)),
-        Request(.subscribe(Criteria(requiredInterfaceType: .wifi)), id: .double(0.25)),
-        Request(.subscribe(Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi])), id: .integer(-1)),
+        Request(.subscribe(.path(Criteria(requiredInterfaceType: .wifi))), id: .double(0.25)),
+        Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi]))), id: .integer(-1)),
         Request(.status(Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.loopback]))),
     ])
     func encodedRoundTripsThroughParse(_ request: Request) throws {
@@ -192,7 +192,8 @@ struct RequestTests {
     }
 
     @Test func encodedIsCompactAndSorted() {
-        let request = Request(.subscribe(Criteria(prohibitedInterfaceTypes: [.wifi, .cellular])), id: .integer(1))
+        let criteria = Criteria(prohibitedInterfaceTypes: [.wifi, .cellular])
+        let request = Request(.subscribe(.path(criteria)), id: .integer(1))
         #expect(String(decoding: request.encoded(), as: UTF8.self)
             == #"{"op":"subscribe","id":1,"criteria":{"prohibitedInterfaceTypes":["cellular","wifi"]}}"# + "\n")
         #expect(String(decoding: Request(.ping).encoded(), as: UTF8.self) == #"{"op":"ping"}"# + "\n")

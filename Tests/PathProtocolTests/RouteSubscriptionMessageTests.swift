@@ -17,15 +17,15 @@ struct RouteSubscriptionMessageTests {
     @Test("a destination, with a zone for a link-local one, is read and written back the same")
     func readsAndWrites() throws {
         let plain = try Self.parse(#"{"op":"subscribe","id":"db","destination":"2001:DB8::7"}"#)
-        #expect(plain == Request(.subscribeRoute(destination: Fixture.ip("2001:db8::7")), id: .string("db")))
+        #expect(plain == Request(.subscribe(.route(destination: Fixture.ip("2001:db8::7"))), id: .string("db")))
         #expect(plain.op.name == .subscribe)
         #expect(String(decoding: plain.encoded(), as: UTF8.self)
             == #"{"op":"subscribe","id":"db","destination":"2001:db8::7"}"# + "\n")
         let zoned = try Self.parse(#"{"op":"subscribe","destination":"fe80::1","interface":"eth0"}"#)
-        #expect(zoned.op == .subscribeRoute(destination: Fixture.ip("fe80::1"), interface: "eth0"))
+        #expect(zoned.op == .subscribe(.route(destination: Fixture.ip("fe80::1"), interface: "eth0")))
         #expect(try Request.parse(line: zoned.encoded().dropLast()) == zoned)
         // A null destination is no destination: a path subscription.
-        #expect(try Self.parse(#"{"op":"subscribe","destination":null}"#).op == .subscribe(.any))
+        #expect(try Self.parse(#"{"op":"subscribe","destination":null}"#).op == .subscribe(.path(.any)))
     }
 
     @Test("criteria with a destination, a zone without one, a name or a zone on a routed address are refused")

@@ -23,10 +23,10 @@ struct RouteWatchListTests {
         names.addresses["db.example.org"] = [Self.ip("2001:db8::7"), Self.ip("192.0.2.10")]
         let watch = RouteWatchList(["db.example.org", "fe80::1%eth0", "db.example.org"], resolver: names.resolve)
         #expect(watch.requests() == [
-            Request(.subscribe(.any), id: RouteWatchList.pathID),
-            Request(.subscribeRoute(destination: Self.ip("2001:db8::7")), id: .string("db.example.org 2001:db8::7")),
-            Request(.subscribeRoute(destination: Self.ip("192.0.2.10")), id: .string("db.example.org 192.0.2.10")),
-            Request(.subscribeRoute(destination: Self.ip("fe80::1"), interface: "eth0"),
+            Request(.subscribe(.path(.any)), id: RouteWatchList.pathID),
+            Request(.subscribe(.route(destination: Self.ip("2001:db8::7"))), id: .string("db.example.org 2001:db8::7")),
+            Request(.subscribe(.route(destination: Self.ip("192.0.2.10"))), id: .string("db.example.org 192.0.2.10")),
+            Request(.subscribe(.route(destination: Self.ip("fe80::1"), interface: "eth0")),
                     id: .string("fe80::1%eth0 fe80::1")),
         ])
     }
@@ -43,7 +43,7 @@ struct RouteWatchListTests {
         #expect(changed == [0])
         #expect(requests == [
             Request(.unsubscribe, id: .string("db.example.org 192.0.2.10")),
-            Request(.subscribeRoute(destination: Self.ip("198.51.100.10")),
+            Request(.subscribe(.route(destination: Self.ip("198.51.100.10"))),
                     id: .string("db.example.org 198.51.100.10")),
         ])
         // A line of the old address that was on its way is no longer the host's.
@@ -60,7 +60,7 @@ struct RouteWatchListTests {
     func unresolved() {
         let names = Names()
         let watch = RouteWatchList(["db.example.org"], resolver: names.resolve)
-        #expect(watch.requests() == [Request(.subscribe(.any), id: RouteWatchList.pathID)])
+        #expect(watch.requests() == [Request(.subscribe(.path(.any)), id: RouteWatchList.pathID)])
         #expect(watch.unmet == ["db.example.org: the resolver returned no address"])
         #expect(!watch.isAnswered)
         names.addresses["db.example.org"] = [Self.ip("192.0.2.10")]
