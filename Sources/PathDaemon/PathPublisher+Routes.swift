@@ -1,3 +1,4 @@
+import Dispatch
 import KernelState
 import PathModel
 import PathEvaluation
@@ -28,8 +29,10 @@ struct RouteGroup {
     }
 }
 
-/// Route subscriptions (`subscribe` with a `destination`, docs/PROTOCOL.md): the first
-/// line once the kernel answered, then a line whenever the judged answer changes.
+/// The `route` request and route subscriptions (`subscribe` with a `destination`,
+/// docs/PROTOCOL.md): the zone checked against the snapshot, the kernel asked, its answer
+/// judged; a subscription's first line once the kernel answered, then a line whenever the
+/// judged answer changes.
 extension PathPublisher {
     /// The kernel's answer for `destination`, judged as a path is, against the snapshot of
     /// the moment and the running policy: the one judgement of the `route` request and of
@@ -39,11 +42,58 @@ extension PathPublisher {
                             snapshot: engine.snapshot, policy: configuration.current.policy)
     }
 
-    /// Subscribes `connection` to `route`: its first line is deferred until the kernel
-    /// answered (at once when the route is watched already), as the `route` request's.
-    /// A lookup the kernel could not answer is `lookupFailed`, and nothing is subscribed.
-    /// `countedUser`: whose `MaxRoutesPerUser=` budget it takes (nil: none).
+    /// Answers a `route` request: the kernel's route to one address, judged as a path is.
+    /// The lookup is I/O on the netlink monitor's queue, so the reply is deferred
+    /// (docs/ARCHITECTURE.md, "The route to one destination"): the connection holds its
+    /// later requests until it is queued, and the state queue serves everyone meanwhile.
+    func answerRoute(to destination: IPAddress, zone: String?, id: JSONValue?, for connection: ClientConnection) {
+        guard case .some(let interface) = resolve(zone, of: destination, id: id, for: connection) else { return }
+        connection.deferReply()
+        engine.lookUpRoute(to: destination, through: interface) { [weak self, connection] result in
+            guard let self else { return }
+            dispatchPrecondition(condition: .onQueue(engine.queue))
+            connection.finishDeferredReply(routeReply(to: destination, result, id: id))
+        }
+    }
+
+    /// The reply line: evaluated against the snapshot of the moment the kernel's answer
+    /// arrives (the links and addresses it names are then at least as new as the lookup).
+    private func routeReply(to destination: IPAddress, _ result: Result<DestinationLookup, RouteLookupError>,
+                            id: JSONValue?) -> [UInt8] {
+        switch result {
+        case .success(let lookup):
+            let report = judgeRoute(to: destination, lookup: lookup)
+            return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
+        case .failure(let error):
+            log.warning("route lookup for \(destination) failed: \(error)")
+            let message = "the kernel could not be asked for the route to \(destination): \(error)"
+            return ServerMessage.error(code: .lookupFailed, message: message, id: id).encoded()
+        }
+    }
+
+    /// The interface a zone names now: `.some(nil)` without a zone, nil (after answering
+    /// `badArgument`) when it names no interface. A route subscription's zone is checked
+    /// here once, as the `route` request's; later the route watcher resolves it again at
+    /// each change (a link that goes is a reason).
+    private func resolve(_ zone: String?, of destination: IPAddress, id: JSONValue?,
+                         for connection: ClientConnection) -> InterfaceIndex?? {
+        guard let zone else { return .some(nil) }
+        guard let link = engine.snapshot.link(zone: zone) else {
+            let message = "no interface \"\(zone)\" (the zone of \(destination)%\(zone)); "
+                + "pathctl interfaces lists them"
+            connection.send(ServerMessage.error(code: .badArgument, message: message, id: id).encoded())
+            return nil
+        }
+        return .some(link.index)
+    }
+
+    /// Subscribes `connection` to `route` once its zone names an interface now (else
+    /// answers `badArgument`, as `route` does): its first line is deferred until the
+    /// kernel answered (at once when the route is watched already), as the `route`
+    /// request's. A lookup the kernel could not answer is `lookupFailed`, and nothing is
+    /// subscribed. `countedUser`: whose `MaxRoutesPerUser=` budget it takes (nil: none).
     func subscribe(_ connection: ClientConnection, id: JSONValue?, route: WatchedRoute, countedUser: UInt32?) {
+        guard case .some = resolve(route.zone, of: route.destination, id: id, for: connection) else { return }
         connection.deferReply()
         routes.watch(route) { [unowned self, connection] result in
             switch result {

@@ -37,8 +37,7 @@ final class PathPublisher: @unchecked Sendable {
     private let connectivity: ConnectivityReports
     let admission: ClientAdmission
     let records: ServiceRecords
-
-    private let log: Logger
+    let log: Logger
 
     init(engine: KernelStateTracker, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
          admission: ClientAdmission, records: ServiceRecords, log: Logger) {

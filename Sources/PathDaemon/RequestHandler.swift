@@ -7,14 +7,16 @@ import ServiceSupport
 
 /// Answers each request line of a connection (docs/PROTOCOL.md, "Requests"): parses it
 /// into a typed `Request` and replies, asking the part that owns what the op is about.
-/// Every request costs O(1) or O(the size of its own reply); `route` costs one
-/// evaluation of a path here and a kernel lookup on the monitor's queue.
+/// Every request costs O(1) or O(the size of its own reply); `route` is the publisher's
+/// (its zone, its deferred kernel lookup, its judgement); the request budgets and the
+/// trust checks are here.
 ///
-/// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
-/// lookup's reply captures `self` and is called on that queue.
-final class RequestHandler: @unchecked Sendable {
+/// What it takes, and why each: docs/ARCHITECTURE.md, "Modules" (PathDaemon).
+///
+/// Threading: the state queue only (see `PathService`).
+final class RequestHandler {
     private let log: Logger
-    /// The kernel's state, and the state queue (`engine.queue`).
+    /// The state queue (`engine.queue`), and the snapshot the `interfaces` reply reads.
     private let engine: KernelStateTracker
     private let configuration: ServiceConfiguration
     private let publisher: PathPublisher
@@ -53,11 +55,9 @@ final class RequestHandler: @unchecked Sendable {
             guard withinSubscriptionBudget(connection, id: id) else { return }
             publisher.subscribe(connection, id: id, criteria: criteria)
         case .subscribe(.route(let destination, let zone)):
-            // The zone must name an interface now, as for `route`; later the route
-            // watcher resolves it again at each change (a link that goes is a reason).
             let countedUser = connection.isTrusted ? nil : connection.userID
-            guard withinSubscriptionBudget(connection, id: id), withinRouteBudget(of: countedUser, id: id, connection),
-                  case .some = resolve(zone, of: destination, id: id, for: connection) else { return }
+            guard withinSubscriptionBudget(connection, id: id), withinRouteBudget(of: countedUser, id: id, connection)
+            else { return }
             publisher.subscribe(connection, id: id, route: WatchedRoute(destination: destination, zone: zone),
                                 countedUser: countedUser)
         case .unsubscribe:
@@ -117,8 +117,7 @@ final class RequestHandler: @unchecked Sendable {
                                                   entries: history?.entries(since: since, limit: limit) ?? [],
                                                   id: id).encoded())
         case .route(let destination, let zone):
-            guard case .some(let interface) = resolve(zone, of: destination, id: id, for: connection) else { return }
-            lookUpRoute(to: destination, through: interface, id: id, for: connection)
+            publisher.answerRoute(to: destination, zone: zone, id: id, for: connection)
         }
     }
 
@@ -150,20 +149,6 @@ final class RequestHandler: @unchecked Sendable {
         return false
     }
 
-    /// The interface a zone names now: `.some(nil)` without a zone, nil (after answering
-    /// `badArgument`) when it names no interface.
-    private func resolve(_ zone: String?, of destination: IPAddress, id: JSONValue?,
-                         for connection: ClientConnection) -> InterfaceIndex?? {
-        guard let zone else { return .some(nil) }
-        guard let link = engine.snapshot.link(zone: zone) else {
-            let message = "no interface \"\(zone)\" (the zone of \(destination)%\(zone)); "
-                + "pathctl interfaces lists them"
-            connection.send(ServerMessage.error(code: .badArgument, message: message, id: id).encoded())
-            return nil
-        }
-        return .some(link.index)
-    }
-
     /// Whether the peer may make a privileged request (`PeerTrust`); if
     /// not, logs that it tried (`doing`) and answers `permissionDenied` with `allowed`.
     private func requireTrusted(_ connection: ClientConnection, id: JSONValue?, doing: String,
@@ -172,36 +157,5 @@ final class RequestHandler: @unchecked Sendable {
         log.notice("client \(connection.id) (uid \(connection.userID)) \(doing); denied")
         connection.send(ServerMessage.error(code: .permissionDenied, message: allowed, id: id).encoded())
         return false
-    }
-
-    // MARK: Route
-
-    /// The kernel's route to one address, judged as a path is. The lookup is I/O on the
-    /// netlink monitor's queue, so the reply is deferred (docs/ARCHITECTURE.md, "The
-    /// route to one destination"): the connection holds its later requests until it is
-    /// queued, and the state queue serves everyone meanwhile.
-    private func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex?, id: JSONValue?,
-                             for connection: ClientConnection) {
-        connection.deferReply()
-        engine.lookUpRoute(to: destination, through: interface) { [weak self, connection] result in
-            guard let self else { return }
-            dispatchPrecondition(condition: .onQueue(engine.queue))
-            connection.finishDeferredReply(routeReply(to: destination, result, id: id))
-        }
-    }
-
-    /// The reply line: evaluated against the snapshot of the moment the kernel's answer
-    /// arrives (the links and addresses it names are then at least as new as the lookup).
-    private func routeReply(to destination: IPAddress, _ result: Result<DestinationLookup, RouteLookupError>,
-                            id: JSONValue?) -> [UInt8] {
-        switch result {
-        case .success(let lookup):
-            let report = publisher.judgeRoute(to: destination, lookup: lookup)
-            return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
-        case .failure(let error):
-            log.warning("route lookup for \(destination) failed: \(error)")
-            let message = "the kernel could not be asked for the route to \(destination): \(error)"
-            return ServerMessage.error(code: .lookupFailed, message: message, id: id).encoded()
-        }
     }
 }
