@@ -133,7 +133,7 @@ gio-module:
 
 # `make test-repeat N=20 [FILTER=regex]`: hunts flaky tests before a release. Builds the
 # tests once, then runs `swift test --skip-build --filter FILTER` N times in a row (by
-# default the kernel, packaging, program, daemon, client, netlink, engine, system-call and
+# default the kernel, packaging, program, daemon, client, netlink, kernel-state, system-call and
 # file-reading tests: the ones that race real processes, sockets and files) and stops at
 # the first failing run, printing its number, the failed tests and its log
 # (build/test-repeat/run-N.log).

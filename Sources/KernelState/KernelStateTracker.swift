@@ -14,11 +14,11 @@ import SystemCalls
 /// there, after the hop. `@unchecked Sendable` because Dispatch blocks and the source's
 /// callbacks are `@Sendable` closures that capture `self`; they all run on `queue`.
 public final class KernelStateTracker: @unchecked Sendable {
-    /// Sources that fail before a first state, in a row, before the engine gives up
+    /// Sources that fail before a first state, in a row, before the tracker gives up
     /// (no netlink at all). One overrun during the very first dump is normal on a busy
     /// host; three failures in a row are not.
     public static let startAttempts = 3
-    /// The wait before replacing a source that failed to start once the engine had a
+    /// The wait before replacing a source that failed to start once the tracker had a
     /// state: the kernel is up, so it is probably a burst; no reason to spin.
     public static let restartDelay = Duration.seconds(1)
 
@@ -54,7 +54,7 @@ public final class KernelStateTracker: @unchecked Sendable {
     /// Called on `queue` each time the current source is lost, before it is replaced
     /// (the daemon counts overruns).
     public var onSourceLost: ((SourceLoss) -> Void)?
-    /// Called on `queue`, once, when `startAttempts` sources failed before the engine
+    /// Called on `queue`, once, when `startAttempts` sources failed before the tracker
     /// had any state: the kernel cannot be watched at all.
     public var onFatal: ((String) -> Void)?
 
@@ -94,7 +94,7 @@ public final class KernelStateTracker: @unchecked Sendable {
 
     /// Asks the current source which route the kernel would take to `destination`;
     /// `reply` is called once, on `queue`. The lookup runs on the source's own queue, so
-    /// the state queue waits for nothing. With no source (the engine stopped, or a
+    /// the state queue waits for nothing. With no source (the tracker stopped, or a
     /// failed source waits to be replaced) the reply is a failure at once.
     ///
     /// An IPv4-mapped address is looked up as its IPv4 address, where its traffic goes

@@ -20,20 +20,20 @@ public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
 /// The routes someone watches, kept current: the kernel's answer for each (the `route`
 /// request's RTM_GETROUTE) and its judgement (`PathEvaluator.route`). The daemon's route
 /// subscriptions and the client library's in-process route sequences both run it on
-/// their engine, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
+/// their `KernelStateTracker`, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
 ///
-/// After each change of the engine's state (`refresh`), every watched route is asked
+/// After each change of the kernel's state (`refresh`), every watched route is asked
 /// again, in one round on the source's queue (`KernelStateTracker.lookUpRoutes`): one lookup
 /// per distinct route, however many subscribers it has. While those lookups are out,
 /// further changes only mark that one more round is due, so a burst of batches costs at
 /// most two rounds. `onChange` hears of the routes whose report changed, and of every
-/// route after a resync. The engine's sources are told the watched destinations, for
+/// route after a resync. The tracker's sources are told the watched destinations, for
 /// their kernel-side route filter.
 ///
-/// Threading: the engine's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
+/// Threading: the tracker's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
 /// lookups' replies capture `self` and are called on that queue.
 public final class RouteWatcher: @unchecked Sendable {
-    /// Judges the kernel's answer for a destination against the engine's snapshot of the
+    /// Judges the kernel's answer for a destination against the tracker's snapshot of the
     /// moment, under the caller's policy.
     public typealias Judge = (_ destination: IPAddress, _ lookup: DestinationLookup) -> RouteReport
 
@@ -44,7 +44,7 @@ public final class RouteWatcher: @unchecked Sendable {
         var report: RouteReport?
     }
 
-    private let engine: KernelStateTracker
+    private let kernelState: KernelStateTracker
     private let log: Logger
     private let judge: Judge
     private var entries: [WatchedRoute: Entry] = [:]
@@ -59,15 +59,15 @@ public final class RouteWatcher: @unchecked Sendable {
     /// with every watched route and the resync's reason.
     public var onChange: ((_ changed: [WatchedRoute], _ resync: String?) -> Void)?
 
-    public init(engine: KernelStateTracker, log: Logger, judge: @escaping Judge) {
-        self.engine = engine
+    public init(kernelState: KernelStateTracker, log: Logger, judge: @escaping Judge) {
+        self.kernelState = kernelState
         self.log = log
         self.judge = judge
     }
 
     /// The current report of a watched route; nil before its first answer.
     public func report(for route: WatchedRoute) -> RouteReport? {
-        dispatchPrecondition(condition: .onQueue(engine.queue))
+        dispatchPrecondition(condition: .onQueue(kernelState.queue))
         return entries[route]?.report
     }
 
@@ -79,7 +79,7 @@ public final class RouteWatcher: @unchecked Sendable {
     /// A lookup the kernel could not answer is a failure, and the route is not watched.
     public func watch(_ route: WatchedRoute,
                       reply: @escaping @Sendable (Result<RouteReport, RouteLookupError>) -> Void) {
-        dispatchPrecondition(condition: .onQueue(engine.queue))
+        dispatchPrecondition(condition: .onQueue(kernelState.queue))
         if let report = entries[route]?.report {
             reply(.success(report))
             return
@@ -117,28 +117,28 @@ public final class RouteWatcher: @unchecked Sendable {
 
     /// Stops watching `route`.
     public func unwatch(_ route: WatchedRoute) {
-        dispatchPrecondition(condition: .onQueue(engine.queue))
+        dispatchPrecondition(condition: .onQueue(kernelState.queue))
         guard entries.removeValue(forKey: route) != nil else { return }
         watchedDestinationsChanged()
     }
 
-    /// The engine's state changed: asks the kernel again for every watched route. A
+    /// The kernel's state changed: asks the kernel again for every watched route. A
     /// route without a zone whose destination the batch brought the kernel's answer for
     /// (`KernelStateTracker.batchLookups`) takes it at once; the others are asked in a round.
-    /// `resync` is the engine's reason when a new generation began: then every route
+    /// `resync` is the tracker's reason when a new generation began: then every route
     /// is asked in the round, whose answer sends the resync to all of them at once.
     public func refresh(resync: String? = nil) {
-        dispatchPrecondition(condition: .onQueue(engine.queue))
+        dispatchPrecondition(condition: .onQueue(kernelState.queue))
         if let resync { pendingResync = resync }
         guard !entries.isEmpty else {
             pendingResync = nil
             return
         }
         var rest = Array(entries.keys)
-        if pendingResync == nil && !engine.batchLookups.isEmpty {
+        if pendingResync == nil && !kernelState.batchLookups.isEmpty {
             var changed: [WatchedRoute] = []
             rest.removeAll { route in
-                guard route.zone == nil, let lookup = engine.batchLookups[route.destination.unmappingIPv4] else {
+                guard route.zone == nil, let lookup = kernelState.batchLookups[route.destination.unmappingIPv4] else {
                     return false
                 }
                 if record(route, lookup: lookup) { changed.append(route) }
@@ -164,7 +164,7 @@ public final class RouteWatcher: @unchecked Sendable {
 
     /// The policy changed (a reload): judges every route's latest answer again.
     public func reevaluate() {
-        dispatchPrecondition(condition: .onQueue(engine.queue))
+        dispatchPrecondition(condition: .onQueue(kernelState.queue))
         var changed: [WatchedRoute] = []
         for (route, entry) in entries where entry.report != nil {
             if record(route, lookup: entry.lookup) { changed.append(route) }
@@ -189,14 +189,14 @@ public final class RouteWatcher: @unchecked Sendable {
                 asked.append(route)
                 continue
             }
-            guard let link = engine.snapshot.link(zone: zone) else {
+            guard let link = kernelState.snapshot.link(zone: zone) else {
                 if entries[route] != nil, record(route, lookup: nil) { gone.append(route) }
                 continue
             }
             questions.append(RouteQuestion(destination: route.destination, interface: link.index))
             asked.append(route)
         }
-        engine.lookUpRoutes(questions) { [weak self, asked, gone] answers in
+        kernelState.lookUpRoutes(questions) { [weak self, asked, gone] answers in
             guard let self else { return }
             var changed = gone
             for (route, answer) in zip(asked, answers) {
@@ -205,7 +205,7 @@ public final class RouteWatcher: @unchecked Sendable {
                     if entries[route] != nil, record(route, lookup: lookup) { changed.append(route) }
                 case .failure(let error):
                     // Not an answer about the route: the last report stands until the
-                    // next round (a broken socket makes the engine replace the source).
+                    // next round (a broken socket makes the tracker replace the source).
                     log.warning("route lookup for watched \(route) failed: \(error)")
                 }
             }
@@ -242,6 +242,6 @@ public final class RouteWatcher: @unchecked Sendable {
     }
 
     private func watchedDestinationsChanged() {
-        engine.watchRoutes(to: Set(entries.keys.map(\.destination)))
+        kernelState.watchRoutes(to: Set(entries.keys.map(\.destination)))
     }
 }

@@ -26,43 +26,44 @@ extension InProcessPathSource {
             let (result, _) = configurationFiles.load()
             let configuration = result.isValid ? result.configuration : .builtIn
             let netlink = NetlinkConfiguration(configuration.daemon)
-            let engine = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
+            let kernelState = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
             }
             var asked = false
-            // The handlers hold the engine until `finish` clears them: nothing else does.
-            engine.onChange = { _ in
+            // The handlers hold the tracker until `finish` clears them: nothing else does.
+            kernelState.onChange = { _ in
                 guard !asked else { return }
                 asked = true
                 var interface: InterfaceIndex?
                 if let zone {
-                    guard let link = engine.snapshot.link(zone: zone) else {
+                    guard let link = kernelState.snapshot.link(zone: zone) else {
                         reply(.failure(badArgument(unknownZone(zone, of: destination))))
-                        finish(engine)
+                        finish(kernelState)
                         return
                     }
                     interface = link.index
                 }
-                engine.lookUpRoute(to: destination, through: interface) { answer in
+                kernelState.lookUpRoute(to: destination, through: interface) { answer in
                     switch answer {
                     case .success(let lookup):
                         reply(.success(PathEvaluator.route(to: destination, lookup: lookup.route,
                                                            throughInterface: lookup.throughInterface,
-                                                           snapshot: engine.snapshot, policy: configuration.policy)))
+                                                           snapshot: kernelState.snapshot,
+                                                           policy: configuration.policy)))
                     case .failure(let error):
                         reply(.failure(PathClientError(
                             "the kernel could not be asked for the route to \(destination): \(error)",
                             kind: .unreachable)))
                     }
-                    finish(engine)
+                    finish(kernelState)
                 }
             }
-            engine.onFatal = { why in
+            kernelState.onFatal = { why in
                 reply(.failure(PathClientError("cannot watch the kernel in this process: \(why)", kind: .unreachable)))
-                finish(engine)
+                finish(kernelState)
             }
-            engine.start()
+            kernelState.start()
         }
     }
 
@@ -82,9 +83,9 @@ extension InProcessPathSource {
         PathClientError(message, kind: .refused(.badArgument, message: message))
     }
 
-    private static func finish(_ engine: KernelStateTracker) {
-        engine.stop()
-        engine.onChange = nil
-        engine.onFatal = nil
+    private static func finish(_ kernelState: KernelStateTracker) {
+        kernelState.stop()
+        kernelState.onChange = nil
+        kernelState.onFatal = nil
     }
 }

@@ -6,15 +6,16 @@ import PathEvaluation
 import PathConfiguration
 import ServiceSupport
 
-/// pathd's own engine, run inside the client process when no daemon answers: the same
-/// Netlink monitor, snapshot and evaluator, the same configuration files
+/// The in-process engine (docs/ARCHITECTURE.md, "Client library"): pathd's own parts, run
+/// inside the client process when no daemon answers: the same Netlink monitor,
+/// `KernelStateTracker` and evaluator, the same configuration files
 /// (/etc/pathd/pathd.conf and its drop-ins, for expensive and constrained interfaces)
 /// and the same resolv.conf watch, so its answers are the daemon's. It follows the path
 /// under criteria (`PathMonitor`) or the route to one destination (`PathMonitor.routeUpdates`,
 /// with the daemon's `RouteWatcher`).
 ///
 /// Threading: everything below runs on `queue`, a private serial queue; the handler is
-/// called there. `@unchecked Sendable`: the engine's callbacks capture `self` and run
+/// called there. `@unchecked Sendable`: the tracker's callbacks capture `self` and run
 /// on `queue`.
 final class InProcessPathSource: @unchecked Sendable {
     enum Event: Sendable {
@@ -35,7 +36,7 @@ final class InProcessPathSource: @unchecked Sendable {
     private var routes: RouteWatcher?
     private let configurationFiles: ConfigurationFiles
     private let queue = DispatchQueue(label: "pathd.PathClient.in-process")
-    private var engine: KernelStateTracker?
+    private var kernelState: KernelStateTracker?
     private var resolver: ResolverWatcher?
     private var policy = Policy.standard
     private var lastPath: Path?
@@ -68,35 +69,36 @@ final class InProcessPathSource: @unchecked Sendable {
             policy = configuration.policy
             let settings = configuration.daemon
             let netlink = NetlinkConfiguration(settings)
-            let engine = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
+            let kernelState = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
                 NetlinkMonitor(generation: generation, configuration: netlink,
                                deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
             }
             if let route {
-                let routes = RouteWatcher(engine: engine, log: .discarding) { [unowned self] destination, lookup in
+                let routes = RouteWatcher(kernelState: kernelState,
+                                          log: .discarding) { [unowned self] destination, lookup in
                     PathEvaluator.route(to: destination, lookup: lookup.route,
                                         throughInterface: lookup.throughInterface,
-                                        snapshot: engine.snapshot, policy: policy)
+                                        snapshot: kernelState.snapshot, policy: policy)
                 }
                 routes.onChange = { [unowned self] changed, _ in
                     guard !isCancelled, changed.contains(route), let report = routes.report(for: route) else { return }
                     handler(.route(report))
                 }
                 self.routes = routes
-                engine.onChange = { [unowned self] resync in follow(route, resync: resync, handler) }
+                kernelState.onChange = { [unowned self] resync in follow(route, resync: resync, handler) }
             } else {
-                engine.onChange = { [unowned self] _ in evaluate(handler) }
+                kernelState.onChange = { [unowned self] _ in evaluate(handler) }
             }
-            engine.onFatal = { why in handler(.failed(why)) }
-            self.engine = engine
+            kernelState.onFatal = { why in handler(.failed(why)) }
+            self.kernelState = kernelState
             // DNS first: the first path then already says whether a nameserver is set.
             let resolver = ResolverWatcher(path: settings.resolvConfPath, upstreamPath: settings.upstreamResolvConfPath,
                                            queue: queue, log: .discarding) { configured in
-                engine.setDNSConfigured(configured)
+                kernelState.setDNSConfigured(configured)
             }
             self.resolver = resolver
             resolver.start()
-            engine.start()
+            kernelState.start()
         }
     }
 
@@ -104,9 +106,9 @@ final class InProcessPathSource: @unchecked Sendable {
     func cancel() {
         queue.async { [self] in
             isCancelled = true
-            engine?.stop()
+            kernelState?.stop()
             resolver?.cancel()
-            engine = nil
+            kernelState = nil
             resolver = nil
             routes = nil
         }
@@ -115,12 +117,12 @@ final class InProcessPathSource: @unchecked Sendable {
     /// The kernel's state changed: the first time, starts watching `route` (refused as
     /// pathd refuses it when its zone names no interface); then asks again.
     private func follow(_ route: WatchedRoute, resync: String?, _ handler: @escaping @Sendable (Event) -> Void) {
-        guard !isCancelled, let engine, let routes else { return }
+        guard !isCancelled, let kernelState, let routes else { return }
         guard routes.count == 0 else {
             routes.refresh(resync: resync)
             return
         }
-        if let zone = route.zone, engine.snapshot.link(zone: zone) == nil {
+        if let zone = route.zone, kernelState.snapshot.link(zone: zone) == nil {
             handler(.refused(Self.unknownZone(zone, of: route.destination)))
             return
         }
@@ -134,8 +136,8 @@ final class InProcessPathSource: @unchecked Sendable {
     }
 
     private func evaluate(_ handler: @Sendable (Event) -> Void) {
-        guard !isCancelled, let engine else { return }
-        let path = PathEvaluator.evaluate(engine.snapshot, policy: policy, criteria: criteria)
+        guard !isCancelled, let kernelState else { return }
+        let path = PathEvaluator.evaluate(kernelState.snapshot, policy: policy, criteria: criteria)
         guard path != lastPath else { return }
         lastPath = path
         handler(.path(path))

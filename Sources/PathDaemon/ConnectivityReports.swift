@@ -18,13 +18,13 @@ final class ConnectivityReports {
     private(set) var latest: [String: Connectivity] = [:] {
         didSet { records.changed() }
     }
-    private let engine: KernelStateTracker
+    private let kernelState: KernelStateTracker
     private let configuration: ServiceConfiguration
     private let records: ServiceRecords
     private let log: Logger
 
-    init(engine: KernelStateTracker, configuration: ServiceConfiguration, records: ServiceRecords, log: Logger) {
-        self.engine = engine
+    init(kernelState: KernelStateTracker, configuration: ServiceConfiguration, records: ServiceRecords, log: Logger) {
+        self.kernelState = kernelState
         self.configuration = configuration
         self.records = records
         self.log = log
@@ -70,7 +70,7 @@ final class ConnectivityReports {
         guard !latest.isEmpty else { return }
         let url = configuration.current.connectivity.url
         let policy = configuration.current.policy
-        let snapshot = engine.snapshot
+        let snapshot = kernelState.snapshot
         // Only the few links with a report are looked at: this runs after every batch.
         latest = latest.filter { name, report in
             guard report.evidence?.url == url, let link = snapshot.links.values.first(where: { $0.name == name }) else {

@@ -39,7 +39,7 @@ extension PathPublisher {
     /// every watched route.
     func judgeRoute(to destination: IPAddress, lookup: DestinationLookup) -> RouteReport {
         PathEvaluator.route(to: destination, lookup: lookup.route, throughInterface: lookup.throughInterface,
-                            snapshot: engine.snapshot, policy: configuration.current.policy)
+                            snapshot: kernelState.snapshot, policy: configuration.current.policy)
     }
 
     /// Answers a `route` request: the kernel's route to one address, judged as a path is.
@@ -49,9 +49,9 @@ extension PathPublisher {
     func answerRoute(to destination: IPAddress, zone: String?, id: JSONValue?, for connection: ClientConnection) {
         guard case .some(let interface) = resolve(zone, of: destination, id: id, for: connection) else { return }
         connection.deferReply()
-        engine.lookUpRoute(to: destination, through: interface) { [weak self, connection] result in
+        kernelState.lookUpRoute(to: destination, through: interface) { [weak self, connection] result in
             guard let self else { return }
-            dispatchPrecondition(condition: .onQueue(engine.queue))
+            dispatchPrecondition(condition: .onQueue(kernelState.queue))
             connection.finishDeferredReply(routeReply(to: destination, result, id: id))
         }
     }
@@ -63,7 +63,7 @@ extension PathPublisher {
         switch result {
         case .success(let lookup):
             let report = judgeRoute(to: destination, lookup: lookup)
-            return ServerMessage.route(report, generation: engine.generation, id: id).encoded()
+            return ServerMessage.route(report, generation: kernelState.generation, id: id).encoded()
         case .failure(let error):
             log.warning("route lookup for \(destination) failed: \(error)")
             let message = "the kernel could not be asked for the route to \(destination): \(error)"
@@ -78,7 +78,7 @@ extension PathPublisher {
     private func resolve(_ zone: String?, of destination: IPAddress, id: JSONValue?,
                          for connection: ClientConnection) -> InterfaceIndex?? {
         guard let zone else { return .some(nil) }
-        guard let link = engine.snapshot.link(zone: zone) else {
+        guard let link = kernelState.snapshot.link(zone: zone) else {
             let message = "no interface \"\(zone)\" (the zone of \(destination)%\(zone)); "
                 + "pathctl interfaces lists them"
             connection.send(ServerMessage.error(code: .badArgument, message: message, id: id).encoded())
@@ -109,7 +109,7 @@ extension PathPublisher {
                     release(route)
                     return
                 }
-                let group = routeGroups[route] ?? RouteGroup(report: report, generation: engine.generation)
+                let group = routeGroups[route] ?? RouteGroup(report: report, generation: kernelState.generation)
                 routeGroups[route] = group
                 let (key, terms) = subscriptions.add(client: connection.id, id: id, topic: .route(route),
                                                      countedUser: countedUser)
@@ -123,7 +123,7 @@ extension PathPublisher {
     /// change (after a resync, to every one, preceded by the resync line).
     func publishRoutes(_ changed: [WatchedRoute], resync: String?) {
         onRoutesChanged?()
-        let generation = engine.generation
+        let generation = kernelState.generation
         for route in changed {
             guard var group = routeGroups[route], let report = routes.report(for: route) else { continue }
             let published = group.update(report: report, generation: generation, force: resync != nil)

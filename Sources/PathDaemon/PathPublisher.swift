@@ -32,22 +32,22 @@ final class PathPublisher: @unchecked Sendable {
     var holdsRoute: ((WatchedRoute) -> Bool)?
     /// Called when watched routes' reports changed, before their lines are sent.
     var onRoutesChanged: (() -> Void)?
-    let engine: KernelStateTracker
+    let kernelState: KernelStateTracker
     let configuration: ServiceConfiguration
     private let connectivity: ConnectivityReports
     let admission: ClientAdmission
     let records: ServiceRecords
     let log: Logger
 
-    init(engine: KernelStateTracker, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
+    init(kernelState: KernelStateTracker, configuration: ServiceConfiguration, connectivity: ConnectivityReports,
          admission: ClientAdmission, records: ServiceRecords, log: Logger) {
         self.log = log
-        self.engine = engine
+        self.kernelState = kernelState
         self.configuration = configuration
         self.connectivity = connectivity
         self.admission = admission
         self.records = records
-        routes = RouteWatcher(engine: engine, log: log) { [unowned self] destination, lookup in
+        routes = RouteWatcher(kernelState: kernelState, log: log) { [unowned self] destination, lookup in
             judgeRoute(to: destination, lookup: lookup)
         }
         routes.onChange = { [unowned self] changed, resync in publishRoutes(changed, resync: resync) }
@@ -60,10 +60,10 @@ final class PathPublisher: @unchecked Sendable {
         if let existing = groups[criteria] { return existing }
         let path = evaluate(criteria)
         let created = CriteriaGroup(path: path, connectivity: connectivity.connectivity(of: path),
-                                    generation: engine.generation)
+                                    generation: kernelState.generation)
         groups[criteria] = created
         if criteria == .any {
-            defaultPathPublished(created, generation: engine.generation, previous: nil, at: records.clock.now())
+            defaultPathPublished(created, generation: kernelState.generation, previous: nil, at: records.clock.now())
         }
         return created
     }
@@ -76,10 +76,10 @@ final class PathPublisher: @unchecked Sendable {
 
     /// Re-evaluates every criteria group and sends a line to the subscribers of each
     /// whose path changed (every group after a resync, preceded by the resync line).
-    /// Nothing before the engine's first state.
+    /// Nothing before the kernel's first state.
     func publishChanges(resync: String? = nil) {
-        guard engine.hasState else { return }
-        let generation = engine.generation
+        guard kernelState.hasState else { return }
+        let generation = kernelState.generation
         // The change happened now, not when its records are written after the lines are
         // out: a subscriber that reacts to its line must not move the recorded time.
         let publishedAt = records.clock.now()
@@ -155,7 +155,7 @@ final class PathPublisher: @unchecked Sendable {
     // MARK: Evaluation
 
     private func evaluate(_ criteria: Criteria) -> Path {
-        PathEvaluator.evaluate(engine.snapshot, policy: configuration.current.policy, criteria: criteria)
+        PathEvaluator.evaluate(kernelState.snapshot, policy: configuration.current.policy, criteria: criteria)
     }
 
     /// The default path was published: the log line and the service manager's status

@@ -7,8 +7,8 @@ import PathProtocol
 import ServiceSupport
 import SystemCalls
 
-/// The daemon: the engine (the kernel's state) and the parts that serve it to clients,
-/// each owning its own state:
+/// The daemon: the kernel's state (`kernelState`, a `KernelStateTracker`) and the parts
+/// that serve it to clients, each owning its own state:
 ///
 /// - `ClientAdmission`: the listener, the connections and their budgets, each connection
 ///   marked trusted or not (`PeerTrust`);
@@ -18,19 +18,19 @@ import SystemCalls
 /// - `ConnectivityReports`: pathd-probe's results;
 /// - `ServiceRecords`: the counters, the history and the metrics.
 ///
-/// This type starts and stops them and wires them to the engine and to each other.
+/// This type starts and stops them and wires them to the kernel's state and to each other.
 ///
 /// Threading, the one rule for all of them: everything runs on `queue`, the state queue,
 /// and nothing else. The public entry points below check it with `dispatchPrecondition`,
 /// as do the handlers of the Dispatch sources and callbacks that lead into the parts
 /// (`ClientAdmission.admit`, `RequestHandler.received`, the route lookup's reply); the
 /// parts' other methods are reached from those only. `@unchecked Sendable` (here and on
-/// the parts that need it): Dispatch handlers and the engine's callbacks are closures
+/// the parts that need it): Dispatch handlers and the tracker's callbacks are closures
 /// that capture them, and they all run on `queue`.
 public final class PathService: @unchecked Sendable {
     public let queue: DispatchQueue
     /// The kernel's state: sources, generations, the snapshot.
-    let engine: KernelStateTracker
+    let kernelState: KernelStateTracker
     let log: Logger
     let records: ServiceRecords
     let configuration: ServiceConfiguration
@@ -81,24 +81,25 @@ public final class PathService: @unchecked Sendable {
         self.queue = queue
         self.log = log
         self.stateDirectory = stateDirectory
-        let engine = KernelStateTracker(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
-        self.engine = engine
+        let kernelState = KernelStateTracker(queue: queue, log: log, scheduler: scheduler, makeSource: makeSource)
+        self.kernelState = kernelState
         let records = ServiceRecords(queue: queue, log: log, scheduler: scheduler, clock: clock)
         self.records = records
         let settings = ServiceConfiguration(configuration, log: log, records: records)
         self.configuration = settings
         let admission = ClientAdmission(queue: queue, log: log, scheduler: scheduler, configuration: settings,
-                                        records: records) { [engine] in
+                                        records: records) { [kernelState] in
             ServerMessage.hello(protocolVersion: ProtocolVersion.current, daemonVersion: DaemonVersion.current,
-                                generation: engine.generation).encoded()
+                                generation: kernelState.generation).encoded()
         }
         self.admission = admission
-        let connectivity = ConnectivityReports(engine: engine, configuration: settings, records: records, log: log)
+        let connectivity = ConnectivityReports(kernelState: kernelState, configuration: settings, records: records,
+                                               log: log)
         self.connectivity = connectivity
-        let publisher = PathPublisher(engine: engine, configuration: settings, connectivity: connectivity,
+        let publisher = PathPublisher(kernelState: kernelState, configuration: settings, connectivity: connectivity,
                                       admission: admission, records: records, log: log)
         self.publisher = publisher
-        requests = RequestHandler(log: log, engine: engine, configuration: settings, publisher: publisher,
+        requests = RequestHandler(log: log, kernelState: kernelState, configuration: settings, publisher: publisher,
                                   connectivity: connectivity, records: records)
         let watchList = WatchList(queue: queue, log: log, publisher: publisher, records: records)
         self.watchList = watchList
@@ -122,12 +123,12 @@ public final class PathService: @unchecked Sendable {
         precondition(lifecycle == .idle, "a PathService is started once")
         lifecycle = .running
         fatalHandler = onFatal
-        engine.onChange = { [unowned self] resync in stateChanged(resync: resync) }
-        engine.onSourceLost = { [unowned self] loss in records.recordSourceLost(loss) }
-        engine.onFatal = { [unowned self] why in fatalHandler?(why) }
+        kernelState.onChange = { [unowned self] resync in stateChanged(resync: resync) }
+        kernelState.onSourceLost = { [unowned self] loss in records.recordSourceLost(loss) }
+        kernelState.onFatal = { [unowned self] why in fatalHandler?(why) }
         // The kernel's dump starts first; the history's file is read meanwhile. Batches
         // hop onto this queue, so the start mark is still recorded before the first path.
-        engine.start()
+        kernelState.start()
         let daemon = configuration.current.daemon
         records.open(historySize: daemon.historySize, stateDirectory: stateDirectory,
                      metricsFilePath: daemon.metricsFilePath)
@@ -156,7 +157,7 @@ public final class PathService: @unchecked Sendable {
         records.close()
         admission.stop(goodbye: ServerMessage.error(code: .shuttingDown, message: "pathd is stopping: \(reason)",
                                                     id: nil).encoded())
-        engine.stop()
+        kernelState.stop()
     }
 
     /// The current path for `criteria` (nil before the first), for tests and the log. A
@@ -177,7 +178,7 @@ public final class PathService: @unchecked Sendable {
     /// Whether the resolver configuration names a nameserver (from the resolv.conf watcher).
     public func setDNSConfigured(_ configured: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
-        engine.setDNSConfigured(configured)
+        kernelState.setDNSConfigured(configured)
     }
 
     /// Installs what `reloadConfiguration` calls to read the files.
@@ -203,7 +204,7 @@ public final class PathService: @unchecked Sendable {
         admission.applyLimits()
         // Before the first path there is nothing to re-evaluate: the first batch will
         // be evaluated under the new policy.
-        guard engine.hasState else { return }
+        guard kernelState.hasState else { return }
         publisher.publishChanges()
         publisher.routes.reevaluate()
         watchList.apply(configuration.current.watch)
@@ -234,14 +235,14 @@ public final class PathService: @unchecked Sendable {
         let now = records.clock.now()
         let path = publisher.path(for: .any)
         let counters = records.counters
-        let reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.current.policy)
+        let reports = InterfaceReport.reports(for: kernelState.snapshot, policy: configuration.current.policy)
         return DaemonMetrics(
             path: .init(path: path, changes: counters.pathChanges, unsatisfiedTime: counters.unsatisfiedTime(at: now),
                         lastChange: counters.lastPathChange?.wall),
             interfaces: .init(reports: reports, path: path),
             connectivity: .init(path: connectivity.connectivity(of: path), reports: connectivity.latest,
                                 reportCounts: counters.connectivityReports),
-            daemon: .init(counters: counters, generation: engine.generation, clients: admission.clients.count,
+            daemon: .init(counters: counters, generation: kernelState.generation, clients: admission.clients.count,
                           subscriptions: publisher.subscriptions.count, startTime: records.startTime.wall),
             routes: .init(watchList.hosts.map { state in
                 .init(host: state.host.description,

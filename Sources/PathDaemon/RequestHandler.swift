@@ -16,17 +16,17 @@ import ServiceSupport
 /// Threading: the state queue only (see `PathService`).
 final class RequestHandler {
     private let log: Logger
-    /// The state queue (`engine.queue`), and the snapshot the `interfaces` reply reads.
-    private let engine: KernelStateTracker
+    /// The state queue (`kernelState.queue`), and the snapshot the `interfaces` reply reads.
+    private let kernelState: KernelStateTracker
     private let configuration: ServiceConfiguration
     private let publisher: PathPublisher
     private let connectivity: ConnectivityReports
     private let records: ServiceRecords
 
-    init(log: Logger, engine: KernelStateTracker, configuration: ServiceConfiguration, publisher: PathPublisher,
+    init(log: Logger, kernelState: KernelStateTracker, configuration: ServiceConfiguration, publisher: PathPublisher,
          connectivity: ConnectivityReports, records: ServiceRecords) {
         self.log = log
-        self.engine = engine
+        self.kernelState = kernelState
         self.configuration = configuration
         self.publisher = publisher
         self.connectivity = connectivity
@@ -35,7 +35,7 @@ final class RequestHandler {
 
     /// One request line; a line that is no request gets the error line that says why.
     func received(_ line: [UInt8], from connection: ClientConnection) {
-        dispatchPrecondition(condition: .onQueue(engine.queue))
+        dispatchPrecondition(condition: .onQueue(kernelState.queue))
         let request: Request
         do {
             request = try Request.parse(line: line)
@@ -79,11 +79,11 @@ final class RequestHandler {
         case .interfaces:
             // Derived on request from the snapshot the paths were computed from, so the
             // report and the current path never disagree.
-            var reports = InterfaceReport.reports(for: engine.snapshot, policy: configuration.current.policy)
+            var reports = InterfaceReport.reports(for: kernelState.snapshot, policy: configuration.current.policy)
             for index in reports.indices {
                 reports[index].connectivity = connectivity.report(on: reports[index].name)
             }
-            connection.send(ServerMessage.interfaces(generation: engine.generation, interfaces: reports,
+            connection.send(ServerMessage.interfaces(generation: kernelState.generation, interfaces: reports,
                                                      id: id).encoded())
         case .reload:
             guard requireTrusted(connection, id: id, doing: "asked to reload",

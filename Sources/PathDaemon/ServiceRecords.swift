@@ -82,7 +82,7 @@ final class ServiceRecords: @unchecked Sendable {
 
     // MARK: Events
 
-    /// The engine's state changed (after a resync when `resync` is set): the paths are
+    /// The kernel's state changed (after a resync when `resync` is set): the paths are
     /// published from now on, and the metrics file follows changes from the first on.
     func recordStateChange(resync: String?) {
         if phase == .starting { phase = .live }

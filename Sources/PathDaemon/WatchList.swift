@@ -102,7 +102,7 @@ final class WatchList: @unchecked Sendable {
             change.generation = previous?.generation ?? change.generation
             guard change != previous else { continue }
             change.sequence += 1
-            change.generation = publisher.engine.generation
+            change.generation = publisher.kernelState.generation
             hosts[index].recorded = change
             records.recordRoute(host: hosts[index].host.description, change, at: now)
         }

@@ -60,7 +60,7 @@ public final class DaemonHarness {
         }
     }
 
-    /// The engine gave up: no source ever delivered a first state.
+    /// The kernel-state tracker gave up: no source ever delivered a first state.
     public struct StartFailed: Error { let reason: String }
 
     /// The first of "first path known" and "fatal", waited for with a deadline.
