@@ -43,7 +43,7 @@ let package = Package(
         // Where the path is computed: a snapshot and a policy in, a path or a route's verdict out.
         .target(name: "PathEvaluation", dependencies: ["PathConfiguration", "PathModel"]),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
-        .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "PathConfiguration", "SystemCalls"]),
+        .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "SystemCalls"]),
         // What every program of the package shares that is neither the model nor a system
         // call: the logger, the handled signals, the system clocks.
         .target(name: "ServiceSupport", dependencies: ["PathModel", "SystemCalls"]),
@@ -133,7 +133,8 @@ let package = Package(
         .testTarget(name: "ConnectivityCheckTests", dependencies: ["ConnectivityCheck", "PathModel",
                                                                    "PathConfiguration", "ServiceSupport",
                                                                    "PathTestFixtures"]),
-        .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathTestFixtures"]),
+        .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathConfiguration",
+                                                          "PathTestFixtures"]),
         // The packages under a real systemd booted in a container (scripts/test/booted_systemd.py).
         .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
         // What ships beside the binaries, read or unpacked without a network namespace: the

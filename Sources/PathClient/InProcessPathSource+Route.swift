@@ -1,5 +1,4 @@
 import Dispatch
-import Netlink
 import KernelState
 import PathModel
 import PathConfiguration
@@ -25,11 +24,7 @@ extension InProcessPathSource {
         queue.async {
             let (result, _) = configurationFiles.load()
             let configuration = result.isValid ? result.configuration : .builtIn
-            let netlink = NetlinkConfiguration(configuration.daemon)
-            let kernelState = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
-                NetlinkMonitor(generation: generation, configuration: netlink,
-                               deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
-            }
+            let kernelState = Self.kernelState(on: queue, settings: configuration.daemon)
             var asked = false
             // The handlers hold the tracker until `finish` clears them: nothing else does.
             kernelState.onChange = { _ in

@@ -68,11 +68,7 @@ final class InProcessPathSource: @unchecked Sendable {
             if !result.diagnostics.isEmpty { configurationProblems(result.diagnostics.map(\.description)) }
             policy = configuration.policy
             let settings = configuration.daemon
-            let netlink = NetlinkConfiguration(settings)
-            let kernelState = KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
-                NetlinkMonitor(generation: generation, configuration: netlink,
-                               deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
-            }
+            let kernelState = Self.kernelState(on: queue, settings: settings)
             if let route {
                 let routes = RouteWatcher(kernelState: kernelState,
                                           log: .discarding) { [unowned self] destination, lookup in
@@ -111,6 +107,17 @@ final class InProcessPathSource: @unchecked Sendable {
             kernelState = nil
             resolver = nil
             routes = nil
+        }
+    }
+
+    /// The kernel's state on `queue`, kept by a `NetlinkMonitor` that looks up routes and
+    /// sizes its buffer as `[Daemon]` says (the daemon's own settings); not started yet.
+    static func kernelState(on queue: DispatchQueue, settings: DaemonSettings) -> KernelStateTracker {
+        let netlink = NetlinkConfiguration(lookupDestinations: settings.lookupDestinations,
+                                           receiveBufferBytes: settings.receiveBufferBytes)
+        return KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
+            NetlinkMonitor(generation: generation, configuration: netlink,
+                           deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })
         }
     }
 

@@ -28,7 +28,8 @@ final class Daemon: @unchecked Sendable {
         self.configuration = configuration
         let settings = configuration.initial.daemon
         let queue = stateQueue
-        let netlink = NetlinkConfiguration(settings)
+        let netlink = NetlinkConfiguration(lookupDestinations: settings.lookupDestinations,
+                                           receiveBufferBytes: settings.receiveBufferBytes)
         let service = PathService(
             queue: queue,
             configuration: configuration.initial,

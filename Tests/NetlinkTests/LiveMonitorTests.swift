@@ -12,7 +12,7 @@ import Testing
         let queue = DispatchQueue(label: "pathd.test.netlink.live")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(
-            generation: Generation(rawValue: 7), queue: queue, configuration: NetlinkConfiguration(),
+            generation: Generation(rawValue: 7), queue: queue, configuration: .standard,
             deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         monitor.start()
         defer { monitor.cancel() }
@@ -51,7 +51,7 @@ import Testing
         let queue = DispatchQueue(label: "pathd.test.netlink.lookups")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(
-            generation: .first, queue: queue, configuration: NetlinkConfiguration(),
+            generation: .first, queue: queue, configuration: .standard,
             deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         monitor.start()
         defer { monitor.cancel() }
@@ -81,7 +81,7 @@ import Testing
         let queue = DispatchQueue(label: "pathd.test.netlink.cancel")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(
-            generation: .first, queue: queue, configuration: NetlinkConfiguration(),
+            generation: .first, queue: queue, configuration: .standard,
             deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         monitor.cancel()  // before start: just finishes
         queue.sync {}  // the cancellation ran

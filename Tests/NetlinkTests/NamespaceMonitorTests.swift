@@ -25,7 +25,7 @@ struct NamespaceMonitorTests {
         let queue = DispatchQueue(label: "pathd.test.netlink.netns")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(generation: Generation(rawValue: 3), queue: queue,
-                                     configuration: NetlinkConfiguration(),
+                                     configuration: .standard,
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         try namespace.start(monitor, on: queue)
         defer { monitor.cancel() }
@@ -146,7 +146,7 @@ struct NamespaceMonitorTests {
         let queue = DispatchQueue(label: "pathd.test.netlink.master")
         let inbox = BatchInbox()
         let monitor = NetlinkMonitor(generation: Generation(rawValue: 4), queue: queue,
-                                     configuration: NetlinkConfiguration(),
+                                     configuration: .standard,
                                      deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
         try namespace.start(monitor, on: queue)
         defer { queue.sync { monitor.cancel() } }

@@ -51,7 +51,7 @@ struct StaleInterfaceLookupTests {
         func startMonitor(_ inbox: BatchInbox, generation: UInt64) throws -> NetlinkMonitor {
             let queue = DispatchQueue(label: "pathd.test.netlink.stale.\(generation)")
             let monitor = NetlinkMonitor(generation: Generation(rawValue: generation), queue: queue,
-                                         configuration: NetlinkConfiguration(),
+                                         configuration: .standard,
                                          deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
             try namespace.start(monitor, on: queue)
             return monitor
