@@ -47,7 +47,7 @@ let package = Package(
         // What every program of the package shares that is neither the model nor a system
         // call: the logger, the handled signals, the system clocks.
         .target(name: "ServiceSupport", dependencies: ["PathModel", "SystemCalls"]),
-        .target(name: "KernelState", dependencies: ["PathModel", "PathConfiguration", "ServiceSupport", "SystemCalls"]),
+        .target(name: "KernelState", dependencies: ["PathModel", "ServiceSupport", "SystemCalls"]),
         .target(name: "PathDaemon", dependencies: ["CSystemd", "KernelState", "PathModel", "PathEvaluation",
                                                    "PathConfiguration", "PathProtocol", "ServiceSupport",
                                                    "SystemCalls"]),

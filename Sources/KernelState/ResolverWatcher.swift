@@ -1,7 +1,6 @@
 import Dispatch
 import Glibc
 import PathModel
-import PathConfiguration
 import ServiceSupport
 import SystemCalls
 
@@ -18,6 +17,10 @@ import SystemCalls
 /// Threading: created, started and cancelled on the state queue; the read source
 /// runs there too. `@unchecked Sendable` because the Dispatch handler captures `self`.
 public final class ResolverWatcher: @unchecked Sendable {
+    /// The largest resolv.conf read; a larger one is taken as an unreadable one (logged
+    /// once). resolv.conf(5) sets no limit; a real one is a few hundred bytes.
+    static let maximumFileBytes = 1 << 20
+
     private let path: String
     private let upstreamPath: String
     private let queue: DispatchQueue
@@ -139,7 +142,7 @@ public final class ResolverWatcher: @unchecked Sendable {
     /// The nameservers of `file`; nil when it cannot be read, which is logged once
     /// (with `why`) until it can be read again.
     private func nameservers(in file: String, why: String) -> [String]? {
-        switch RegularFile.readText(file, maximumBytes: ConfigurationFiles.maximumFileBytes) {
+        switch RegularFile.readText(file, maximumBytes: Self.maximumFileBytes) {
         case .success(let text):
             reportedMissing.remove(file)
             return ResolverConfiguration.nameservers(in: text)
