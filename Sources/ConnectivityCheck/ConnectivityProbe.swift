@@ -17,7 +17,7 @@ public protocol ConnectivityReporter: Sendable {
     func report(_ results: [Connectivity], to socketPath: String) throws(PathClientError)
 }
 
-/// pathd-probe's engine: subscribes to pathd like any client (`DaemonSubscription`,
+/// What pathd-probe runs: subscribes to pathd like any client (`DaemonSubscription`,
 /// which reconnects across a restart of pathd), plans rounds with `ProbePlanner`, runs
 /// each round's fetches and its report on a worker queue, and goes on. Time comes from
 /// the injected `Scheduler` and clocks, so tests need no sleeps.
