@@ -15,6 +15,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import re
 import resource
 import select
@@ -256,15 +257,27 @@ class Driver:
 
 # MARK: 1. latency
 
+def route_step(driver, name, add, family, v4, v6):
+    """A `measure` step that adds or deletes vA's default route of `family`, after which
+    the path is satisfied with exactly the families v4 and v6."""
+    gateway = Topology.V4_GATEWAY if family == socket.AF_INET else Topology.V6_GATEWAY
+    request = rtnl.RouteSocket.route_request(add, family, gateway, driver.topology.va_index)
+    return (name, driver.socket_a, request, path_state(v4, v6), route_line(not add, gateway))
+
+
+def route_steps(driver):
+    """The route changes of the latency part, from and back to both default routes."""
+    v4, v6 = socket.AF_INET, socket.AF_INET6
+    return [route_step(driver, "IPv4 default delete", False, v4, False, True),
+            route_step(driver, "IPv4 default add", True, v4, True, True),
+            route_step(driver, "IPv6 default delete", False, v6, True, False),
+            route_step(driver, "IPv6 default add", True, v6, True, True)]
+
+
 def latency(driver, rounds):
     top = driver.topology
     a, b = driver.socket_a, driver.socket_b
     v4, v6 = socket.AF_INET, socket.AF_INET6
-
-    def route(add, family):
-        gateway = Topology.V4_GATEWAY if family == v4 else Topology.V6_GATEWAY
-        return rtnl.RouteSocket.route_request(add, family, gateway, top.va_index)
-
     any_path = is_path
     steps = [
         ("carrier off", b, rtnl.RouteSocket.link_request(top.vb_index, False), path_state(False, False), CARRIER_OFF),
@@ -273,13 +286,9 @@ def latency(driver, rounds):
         # Admin down flushed both default routes: the path stays unsatisfied, only its
         # reason may change; the first path line, if any, is what "noticed" means.
         ("admin up", a, rtnl.RouteSocket.link_request(top.va_index, True), any_path, ADMIN_UP),
-        ("IPv4 default add", a, route(True, v4), path_state(True, False), route_line(False, Topology.V4_GATEWAY)),
-        ("IPv6 default add", a, route(True, v6), path_state(True, True), route_line(False, Topology.V6_GATEWAY)),
-        ("IPv4 default delete", a, route(False, v4), path_state(False, True), route_line(True, Topology.V4_GATEWAY)),
-        ("IPv4 default add", a, route(True, v4), path_state(True, True), route_line(False, Topology.V4_GATEWAY)),
-        ("IPv6 default delete", a, route(False, v6), path_state(True, False), route_line(True, Topology.V6_GATEWAY)),
-        ("IPv6 default add", a, route(True, v6), path_state(True, True), route_line(False, Topology.V6_GATEWAY)),
-    ]
+        route_step(driver, "IPv4 default add", True, v4, True, False),
+        route_step(driver, "IPv6 default add", True, v6, True, True),
+    ] + route_steps(driver)
     results = []
     for _ in range(rounds):
         for name, stream, request, pathd_predicate, monitor_predicate in steps:
@@ -293,6 +302,54 @@ def latency(driver, rounds):
                                  now() + 3_000_000_000)
             driver.settle(20)
     return results
+
+
+def latency_pair(driver, binary, directory, prefix, rounds):
+    """The latency part's route changes made in turn, in a random order at each step, in
+    the usual topology (vA alone) and in a second one with the 4 idle uplinks
+    (`Topology.add_idle_uplinks`), each watched by its own pathd and `ip monitor`. Both
+    pathds live through the same moments of the machine, so the difference of their
+    figures is what the four interfaces cost, without the drift that separates two runs
+    made one after the other (docs/PERFORMANCE.md, "Per-interface lookups")."""
+    five = Topology(prefix + "-five")
+    pathd5 = None
+    driver5 = None
+    try:
+        five.add_idle_uplinks()
+        pathd5 = Pathd(binary, five.a, os.path.join(directory, "pathd5.sock"), os.path.join(directory, "pathd5.log"))
+        subscriber = pathd5.wait_until_accepting()
+        subscriber.wait_for(path_state(True, True))
+        driver5 = Driver(five, subscriber)
+        drivers = {"one": driver, "five": driver5}
+        results = {"one": [], "five": []}
+        steps = {name: route_steps(each) for name, each in drivers.items()}
+        for _ in range(rounds):
+            for index in range(len(steps["one"])):
+                for name in random.sample(list(drivers), 2):
+                    results[name].append(drivers[name].measure(*steps[name][index]))
+                    drivers[name].settle(20)
+        return {name: latency_report(items) for name, items in results.items()}
+    finally:
+        if driver5:
+            driver5.close()
+        if pathd5:
+            pathd5.stop()
+        five.remove()
+
+
+def print_latency_pair(pair):
+    print(f"### One interface against five, interleaved ({pair['one']['changes']} route changes each, ms)\n")
+    print("| topology | n | pathd median | p99 | ip monitor median | pathd − ip monitor median | p99 |")
+    print("|---|---|---|---|---|---|---|")
+    for name, label in (("one", "vA alone"), ("five", "vA and 4 idle uplinks, 2 tables")):
+        block = pair[name]["all"]
+        p, mo, d = block["pathd"], block["ip_monitor"], block["pathd_minus_monitor"]
+        print(f"| {label} | {p.get('n', 0)} | {ms(p.get('median'))} | {ms(p.get('p99'))} | {ms(mo.get('median'))} | "
+              f"{ms(d.get('median'))} | {ms(d.get('p99'))} |")
+    one, five = pair["one"]["all"], pair["five"]["all"]
+    print(f"\nFive over one: pathd − ip monitor median "
+          f"{ms(five['pathd_minus_monitor'].get('median') - one['pathd_minus_monitor'].get('median'))}, "
+          f"pathd median {ms(five['pathd'].get('median') - one['pathd'].get('median'))}.\n")
 
 
 def latency_report(results):
@@ -739,6 +796,8 @@ def print_report(results):
                   f"{block['pathd_missed']} / {block['monitor_missed']} |")
         print()
         readers.print_latency_readers(report.get("readers", {}), ms)
+    if "latency_pair" in results:
+        print_latency_pair(results["latency_pair"])
     if "breakdown" in results:
         readers.print_breakdown(results["breakdown"], ms)
     if "fanout" in results:
@@ -877,12 +936,13 @@ def main():
     parser.add_argument("--engine", help="pathd-engine-bench, the in-process engine (default: beside --pathd, if there)")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
-                        default="start,resync,engine,latency,latency5,breakdown,fanout,idle,hostile,memory,route,"
-                                "flood,start-full,gio,routewatch",
-                        help="comma-separated subset of start,resync,engine,latency,latency5,breakdown,fanout,idle,"
-                             "hostile,memory,route,flood,start-full,gio,routewatch (start-full runs inside flood, for "
-                             "pathd, its resync and the in-process engine; latency5 is latency with 4 more "
-                             "interfaces; routewatch: the watched routes, routewatch.py); "
+                        default="start,resync,engine,latency,latency5,latency-pair,breakdown,fanout,idle,hostile,"
+                                "memory,route,flood,start-full,gio,routewatch",
+                        help="comma-separated subset of start,resync,engine,latency,latency5,latency-pair,breakdown,"
+                             "fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch (start-full runs inside "
+                             "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
+                             "interfaces; latency-pair the route changes in turn in a topology with one interface and "
+                             "one with five, each with its own pathd; routewatch: the watched routes, routewatch.py); "
                              "--only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
                              "--only hostile,memory runs the hostile local users' part alone")
@@ -937,6 +997,10 @@ def main():
                 results["latency5"] = latency_report(latency(driver, arguments.rounds))
             finally:
                 topology.remove_idle_uplinks()
+        if "latency-pair" in only:
+            print(f"bench: one interface against five, interleaved, {arguments.rounds * 4} route changes each",
+                  file=sys.stderr, flush=True)
+            results["latency_pair"] = latency_pair(driver, binary, directory, arguments.prefix, arguments.rounds)
         if "breakdown" in only:
             print("bench: where pathd's part goes (perf trace)", file=sys.stderr, flush=True)
             results["breakdown"] = readers.breakdown(driver, pathd, arguments.breakdown_rounds, change_round)
