@@ -151,6 +151,7 @@ lint:
 	mandoc -T lint -W warning $(MAN_PAGES)
 	scripts/check-testable-imports.py $(SWIFT)
 	scripts/check-line-length.py
+	scripts/check-spdx.py
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \

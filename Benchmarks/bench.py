@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """pathd benchmarks (docs/PERFORMANCE.md, "Targets and results"): latency against
 `ip monitor`, a million-route flood, fan-out to 1,000 subscribers, idle cost, start
 time; a well-behaved client's latency under hostile local users, and memory with 1,024

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """GLib processes against pathd (docs/PERFORMANCE.md, "GLib programs"): two copies of
 gio-module's `gio-watch` in namespace A, one with pathd's GIO module
 (GIO_EXTRA_MODULES, PATHD_SOCKET) and one forced onto GLib's own netlink backend

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Pieces the benchmarks share: the namespace topology, a pathd process, line streams
 read against one monotonic clock, /proc readings.
 

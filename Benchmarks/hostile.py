@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Hostile local users in numbers (docs/PERFORMANCE.md, "Hostile local users"): what
 they cost a well-behaved client.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Readers of pathd's path besides a raw subscriber (docs/PERFORMANCE.md, "Start, hops,
 the in-process engine"): `pathctl monitor --json` and the client library's in-process
 engine (pathd-engine-bench), timed beside pathd's own line in the latency part; the

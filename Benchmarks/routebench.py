@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """The cost of the `route` request (docs/PROTOCOL.md): round trips one at a time and a
 pipelined batch, against `ping` (the cheapest request) as the baseline, with pathd's
 own CPU time per request from /proc. The destinations cycle through a /24 the default

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Route subscriptions (docs/ARCHITECTURE.md, "Watched routes"), against a pathd binary, as root, in a namespace of its own:
 
   routewatch.py flood PATHD ROUTES WATCHED   pathd's CPU time while `ip -batch` adds ROUTES

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A minimal rtnetlink client for the benchmarks: set a link up or down, add or
 delete a route, in a chosen network namespace, and wait for the kernel's ack.
 

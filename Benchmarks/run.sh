@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Runs Benchmarks/bench.py against a pathd binary; every namespace the run creates is
 # named pathd-bench-<this shell's pid>-… and removed on exit, even if bench.py is killed.
 set -euo pipefail

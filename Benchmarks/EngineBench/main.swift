@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // pathd-engine-bench: the client library's in-process engine (PathMonitor, mode
 // .inProcess), timed from inside the process for `make bench` (Benchmarks/bench.py).
 //

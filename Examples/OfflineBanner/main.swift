@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // An honest offline banner, with PathClient's native API: prints one line per change
 // of the host's network path, and a retry hint while offline. Unknown (no answer yet)
 // is not offline, so nothing is printed until the first answer arrives.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Follows the route to one address with PathMonitor.routeUpdates: one line now, then one
 // per change of pathd's answer (from pathd, or with no daemon from its engine in this
 // process). A backup or sync tool would pause and resume on these lines instead of

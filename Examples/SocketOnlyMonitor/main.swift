@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Watches pathd with nothing but its socket: PathSocketClient's DaemonSubscription,
 // which links neither libnl nor libsystemd (no in-process engine: without a daemon it
 // says so and retries). One line per event; `--once` exits after the first path.

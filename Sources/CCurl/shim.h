@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // libcurl for pathd-probe, and nothing else links it.
 //
 // curl_easy_setopt and curl_easy_getinfo are variadic, and Swift imports no variadic C

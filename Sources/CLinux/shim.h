@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // The C entry point of the Netlink module: libnl-3, libnl-route-3 and the kernel
 // headers whose macros Swift needs. Function-like macros and variadic C functions are
 // not imported into Swift; the static inline helpers below stand in.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // System calls and glibc functions the Glibc module does not import: GNU extensions,
 // declared only under _GNU_SOURCE, which must not be defined here (glibc's types would
 // then differ from the Glibc module's: "different definitions in different modules"),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 // libsystemd's sd-daemon(3) API, for the daemon only (sd_notify, sd_listen_fds). No
 // client program links this module.
 #ifndef PATHD_CSYSTEMD_SHIM_H

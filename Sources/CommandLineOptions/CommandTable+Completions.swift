@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The shells whose completion scripts a command table writes. The scripts are checked in
 /// under packaging/completions (a test compares them with what the table writes), so that
 /// packagers install plain files and need not run the program they build.

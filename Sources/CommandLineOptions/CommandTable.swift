@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A program with commands (`pathctl status`, `pathctl wait`), declared once: its options,
 /// which of them every command takes, and each command's own options and operands. The
 /// parser, the usage text and the shell completions (CommandTable+Completions.swift) all

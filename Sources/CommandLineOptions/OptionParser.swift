@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The one command-line grammar of pathd and pathctl, as getopt_long(3) spells long
 /// options: `--flag value` and `--flag=value` alike, `--` ends the options, and options
 /// may come before or after the operands. Unlike getopt, an option that is not declared

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The values options take, read the same way by every option that takes them.
 public enum OptionValue {
     /// A number of seconds in plain decimal: digits with an optional fraction (`30`,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// `text`'s words in lines of at most `width` columns (a longer word gets a line of its
 /// own): for help texts and the example configuration's comments.
 public func wordWrapped(_ text: String, width: Int) -> [String] {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where a fetched body goes as it arrives: hashed, counted, and kept only as far as a
 /// comparison with `ExpectedContent=` needs. It takes bytes up to
 /// `FetchResult.maximumBodyBytes` exactly and refuses the first byte past them, so a body

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// When pathd-probe checks, as a pure state machine over a monotonic clock (`now` is any

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// SHA-256 (FIPS 180-4), fed in pieces as a body arrives. Written here because the
 /// toolchain has none on Linux (no CryptoKit, and Foundation has no digest); checked
 /// against the NIST vectors in ConnectivityCheckTests.

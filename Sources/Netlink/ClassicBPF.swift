@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CLinux
 
 /// A classic BPF program under construction (`struct sock_filter`, linux/filter.h;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// What a `NetlinkMonitor` asks of the kernel and where it looks: plain values, which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CLinux
 
 /// One libnl routing socket (`nl_socket_alloc` + `nl_connect(sk, NETLINK_ROUTE)`).

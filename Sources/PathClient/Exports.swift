@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One import is enough: `import PathClient` brings the types its public API uses, and
 // no more. PathModel, PathConfiguration and PathProtocol hold names as common as
 // `Request` and `Configuration`, which would clash with an app's other imports, so only these are

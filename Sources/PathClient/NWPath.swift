@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// A network path, as Apple's Network framework names it: a thin mapping of pathd's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Everything pathd reads from pathd.conf and its drop-ins.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// A section of pathd.conf whose keys are declared in one table, `keys`: parsing,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The `[Connectivity]` section: the check `pathd-probe` makes and pathd publishes

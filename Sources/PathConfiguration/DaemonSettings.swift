@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The `[Daemon]` section: how the daemon runs. Every key has a built-in default,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// A shell glob as fnmatch(3) without flags understands it, matched byte by byte:

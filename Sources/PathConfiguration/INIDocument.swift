@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// A configuration file in the INI style of systemd unit files, split into sections

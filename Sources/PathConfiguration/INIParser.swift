@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Splits systemd-style INI text into sections and `Key=Value` assignments.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// One match key of an `[Interface]` section (`Name=`, `Type=` or `Kind=`): glob terms,

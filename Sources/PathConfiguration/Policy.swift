@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// One link's settings, after every `[Interface]` section that matches it applied (see

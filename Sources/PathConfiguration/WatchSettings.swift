@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The `[Watch]` section: the hosts whose route pathd follows for its metrics, as a route

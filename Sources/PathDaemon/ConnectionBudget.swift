@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How many connections the daemon serves, per user and in all, with headroom kept for
 /// root and the daemon's own user: one local user opening connections until the limit
 /// must never lock out the administrator (as dbus-daemon's `max_connections_per_user`).

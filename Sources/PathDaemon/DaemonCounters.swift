@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// Every counter pathd's metrics report: what happened since the daemon started. The

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import SystemCalls
 
 /// The lines waiting for one client to read them.

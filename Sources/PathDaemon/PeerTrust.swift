@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Who may make the requests that change what every client is told, and take the
 /// connection budget's headroom: root and the daemon's own user. `reload` re-reads files
 /// the requester may not control; `reportConnectivity` comes from pathd-probe, which runs

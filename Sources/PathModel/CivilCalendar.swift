@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The proleptic Gregorian calendar in days since 1970-01-01 (Howard Hinnant's
 /// `days_from_civil` and `civil_from_days`): for `UTCTime`'s RFC 3339 text and for
 /// pathctl's `--since`/`--until` dates.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a connectivity check found beyond the path (docs/ARCHITECTURE.md, "The
 /// connectivity check"): whether a configured URL gave back its expected content. Kept
 /// apart from `Path`: a check never changes a path's status or any other of its fields.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a subscriber asks about, as NWPathMonitor's initialisers define it.
 ///
 /// `requiredInterfaceType: .wifi` asks "is there a path over wifi", not "is the host

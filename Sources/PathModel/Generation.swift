@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The identity of one monitor instance (one netlink subscription and its dumps).
 ///
 /// A monitor is cancelled and replaced, never restarted: after a kernel overrun the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Bytes as hexadecimal text and back: a SHA-256 digest in pathd.conf's `ExpectedSHA256=`,
 /// in a connectivity report on the socket, and in escaped bytes of a printed body.
 public enum Hexadecimal {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One line of pathd's path history: a change of the default path, or a mark that the
 /// daemon started or stopped. Between a stop (or the last line of a run that ended
 /// without one: a crash, `kill -9`) and the next start nothing is known: that gap is

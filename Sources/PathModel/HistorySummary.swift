@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The history read as a person asks it: when was the host without a path, for how
 /// long and why, and when did nobody watch. A pure function of the entries and the
 /// present moment.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// An IPv4 or IPv6 address as a value, with the textual forms of `inet_ntop(3)` /
 /// RFC 5952 and a parser for the same. Pure: no libc, so PathModel stays I/O-free.
 public enum IPAddress: Hashable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Address flags (`IFA_F_*`, `<linux/if_addr.h>`), only those pathd reads.
 public struct AddressFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32

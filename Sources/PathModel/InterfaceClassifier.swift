@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What sysfs and rtnetlink say about a link's medium; gathered by the Netlink module
 /// from `/sys/class/net/NAME` (the root is injected there), classified here.
 public struct InterfaceFacts: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A kernel interface index (`ifindex`, as in `if_nametoindex(3)` and `ifi_index` of
 /// `struct ifinfomsg`). Zero is never a valid interface.
 public struct InterfaceIndex: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The daemon's view of one link, for the `interfaces` request and `pathctl interfaces`:
 /// what the kernel said about it, what the policy makes of it, and whether it could
 /// carry a path, with the reason when it could not. Derived from a snapshot and a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The kind of medium an interface is, as NWInterface.InterfaceType defines it.
 ///
 /// A type says nothing about cost: "expensive" and "constrained" are policy (see

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Interface flags from `ifi_flags` (`IFF_*`, `<linux/if.h>`), only those pathd reads.
 public struct LinkFlags: OptionSet, Hashable, Sendable {
     public let rawValue: UInt32

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Log verbosity, as `LogLevel=` and `--log-level` name it, and the level of one line.
 /// Ordered by importance: `.error < .debug`, as syslog(3) numbers them.
 public enum LogLevel: String, Hashable, Sendable, CaseIterable, Comparable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Where pathd asks the kernel to route (RTM_GETROUTE, as `ip route get`), one address
 /// per family: by default addresses reserved for documentation, so no real network is
 /// ever on-link. No packet is sent. A setting like `Policy`, passed where it is needed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// One decoded fact from the kernel (or from a fake source in tests). Link and address
 /// messages carry the whole object, so replaying them in order converges on the
 /// kernel's state even when they overlap a dump.

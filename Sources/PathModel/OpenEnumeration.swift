@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A set of names the protocol may grow within version 1 (docs/PROTOCOL.md, "Version
 /// rule"): a value is one of the cases this version knows (`allCases`), or
 /// `unrecognized` with the name a newer pathd sent, kept as it came.

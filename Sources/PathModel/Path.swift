@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether a path can carry traffic now, as NWPath.Status defines it.
 public enum PathStatus: OpenEnumeration {
     /// A route exists over a usable interface. Nothing more: not that a server answers.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A producer of network events: the netlink monitor in the daemon and in the client's
 /// in-process mode, a replaying fake in tests. One instance is one generation; it is
 /// cancelled and replaced, never restarted.

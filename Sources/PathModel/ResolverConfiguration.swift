@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The part of resolv.conf(5) that pathd reads: the `nameserver` lines.
 public enum ResolverConfiguration {
     /// The nameserver addresses named in the text of a resolv.conf, in order. Comments

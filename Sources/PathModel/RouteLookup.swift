@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Route type (`rtm_type`, `RTN_*` in `<linux/rtnetlink.h>`).
 public struct RouteType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: UInt8

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The answer to "through what would traffic to this address go right now, and is that
 /// usable?" (the `route` request, docs/PROTOCOL.md): the kernel's route lookup for one
 /// destination, judged by the rules that judge a path (`PathEvaluator.route`).

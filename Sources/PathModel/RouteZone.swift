@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The zone of a link-scoped IPv6 address (RFC 4007 §11: the "eth0" of "fe80::1%eth0"):
 /// the interface the address is on, by name or by index in decimal, as getaddrinfo(3)
 /// reads it. fe80::/64 is on every link, so without a zone the kernel takes the first of

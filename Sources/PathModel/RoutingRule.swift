@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A routing policy rule (`ip rule`), as RTM_NEWRULE describes it. Only what decides
 /// whether ordinary, unmarked traffic from this host reaches a table.
 public struct RoutingRule: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Everything the evaluator needs, and nothing more: links, their addresses, the policy
 /// rules, the kernel's route answers (per family, and per family through each link), and
 /// DNS. No route at all: the kernel answers for its table, whose size (a full BGP table

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// pathd's socket: where the daemon listens, where clients look for it (docs/PROTOCOL.md,
 /// "Where the socket is"), and the one rule for a path named in pathd.conf (`Socket=`)
 /// or with `--socket` to pathd, pathd-probe or pathctl. Every program's help text and

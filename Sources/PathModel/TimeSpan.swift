@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Time spans as systemd writes them (systemd.time(7)): a number with a unit, or several
 /// added up (`1min 30s`); a bare number is seconds. Units: `ms`/`msec`, `s`/`sec`/
 /// `second(s)`, `m`/`min`/`minute(s)`, `h`/`hr`/`hour(s)`, `d`/`day(s)`. A number may

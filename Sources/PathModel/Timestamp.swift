@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A moment, read from two clocks at once: the wall clock (for people, and to compare
 /// with other hosts) and a monotonic clock that never jumps (for durations).
 public struct Timestamp: Hashable, Sendable {

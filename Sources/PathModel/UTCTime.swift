@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A wall-clock moment in UTC to the second, as the protocol writes it: RFC 3339 with
 /// `Z` (`2026-12-01T08:30:00Z`). A pure value: the clock is read by whoever makes one.
 /// (`Timestamp` is the daemon's reading of both clocks; its `utc` is one of these.)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The wire form of a connectivity result (docs/PROTOCOL.md, "connectivity"): in path

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The error codes in `{"type":"error","code":…}` lines. Open (docs/PROTOCOL.md,

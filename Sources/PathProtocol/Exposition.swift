@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The two text formats metrics are read in, from one list of `MetricFamily` values.
 ///
 /// - **OpenMetrics 1.0** (`application/openmetrics-text; version=1.0.0`): state sets and

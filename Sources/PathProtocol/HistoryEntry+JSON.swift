@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// One history entry as a JSON object: an element of the `history` reply's `entries`

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether the daemon's history survives a restart, and if not why (the `history`
 /// reply's `persistent` and `notPersistentBecause`, docs/PROTOCOL.md).
 public enum HistoryPersistence: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Why a line is not JSON, with the byte offset where parsing stopped.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     public var offset: Int

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// A parsed JSON value. pathd parses its own JSON so that hostile input (deep nesting,
 /// NUL bytes, invalid UTF-8, huge numbers) has one, bounded, tested behaviour.
 public enum JSONValue: Hashable, Sendable {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Writes one JSON object as bytes, members in the order they are added. Hand-written
 /// because a path line is encoded once per change and then fanned out: JSONEncoder
 /// takes about 20 µs a line, this about 5 µs (docs/ARCHITECTURE.md, "Toolchain and kernel facts"), and the member

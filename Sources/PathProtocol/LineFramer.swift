@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Splits a byte stream into newline-terminated lines, with a bound on line length so a
 /// peer that never sends a newline cannot make the daemon buffer without limit.
 public struct LineFramer: Sendable {

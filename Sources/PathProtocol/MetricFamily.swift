@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Metrics as plain values, before they are text: a family (name, type, unit, help) and
 /// its samples. `Exposition.render` turns a list of them into the OpenMetrics 1.0 text
 /// or the Prometheus 0.0.4 text; nothing else knows either format.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// A path as published: the path of one criteria set, the generation of the monitor

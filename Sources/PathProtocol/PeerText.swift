@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Text the other end of the socket wrote (an error's message, a warning, a reason),
 /// made fit for one line of a terminal or a log.
 public enum PeerText {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The version of the socket protocol (docs/PROTOCOL.md). Additive changes (a new
 /// field, a new message type, a new request) keep it; anything else bumps it.
 public enum ProtocolVersion {

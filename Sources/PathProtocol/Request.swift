@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// One request a client sends, one JSON object per line (docs/PROTOCOL.md, "Requests").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The wire form of the `route` reply (docs/PROTOCOL.md, "`route`").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// How long a client waits before reconnecting: doubling from `initial` up to
 /// `maximum`, each wait shortened by a random part of up to `jitter` of itself, so that
 /// the clients of a restarted daemon do not all come back at the same instant.

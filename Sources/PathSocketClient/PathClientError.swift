@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathProtocol
 
 /// Why talking to the daemon failed, in words for a person, and what kind of failure

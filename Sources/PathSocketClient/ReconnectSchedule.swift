@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// When a client that lost pathd tries again: the one reconnect policy of
 /// `DaemonSubscription` (so of `PathMonitor` and `NWPathMonitor`) and of `pathctl`.
 ///

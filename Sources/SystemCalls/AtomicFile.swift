@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Replacing a whole file so that a reader sees the old content or the new, never a

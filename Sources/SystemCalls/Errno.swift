@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// A C `errno` value, typed. The message is `strerror(3)`'s.

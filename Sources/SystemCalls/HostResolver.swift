@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Names to addresses through the system resolver, `getaddrinfo(3)`: /etc/hosts, DNS,

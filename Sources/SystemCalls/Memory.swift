@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CSystemCalls
 
 /// glibc's malloc, where the daemon's memory use depends on it: freed memory stays in

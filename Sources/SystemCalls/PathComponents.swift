@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// The directory (`.` for a bare name, `/` for a name in the root) and the last
 /// component of a file path, as dirname(1) and basename(1) would say for a path with
 /// no trailing slash.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// Reading small configuration-like files (pathd.conf, its drop-ins, resolv.conf)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Dispatch
 
 /// Runs work later: the one clock of the daemon's retries and the client's reconnect

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// The system's clocks (clock_gettime(2)), in nanoseconds.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Glibc
 
 /// A filesystem Unix socket address (`struct sockaddr_un`, see unix(7)).

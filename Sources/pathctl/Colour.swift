@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// Whether human output may be coloured, as https://no-color.org and most terminal tools
 /// decide it: only on a terminal, never for `--json`, never with `--no-color`, never when
 /// `NO_COLOR` is in the environment (whatever its value, even empty) or `TERM` is `dumb`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CommandLineOptions
 
 /// A pathctl command, in swift-argument-parser's shape: a type that owns its options

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # By hand, as root (README, "Flatpak"): xdg-desktop-portal's NetworkMonitor answering
 # from pathd's GIO module, against GLib's netlink backend. Needs xdg-desktop-portal and
 # dbus (not installed by scripts/install-deps.sh: no test runs this), a release pathd

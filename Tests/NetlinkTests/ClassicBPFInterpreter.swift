@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import CLinux
 
 /// Runs a classic BPF program over one datagram as the kernel does for a socket

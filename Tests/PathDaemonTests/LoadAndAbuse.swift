@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 
 /// The load and abuse tests (docs/ARCHITECTURE.md, "Slow clients" and "Memory").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // PathMonitorPrinter: prints every update of a PathMonitor as one JSON line, for the kernel tests,
 // which run it inside a network namespace beside the real pathd.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Locates the `pathd` and `pathctl` executables that `swift build` put beside the test bundle.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A long-running child started with posix_spawn(3) in a clean signal state.

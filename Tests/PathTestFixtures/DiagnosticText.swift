@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A file's text for a failure message (a child's stderr, a valgrind log): its contents,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathModel
 
 /// The one fixture library of the unit, protocol and daemon tests: builders for links,

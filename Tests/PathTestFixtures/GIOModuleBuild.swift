@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What `make -C gio-module` builds (`make test` does): pathd's GIO module, alone in its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A failure of a test harness (a child process, a command, a namespace), with everything

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The lines a program or a connection wrote, a cursor past the consumed ones, and why

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The tools the Prometheus tests run, from Debian's packages (scripts/install-deps.sh installs them).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// The source tree the tests were built from: scripts, units and packaging files they use.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Testing
 
 /// One step of tearing a test down, in `defer` or after the body: a failure is recorded

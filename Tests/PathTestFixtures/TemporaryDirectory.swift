@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// A directory made with mkdtemp(3) for one test's files, sockets and logs, removed with

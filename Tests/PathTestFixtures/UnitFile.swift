@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// What the systemd units in packaging/systemd run, read from the files themselves.

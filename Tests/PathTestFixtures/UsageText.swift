@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 /// What a `--help` lists, read as a user reads it, so that tests cover every command and
 /// option a program declares without keeping a list of their own.
 public struct UsageText {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import Foundation
 
 /// Waits for a condition read from outside (the kernel's own state, a socket that starts

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """The check server of the connectivity kernel tests (Tests/KernelTests/ConnectivityTests.swift).
 
 Serves GET requests in the test's peer namespace only, as told by the first word of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Attaches to the tun device IFNAME (made with `ip tuntap add`) and holds it open until
 stdin closes, so that it has carrier as a VPN client's tunnel does. Prints "attached"
 once it is. Usage: hold-tun.py IFNAME (run inside the namespace)."""

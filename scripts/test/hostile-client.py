@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A hostile local client of pathd, as any unprivileged user could write one
 (docs/PERFORMANCE.md, "Hostile local users").
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A hostile stand-in for pathd on a Unix socket, for the GIO module's robustness test.
 Usage: hostile-pathd.py SOCKET READY_FILE
 

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: Apache-2.0
 """Runs a program under the restrictions of a unit (packaging/systemd/pathd.service, or
 the one --unit names) that can be applied without systemd as PID 1, then execs it:
 

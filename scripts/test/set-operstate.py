@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """Sets a link's RFC 2863 operstate the way an 802.1X supplicant does: RTM_SETLINK
 with IFLA_OPERSTATE (Documentation/networking/operstates.rst). iproute2 has no verb
 for it. Usage: set-operstate.py IFNAME dormant|up (run inside the namespace)."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """A name server that never answers, for the connectivity kernel tests
 (Tests/KernelTests/ConnectivityTests.swift): it reads every query sent to ADDRESS:53 over
 UDP and replies to none, as a broken or filtered DNS server does, so that getaddrinfo(3)

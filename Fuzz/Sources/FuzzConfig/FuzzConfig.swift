@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathConfiguration
 
 /// Any bytes as a pathd.conf (the file is root's, but a drop-in may come from a

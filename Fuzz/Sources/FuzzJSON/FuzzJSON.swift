@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathProtocol
 
 /// Any bytes through the JSON parser; a value that parses, written back by JSONWriter,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 import PathProtocol
 
 /// One request line as a client sends it. Whatever parses must encode to a line that

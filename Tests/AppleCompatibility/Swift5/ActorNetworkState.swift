@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: an actor owns the latest path; the handler hops in with a Task.
 import Foundation
 import PathClient

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a static factory that owns its monitor inside the stream, keeps only the
 // newest path for a slow reader, and cancels the monitor when the reader goes away.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: an AsyncStream extension on the monitor itself, cancelled from
 // onTermination (as in automerge-repo-swift's NWPathMonitor+paths).
 import Foundation

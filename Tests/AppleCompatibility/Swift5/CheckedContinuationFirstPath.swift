@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: bridging the first path into async code with withCheckedContinuation,
 // cancelling the monitor from inside its own handler.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a command-line tool's "watch" subcommand: print every change with a
 // timestamp on the main queue and park the main thread in dispatchMain().
 import Foundation

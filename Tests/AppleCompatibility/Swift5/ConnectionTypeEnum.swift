@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: the app's own connection-type enum made from a path, with the order most
 // apps use (Wi-Fi before wired before cellular) and an "unknown" fallback.
 import PathClient

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: reading currentPath on demand (no handler at all) and checking which queue
 // a monitor was started on.
 import Foundation

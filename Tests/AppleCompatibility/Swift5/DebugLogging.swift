@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: logging paths the way apps do: debugDescription, String(describing:),
 // String(reflecting:), interpolation of paths, interfaces, reasons and endpoints.
 import Foundation

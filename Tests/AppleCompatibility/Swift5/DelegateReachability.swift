@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: the delegate style of older apps: a weak delegate told on the main queue.
 import Foundation
 import PathClient

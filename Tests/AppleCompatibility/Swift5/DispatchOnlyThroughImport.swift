@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a file whose only import is the path library, yet it makes its own queues
 // (`DispatchQueue(label:qos:)`, `.global(qos:)`, `DispatchQoS`), as files that import
 // only Network do: Network makes Dispatch visible.

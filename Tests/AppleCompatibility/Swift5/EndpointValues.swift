@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: NWEndpoint values in configuration code: hosts from string literals and
 // text, ports from literals, raw values and text, and a switch over the cases.
 import Foundation

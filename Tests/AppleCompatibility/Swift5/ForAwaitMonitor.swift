@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: iOS 17's AsyncSequence conformance: `for await path in monitor`.
 import Foundation
 import PathClient

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: reading the router's address from path.gateways: `.hostPort(let host, _)`,
 // then `.ipv4(let address)` / `.ipv6` / `.name`.
 import Foundation

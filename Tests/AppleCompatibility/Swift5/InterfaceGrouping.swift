@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: NWInterface and its type as Hashable values: sets, dictionary keys,
 // grouping, sorting by index.
 import PathClient

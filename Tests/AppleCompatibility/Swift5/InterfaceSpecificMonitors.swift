@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: one monitor per interface type (Wi-Fi, cellular, Ethernet) kept in a
 // dictionary keyed by NWInterface.InterfaceType, each reporting availability.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: mapping interface types to UI symbols and labels with an exhaustive switch.
 import PathClient
 

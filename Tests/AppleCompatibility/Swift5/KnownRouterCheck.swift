@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: "are we on the office / home network?" by comparing the gateway with a
 // known router, built with NWEndpoint.Host("…") and IPv4Address("…").
 import Foundation

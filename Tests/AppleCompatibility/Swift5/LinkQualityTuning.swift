@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: newer SDKs' `NWPath.LinkQuality`, behind the compiler and availability checks
 // that SDKs put around it, mapped to an app's own initial buffer size.
 import PathClient

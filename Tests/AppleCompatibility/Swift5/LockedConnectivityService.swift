@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a Swift 6-ready shared service: @unchecked Sendable, state behind an NSLock,
 // handlers that capture only Sendable values.
 import Foundation

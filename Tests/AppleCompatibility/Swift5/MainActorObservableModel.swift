@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a main-actor @Observable model written for Swift 6: the handler hops onto
 // the main actor with a Task, the model is never touched off it.
 import Foundation

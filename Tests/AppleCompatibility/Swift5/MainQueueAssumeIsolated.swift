@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a main-actor class that starts the monitor on the main queue and tells the
 // compiler so with MainActor.assumeIsolated (Swift 6 style).
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: Low Data Mode and metered networks: pick a media quality from
 // isConstrained / isExpensive, kept in a Mutex for Swift 6.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a protocol that NWPathMonitor conforms to, so that tests can inject a mock
 // (the Swift 6-era spelling: the requirement's handler is @Sendable, as Apple's is).
 import Foundation

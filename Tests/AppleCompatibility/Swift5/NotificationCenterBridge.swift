@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: re-broadcasting path changes through NotificationCenter for older parts of
 // an app, with the path and a flag in userInfo.
 import Foundation

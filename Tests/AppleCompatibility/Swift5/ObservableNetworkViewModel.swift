@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: an Observation (@Observable) view model as SwiftUI apps write it in
 // Swift 5 mode: weak self captured by the handler, hop to the main queue.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: an app's own address type conforming to `IPAddress` (either family in one
 // enum) kept in its `Sendable` values, and generic code that parses any `IPAddress`
 // from text through the protocol's `init?(_:)`.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: de-duplicating paths with NWPath's Equatable before doing work (Swift 5
 // class state mutated from the handler on the monitor's queue).
 import Foundation

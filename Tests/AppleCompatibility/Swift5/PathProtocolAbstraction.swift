@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: abstracting NWPath itself behind a protocol (NWPath has no public
 // initializer, so tests fake the path), and a monitor protocol whose handler takes
 // the abstraction: Swift 5 code from before the handler became @Sendable.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: copying a path into the app's own Sendable, Equatable value (for state
 // stores and tests), every field included.
 import PathClient

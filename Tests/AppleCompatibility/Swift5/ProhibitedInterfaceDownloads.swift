@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a download gate that ignores cellular (and falls back to "Wi-Fi only" on
 // systems without prohibitedInterfaceTypes).
 import Foundation

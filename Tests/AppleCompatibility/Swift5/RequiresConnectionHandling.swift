@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: treating `.requiresConnection` (on-demand VPN, dial-up) as "will connect
 // when used", distinct from satisfied and unsatisfied, and never as offline.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: cancel() is final, so "restart" makes a new monitor each time (Swift 5
 // class, optional monitor property).
 import Foundation

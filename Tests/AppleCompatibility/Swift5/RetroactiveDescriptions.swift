@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: Swift 5-era extensions that give Apple's enums descriptions and a case list
 // (Reachability-style libraries iterate every interface type).
 import PathClient

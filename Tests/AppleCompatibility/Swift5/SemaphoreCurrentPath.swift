@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: "give me the path now" for synchronous code: wait for the first update,
 // the result in a small locked box so that it also compiles in Swift 6.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a script-style helper that blocks until the network is up (or a timeout),
 // with a semaphore and a captured flag: Swift 5 code, as CLI tools have it.
 import Foundation

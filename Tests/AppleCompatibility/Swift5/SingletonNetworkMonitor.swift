@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: the tutorial singleton (Hacking with Swift and countless apps): a shared
 // monitor with isConnected and a connection type worked out with usesInterfaceType.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: exhaustive switches over NWPath.Status and NWPath.UnsatisfiedReason with
 // `@unknown default`, as the compiler asks for Apple's non-frozen enums.
 import PathClient

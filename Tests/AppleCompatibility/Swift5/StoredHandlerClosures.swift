@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: handlers that are not closure literals: a stored closure value and a
 // method reference (Swift 5 code; neither is Sendable).
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a small store injected into a UI environment; the monitor's queue is a
 // private serial queue, the state changes are published on the main queue.
 import Foundation

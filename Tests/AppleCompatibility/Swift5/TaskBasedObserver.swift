@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a long-lived Task iterating the monitor (iOS 17), cancelled by its owner.
 import Foundation
 import PathClient

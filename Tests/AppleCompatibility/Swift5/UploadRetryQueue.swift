@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: resuming queued work when the network comes back (offline → online edge),
 // and never blocking a request because the path says offline.
 import Foundation

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Pattern: a VPN client watching the network *under* its tunnel (as WireGuard and
 // Tailscale-style apps do): the first interface that is not `.other`, its name and
 // type, and whether the path still goes through a tunnel at all.
