@@ -82,9 +82,14 @@ struct PackagingFilesTests {
         for key in DaemonSettings.keys {
             #expect(kinds[key.name.lowercased()] == key.kind.rawValue,
                     "pathd(8) lacks \".It Fl \\-… Ar \(key.kind.rawValue)\" for \(key.name)=")
-            if !key.documentedDefault.isEmpty {
-                #expect(!bodies.contains(key.documentedDefault),
-                        "pathd(8) gives \(key.name)='s default \(key.documentedDefault) again: \(bodies)")
+            guard !key.documentedDefault.isEmpty else { continue }
+            #expect(!bodies.contains(key.documentedDefault),
+                    "pathd(8) gives \(key.name)='s default \(key.documentedDefault) again: \(bodies)")
+            // Nor anywhere else in the page: the line after each mention of the key.
+            for mention in manual.components(separatedBy: ".Cm \(key.name)=\n").dropFirst() {
+                let next = mention.prefix { $0 != "\n" }
+                #expect(!next.contains(key.documentedDefault),
+                        "pathd(8) gives \(key.name)='s default after naming it: \(next)")
             }
         }
     }
