@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Fails when a source file of the repository does not name its licence.
 
-Every Swift, C, Python and shell file under Sources/, Tests/, Examples/, Benchmarks/,
-Fuzz/, scripts/ and gio-module/ (and Package.swift) carries an
+Every Swift, C, C++, Python and shell file under Sources/, Tests/, Examples/,
+Benchmarks/, Fuzz/, scripts/ and gio-module/ (and Package.swift and .ci/run) carries an
 `SPDX-License-Identifier: Apache-2.0` line among its first lines (after a shebang or
 the swift-tools-version line), so that a file copied out of the tree still says under
 which licence (LICENSE) it may be used. Symbolic links are checked through their target.
@@ -16,11 +16,12 @@ import sys
 
 TAG = "SPDX-License-Identifier: Apache-2.0"
 ROOTS = ["Sources", "Tests", "Examples", "Benchmarks", "Fuzz", "scripts", "gio-module"]
-EXTENSIONS = (".swift", ".c", ".h", ".py", ".sh")
+EXTENSIONS = (".swift", ".c", ".h", ".cpp", ".py", ".sh")
 
 
 def source_files():
     yield "Package.swift"
+    yield ".ci/run"
     for top in ROOTS:
         for root, directories, files in os.walk(top):
             directories[:] = sorted(name for name in directories

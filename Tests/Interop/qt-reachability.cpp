@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What a Qt 6 program sees of the network: the backend QNetworkInformation loads for
 // Reachability, then one JSON line per reachability change, as a Qt application would
 // follow it. Without NetworkManager Qt picks its `glib` plug-in, which asks
