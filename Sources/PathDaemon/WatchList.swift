@@ -46,8 +46,10 @@ final class WatchList: @unchecked Sendable {
     private let publisher: PathPublisher
     private let records: ServiceRecords
     private let resolverQueue = DispatchQueue(label: "pathd.watch.resolver")
-    /// In the order of `Destination=`.
-    private(set) var hosts: [HostState] = []
+    /// In the order of `Destination=`. The metrics read it (`DaemonMetrics.RouteSection`).
+    private(set) var hosts: [HostState] = [] {
+        didSet { records.changed() }
+    }
     /// Whether a resolution round is out, and whether another is due after it.
     private var isResolving = false
     private var resolveAgain = false
@@ -94,6 +96,9 @@ final class WatchList: @unchecked Sendable {
     /// the history follow each host's state.
     func routesChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
+        // The metrics read each watched address's report, which just changed, even where
+        // no host's state does (a route that moved to another interface stays usable).
+        records.changed()
         let now = records.clock.now()
         for index in hosts.indices {
             guard var change = state(of: hosts[index]) else { continue }
