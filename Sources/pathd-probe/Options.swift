@@ -25,7 +25,7 @@ struct ProbeOptions {
         """), brief: "pathd's socket", completion: .files)
     static let config = CommandOption(OptionSpec("--config", value: "PATH", help: """
         pathd's configuration file, whose [Connectivity] section
-        says what to check (default /etc/pathd/pathd.conf, optional);
+        says what to check (default \(ConfigurationFiles.defaultPath), optional);
         drop-ins are read from PATH.d/*.conf
         """), brief: "configuration file with the Connectivity section", completion: .files)
 

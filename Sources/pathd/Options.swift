@@ -73,7 +73,7 @@ struct Options {
     }
 
     static let config = CommandOption(OptionSpec("--config", value: "PATH", help: """
-        main configuration file (default /etc/pathd/pathd.conf,
+        main configuration file (default \(ConfigurationFiles.defaultPath),
         optional); drop-ins are read from PATH.d/*.conf
         """), brief: "main configuration file", completion: .files)
     static let checkConfig = CommandOption(
