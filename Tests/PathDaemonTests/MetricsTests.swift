@@ -6,6 +6,7 @@ import Foundation
 import PathSocketClient
 @testable import PathDaemon
 import PathModel
+import PathConfiguration
 import PathProtocol
 import Testing
 
@@ -187,6 +188,39 @@ struct MetricsFileTests {
             #expect(stat(path, &status) == 0 && status.st_mode & 0o777 == 0o644)
             harness.stop()
             #expect(try file().isEmpty)
+        }
+    }
+
+    @Test("a watched route's new report rewrites the file even when no host's state changed")
+    func watchedRouteReportsMarkTheFileChanged() throws {
+        try withTemporaryDirectory { temporary in
+            let path = temporary.url.path + "/pathd.prom"
+            let scheduler = ManualScheduler()
+            var configuration = Configuration.daemon { $0.metricsFilePath = path }
+            configuration.watch.destinations = [.address(Fixture.routeDestination, zone: nil)]
+            let harness = try DaemonHarness(configuration: configuration, scheduler: scheduler)
+            defer { harness.stop() }
+            func writes() -> Int { harness.queue.sync { harness.service.records.metricsFile?.writes ?? -1 } }
+            /// Until the throttle's second passes with nothing left to write.
+            func quiet() throws {
+                while !scheduler.pendingDelays.isEmpty {
+                    try scheduler.runNext()
+                    harness.queue.sync {}
+                }
+            }
+            // The first call records each host's first state (a history entry of its own).
+            try quiet()
+            harness.queue.sync { harness.service.watchList.routesChanged() }
+            try quiet()
+            let quietWrites = writes()
+            // What the route watcher calls when an answer changed: the metrics read every
+            // address's report, so the file is due whatever the hosts' states say.
+            harness.queue.sync { harness.service.watchList.routesChanged() }
+            harness.queue.sync {}  // the file is scheduled once the queue's turn ends
+            #expect(scheduler.pendingDelays == [MetricsFile.minimumInterval])
+            try scheduler.runNext()
+            harness.queue.sync {}
+            #expect(writes() == quietWrites + 1)
         }
     }
 
