@@ -62,7 +62,8 @@ extension NetlinkMonitor {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
             needsLookup = true
-            staleInterfaces.formUnion(.of(route: header))
+            // Nothing to learn from the message when every link is stale already.
+            if staleInterfaces != .all { staleInterfaces.formUnion(.of(route: header)) }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -120,8 +121,8 @@ extension NetlinkMonitor {
 
     /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
     /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
-    /// A full state (a generation's first batch) asks every link; otherwise only the
-    /// stale ones are asked, and the evaluator's snapshot keeps the others' answers.
+    /// Only the stale links are asked (`staleInterfaces`: every link for the full state,
+    /// a generation's first batch); the evaluator's snapshot keeps the others' answers.
     func deliverPending(isFullState: Bool) throws(NetlinkError) {
         for event in pending {
             switch event {
@@ -142,7 +143,6 @@ extension NetlinkMonitor {
                 break
             }
         }
-        if isFullState { staleInterfaces = .all }
         pending += try lookups()
         let watched = try watchedLookups()
         let events = pending
@@ -263,33 +263,40 @@ extension NetlinkMonitor {
     private func lookUpRoutes(_ questions: ArraySlice<RouteQuestion>,
                               answered: [Result<DestinationLookup, RouteLookupError>],
                               reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
-        var answers = answered
-        for question in questions.prefix(Self.lookupsPerTurn) {
-            guard let socket = requestSocket else {
-                answers.append(.failure(RouteLookupError("the network monitor of generation \(generation) is closed")))
-                continue
-            }
-            do throws(NetlinkError) {
-                if let interface = question.interface {
-                    // A zone: the kernel's answer through it is the whole answer.
-                    let request = RouteLookupRequest(destination: question.destination, outputInterface: interface)
-                    answers.append(.success(DestinationLookup(route: try request.perform(on: socket, buffer: buffer))))
-                } else {
-                    let interfaces = lookupInterfaces.sorted()
-                    answers.append(.success(try lookUp([question.destination], through: interfaces)[0]))
-                }
-            } catch {
-                // The next batch's own lookups meet the same socket and replace the
-                // monitor if it is broken; this question only gets its error.
-                answers.append(.failure(RouteLookupError(error.description)))
-            }
-        }
+        let answers = answered + answer(questions.prefix(Self.lookupsPerTurn))
         let rest = questions.dropFirst(Self.lookupsPerTurn)
         guard !rest.isEmpty else {
             reply(answers)
             return
         }
         queue.async { [self, answers] in lookUpRoutes(rest, answered: answers, reply: reply) }
+    }
+
+    /// One turn's questions, asked in two request batches (`RouteLookupRequest.perform`):
+    /// the zones' lookups through their interface, whose answer is the whole answer, and
+    /// the others' with the route through each interface (`lookUp`). A failure of the
+    /// socket is every question's answer; the next batch's own lookups meet the same
+    /// socket and replace the monitor if it is broken.
+    private func answer(_ questions: ArraySlice<RouteQuestion>) -> [Result<DestinationLookup, RouteLookupError>] {
+        guard let socket = requestSocket else {
+            let closed = RouteLookupError("the network monitor of generation \(generation) is closed")
+            return questions.map { _ in .failure(closed) }
+        }
+        let zones = questions.compactMap { question in
+            question.interface.map { RouteLookupRequest(destination: question.destination, outputInterface: $0) }
+        }
+        let others = questions.filter { $0.interface == nil }.map(\.destination)
+        do throws(NetlinkError) {
+            var zoneAnswers = try RouteLookupRequest.perform(zones, on: socket, buffer: buffer)[...]
+            var otherAnswers = try lookUp(others, through: lookupInterfaces.sorted())[...]
+            return questions.map { question in
+                let answer = question.interface == nil
+                    ? otherAnswers.popFirst() : zoneAnswers.popFirst().map { DestinationLookup(route: $0) }
+                return answer.map { .success($0) } ?? .failure(RouteLookupError("a lookup had no answer"))
+            }
+        } catch {
+            return questions.map { _ in .failure(RouteLookupError(error.description)) }
+        }
     }
 
     /// Lets the route messages covering `destinations` through the kernel-side filter

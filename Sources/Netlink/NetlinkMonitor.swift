@@ -57,7 +57,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// kernel before any table is read, so it is not asked about.
     var lookupInterfaces: Set<InterfaceIndex> = []
     /// Of `lookupInterfaces`, those whose own lookups the events since the last batch
-    /// could have changed: the next batch asks only these (`lookups()`).
+    /// could have changed: the next batch asks only these (`lookups()`). Every link at
+    /// first: a generation's first batch is the full state.
     var staleInterfaces = StaleInterfaces.all
     /// The links some link names as its master (IFLA_MASTER: a bridge, a bond, a VRF):
     /// a change of one of these makes every link's lookups stale (`StaleInterfaces`).
