@@ -43,8 +43,7 @@ extension InProcessPathSource {
                 kernelState.lookUpRoute(to: destination, through: interface) { answer in
                     switch answer {
                     case .success(let lookup):
-                        reply(.success(PathEvaluator.route(to: destination, lookup: lookup.route,
-                                                           throughInterface: lookup.throughInterface,
+                        reply(.success(PathEvaluator.route(to: destination, lookup: lookup,
                                                            snapshot: kernelState.snapshot,
                                                            policy: configuration.policy)))
                     case .failure(let error):

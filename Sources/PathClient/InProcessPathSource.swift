@@ -73,9 +73,7 @@ final class InProcessPathSource: @unchecked Sendable {
             if let route {
                 let routes = RouteWatcher(kernelState: kernelState,
                                           log: .discarding) { [unowned self] destination, lookup in
-                    PathEvaluator.route(to: destination, lookup: lookup.route,
-                                        throughInterface: lookup.throughInterface,
-                                        snapshot: kernelState.snapshot, policy: policy)
+                    PathEvaluator.route(to: destination, lookup: lookup, snapshot: kernelState.snapshot, policy: policy)
                 }
                 routes.onChange = { [unowned self] changed, _ in
                     guard !isCancelled, changed.contains(route), let report = routes.report(for: route) else { return }

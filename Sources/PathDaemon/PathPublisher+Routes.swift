@@ -39,8 +39,8 @@ extension PathPublisher {
     /// the moment and the running policy: the one judgement of the `route` request and of
     /// every watched route.
     func judgeRoute(to destination: IPAddress, lookup: DestinationLookup) -> RouteReport {
-        PathEvaluator.route(to: destination, lookup: lookup.route, throughInterface: lookup.throughInterface,
-                            snapshot: kernelState.snapshot, policy: configuration.current.policy)
+        PathEvaluator.route(to: destination, lookup: lookup, snapshot: kernelState.snapshot,
+                            policy: configuration.current.policy)
     }
 
     /// Answers a `route` request: the kernel's route to one address, judged as a path is.
@@ -121,9 +121,11 @@ extension PathPublisher {
     }
 
     /// Sends a line to the subscribers of each route in `changed` whose report did
-    /// change (after a resync, to every one, preceded by the resync line).
+    /// change (after a resync, to every one, preceded by the resync line); then tells
+    /// `onRoutesChanged` (the `[Watch]` list, whose history write waits until the lines
+    /// are out, as the default path's does in `publishChanges`).
     func publishRoutes(_ changed: [WatchedRoute], resync: String?) {
-        onRoutesChanged?()
+        defer { onRoutesChanged?() }
         let generation = kernelState.generation
         for route in changed {
             guard var group = routeGroups[route], let report = routes.report(for: route) else { continue }

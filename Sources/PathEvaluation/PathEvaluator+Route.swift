@@ -21,6 +21,13 @@ extension PathEvaluator {
     /// - An IPv4-mapped IPv6 address is judged as its IPv4 address, which is where the
     ///   kernel sends its traffic (`IPAddress.unmappingIPv4`); `lookup` must be that
     ///   address's. The report keeps the address as asked.
+    public static func route(to destination: IPAddress, lookup: DestinationLookup, snapshot: Snapshot,
+                             policy: Policy = .standard) -> RouteReport {
+        route(to: destination, lookup: lookup.route, throughInterface: lookup.throughInterface, snapshot: snapshot,
+              policy: policy)
+    }
+
+    /// The same, from the kernel's answer and the answers through each interface apart.
     public static func route(to destination: IPAddress, lookup: RouteLookup,
                              throughInterface: [InterfaceIndex: RouteLookup] = [:], snapshot: Snapshot,
                              policy: Policy = .standard) -> RouteReport {
