@@ -98,6 +98,7 @@ final class WatchList: @unchecked Sendable {
         dispatchPrecondition(condition: .onQueue(queue))
         // The metrics read each watched address's report, which just changed, even where
         // no host's state does (a route that moved to another interface stays usable).
+        guard !hosts.isEmpty else { return }
         records.changed()
         let now = records.clock.now()
         for index in hosts.indices {
