@@ -153,7 +153,7 @@ let package = Package(
         .testTarget(name: "KernelTests", dependencies: ["pathd", "pathctl", "pathd-probe", "PathMonitorPrinter",
                                                         "NWPathMonitorCallback", "NWPathMonitorAsync",
                                                         "SocketOnlyMonitor", "OfflineBanner", "RouteWatch",
-                                                        "PathClient", "PathSocketClient", "PathProtocol", "PathModel",
+                                                        "PathClient", "PathProtocol", "PathModel",
                                                         "SystemCalls", "PathTestFixtures"]),
     ],
     swiftLanguageModes: [.v6]

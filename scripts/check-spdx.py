@@ -6,7 +6,8 @@ Every Swift, C, C++, Python and shell file under Sources/, Tests/, Examples/,
 Benchmarks/, Fuzz/, scripts/ and gio-module/ (and Package.swift and .ci/run) carries an
 `SPDX-License-Identifier: Apache-2.0` line among its first lines (after a shebang or
 the swift-tools-version line), so that a file copied out of the tree still says under
-which licence (LICENSE) it may be used. Symbolic links are checked through their target.
+which licence (LICENSE) it may be used. A symbolic link is skipped: its target is a
+file of the tree, checked where it lives.
 
 Usage: check-spdx.py
 """
