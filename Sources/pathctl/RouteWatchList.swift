@@ -21,6 +21,9 @@ final class RouteWatchList {
     /// The latest report and its line, per watched address; forgotten on a new connection.
     private(set) var answers: [Key: (report: RouteReport, line: [UInt8])] = [:]
     private var keysByID: [JSONValue: Key] = [:]
+    /// Whether the first path line is still to come: it follows the resolution `init`
+    /// has just made, so it resolves nothing again (`pathLine()`).
+    private var awaitsFirstPath = true
 
     init(_ hosts: [String], resolver: @escaping RouteHost.Resolver = RouteHost.systemResolver) {
         var seen = Set<String>()
@@ -53,6 +56,16 @@ final class RouteWatchList {
         guard let id, let key = keysByID[id] else { return nil }
         answers[key] = (update.report, line)
         return key
+    }
+
+    /// A line of the path's subscription: the first one (the path as it is when the
+    /// subscription starts) changes nothing, each later one is a change (`pathChanged()`).
+    func pathLine() -> (requests: [Request], changedHosts: [Int]) {
+        guard !awaitsFirstPath else {
+            awaitsFirstPath = false
+            return ([], [])
+        }
+        return pathChanged()
     }
 
     /// The path changed: resolves the names again. Returns the requests that follow

@@ -26,7 +26,7 @@ enum RouteWatchVerbs {
                     writeOut("\(PathFormatting.timestamp()) \(label): \(PeerText.oneLine(update.report.summary))\n")
                 }
             case .path(_, let id) where id == RouteWatchList.pathID:
-                let (requests, changedHosts) = watch.pathChanged()
+                let (requests, changedHosts) = watch.pathLine()
                 for request in requests where !send(request) { break }
                 guard !global.json else { return nil }
                 for index in changedHosts {
@@ -70,7 +70,7 @@ enum RouteWatchVerbs {
             case .route(let update, let id):
                 guard watch.received(update, id: id, line: line) != nil else { return nil }
             case .path(_, let id) where id == RouteWatchList.pathID && !checkOnce:
-                for request in watch.pathChanged().requests where !send(request) { break }
+                for request in watch.pathLine().requests where !send(request) { break }
             default:
                 return nil
             }

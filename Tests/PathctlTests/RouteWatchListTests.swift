@@ -13,7 +13,14 @@ struct RouteWatchListTests {
     /// changes to `addresses`; nothing reads it from another thread.
     final class Names: @unchecked Sendable {
         var addresses: [String: [IPAddress]] = [:]
-        var resolve: RouteHost.Resolver { { [self] name in .success(addresses[name] ?? []) } }
+        /// How many times a name was resolved.
+        var asked = 0
+        var resolve: RouteHost.Resolver {
+            { [self] name in
+                asked += 1
+                return .success(addresses[name] ?? [])
+            }
+        }
     }
 
     static func ip(_ text: String) -> IPAddress { IPAddress(text)! }
@@ -55,6 +62,20 @@ struct RouteWatchListTests {
                               report: RouteReport(destination: Self.ip("198.51.100.10"), status: .satisfied))
         #expect(watch.received(new, id: .string("db.example.org 198.51.100.10"), line: []) != nil)
         #expect(watch.unmet == ["192.0.2.99: not answered yet"])
+    }
+
+    @Test("the first path line resolves nothing again (init has just resolved); the next one does")
+    func firstPathLineResolvesNothing() {
+        let names = Names()
+        names.addresses["db.example.org"] = [Self.ip("192.0.2.10")]
+        let watch = RouteWatchList(["db.example.org"], resolver: names.resolve)
+        _ = watch.requests()
+        let asked = names.asked
+        #expect(watch.pathLine().requests.isEmpty)
+        #expect(names.asked == asked, "resolved again on the first path line")
+        names.addresses["db.example.org"] = [Self.ip("198.51.100.10")]
+        #expect(watch.pathLine().changedHosts == [0])
+        #expect(names.asked == asked + 1)
     }
 
     @Test("a name with no address is unmet until it resolves, and no answer is the whole of it")
