@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import DaemonTestSupport
 import Dispatch
-import Glibc
 @testable import PathDaemon
 import KernelState
 import PathModel
@@ -27,24 +26,19 @@ struct WatchListTests {
     /// Waits (10 s at most) until every name was resolved: the resolver answers on a queue
     /// of its own and sends no line, so the daemon's state is polled.
     static func waitUntilResolved(_ harness: DaemonHarness) throws {
-        let deadline = DispatchTime.now() + 10
-        while !harness.queue.sync(execute: { harness.service.watchList.hosts.allSatisfy(\.isKnown) }) {
-            guard DispatchTime.now() < deadline else {
-                throw PathClientError("the names were not resolved within 10 s")
-            }
-            usleep(10_000)  // a poll interval; the deadline above fails the test
+        try waitUntil("the names were resolved") {
+            harness.queue.sync { harness.service.watchList.hosts.allSatisfy(\.isKnown) }
         }
     }
 
     /// The metrics once `done` holds of them (the first answers come after the resolution).
     static func metrics(_ client: PathConnection, until done: (String) -> Bool) throws -> String {
-        let deadline = DispatchTime.now() + 10
-        while true {
-            let text = try MetricsTests.metrics(client)
-            if done(text) { return text }
-            guard DispatchTime.now() < deadline else { throw PathClientError("metrics never showed it:\n\(text)") }
-            usleep(10_000)  // a poll interval; the deadline above fails the test
+        var text = ""
+        try waitUntil("the metrics showed it", detail: { ":\n\(text)" }) {
+            text = try MetricsTests.metrics(client)
+            return done(text)
         }
+        return text
     }
 
     @Test("addresses and names are watched and exported; an unresolvable name is a reason; the route follows changes")
