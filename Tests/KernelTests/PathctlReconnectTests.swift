@@ -20,19 +20,19 @@ extension KernelTests {
                                                stderrPath: errors, stdoutPath: output)
                 defer { teardown("stop pathctl monitor") { try monitor.terminate("pathctl monitor") } }
                 try waitUntil("monitor printed the first daemon's path",
-                              detail: { "; stderr:\n" + (try read(errors)) }) {
-                    try pathLines(output).contains(where: PathLine.satisfied(through: "vA"))
+                              detail: { "; stderr:\n" + (try OutputLines.text(ofFile: errors)) }) {
+                    try OutputLines.objects(inFile: output).contains(where: PathLine.satisfied(through: "vA"))
                 }
                 try first.terminate()
                 // Only the second daemon can see this: the first is gone.
                 try topology.deleteDefaultRoute()
                 try topology.startDaemon()
                 try waitUntil("monitor printed the second daemon's path",
-                              detail: { "; stderr:\n" + (try read(errors)) }) {
-                    try pathLines(output).contains(where: PathLine.unsatisfied())
+                              detail: { "; stderr:\n" + (try OutputLines.text(ofFile: errors)) }) {
+                    try OutputLines.objects(inFile: output).contains(where: PathLine.unsatisfied())
                 }
                 #expect(monitor.isRunning)
-                let said = try read(errors)
+                let said = try OutputLines.text(ofFile: errors)
                 #expect(said.contains("pathctl: lost pathd: pathd is shutting down"), "stderr: \(said)")
                 #expect(said.contains("pathctl: reconnected to pathd at \(topology.socketPath)"), "stderr: \(said)")
             }
@@ -56,19 +56,10 @@ extension KernelTests {
                 try topology.addDefaultRoute()
                 try topology.startDaemon()
                 let end = waiter.wait(until: Date().addingTimeInterval(30))
-                let said = try read(errors)
+                let said = try OutputLines.text(ofFile: errors)
                 #expect(end == .exit(0), "stderr: \(said)")
                 #expect(said.contains("pathctl: reconnected to pathd at \(topology.socketPath)"), "stderr: \(said)")
             }
         }
     }
-}
-
-private func read(_ path: String) throws -> String {
-    try String(contentsOfFile: path, encoding: .utf8)
-}
-
-/// The JSON objects written so far to `path`, one a line; a partly written last line is not one yet.
-private func pathLines(_ path: String) throws -> [[String: Any]] {
-    try read(path).split(separator: "\n").map(String.init).compactMap(OutputLines.object)
 }

@@ -138,14 +138,11 @@ extension KernelTests {
     }
 }
 
-private func read(_ path: String) throws -> String {
-    FileManager.default.fileExists(atPath: path) ? try String(contentsOfFile: path, encoding: .utf8) : ""
-}
+private func read(_ path: String) throws -> String { try OutputLines.text(ofFile: path) }
 
 /// The `route` lines written so far to `path`; a partly written last line is not one yet.
 private func routeLines(_ path: String) throws -> [[String: Any]] {
-    try read(path).split(separator: "\n").map(String.init).compactMap(OutputLines.object)
-        .filter { $0["type"] as? String == "route" }
+    try OutputLines.objects(inFile: path).filter { $0["type"] as? String == "route" }
 }
 
 private func interfaceName(_ route: [String: Any]) -> String? {

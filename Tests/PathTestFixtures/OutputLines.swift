@@ -110,6 +110,18 @@ public final class OutputLines: @unchecked Sendable {
         }
     }
 
+    /// The text written so far to the file at `path` (a child's stdout or stderr), ""
+    /// before the file exists.
+    public static func text(ofFile path: String) throws -> String {
+        FileManager.default.fileExists(atPath: path) ? try String(contentsOfFile: path, encoding: .utf8) : ""
+    }
+
+    /// The JSON objects written so far to the file at `path`, one a line; a partly
+    /// written last line is not one yet.
+    public static func objects(inFile path: String) throws -> [[String: Any]] {
+        try text(ofFile: path).split(separator: "\n").map(String.init).compactMap(object)
+    }
+
     /// The line as a JSON object, or nil: a line that is not one matches no predicate
     /// and stays in `listing`, which is where a failure shows it.
     public static func object(_ line: String) -> [String: Any]? {
