@@ -247,10 +247,8 @@ extension KernelTests {
                     s.sendall(sys.argv[2].encode() + b"\\n"); s.shutdown(socket.SHUT_WR)
                     print(s.makefile().read(), end="")
                     """
-                let result = try Command.run(Command.find("setpriv"), [
-                    "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3", "-c", client,
-                    topology.socketPath, report,
-                ])
+                let command = try Command.asUser(["/usr/bin/python3", "-c", client, topology.socketPath, report])
+                let result = try Command.run(URL(fileURLWithPath: command[0]), Array(command.dropFirst()))
                 #expect(result.termination == .exit(0), "stderr: \(result.stderr)")
                 let lines = result.stdout.split(separator: "\n")
                 #expect(lines.count == 2 && lines[0].contains(#""type":"hello""#), "stdout: \(result.stdout)")

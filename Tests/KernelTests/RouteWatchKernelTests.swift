@@ -159,19 +159,17 @@ extension KernelTests.RouteWatchKernelTests {
             try topology.startDaemon(arguments: ["--max-routes-per-user", "3"])
             let pathctl = try BuiltProduct.url("pathctl").path
             func asNobody(_ hosts: [String]) throws -> CommandResult {
-                let command = topology.a.execArguments([
-                    try Command.find("setpriv").path, "--reuid=65534", "--regid=65534", "--clear-groups",
+                let command = topology.a.execArguments(try Command.asUser([
                     pathctl, "--socket", topology.socketPath, "wait", "--timeout", "0", "--route",
-                ] + hosts)
+                ] + hosts))
                 return try Command.run(command.executable, command.arguments, timeout: .seconds(30))
             }
             // Two routes held by a monitor of nobody's, a third asked on another connection.
             let output = topology.directory.path("nobody.out")
-            let monitorCommand = topology.a.execArguments([
-                try Command.find("setpriv").path, "--reuid=65534", "--regid=65534", "--clear-groups",
+            let monitorCommand = topology.a.execArguments(try Command.asUser([
                 pathctl, "--socket", topology.socketPath, "monitor", "--json", "--route", "198.51.100.21",
                 "198.51.100.22",
-            ])
+            ]))
             let monitor = try ChildProcess(monitorCommand.executable, monitorCommand.arguments,
                                            stderrPath: topology.directory.path("nobody.err"), stdoutPath: output)
             defer { teardown("stop nobody's monitor") { try monitor.terminate("pathctl monitor") } }

@@ -18,9 +18,7 @@ extension KernelTests {
         /// Runs `command` inside `mounts` as nobody, with only PATH (and `extra`) set.
         static func asNobody(_ mounts: PrivateMounts, _ command: [String], extra: [String: String] = [:],
                              stderrPath: String) throws -> ProgramProcess {
-            let setpriv = try Command.find("setpriv")
-            let (executable, arguments) = mounts.execArguments(
-                [setpriv.path, "--reuid=65534", "--regid=65534", "--clear-groups", "--"] + command)
+            let (executable, arguments) = mounts.execArguments(try Command.asUser(command))
             let environment = ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"].merging(extra) { $1 }
             return try ProgramProcess(executable, arguments, environment: environment, stderrPath: stderrPath)
         }

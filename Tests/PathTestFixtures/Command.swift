@@ -87,6 +87,15 @@ public enum Command {
         return result.stdout
     }
 
+    /// nobody's user and group id, which the tests run clients as.
+    public static let nobody = 65534
+
+    /// `command` run as `user` (user and group, no supplementary groups) through
+    /// setpriv(1): the argument vector to execute.
+    public static func asUser(_ command: [String], user: Int = nobody) throws -> [String] {
+        [try find("setpriv").path, "--reuid=\(user)", "--regid=\(user)", "--clear-groups", "--"] + command
+    }
+
     /// Finds a system tool such as `ip` on PATH or in the sbin directories that a non-login PATH may omit.
     public static func find(_ name: String) throws -> URL {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""

@@ -68,9 +68,7 @@ struct CheckConfigCommand {
             + (runtimeDirectory.map { ["XDG_RUNTIME_DIR=\($0)"] } ?? [])
         return try Command.run(URL(fileURLWithPath: "/usr/bin/env"),
                                ["-i"] + environment
-                                   + [try Command.find("setpriv").path, "--reuid=65534", "--regid=65534",
-                                                      "--clear-groups", "--", try BuiltProduct.url("pathd").path]
-                                   + arguments,
+                                   + Command.asUser([try BuiltProduct.url("pathd").path] + arguments),
                                timeout: .seconds(60))
     }
 

@@ -18,11 +18,10 @@ final class HostileClient {
     init(_ topology: VethTopology, socketPath: String? = nil, mode: String, _ arguments: [String] = [],
          deadline: Duration = .seconds(60)) throws {
         self.mode = mode
-        let command = topology.a.execArguments([
-            try Command.find("setpriv").path, "--reuid=\(Self.userID)", "--regid=\(Self.userID)", "--clear-groups",
+        let command = topology.a.execArguments(try Command.asUser([
             "/usr/bin/python3", Repository.path("scripts/test/hostile-client.py"),
             "--deadline", String(Int(deadline.timeInterval)), socketPath ?? topology.socketPath, mode,
-        ] + arguments)
+        ] + arguments, user: Self.userID))
         program = try ProgramProcess(command.executable, command.arguments, stderrPath: topology.directory.path(
             "hostile-\(mode)-\(UInt32.random(in: 0 ... .max)).stderr"))
     }
