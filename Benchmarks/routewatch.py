@@ -109,19 +109,25 @@ def flood(pathd, count, watched, prefix="pathd-routewatch"):
         started = time.time()
         sh("ip", "-n", namespace.name, "-batch", batch)
         seconds = time.time() - started
-        time.sleep(1)  # pathd reads what reached it (not an ordering wait)
-        cpu = namespace.cpu_seconds() - before
-        during = len(lines)
         seen = None
-        if destinations:
+        if not destinations:
+            time.sleep(1)  # no line marks the end of pathd's reading: a second for it
+            during = len(lines)
+        else:
+            # pathd reads in order: once the covering route's line is out, every message
+            # of the flood was read, and the CPU time below holds all of it.
             namespace.ip("route", "add", "unreachable", "198.51.100.0/24")
             deadline = time.time() + 10
-            while not any(line.get("destination") == "198.51.100.1" and line["status"] == "unsatisfied"
-                          for line in list(lines)):
+            def covering(line):
+                return line.get("destination") == "198.51.100.1" and line["status"] == "unsatisfied"
+            while not any(covering(line) for line in list(lines)):
                 if time.time() > deadline:
                     raise RuntimeError("the route covering a watched destination was not seen")
                 time.sleep(0.01)  # polling the reader thread's lines, with a deadline
             seen = True
+            # The lines before the covering route's: those the flood itself caused.
+            during = next(index for index, line in enumerate(list(lines)) if covering(line))
+        cpu = namespace.cpu_seconds() - before
         return {"watched": watched, "routes": count, "flood_seconds": round(seconds, 1),
                 "pathd_cpu_seconds": round(cpu, 2), "route_lines_during_flood": during, "covering_route_seen": seen}
     finally:
@@ -180,13 +186,23 @@ def latency(pathd, rounds, prefix="pathd-routewatch"):
                                    text=True, bufsize=1)
         threading.Thread(target=read, args=(namespace.reader, lines, json.loads), daemon=True).start()
         threading.Thread(target=read, args=(monitor.stdout, monitor_lines, str.strip), daemon=True).start()
-        time.sleep(0.5)  # ip monitor subscribes (not an ordering wait: each change is waited for below)
 
         def wait(into, predicate, after):
             with condition:
                 if not condition.wait_for(lambda: any(t >= after and predicate(x) for t, x in into), timeout=10):
                     raise RuntimeError("a change was not seen")
                 return min(t for t, x in into if t >= after and predicate(x))
+
+        # ip monitor is subscribed once it prints a route added after it started (retried:
+        # a route added before it subscribed is never printed).
+        deadline = time.monotonic() + 10
+        while not any("203.0.113.255" in text for _, text in monitor_lines):
+            if time.monotonic() > deadline:
+                raise RuntimeError("ip monitor never printed a route")
+            namespace.ip("route", "add", "unreachable", "203.0.113.255/32")
+            namespace.ip("route", "del", "unreachable", "203.0.113.255/32")
+            with condition:
+                condition.wait_for(lambda: any("203.0.113.255" in text for _, text in monitor_lines), timeout=0.2)
 
         def measure(command, kernel, *line_predicates):
             started = time.monotonic()

@@ -40,7 +40,10 @@ for _ in range(count):
     clients.append([s, b""])
 for client in clients:
     while client[1].count(b"\n") < 2:
-        client[1] += client[0].recv(65536)
+        data = client[0].recv(65536)
+        if not data:
+            sys.exit("pathd closed a subscription before its first path")
+        client[1] += data
 print("subscribed", flush=True)
 sys.stdin.readline()
 lines = []
