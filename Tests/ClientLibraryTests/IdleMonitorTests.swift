@@ -10,7 +10,7 @@ import Testing
 /// (DaemonSubscription reads a non-blocking socket from a dispatch source): libdispatch's
 /// pool has about 255 workers, so a reader blocked per monitor froze a process with a
 /// few hundred monitors: no first path, and no other queue's work either.
-@Suite("idle monitors hold no thread")
+@Suite("idle monitors hold no thread", .blocking)
 struct IdleMonitorTests {
     static let hello = #"{"type":"hello","protocol":1,"version":"0.1.0","generation":1}"#
     static let path = #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[]}"#

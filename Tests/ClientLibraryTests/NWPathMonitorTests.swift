@@ -12,7 +12,7 @@ import Testing
 /// The Apple-named layer is a mapping of pathd's values: tested here value by value,
 /// and the monitor's Apple behaviour (first path, changes, iteration, cancel) against
 /// a daemon.
-@Suite("NWPath mapping")
+@Suite("NWPath mapping", .blocking)
 struct NWPathMappingTests {
     static let wlan0 = Interface(name: "wlan0", index: InterfaceIndex(rawValue: 3), type: .wifi)
     static let eth0 = Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet)
@@ -121,7 +121,7 @@ struct NWPathMappingTests {
     }
 }
 
-@Suite("NWPathMonitor behaviour")
+@Suite("NWPathMonitor behaviour", .blocking)
 struct NWPathMonitorTests {
     @Test("the handler gets the current path, then each change; currentPath follows; a second start does nothing")
     func handler() throws {

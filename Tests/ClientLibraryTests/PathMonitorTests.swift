@@ -12,7 +12,7 @@ import Testing
 
 /// The lifecycle contract (docs/ARCHITECTURE.md, "Client library") for the native API, against a daemon on a real
 /// socket (the in-process engine is in the kernel tests: it needs a kernel).
-@Suite("PathMonitor (client library)")
+@Suite("PathMonitor (client library)", .blocking)
 struct PathMonitorTests {
     static let offline: [NetworkEvent] = Fixture.online.map {
         if case .linkChanged(let link) = $0, link.index

@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// `pathctl wait` and the criteria flags against the real daemon.
-    @Suite("pathctl wait and criteria")
+    @Suite("pathctl wait and criteria", .serialized)
     struct PathctlWaitAndCriteria {
         @Test("wait returns 0 once the route comes back")
         func waitsForSatisfied() throws {

@@ -8,7 +8,7 @@ extension KernelTests {
     /// same answer, every field, for the verdict and transition cases, under three
     /// criteria sets; live after each change and cold (a probe started afterwards).
     /// See `EngineComparison`.
-    @Suite("Daemon and in-process engine side by side")
+    @Suite("Daemon and in-process engine side by side", .serialized)
     struct SideBySide {
         static func first(_ name: String) -> ([String: Any]) -> Bool {
             { PathLine.interfaceNames($0).first == name && PathLine.status($0) == "satisfied" }

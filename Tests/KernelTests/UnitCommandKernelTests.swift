@@ -4,7 +4,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    @Suite("the units' commands against pathd")
+    @Suite("the units' commands against pathd", .serialized)
     struct UnitCommands {
         @Test("pathd-wait-route@HOST waits while the route to HOST is unusable and succeeds once it is usable")
         func waitRouteInstance() throws {

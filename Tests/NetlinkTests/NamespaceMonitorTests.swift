@@ -7,7 +7,7 @@ import PathTestFixtures
 import Testing
 @testable import Netlink
 
-@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"))
+@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"), .blocking)
 struct NamespaceMonitorTests {
     @Test func followsLinksAndRouteLookupsInANamespace() throws {
         let namespace = try NetworkNamespace()

@@ -9,7 +9,7 @@ import Testing
 
 /// Only the links a change could affect are asked again (`StaleInterfaces`), and what the
 /// evaluator's snapshot ends with is what asking every link would say.
-@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"))
+@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"), .blocking)
 struct StaleInterfaceLookupTests {
     /// a0, b0 and c0 to a peer, each with its own default route in both families.
     final class ThreeUplinks {

@@ -4,7 +4,7 @@ import PathTestFixtures
 import Testing
 
 /// packaging/completions: each program's, written from its table, completes what its `--help` lists.
-@Suite("Shell completions")
+@Suite("Shell completions", .blocking)
 struct CompletionTests {
     @Test("bash: sourcing the completion completes `pathctl w` to wait, and options and types in place")
     func bash() throws {

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "Debian package of the GIO module",
     .serialized,
-    .enabled(if: GIOModulePackage.probe.isAvailable, "\(GIOModulePackage.probe.reason)")
+    .enabled(if: GIOModulePackage.probe.isAvailable, "\(GIOModulePackage.probe.reason)"), .blocking
 )
 struct GIOModulePackageTests {
     let deb = GIOModulePackage.probe.path

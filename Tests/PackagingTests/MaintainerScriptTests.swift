@@ -11,7 +11,7 @@ import Testing
     "Debian package maintainer scripts",
     .serialized,
     .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"),
-    .enabled(if: getuid() == 0, "unshare --mount needs root")
+    .enabled(if: getuid() == 0, "unshare --mount needs root"), .blocking
 )
 struct MaintainerScriptTests {
     let deb = PackageUnderTest.probe.path

@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "Debian package",
     .serialized,
-    .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)")
+    .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"), .blocking
 )
 struct PackageTests {
     let deb = PackageUnderTest.probe.path

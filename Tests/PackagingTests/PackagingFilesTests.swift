@@ -7,7 +7,7 @@ import PathTestFixtures
 import Testing
 
 /// The packaging sources: one version, the example configuration, `make install`.
-@Suite("Packaging files")
+@Suite("Packaging files", .blocking)
 struct PackagingFilesTests {
     @Test("the Debian version is the binaries' version (DaemonVersion.current)")
     func oneVersion() throws {

@@ -3,7 +3,7 @@ import Foundation
 import PathTestFixtures
 import Testing
 
-@Suite("systemd units")
+@Suite("systemd units", .blocking)
 struct UnitFileTests {
     @Test("pathd.service keeps its exposure at 0.7 with its state and metrics directories",
           .enabled(if: PrometheusTools.find("systemd-analyze") != nil, "systemd-analyze is not installed"))

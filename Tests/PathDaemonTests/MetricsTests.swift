@@ -10,7 +10,7 @@ import PathConfiguration
 import PathProtocol
 import Testing
 
-@Suite("metrics")
+@Suite("metrics", .blocking)
 struct MetricsTests {
     /// The metrics as `pathctl metrics --format prometheus` gets them.
     static func metrics(_ client: PathConnection) throws -> String {
@@ -149,7 +149,7 @@ struct MetricsTests {
     }
 }
 
-@Suite("metrics file")
+@Suite("metrics file", .blocking)
 struct MetricsFileTests {
     @Test("written at the first path, then on change at most once a second (the scheduler's), emptied on stop")
     func throttledAndAtomic() throws {

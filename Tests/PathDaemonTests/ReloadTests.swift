@@ -7,7 +7,7 @@ import PathModel
 import PathProtocol
 import Testing
 
-@Suite("reload over the socket")
+@Suite("reload over the socket", .blocking)
 struct ReloadTests {
     @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
     func reloadPublishesOnce() throws {

@@ -13,7 +13,7 @@ import Testing
 /// `[Watch] Destination=` against a daemon whose kernel is the fake network: the routes
 /// it watches of its own accord, as `pathd_route_*` metrics, with names resolved by the
 /// system resolver (localhost from /etc/hosts, a name in .invalid that never resolves).
-@Suite("watched routes of pathd.conf")
+@Suite("watched routes of pathd.conf", .blocking)
 struct WatchListTests {
     static let unresolvable = "name-that-does-not-exist.invalid"
 

@@ -5,7 +5,7 @@ import PathTestFixtures
 import Testing
 
 /// pathctl with no daemon: needs no namespace, so it runs everywhere.
-@Suite("pathctl without a daemon")
+@Suite("pathctl without a daemon", .blocking)
 struct PathctlWithoutDaemon {
     @Test("every command of pathctl --help, against a socket nobody listens on, exits 3 with a one-line message")
     func unreachable() throws {
