@@ -21,4 +21,13 @@ extern int malloc_trim(unsigned long pad);
 /// mallopt(M_ARENA_MAX, count): at most `count` malloc arenas; 0 on failure.
 static inline int pathd_limit_malloc_arenas(int count) { return mallopt(-8 /* M_ARENA_MAX */, count); }
 
+/// eventfd(2) (<sys/eventfd.h>, not in the Glibc module), closed on exec and non-blocking.
+extern int eventfd(unsigned int initial, int flags);
+static inline int pathd_eventfd(void) { return eventfd(0, 02000000 /* EFD_CLOEXEC */ | 04000 /* EFD_NONBLOCK */); }
+
+/// prctl(2) is variadic, which Swift does not import.
+extern int prctl(int option, ...);
+/// prctl(PR_SET_NAME): the calling thread's name (the first 15 bytes), as `ps -L` shows it.
+static inline int pathd_set_thread_name(const char *name) { return prctl(15 /* PR_SET_NAME */, name, 0, 0, 0); }
+
 #endif

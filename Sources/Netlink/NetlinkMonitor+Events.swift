@@ -2,8 +2,10 @@
 import CLinux
 import Dispatch
 import PathModel
+import SystemCalls
 
-/// Reading, decoding and delivering: everything here runs on `queue`.
+/// Reading, decoding and delivering: everything here runs on `queue`, but for
+/// `readAndDeliver`, which the reader thread calls.
 extension NetlinkMonitor {
     enum DrainOutcome {
         /// The socket said EAGAIN: everything queued was read.
@@ -14,19 +16,27 @@ extension NetlinkMonitor {
         case failed(SourceLoss)
     }
 
-    /// The read source's event handler.
-    func readable() {
-        guard case .running = state else { return }
+    /// On the reader thread, when the event socket is readable: reads and looks up on
+    /// `queue` (`readable`), then delivers outside it, so that the receiver may publish
+    /// on this thread. After `messagesPerWakeup` messages `queue` is given up to whatever
+    /// waits on it (a route request's lookup) before the thread reads on.
+    func readAndDeliver() -> ReadinessThread.Next {
+        let (next, batch) = queue.sync { readable() }
+        if let batch { deliver(batch) }
+        return next
+    }
+
+    /// What arrived, drained: the batch to deliver, if any, and what the reader does next.
+    private func readable() -> (ReadinessThread.Next, EventBatch?) {
+        guard case .running = state else { return (.stop, nil) }
         switch drainEvents() {
         case .caughtUp:
-            flush()
+            return (.wait, flush())
         case .budgetExhausted:
-            if pending.count >= Self.maxPendingEvents { flush() }
-            // Yield `queue` to whatever else waits on it, then go on reading. (The read
-            // source would fire again too while data is queued; this does not rely on it.)
-            queue.async { self.readable() }
+            return (.callAgain, pending.count >= Self.maxPendingEvents ? flush() : nil)
         case .failed(let loss):
             fail(loss)
+            return (.stop, nil)
         }
     }
 
@@ -106,24 +116,26 @@ extension NetlinkMonitor {
         }
     }
 
-    /// Delivers what the drain collected, with fresh lookups; nothing if nothing
-    /// relevant arrived. Every drain that ends with the socket empty costs the lookups:
-    /// the route filter keeps the messages that cannot change an answer in the kernel,
-    /// so a flood no longer reaches here message by message.
-    private func flush() {
-        guard needsLookup || !pending.isEmpty else { return }
+    /// What the drain collected, with fresh lookups, as the batch to deliver; nil if
+    /// nothing relevant arrived (or a lookup failed: the monitor then failed). Every drain
+    /// that ends with the socket empty costs the lookups: the route filter keeps the
+    /// messages that cannot change an answer in the kernel, so a flood no longer reaches
+    /// here message by message.
+    private func flush() -> EventBatch? {
+        guard needsLookup || !pending.isEmpty else { return nil }
         do {
-            try deliverPending(isFullState: false)
+            return try takeBatch(isFullState: false)
         } catch {
             fail(.failure(error.description))
+            return nil
         }
     }
 
-    /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
-    /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
+    /// `pending` followed by fresh lookups as one batch, to deliver; the next one starts
+    /// empty. When a lookup fails, it throws and `pending` is kept.
     /// Only the stale links are asked (`staleInterfaces`: every link for the full state,
     /// a generation's first batch); the evaluator's snapshot keeps the others' answers.
-    func deliverPending(isFullState: Bool) throws(NetlinkError) {
+    func takeBatch(isFullState: Bool) throws(NetlinkError) -> EventBatch {
         for event in pending {
             switch event {
             case .linkChanged(let link):
@@ -149,7 +161,7 @@ extension NetlinkMonitor {
         pending = []
         needsLookup = false
         staleInterfaces = .none
-        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched))
+        return EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched)
     }
 
     /// The route to each watched destination, in the batch, so that a watched route's
