@@ -71,7 +71,7 @@ extension NetlinkMonitor {
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
-            needsLookup = true
+            staleFamilies.formUnion(Self.families(ofRoute: header))
             // Nothing to learn from the message when every link is stale already.
             if staleInterfaces != .all { staleInterfaces.formUnion(.of(route: header)) }
         default:
@@ -79,8 +79,27 @@ extension NetlinkMonitor {
                 pending.append(event)
                 // Link and address changes re-run the lookups too: an admin-down link
                 // loses its IPv4 routes without any RTM_DELROUTE (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
-                needsLookup = true
+                staleFamilies.formUnion(Self.families(of: event))
             }
+        }
+    }
+
+    /// The family of a route message (`rtm_family`); both when it says neither.
+    private static func families(ofRoute header: UnsafeMutablePointer<nlmsghdr>) -> Set<AddressFamily> {
+        guard header.hasPayload(of: rtmsg.self) else { return Set(AddressFamily.allCases) }
+        let family = header.payload(as: rtmsg.self).rtm_family
+        let named = AddressFamily.allCases.filter { $0.linuxValue == family }
+        return Set(named.isEmpty ? AddressFamily.allCases : named)
+    }
+
+    /// The families whose answers a decoded event can change: an address's or a rule's
+    /// own, both for a link.
+    private static func families(of event: NetworkEvent) -> Set<AddressFamily> {
+        switch event {
+        case .addressChanged(let address): [address.family]
+        case .addressRemoved(let key): [key.address.family]
+        case .ruleAdded(let rule), .ruleRemoved(let rule): [rule.family]
+        case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: Set(AddressFamily.allCases)
         }
     }
 
@@ -122,7 +141,7 @@ extension NetlinkMonitor {
     /// messages that cannot change an answer in the kernel, so a flood no longer reaches
     /// here message by message.
     private func flush() -> EventBatch? {
-        guard needsLookup || !pending.isEmpty else { return nil }
+        guard !staleFamilies.isEmpty || !pending.isEmpty else { return nil }
         do {
             return try takeBatch(isFullState: false)
         } catch {
@@ -136,6 +155,7 @@ extension NetlinkMonitor {
     /// Only the stale links are asked (`staleInterfaces`: every link for the full state,
     /// a generation's first batch); the evaluator's snapshot keeps the others' answers.
     func takeBatch(isFullState: Bool) throws(NetlinkError) -> EventBatch {
+        if isFullState { staleFamilies = Set(AddressFamily.allCases) }
         for event in pending {
             switch event {
             case .linkChanged(let link):
@@ -159,7 +179,7 @@ extension NetlinkMonitor {
         let watched = try watchedLookups()
         let events = pending
         pending = []
-        needsLookup = false
+        staleFamilies = []
         staleInterfaces = .none
         return EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched)
     }
@@ -190,11 +210,11 @@ extension NetlinkMonitor {
         return answers
     }
 
-    /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
-    /// take, then an `.interfaceLookup` through each of `lookupInterfaces` that is
-    /// stale (`staleInterfaces`), both families asked in one batch.
+    /// Per stale family (`staleFamilies`), IPv4 first: the `.routeLookup` of the route
+    /// traffic would take, then an `.interfaceLookup` through each of `lookupInterfaces`
+    /// that is stale (`staleInterfaces`), all asked in one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
-        let families = AddressFamily.allCases
+        let families = AddressFamily.allCases.filter { staleFamilies.contains($0) }
         let answers = try lookUp(families.map { configuration.lookupDestinations[$0] },
                                  through: staleInterfaces.filter(lookupInterfaces.sorted()))
         var events: [NetworkEvent] = []

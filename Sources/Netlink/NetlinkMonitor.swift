@@ -55,8 +55,11 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var requestSocket: NetlinkSocket?
     /// Link and address events decoded since the last delivered batch, in kernel order.
     var pending: [NetworkEvent] = []
-    /// Something that can change the lookups' answers arrived since the last batch.
-    var needsLookup = false
+    /// The families whose answers something since the last batch could have changed:
+    /// the next batch asks only these (`lookups()`). A route, an address or a rule
+    /// message is of one family, and no answer of the other reads it (an IPv4 lookup
+    /// never walks IPv6 tables, rules or addresses); a link message makes both stale.
+    var staleFamilies: Set<AddressFamily> = []
     /// The links that are up and not loopback, as the delivered link events left them:
     /// each gets its own lookups (`lookups()`). A link that is down is refused by the
     /// kernel before any table is read, so it is not asked about.
