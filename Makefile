@@ -255,10 +255,12 @@ deb: deps
 # with 5 interfaces), BENCH_ARGS="--only routewatch" the watched routes
 # (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
 # minutes with the default 1M routes).
-# pathd-engine-bench times the client library's in-process engine beside pathd.
+# pathd-engine-bench times the client library's in-process engine beside pathd; pathd-linestamp
+# stamps pathd's and ip monitor's lines as their reads return (bench.py, "How it is measured").
 BENCH_ARGS ?=
 bench: deps build build-gio-module
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-engine-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-linestamp
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
 		--gio-modules gio-module/build/modules $(BENCH_ARGS)
 	$(MAKE) bench-systemd

@@ -90,6 +90,8 @@ let package = Package(
         // The in-process engine timed from inside a process, for `make bench` (Benchmarks/).
         .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"],
                           path: "Benchmarks/EngineBench"),
+        // Stamps lines as a blocking read returns them, for `make bench`'s latency figures.
+        .executableTarget(name: "pathd-linestamp", path: "Benchmarks/LineStamp"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"],

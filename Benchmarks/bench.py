@@ -35,7 +35,7 @@ import routebench  # noqa: E402
 import routewatch  # noqa: E402
 import readers  # noqa: E402
 import rtnl  # noqa: E402
-from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
+from harness import (IP, Loop, Pathd, StampedSubscriber, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
                      summary_ms)
 
 
@@ -125,9 +125,13 @@ class Driver:
     """Performs kernel changes through rtnetlink and watches pathd's subscriber and
     `ip monitor link route` in one select loop, all against one clock."""
 
-    def __init__(self, topology, subscriber):
+    def __init__(self, topology, subscriber, linestamp=None):
         self.topology = topology
         self.subscriber = subscriber
+        # pathd-linestamp, through which `ip monitor`'s lines are read and stamped, as
+        # pathd's are (StampedSubscriber); None: stamped by this process's select loop.
+        self.linestamp = linestamp
+        self.stamper = None
         self.socket_a = AckStream(rtnl.socket_in_namespace(topology.a))
         self.socket_b = AckStream(rtnl.socket_in_namespace(topology.b))
         self.links = LinkWatch(topology.a)
@@ -141,8 +145,14 @@ class Driver:
         """Starts `ip monitor link route` and waits until it is subscribed."""
         self.monitor = subprocess.Popen([IP, "-n", self.topology.a, "monitor", "link", "route"],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        os.set_blocking(self.monitor.stdout.fileno(), False)
-        self.monitor_lines = Stream(self.monitor.stdout.fileno())
+        if self.linestamp:
+            self.stamper = subprocess.Popen([self.linestamp], stdin=self.monitor.stdout, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL)
+            os.set_blocking(self.stamper.stdout.fileno(), False)
+            self.monitor_lines = Stream(self.stamper.stdout.fileno(), stamped=True)
+        else:
+            os.set_blocking(self.monitor.stdout.fileno(), False)
+            self.monitor_lines = Stream(self.monitor.stdout.fileno())
         self.loop.add(self.monitor_lines)
         self.prime()
 
@@ -154,6 +164,10 @@ class Driver:
         self.monitor.wait()
         self.monitor.stdout.close()
         self.monitor = None
+        if self.stamper:
+            self.stamper.wait()  # ends at the end of ip monitor's output
+            self.stamper.stdout.close()
+            self.stamper = None
 
     def watch(self, subscriber):
         """Reads another pathd's subscriber in the same loop."""
@@ -252,6 +266,8 @@ class Driver:
         if self.monitor:
             self.monitor.terminate()
             self.monitor.wait()
+        if self.stamper:
+            self.stamper.wait()
         self.socket_a.socket.close()
         self.socket_b.socket.close()
 
@@ -964,6 +980,7 @@ def main():
     binary = os.path.abspath(arguments.pathd)
     pathctl = arguments.pathctl or readers.sibling(binary, "pathctl")
     engine = arguments.engine or readers.sibling(binary, "pathd-engine-bench")
+    linestamp = readers.sibling(binary, "pathd-linestamp")
     results = {"machine": machine()}
     directory = tempfile.mkdtemp(prefix="pathd-bench-")
     topology = None
@@ -983,7 +1000,16 @@ def main():
         pathd = Pathd(binary, topology.a, os.path.join(directory, "pathd.sock"), os.path.join(directory, "pathd.log"))
         subscriber = pathd.wait_until_accepting()
         subscriber.wait_for(path_state(True, True))
-        driver = Driver(topology, subscriber)
+        if linestamp:
+            # The changes' lines, pathd's and ip monitor's, are stamped by pathd-linestamp.
+            subscriber.close()
+            subscriber = StampedSubscriber(linestamp, pathd.socket_path)
+            subscriber.wait_for(path_state(True, True))
+        else:
+            print("bench: pathd-linestamp not found beside pathd: lines are stamped by this process's select loop, "
+                  "whose own time lands in pathd − ip monitor", file=sys.stderr, flush=True)
+        results["stamped_by"] = "pathd-linestamp" if linestamp else "bench.py's select loop"
+        driver = Driver(topology, subscriber, linestamp)
         if "latency" in only:
             # The headline alone: pathd's subscriber and `ip monitor`, no other reader (on
             # two cores a third process slows `ip monitor` more than pathd and hides

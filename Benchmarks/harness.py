@@ -203,9 +203,12 @@ class Stream:
     """Lines from one descriptor, each stamped with the clock reading taken when the
     read that delivered it returned from select."""
 
-    def __init__(self, fd, parse_json=False, parse=None):
+    def __init__(self, fd, parse_json=False, parse=None, stamped=False):
         self.fd = fd
         self.parse_json = parse_json
+        # Each line comes as "NS TEXT" from pathd-linestamp, NS its own stamp (the moment
+        # a blocking read returned it), which replaces the select loop's.
+        self.stamped = stamped
         # Turns a line's text into what `first`'s predicates see (instead of JSON).
         self.parse = parse
         self.buffer = b""
@@ -227,6 +230,10 @@ class Stream:
         *complete, self.buffer = self.buffer.split(b"\n")
         for raw in complete:
             text = raw.decode(errors="replace")
+            line_stamp = stamp
+            if self.stamped:
+                own, _, text = text.partition(" ")
+                line_stamp = int(own)
             parsed = None
             if self.parse:
                 parsed = self.parse(text)
@@ -235,7 +242,7 @@ class Stream:
                     parsed = json.loads(text)
                 except ValueError:
                     parsed = None
-            self.lines.append((stamp, text, parsed))
+            self.lines.append((line_stamp, text, parsed))
 
     def first(self, start, predicate):
         """(time, text, parsed) of the first line at or after `start` matching, or None."""
@@ -249,12 +256,12 @@ class ProcessStream(Stream):
     """The stdout of a process this run starts (stdin kept open: closing it ends
     pathd-engine-bench), read in the select loop like any other stream."""
 
-    def __init__(self, command, parse_json=False, parse=None):
+    def __init__(self, command, parse_json=False, parse=None, stamped=False, stdin=subprocess.PIPE):
         self.started = now()
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         os.set_blocking(self.process.stdout.fileno(), False)
-        super().__init__(self.process.stdout.fileno(), parse_json=parse_json, parse=parse)
+        super().__init__(self.process.stdout.fileno(), parse_json=parse_json, parse=parse, stamped=stamped)
 
     def wait_for(self, predicate, timeout=10):
         deadline = now() + int(timeout * 1e9)
@@ -274,13 +281,29 @@ class ProcessStream(Stream):
 
     def stop(self):
         if self.process.poll() is None:
-            self.process.stdin.close()
+            if self.process.stdin:
+                self.process.stdin.close()
+            else:
+                self.process.terminate()
             try:
                 self.process.wait(5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
         self.process.stdout.close()
+
+
+class StampedSubscriber(ProcessStream):
+    """A subscription to pathd read by pathd-linestamp, which stamps each line as its
+    blocking read returns it: the latency figures' reader (bench.py, "How it is measured")."""
+
+    def __init__(self, linestamp, socket_path):
+        self.socket_path = socket_path
+        super().__init__([linestamp, socket_path, json.dumps({"op": "subscribe"})], parse_json=True, stamped=True,
+                         stdin=subprocess.DEVNULL)
+
+    def close(self):
+        self.stop()
 
 
 class Subscriber(Stream):
