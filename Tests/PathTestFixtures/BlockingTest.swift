@@ -21,8 +21,8 @@ import Testing
 /// orders the tests of a suite. How many run at once is bounded by their lanes
 /// (`TestLanes`): tests that start whole systems (network namespaces with real daemons,
 /// containers) take one of `TestLanes.systems`, the rest one of `TestLanes.everyday`,
-/// so a short test never queues behind the systems; the rest wait without holding a
-/// thread.
+/// so a short test never queues behind the systems, and a test that counts the whole
+/// process's threads runs `alone`; the rest wait without holding a thread.
 ///
 /// The fixtures that block (`waitUntil`, `ChildProcess`, `DaemonHarness`, `FakeDaemon`,
 /// `OutputLines.waitFor`) call `BlockingTest.requireOwnThread` and throw when called
@@ -95,27 +95,78 @@ extension Trait where Self == BlockingTest {
 }
 
 /// How many `.blocking` tests of a kind run at once; the others wait, holding no thread.
-public final class TestLanes: Sendable {
+public struct TestLanes: Sendable {
+    fileprivate enum Kind: Sendable {
+        case everyday
+        case systems
+        case alone
+    }
+
+    fileprivate let kind: Kind
+
     /// Tests in this process and short child programs: bounded only so that they never
     /// exhaust Dispatch's worker threads (255), each test holding one while it blocks.
-    public static let everyday = TestLanes(count: 32)
+    public static let everyday = TestLanes(kind: .everyday)
     /// Tests that start whole systems: real daemons in network namespaces, containers
-    /// booting systemd (`PATHD_TEST_LANES`, default 4: on two cores more only adds
-    /// waiting, measured in docs/ARCHITECTURE.md, "Tests on two cores").
-    public static let systems = TestLanes(count: {
+    /// booting systemd (`PATHD_TEST_LANES` at once, default 4: on two cores more only adds
+    /// waiting).
+    public static let systems = TestLanes(kind: .systems)
+    /// A test that measures the whole process (its threads): it runs when no other
+    /// blocking test does, after the others if need be.
+    public static let alone = TestLanes(kind: .alone)
+
+    fileprivate static let everydayCount = 32
+    fileprivate static let systemsCount: Int = {
         guard let text = ProcessInfo.processInfo.environment["PATHD_TEST_LANES"], let value = Int(text), value > 0
         else { return 4 }
         return value
-    }())
+    }()
 
-    private let lanes: Lanes
+    fileprivate static let scheduler = LaneScheduler()
 
-    private init(count: Int) {
-        lanes = Lanes(count: count)
+    fileprivate func acquire() async { await Self.scheduler.acquire(kind) }
+    fileprivate func release() async { await Self.scheduler.release(kind) }
+}
+
+/// Who runs: every kind bounded by its count, `alone` only when nothing else runs. Waiters
+/// hold no thread and are let in in arrival order as far as the bounds allow.
+private actor LaneScheduler {
+    private var running: [TestLanes.Kind: Int] = [:]
+    private var waiting: [(kind: TestLanes.Kind, continuation: CheckedContinuation<Void, Never>)] = []
+
+    func acquire(_ kind: TestLanes.Kind) async {
+        // Behind earlier waiters of its kind only: an `alone` waiting for the others to
+        // finish holds no one back.
+        if admits(kind) && !waiting.contains(where: { $0.kind == kind }) {
+            running[kind, default: 0] += 1
+            return
+        }
+        await withCheckedContinuation { waiting.append((kind, $0)) }
     }
 
-    fileprivate func acquire() async { await lanes.acquire() }
-    fileprivate func release() async { await lanes.release() }
+    func release(_ kind: TestLanes.Kind) {
+        running[kind, default: 0] -= 1
+        var index = 0
+        while index < waiting.count {
+            let waiter = waiting[index]
+            if admits(waiter.kind) {
+                waiting.remove(at: index)
+                running[waiter.kind, default: 0] += 1
+                waiter.continuation.resume()
+            } else {
+                index += 1
+            }
+        }
+    }
+
+    private func admits(_ kind: TestLanes.Kind) -> Bool {
+        if running[.alone, default: 0] > 0 { return false }
+        switch kind {
+        case .everyday: return running[.everyday, default: 0] < TestLanes.everydayCount
+        case .systems: return running[.systems, default: 0] < TestLanes.systemsCount
+        case .alone: return running.values.allSatisfy { $0 == 0 }
+        }
+    }
 }
 
 /// Runs a task's jobs on a serial Dispatch queue of its own, off the concurrency pool.
@@ -131,31 +182,5 @@ private final class QueueExecutor: TaskExecutor, Sendable {
         let job = UnownedJob(job)
         let executor = asUnownedTaskExecutor()
         queue.async { job.runSynchronously(on: executor) }
-    }
-}
-
-/// A counting semaphore whose waiters hold no thread.
-private actor Lanes {
-    private var free: Int
-    private var waiting: [CheckedContinuation<Void, Never>] = []
-
-    init(count: Int) {
-        free = count
-    }
-
-    func acquire() async {
-        if free > 0 {
-            free -= 1
-            return
-        }
-        await withCheckedContinuation { waiting.append($0) }
-    }
-
-    func release() {
-        if waiting.isEmpty {
-            free += 1
-        } else {
-            waiting.removeFirst().resume()
-        }
     }
 }
