@@ -32,6 +32,21 @@ struct PathctlCommandLineTests {
             == [type])
     }
 
+    @Test("--not-expensive and --not-constrained are conditions of status, monitor and wait, and take no value")
+    func conditions() throws {
+        let status = try parsed(StatusVerb.self, "status", "--not-expensive")
+        #expect(status.criteria == Criteria(prohibitExpensivePaths: true))
+        let monitor = try parsed(MonitorVerb.self, "monitor", "--not-constrained", "--prohibit-type", "wifi")
+        #expect(monitor.criteria == Criteria(prohibitedInterfaceTypes: [.wifi], prohibitConstrainedPaths: true))
+        let wait = try parsed(WaitVerb.self, "wait", "--not-constrained", "--not-expensive")
+        #expect(wait.criteria == Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true))
+        #expect(try parsed(StatusVerb.self, "status").criteria == .any)
+        #expect(usageError("status", "--not-expensive=yes") != nil)
+        #expect(usageError("route", "--not-expensive", "example.org") != nil)
+        #expect(usageError("monitor", "--not-expensive", "--route", "example.org")
+            == "--not-expensive does not apply with --route")
+    }
+
     @Test("an unknown interface type lists the accepted names")
     func unknownType() {
         let message = usageError("status", "--require-type", "pigeon")

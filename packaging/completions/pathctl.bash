@@ -41,9 +41,9 @@ _pathctl() {
 
     local options="--socket --json --no-color --help --version"
     case $command in
-        status) options+=" --require-type --prohibit-type --check --ipv4 --ipv6 --dns --internet" ;;
-        monitor) options+=" --require-type --prohibit-type --route" ;;
-        wait) options+=" --require-type --prohibit-type --ipv4 --ipv6 --dns --internet --route --timeout" ;;
+        status) options+=" --require-type --prohibit-type --not-expensive --not-constrained --check --ipv4 --ipv6 --dns --internet" ;;
+        monitor) options+=" --require-type --prohibit-type --not-expensive --not-constrained --route" ;;
+        wait) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet --route --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
     esac
