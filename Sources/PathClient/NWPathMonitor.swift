@@ -81,9 +81,11 @@ final public class NWPathMonitor: @unchecked Sendable {
         state = Mutex(State(monitor: PathMonitor(prohibitedInterfaceTypes: prohibitedInterfaceTypes.map(\.linuxType))))
     }
 
-    /// Wraps a configured `PathMonitor`, to choose its mode (`.daemon`, `.inProcess`)
-    /// or socket. It must not be started yet, and is owned by this monitor from now on:
-    /// set no handler on it.
+    /// Wraps a configured `PathMonitor`, to choose its mode (`.daemon`, `.inProcess`),
+    /// socket, or the conditions Apple's monitor takes no parameters for
+    /// (`NWPathMonitor(PathMonitor(prohibitExpensivePaths: true))`: an expensive path is
+    /// then unsatisfied, `linuxUnsatisfiedReason` `.expensiveExcluded`). It must not be
+    /// started yet, and is owned by this monitor from now on: set no handler on it.
     public init(_ monitor: PathMonitor) {
         state = Mutex(State(monitor: monitor))
     }
