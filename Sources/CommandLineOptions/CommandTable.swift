@@ -13,6 +13,8 @@ public enum ValueCompletion: Hashable, Sendable {
     case words([String])
     /// The host names the shell knows (/etc/hosts).
     case hostnames
+    /// A command's name (what PATH holds), then its arguments (files).
+    case commands
 }
 
 /// An option of a program with commands: its grammar, and what completions say of it.
@@ -45,6 +47,10 @@ public struct CommandOperands: Sendable {
     /// The flag that introduces them (`monitor --route HOST...`): with it they are
     /// needed, without it none is taken. Nil: always needed (`route HOST...`).
     public let introducedBy: String?
+    /// A command line to run (`run -- COMMAND [ARG...]`): the first operand is the
+    /// command, which must not be empty; its arguments are taken as given, empty ones
+    /// too, and those that look like options follow `--`.
+    public let isCommandLine: Bool
 
     public init(_ name: String, description: String, completion: ValueCompletion = .nothing,
                 introducedBy: String? = nil) {
@@ -52,10 +58,27 @@ public struct CommandOperands: Sendable {
         self.description = description
         self.completion = completion
         self.introducedBy = introducedBy
+        isCommandLine = false
     }
 
-    /// How they follow the command in the usage text: `HOST...`, `--route HOST...`.
-    public var usage: String { (introducedBy.map { "\($0) " } ?? "") + "\(name)..." }
+    /// A command line: `COMMAND`, then its arguments (`isCommandLine`).
+    public static func commandLine(_ name: String, description: String) -> CommandOperands {
+        CommandOperands(name, description: description, completion: .commands, isCommandLine: true)
+    }
+
+    private init(_ name: String, description: String, completion: ValueCompletion, isCommandLine: Bool) {
+        self.name = name
+        self.description = description
+        self.completion = completion
+        introducedBy = nil
+        self.isCommandLine = isCommandLine
+    }
+
+    /// How they follow the command in the usage text: `HOST...`, `--route HOST...`,
+    /// `-- COMMAND [ARG...]`.
+    public var usage: String {
+        isCommandLine ? "-- \(name) [ARG...]" : (introducedBy.map { "\($0) " } ?? "") + "\(name)..."
+    }
 }
 
 /// One command: its name, its line in the usage text, the options it takes besides the
@@ -139,7 +162,7 @@ public struct CommandTable<Action: Sendable>: Sendable {
                 throw UsageError("\(name) \(kind.introducedBy.map { "\($0) " } ?? "")needs a \(kind.name): "
                     + kind.description)
             }
-            if let empty = operands.first(where: \.isEmpty) {
+            if let empty = (kind.isCommandLine ? Array(operands.prefix(1)) : operands).first(where: \.isEmpty) {
                 throw UsageError("\(name): \"\(empty)\" is no \(kind.name)")
             }
         } else if let extra = operands.first {

@@ -46,26 +46,26 @@ struct GlobalOptions: Equatable, Sendable {
 
 /// The criteria: which interfaces count (`--require-type`, `--prohibit-type`) and what the
 /// path must not be (`--not-expensive`, `--not-constrained`); the question status,
-/// monitor and wait ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
+/// monitor, wait and run ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
 /// new criterion is its option here, in `options`, and its line in `criteria(in:)`.
 enum CriteriaOptions {
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
-    static let requireType = CommandOption(OptionSpec("--require-type", value: "TYPE",
-                                                      help: "status, monitor, wait: only paths over TYPE count"),
-                                           brief: "only paths over this interface type count",
-                                           completion: interfaceTypes)
+    static let requireType = CommandOption(
+        OptionSpec("--require-type", value: "TYPE", help: "status, monitor, wait, run: only paths over TYPE\ncount"),
+        brief: "only paths over this interface type count", completion: interfaceTypes)
     static let prohibitType = CommandOption(
         OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
-                   help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
+                   help: "status, monitor, wait, run: paths over TYPE do not\ncount (repeatable)"),
         brief: "paths over this interface type do not count", completion: interfaceTypes)
     static let notExpensive = CommandOption(OptionSpec("--not-expensive", help: """
-        status, monitor, wait: an expensive path (pathd.conf's
-        Expensive=; cellular by default) does not count: it
-        is unsatisfied, expensiveExcluded
+        status, monitor, wait, run: an expensive path
+        (pathd.conf's Expensive=; cellular by default) does
+        not count: it is unsatisfied, expensiveExcluded
         """), brief: "an expensive path does not count")
     static let notConstrained = CommandOption(OptionSpec("--not-constrained", help: """
-        status, monitor, wait: a constrained path (pathd.conf's
-        Constrained=) does not count (constrainedExcluded)
+        status, monitor, wait, run: a constrained path
+        (pathd.conf's Constrained=) does not count
+        (constrainedExcluded)
         """), brief: "a constrained path does not count")
     static let options = [requireType, prohibitType, notExpensive, notConstrained]
 

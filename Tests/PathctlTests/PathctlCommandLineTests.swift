@@ -122,12 +122,12 @@ struct PathctlCommandLineTests {
         #expect(try PathctlCommandLine.parse(["status", "--version"]).word == "version")
     }
 
-    @Test("the requirement options' help names status and wait, and says what status does without them",
+    @Test("the requirement options' help names status, wait and run, and says what status does without them",
           arguments: PathRequirements.options.map(\.option.name))
     func requirementHelp(option: String) throws {
         let spec = try #require(Commands.table.options.first { $0.name == option }).spec
         let help = spec.help.split(separator: "\n").joined(separator: " ")
-        #expect(help.hasPrefix("status, wait: "), "\(option): \(help)")
+        #expect(help.hasPrefix("status, wait, run: "), "\(option): \(help)")
         #expect(help.contains("status then exits 1 without"), "\(option): \(help)")
         #expect(!PathctlCommandLine.usage.contains("status --check, wait"))
         #expect(try PathctlCommandLine.parse(["status", option]).word == "status")

@@ -18,7 +18,7 @@ _pathctl() {
         --require-type|--prohibit-type)
             COMPREPLY=($(compgen -W "wifi cellular wiredEthernet loopback other wired ethernet" -- "$cur"))
             return ;;
-        --timeout|--since)
+        --timeout|--since|--grace)
             COMPREPLY=()
             return ;;
         --format)
@@ -31,7 +31,7 @@ _pathctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket|--require-type|--prohibit-type|--timeout|--format|--since)
+            --socket|--require-type|--prohibit-type|--timeout|--format|--since|--grace)
                 [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
                 ((i++)) ;;
             -*) ;;
@@ -46,9 +46,10 @@ _pathctl() {
         wait) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet --route --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
+        run) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet --restart --grace" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history" -- "$cur"))
+        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run" -- "$cur"))
     elif [[ $command == monitor && $cur != -* ]]; then
         # monitor --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
@@ -61,6 +62,9 @@ _pathctl() {
     elif [[ $command == history && $cur != -* ]]; then
         # history --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
+    elif [[ $command == run && $cur != -* ]]; then
+        # run -- COMMAND [ARG...]: command names, then file names
+        COMPREPLY=($(compgen -c -f -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     fi
