@@ -32,7 +32,7 @@ RELEASE_DIR   ?= .build/release
 MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5 man/pathd-probe.8
 UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
                  packaging/systemd/pathd-wait-online.service packaging/systemd/pathd-probe.service \
-                 packaging/systemd/pathd-wait-route@.service
+                 packaging/systemd/pathd-wait-route@.service packaging/systemd/pathd-path@.service
 # Units and man pages name the default install paths (/usr/local/...); installed
 # copies name the real ones.
 INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \

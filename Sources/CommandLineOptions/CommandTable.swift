@@ -51,33 +51,37 @@ public struct CommandOperands: Sendable {
     /// command, which must not be empty; its arguments are taken as given, empty ones
     /// too, and those that look like options follow `--`.
     public let isCommandLine: Bool
+    /// None is needed (`hold [CRITERION...]`).
+    public let isOptional: Bool
 
     public init(_ name: String, description: String, completion: ValueCompletion = .nothing,
-                introducedBy: String? = nil) {
-        self.name = name
-        self.description = description
-        self.completion = completion
-        self.introducedBy = introducedBy
-        isCommandLine = false
+                introducedBy: String? = nil, optional isOptional: Bool = false) {
+        self.init(name, description: description, completion: completion, introducedBy: introducedBy,
+                  isCommandLine: false, isOptional: isOptional)
     }
 
     /// A command line: `COMMAND`, then its arguments (`isCommandLine`).
     public static func commandLine(_ name: String, description: String) -> CommandOperands {
-        CommandOperands(name, description: description, completion: .commands, isCommandLine: true)
+        CommandOperands(name, description: description, completion: .commands, introducedBy: nil,
+                        isCommandLine: true, isOptional: false)
     }
 
-    private init(_ name: String, description: String, completion: ValueCompletion, isCommandLine: Bool) {
+    private init(_ name: String, description: String, completion: ValueCompletion, introducedBy: String?,
+                 isCommandLine: Bool, isOptional: Bool) {
         self.name = name
         self.description = description
         self.completion = completion
-        introducedBy = nil
+        self.introducedBy = introducedBy
         self.isCommandLine = isCommandLine
+        self.isOptional = isOptional
     }
 
     /// How they follow the command in the usage text: `HOST...`, `--route HOST...`,
-    /// `-- COMMAND [ARG...]`.
+    /// `-- COMMAND [ARG...]`, `[CRITERION...]`.
     public var usage: String {
-        isCommandLine ? "-- \(name) [ARG...]" : (introducedBy.map { "\($0) " } ?? "") + "\(name)..."
+        if isCommandLine { return "-- \(name) [ARG...]" }
+        if isOptional { return "[\(name)...]" }
+        return (introducedBy.map { "\($0) " } ?? "") + "\(name)..."
     }
 }
 
@@ -158,7 +162,7 @@ public struct CommandTable<Action: Sendable>: Sendable {
         guard let command = command(named: name) else { throw UsageError("unknown command \"\(name)\"") }
         let operands = Array(line.operands.dropFirst())
         if let kind = command.operands, kind.introducedBy.map(line.has) ?? true {
-            guard !operands.isEmpty else {
+            guard !operands.isEmpty || kind.isOptional else {
                 throw UsageError("\(name) \(kind.introducedBy.map { "\($0) " } ?? "")needs a \(kind.name): "
                     + kind.description)
             }

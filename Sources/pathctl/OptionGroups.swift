@@ -46,24 +46,25 @@ struct GlobalOptions: Equatable, Sendable {
 
 /// The criteria: which interfaces count (`--require-type`, `--prohibit-type`) and what the
 /// path must not be (`--not-expensive`, `--not-constrained`); the question status,
-/// monitor, wait and run ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
+/// monitor, wait, run and hold ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
 /// new criterion is its option here, in `options`, and its line in `criteria(in:)`.
 enum CriteriaOptions {
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
     static let requireType = CommandOption(
-        OptionSpec("--require-type", value: "TYPE", help: "status, monitor, wait, run: only paths over TYPE\ncount"),
+        OptionSpec("--require-type", value: "TYPE",
+                   help: "status, monitor, wait, run, hold: only paths over\nTYPE count"),
         brief: "only paths over this interface type count", completion: interfaceTypes)
     static let prohibitType = CommandOption(
         OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
-                   help: "status, monitor, wait, run: paths over TYPE do not\ncount (repeatable)"),
+                   help: "status, monitor, wait, run, hold: paths over TYPE\ndo not count (repeatable)"),
         brief: "paths over this interface type do not count", completion: interfaceTypes)
     static let notExpensive = CommandOption(OptionSpec("--not-expensive", help: """
-        status, monitor, wait, run: an expensive path
+        status, monitor, wait, run, hold: an expensive path
         (pathd.conf's Expensive=; cellular by default) does
         not count: it is unsatisfied, expensiveExcluded
         """), brief: "an expensive path does not count")
     static let notConstrained = CommandOption(OptionSpec("--not-constrained", help: """
-        status, monitor, wait, run: a constrained path
+        status, monitor, wait, run, hold: a constrained path
         (pathd.conf's Constrained=) does not count
         (constrainedExcluded)
         """), brief: "a constrained path does not count")

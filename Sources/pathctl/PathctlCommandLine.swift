@@ -62,7 +62,8 @@ enum PathctlCommandLine {
             wait --route --timeout 0: a HOST did not resolve; 75 run: the criteria
             stopped holding and the command was stopped (otherwise run ends as its
             command did: its status, or its signal), 126 or 127 its command could not
-            run or was not found. See pathctl(1).
+            run or was not found; hold: 1 the criteria did not hold, 75 they stopped
+            holding. See pathctl(1).
 
             """
     }

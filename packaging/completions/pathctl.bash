@@ -47,9 +47,10 @@ _pathctl() {
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
         run) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet --restart --grace" ;;
+        hold) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run" -- "$cur"))
+        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run hold" -- "$cur"))
     elif [[ $command == monitor && $cur != -* ]]; then
         # monitor --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
@@ -65,6 +66,9 @@ _pathctl() {
     elif [[ $command == run && $cur != -* ]]; then
         # run -- COMMAND [ARG...]: command names, then file names
         COMPREPLY=($(compgen -c -f -- "$cur"))
+    elif [[ $command == hold && $cur != -* ]]; then
+        # hold [CRITERION...]: one of the words
+        COMPREPLY=($(compgen -W "require-type: prohibit-type: not-expensive not-constrained ipv4 ipv6 dns internet" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     fi
