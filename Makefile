@@ -32,7 +32,7 @@ RELEASE_DIR   ?= .build/release
 MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5 man/pathd-probe.8
 UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
                  packaging/systemd/pathd-wait-online.service packaging/systemd/pathd-probe.service \
-                 packaging/systemd/pathd-wait-route@.service
+                 packaging/systemd/pathd-wait-route@.service packaging/systemd/pathd-path@.service
 # Units and man pages name the default install paths (/usr/local/...); installed
 # copies name the real ones.
 INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
@@ -256,7 +256,8 @@ deb: deps
 # the per-interface lookups (about 4 minutes: start and resync with 1M routes, latency
 # with 5 interfaces), BENCH_ARGS="--only routewatch" the watched routes
 # (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
-# minutes with the default 1M routes).
+# minutes with the default 1M routes), BENCH_ARGS="--only run" pathctl run (Benchmarks/
+# runbench.py: path turns expensive → the command's SIGTERM, idle while it runs; 90 s).
 # pathd-engine-bench times the client library's in-process engine beside pathd; pathd-linestamp
 # stamps pathd's and ip monitor's lines as their reads return (bench.py, "How it is measured").
 BENCH_ARGS ?=
@@ -267,8 +268,9 @@ bench: deps build build-gio-module
 		--gio-modules gio-module/build/modules $(BENCH_ARGS)
 	$(MAKE) bench-systemd
 
-# pathd's package under a real systemd in a container: start → READY=1, memory, and stop
-# with 100 subscribers (Benchmarks/systemd.py; about 30 s).
+# pathd's package under a real systemd in a container: start → READY=1, memory, stop
+# with 100 subscribers, and a job bound to pathd-path@not-expensive stopped by a reload
+# that makes the path expensive (Benchmarks/systemd.py; about 40 s).
 bench-systemd: deps deb
 	Benchmarks/systemd.py --deb $(DEB_FILE)
 

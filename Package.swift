@@ -13,6 +13,10 @@ let package = Package(
         // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
         // when no daemon answers, evaluated in-process (links libnl-3 and libnl-route-3).
         .library(name: "PathClient", targets: ["PathClient"]),
+        // Apple's module name for the same compatibility types: code written for Apple's
+        // Network framework compiles with nothing changed, its `import Network` and
+        // `Network.NWPath` included (README.md, "Swift").
+        .library(name: "Network", targets: ["Network"]),
         // pathd's socket only: no in-process engine, links neither libnl nor libsystemd.
         .library(name: "PathSocketClient", targets: ["PathSocketClient"]),
         // For the fuzz package (Fuzz/Package.swift), which depends on this one by path.
@@ -55,6 +59,9 @@ let package = Package(
         .target(name: "PathClient", dependencies: ["Netlink", "KernelState", "PathModel", "PathEvaluation",
                                                    "PathConfiguration", "PathSocketClient", "ServiceSupport",
                                                    "SystemCalls"]),
+        // Apple's names only (NWPathMonitor, NWPath, NWInterface, NWEndpoint, the addresses),
+        // re-exported from PathClient under the module name Apple's code imports.
+        .target(name: "Network", dependencies: ["PathClient"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
         .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathConfiguration", "PathProtocol",
                                                           "PathSocketClient", "ServiceSupport", "SystemCalls"]),
@@ -71,10 +78,11 @@ let package = Package(
                                                               "ServiceSupport"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
-        // Two programs as written for Apple's Network, built against PathClient.
-        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["PathClient"],
+        // Two programs as written for Apple's Network, unchanged, built against the
+        // Network product.
+        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["Network"],
                           path: "Examples/NWPathMonitorCallback"),
-        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"],
+        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["Network"],
                           path: "Examples/NWPathMonitorAsync"),
         // The route to one address as an AsyncSequence (PathMonitor.routeUpdates).
         .executableTarget(name: "RouteWatch", dependencies: ["PathClient"], path: "Examples/RouteWatch"),
@@ -83,10 +91,11 @@ let package = Package(
                           path: "Examples/SocketOnlyMonitor"),
         // Code written for Apple's Network with only the import changed, compiled (never
         // run) in both language modes; Tests/AppleCompatibility/README.md explains.
-        .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"],
+        .target(name: "AppleCompatibilitySwift5", dependencies: ["Network"],
                 path: "Tests/AppleCompatibility/Swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"],
-                path: "Tests/AppleCompatibility/Swift6"),
+        .target(name: "AppleCompatibilitySwift6", dependencies: ["Network"],
+                path: "Tests/AppleCompatibility/Swift6",
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The in-process engine timed from inside a process, for `make bench` (Benchmarks/).
         .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"],
                           path: "Benchmarks/EngineBench"),

@@ -33,6 +33,7 @@ import gio  # noqa: E402
 import hostile  # noqa: E402
 import routebench  # noqa: E402
 import routewatch  # noqa: E402
+import runbench  # noqa: E402
 import readers  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, StampedSubscriber, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
@@ -869,6 +870,8 @@ def print_report(results):
         gio.print_glib(results["gio"])
     if "routewatch" in results:
         routewatch.print_report(results["routewatch"])
+    if "run" in results:
+        runbench.print_report(results["run"], ms)
 
 
 def print_flood(f):
@@ -955,10 +958,10 @@ def main():
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,readers,latency5,latency-pair,breakdown,fanout,idle,"
-                                "hostile,memory,route,flood,start-full,gio,routewatch",
+                                "hostile,memory,route,flood,start-full,gio,routewatch,run",
                         help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
-                             "breakdown,"
-                             "fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch (start-full runs inside "
+                             "breakdown,fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch,run (run: "
+                             "pathctl run, runbench.py; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
                              "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
                              "its own beside pathd's line (latency is pathd and ip monitor alone); latency-pair the route changes in turn in a topology with one interface and "
@@ -972,6 +975,9 @@ def main():
                         help="GLib part: rounds of 4 changes (carrier, both default routes)")
     parser.add_argument("--gio-idle-seconds", type=int, default=10)
     parser.add_argument("--gio-routes", type=int, help="GLib part's flood (default --routes; 0: no flood)")
+    parser.add_argument("--run-rounds", type=int, default=20,
+                        help="pathctl run: rounds of the path turning expensive (the command stopped) and free again")
+    parser.add_argument("--run-idle-seconds", type=int, default=60, help="pathctl run: idle while its command runs")
     parser.add_argument("--json", help="also write the raw results here")
     arguments = parser.parse_args()
     if os.geteuid() != 0:
@@ -1084,6 +1090,13 @@ def main():
         if "routewatch" in only:
             print("bench: watched routes (routewatch.py)", file=sys.stderr, flush=True)
             results["routewatch"] = routewatch.report(binary, arguments.routes, arguments.prefix)
+        if "run" in only and not pathctl:
+            print("bench: pathctl run skipped: no pathctl beside pathd (--pathctl)", file=sys.stderr, flush=True)
+        elif "run" in only:
+            print(f"bench: pathctl run, {arguments.run_rounds} stops, idle {arguments.run_idle_seconds} s "
+                  "(runbench.py)", file=sys.stderr, flush=True)
+            results["run"] = runbench.report(binary, os.path.abspath(pathctl), arguments.prefix, arguments.run_rounds,
+                                             arguments.run_idle_seconds, directory)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

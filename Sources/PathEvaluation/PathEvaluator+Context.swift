@@ -62,12 +62,11 @@ extension PathEvaluator {
 
         /// What traffic over `link` costs: its policy, and for a tunnel also its
         /// underlay's, the first non-tunnel link of `others` (the other candidates).
-        func cost(of link: Link, others: [Link]) -> (isExpensive: Bool, isConstrained: Bool) {
-            var settings = [self.settings(of: link)]
-            if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) {
-                settings.append(self.settings(of: underlay))
-            }
-            return (settings.contains { $0.isExpensive }, settings.contains { $0.isConstrained })
+        func cost(of link: Link, others: [Link]) -> Cost {
+            var links = [link]
+            if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) { links.append(underlay) }
+            return Cost(expensiveBy: links.first { settings(of: $0).isExpensive }?.name,
+                        constrainedBy: links.first { settings(of: $0).isConstrained }?.name)
         }
 
         func interface(for link: Link) -> Interface {
@@ -78,7 +77,7 @@ extension PathEvaluator {
         func verdict(for family: AddressFamily) -> FamilyVerdict {
             // The kernel's answer is authoritative unless it names an interface the
             // question excludes; then the allowed interfaces' own answers decide.
-            if criteria == .any, let lookup = snapshot.lookups[family] {
+            if !criteria.restrictsInterfaces, let lookup = snapshot.lookups[family] {
                 return verdict(for: family, lookup: lookup)
             }
             return throughAllowedInterfaces(family, lookup: snapshot.lookups[family])
@@ -217,7 +216,7 @@ extension PathEvaluator {
             if !usable.contains(where: { snapshot.hasUsableAddress($0.index, family: family) }) {
                 return .unusable(.noAddress, interface: usable.count == 1 ? usable[0].name : nil, progress: .absent)
             }
-            if criteria != .any, excludedInterfaceCouldCarry(family) {
+            if criteria.restrictsInterfaces, excludedInterfaceCouldCarry(family) {
                 return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed)
             }
             return .unusable(.noRoute, interface: nil, progress: .addressed)
@@ -255,9 +254,10 @@ extension PathEvaluator {
                 includes($0) && settings(of: $0).isOnDemand && state(of: $0) != .usable
             }
             if !onDemand.isEmpty {
+                let cost = onDemand.reduce(Cost()) { $0.adding(Cost(of: $1, settings(of: $1))) }
                 return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),
-                            isExpensive: onDemand.contains { settings(of: $0).isExpensive },
-                            isConstrained: onDemand.contains { settings(of: $0).isConstrained })
+                            isExpensive: cost.isExpensive, isConstrained: cost.isConstrained)
+                    .meeting(criteria, cost: cost)
             }
             var best: (reason: UnsatisfiedReason, interface: String?, progress: Progress) = (.noRoute, nil, .absent)
             var found = false

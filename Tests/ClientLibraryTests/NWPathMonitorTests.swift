@@ -146,6 +146,33 @@ struct NWPathMonitorTests {
         #expect(monitor.pathMonitor.currentState == .unavailable(second.path))
     }
 
+    /// Apple declares `currentPath` `{ get set }`: a path assigned is read back until the
+    /// next delivery replaces it, and it decides nothing about which paths are delivered.
+    @Test("currentPath is settable as Apple's: read back until the next delivery, which still comes")
+    func settableCurrentPath() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let watched = WatchedAppleMonitor(socketPath: harness.socketPath,
+                                          queue: DispatchQueue(label: "pathd.test.apple"))
+        let monitor = watched.monitor
+        let assigned = NWPath(Path(status: .unsatisfied, unsatisfiedReason: .noRoute))
+        monitor.currentPath = assigned
+        #expect(monitor.currentPath == assigned)
+        #expect(monitor.debugDescription == "NWPathMonitor: unsatisfied: no route to the Internet (no default route)")
+        watched.start()
+        defer { monitor.cancel() }
+        let first = try watched.paths.next("the first path")
+        #expect(first.status == .satisfied)
+        #expect(monitor.currentPath == first)
+        monitor.currentPath = assigned
+        #expect(monitor.currentPath == assigned)
+        // A change is still delivered, and replaces the assigned path.
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let second = try watched.paths.next("the change")
+        #expect(second.linuxUnsatisfiedReason == .noCarrier)
+        #expect(monitor.currentPath == second)
+    }
+
     @Test("""
         for await: the current path first, then changes; a new iteration begins with the current path; cancel ends it
         """,

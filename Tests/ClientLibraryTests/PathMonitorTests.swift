@@ -67,6 +67,33 @@ struct PathMonitorTests {
         #expect(path.unsatisfiedReason == .interfaceTypeExcluded)
     }
 
+    @Test("not expensive travels with the subscription: an expensive path is .unavailable, expensiveExcluded")
+    func notExpensive() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let watched = WatchedMonitor(socketPath: harness.socketPath, prohibitExpensivePaths: true)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        #expect(try watched.paths.next("the free path").status == .satisfied)
+        #expect(watched.monitor.prohibitExpensivePaths && !watched.monitor.prohibitConstrainedPaths)
+
+        script.answer(valid: ReloadScript.expensiveEth0())
+        let admin = try harness.connect()
+        try admin.send(Request(.reload))
+        let refused = try watched.paths.next("the expensive path")
+        #expect(refused.unsatisfiedReason == .expensiveExcluded)
+        #expect(refused.reasonInterface == "eth0")
+        #expect(watched.monitor.currentState == .unavailable(refused))
+        // Apple's view of it: unsatisfied, for a reason Apple has no word for.
+        let apple = NWPath(refused)
+        #expect(apple.status == .unsatisfied)
+        #expect(apple.unsatisfiedReason == .notAvailable)
+        #expect(apple.linuxUnsatisfiedReason == .expensiveExcluded)
+        #expect(apple.isExpensive)
+    }
+
     @Test("before the first path the state is .unknown, and start, reads and cancel never wait for the daemon")
     func unknownBeforeFirstPath() throws {
         try withSocketDirectory { socketPath in

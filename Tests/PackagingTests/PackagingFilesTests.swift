@@ -243,6 +243,8 @@ struct PackagingFilesTests {
                 .contains("\nExecStart=/opt/pathd/bin/pathctl "))
             #expect(try text("opt/pathd/lib/systemd/system/pathd-wait-route@.service").contains(
                 "\nExecStart=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60 --route %I\n"))
+            #expect(try text("opt/pathd/lib/systemd/system/pathd-path@.service").contains(
+                "\nExecStart=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock hold %i\n"))
             let manual = try text("opt/pathd/share/man/man8/pathd.8")
             #expect(manual.contains("/opt/pathd/lib/systemd/system/pathd.service"))
             #expect(manual.contains("/opt/pathd/share/doc/pathd/PROTOCOL.md"))

@@ -54,7 +54,8 @@ private let goldenMetrics: [MetricFamily] = [
 private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
     ("hello.jsonl", [.hello(protocolVersion: 1, daemonVersion: "0.1.0", generation: .first)]),
     ("path-with-id.jsonl",
-     [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17))]),
+     [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17)),
+      .path(Fixture.expensiveExcluded, id: .string("backup"))]),
     ("resync.jsonl", [
         .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2),
                 id: nil),

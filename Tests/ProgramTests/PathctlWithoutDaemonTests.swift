@@ -14,9 +14,13 @@ struct PathctlWithoutDaemon {
         #expect(!commands.isEmpty && !takingHosts.isEmpty && takingHosts.isSubset(of: commands), "\(commands)")
         try withTemporaryDirectory { directory in
             let introducers = usage.hostIntroducers
+            let runners = usage.commandLineRunners
+            #expect(runners == ["run"])
             // Each command as it runs: with HOSTs if it takes them, and also without
-            // them where they follow an option (`monitor` and `monitor --route HOST`).
+            // them where they follow an option (`monitor` and `monitor --route HOST`);
+            // with a command line if it runs one (`run -- /bin/true`: never started).
             let invocations = commands.flatMap { verb -> [[String]] in
+                if runners.contains(verb) { return [[verb, "--", "/bin/true"]] }
                 guard let introducer = introducers[verb] else { return [[verb]] }
                 let withHost = [verb] + introducer + ["192.0.2.1"]
                 return introducer.isEmpty ? [withHost] : [[verb], withHost]

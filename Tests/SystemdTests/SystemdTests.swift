@@ -14,7 +14,7 @@ import Testing
        .blocking(.systems))
 struct SystemdTests {
     static let units = ["pathd.socket", "pathd.service", "pathd-wait-online.service", "pathd-probe.service",
-                        "pathd-wait-route@*.service"]
+                        "pathd-wait-route@*.service", "pathd-path@*.service"]
 
     /// Boots a container with both packages installed by dpkg, runs `body`, then holds the
     /// journal of pathd's units to pathd's own lines (`allowedWarnings` names the words of

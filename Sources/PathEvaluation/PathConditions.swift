@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+import PathConfiguration
+import PathModel
+
+/// What traffic over a path costs, and which interface's policy says so: the first of
+/// the path's interfaces (a tunnel's underlay after its tunnel) that the policy marks
+/// expensive, and constrained. The interface is what a condition's reason names
+/// ("the path via wwan0 is expensive").
+struct Cost: Equatable {
+    var expensiveBy: String?
+    var constrainedBy: String?
+
+    init(expensiveBy: String? = nil, constrainedBy: String? = nil) {
+        self.expensiveBy = expensiveBy
+        self.constrainedBy = constrainedBy
+    }
+
+    /// One link's own cost, by its settings.
+    init(of link: Link, _ settings: InterfaceSettings) {
+        self.init(expensiveBy: settings.isExpensive ? link.name : nil,
+                  constrainedBy: settings.isConstrained ? link.name : nil)
+    }
+
+    var isExpensive: Bool { expensiveBy != nil }
+    var isConstrained: Bool { constrainedBy != nil }
+
+    /// Both costs; the first interface found keeps the blame.
+    func adding(_ other: Cost) -> Cost {
+        Cost(expensiveBy: expensiveBy ?? other.expensiveBy, constrainedBy: constrainedBy ?? other.constrainedBy)
+    }
+}
+
+extension Path {
+    /// The criteria's conditions on the path itself, judged on the path the evaluator
+    /// chose (satisfied, or requiring a connection): the first condition it fails makes
+    /// it unsatisfied, with that condition's reason and the interface to blame, and it
+    /// keeps `isExpensive` and `isConstrained` (the facts the reason is about) but no
+    /// interface, gateway or family: it carries none of the subscriber's traffic. A path
+    /// already unsatisfied keeps its own reason, which says more. Pure, and reached only
+    /// through `PathEvaluator.evaluate`, so the daemon and the in-process engine agree.
+    ///
+    /// In order: not expensive (`prohibitExpensivePaths`), not constrained
+    /// (`prohibitConstrainedPaths`). A new condition on the path (the network's identity:
+    /// "on network NAME", "not on network NAME") is one more line in `unmetCondition`,
+    /// with a reason of its own in `UnsatisfiedReason`.
+    func meeting(_ criteria: Criteria, cost: Cost) -> Path {
+        guard status != .unsatisfied, let unmet = unmetCondition(of: criteria, cost: cost) else { return self }
+        return Path(status: .unsatisfied, unsatisfiedReason: unmet.reason, reasonInterface: unmet.interface,
+                    isExpensive: isExpensive, isConstrained: isConstrained)
+    }
+
+    /// The first condition of `criteria` this path fails, and the interface to blame.
+    private func unmetCondition(of criteria: Criteria, cost: Cost) -> (reason: UnsatisfiedReason, interface: String?)? {
+        if criteria.prohibitExpensivePaths, isExpensive { return (.expensiveExcluded, cost.expensiveBy) }
+        if criteria.prohibitConstrainedPaths, isConstrained { return (.constrainedExcluded, cost.constrainedBy) }
+        return nil
+    }
+}
