@@ -159,6 +159,7 @@ lint:
 	scripts/check-testable-imports.py $(SWIFT)
 	scripts/check-line-length.py
 	scripts/check-spdx.py
+	scripts/check-known-values.py
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \

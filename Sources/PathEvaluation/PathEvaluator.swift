@@ -78,8 +78,9 @@ public enum PathEvaluator {
         case .interfaceTypeExcluded: 3
         case .noInterface: 2
         case .noRoute: 1
-        // Only a client meets one (a newer pathd's reason); the evaluator never ranks it.
-        case .unrecognized: 0
+        // A host name's (WatchList), and a newer pathd's reason a client meets: the
+        // evaluator never ranks them.
+        case .unresolved, .unrecognized: 0
         }
     }
 }

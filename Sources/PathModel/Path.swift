@@ -41,11 +41,14 @@ public enum UnsatisfiedReason: OpenEnumeration {
     case routeRejects
     /// Interfaces exist and work, but the subscription's criteria exclude all of them.
     case interfaceTypeExcluded
+    /// The destination is a host name that resolves to no address (a `[Watch]` host's
+    /// history entry, its `pathd_route_*` series); never a path's reason.
+    case unresolved
     /// A reason a newer pathd sent, by its name.
     case unrecognized(String)
 
     public static let allCases: [UnsatisfiedReason] = [
-        .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded,
+        .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded, .unresolved,
     ]
 
     public var rawValue: String {
@@ -57,6 +60,7 @@ public enum UnsatisfiedReason: OpenEnumeration {
         case .noRoute: "noRoute"
         case .routeRejects: "routeRejects"
         case .interfaceTypeExcluded: "interfaceTypeExcluded"
+        case .unresolved: "unresolved"
         case .unrecognized(let name): name
         }
     }
@@ -80,6 +84,8 @@ public enum UnsatisfiedReason: OpenEnumeration {
                 ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
         case .interfaceTypeExcluded:
             return "only interfaces the criteria exclude are available"
+        case .unresolved:
+            return "the host name resolves to no address"
         case .unrecognized(let name):
             return interface.map { "\(name) on \($0)" } ?? name
         }
