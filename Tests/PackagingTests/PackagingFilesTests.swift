@@ -176,7 +176,7 @@ struct PackagingFilesTests {
             }
         }
         check(DaemonSettings.self)
-        check(InterfaceRule.self)
+        check(InterfaceSettings.self)
         check(ConnectivitySettings.self)
         check(WatchSettings.self)
     }
