@@ -4,7 +4,7 @@ import PathModel
 import PathConfiguration
 
 /// `pathd --print-example-config`: packaging/pathd.conf, written from the key tables so a
-/// new key reaches the shipped example without editing it (`make example-config`; a test
+/// new key reaches the shipped example without editing it (`make generate`; a test
 /// holds the checked-in file to this output). Every key is commented out with its default.
 enum ExampleConfiguration {
     static var text: String {
