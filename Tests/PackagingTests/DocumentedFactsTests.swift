@@ -100,7 +100,7 @@ struct DocumentedFactsTests {
     func daemonDefaultsInMarkdown() throws {
         var found = 0
         for document in ["README.md", "docs/PROTOCOL.md", "docs/FLEET.md", "docs/PERFORMANCE.md",
-                         "gio-module/README.md"] {
+                         "docs/ARCHITECTURE.md", "gio-module/README.md"] {
             let text = try Repository.read(document)
             for key in DaemonSettings.keys where !key.documentedDefault.isEmpty {
                 // "`HistorySize=` (1000)", "`ClientQueueLimit=` 256 KiB", "`MaxClients=`, 1024 by default"
