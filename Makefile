@@ -49,7 +49,7 @@ DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
 .PHONY: all deps build run test test-systemd test-repeat lint install uninstall deb clean bench bench-systemd fuzz gio-module \
-        build-gio-module install-gio-module uninstall-gio-module interop completions example-config
+        build-gio-module install-gio-module uninstall-gio-module interop generate completions example-config
 
 all: build
 
@@ -159,11 +159,17 @@ lint:
 	scripts/check-testable-imports.py $(SWIFT)
 	scripts/check-line-length.py
 	scripts/check-spdx.py
+	scripts/check-known-values.py
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \
 		echo "lint: systemd-analyze not found, units not verified" >&2; \
 	fi
+
+# Every file the programs write from their tables, checked in: run this after changing a
+# command table or a configuration key (CompletionTests and PackagingFilesTests fail
+# until the files match).
+generate: completions example-config
 
 # Each program's completions are written by the program from its command table
 # (CommandLineOptions' one generator) and checked in, so packagers install plain files;

@@ -41,11 +41,14 @@ let package = Package(
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // The values every module speaks in: links, addresses, snapshots, paths, reports.
         .target(name: "PathModel"),
-        // pathd.conf's language: the INI parser, the key tables, diagnostics, globs, the policy,
-        // and the files it is read from (pathd.conf and its drop-ins).
-        .target(name: "PathConfiguration", dependencies: ["PathModel", "SystemCalls"]),
+        // pathd.conf's sections as values: each section's settings and its table of keys (how
+        // they parse and print), the [Interface] rules and the policy they make; no text format.
+        .target(name: "PathSettings", dependencies: ["PathModel"]),
+        // pathd.conf's language: the INI parser, diagnostics, and the files it is read from
+        // (pathd.conf and its drop-ins), into one Configuration of the sections.
+        .target(name: "PathConfiguration", dependencies: ["PathModel", "PathSettings", "SystemCalls"]),
         // Where the path is computed: a snapshot and a policy in, a path or a route's verdict out.
-        .target(name: "PathEvaluation", dependencies: ["PathConfiguration", "PathModel"]),
+        .target(name: "PathEvaluation", dependencies: ["PathSettings", "PathModel"]),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
         .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "SystemCalls"]),
         // What every program of the package shares that is neither the model nor a system

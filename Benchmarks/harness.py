@@ -11,9 +11,11 @@ import os
 import selectors
 import socket
 import subprocess
+import sys
 import time
 
-IP = "/usr/sbin/ip" if os.path.exists("/usr/sbin/ip") else "ip"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../scripts/test"))
+from netns import IP, Namespace, remove  # noqa: E402
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -44,13 +46,10 @@ class Topology:
         self.b = f"{prefix}-b"
         self.created = []
         for namespace in (self.a, self.b):
-            run(IP, "netns", "add", namespace)
-            self.created.append(namespace)
-            run(IP, "netns", "exec", namespace, "sysctl", "-qw",
-                "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.default.addr_gen_mode=1",
-                "net.ipv6.conf.default.keep_addr_on_down=1", "net.ipv6.conf.all.keep_addr_on_down=1")
-            run(IP, "-n", namespace, "link", "set", "lo", "up")
-        run(IP, "-n", self.a, "link", "add", "vA", "type", "veth", "peer", "name", "vB", "netns", self.b)
+            self.created.append(Namespace(namespace, sysctls=(
+                "net.ipv6.conf.default.addr_gen_mode=1", "net.ipv6.conf.default.keep_addr_on_down=1",
+                "net.ipv6.conf.all.keep_addr_on_down=1")))
+        self.created[0].veth("vA", self.created[1], "vB")
         run(IP, "-n", self.a, "address", "add", "198.51.100.2/24", "dev", "vA")
         run(IP, "-n", self.a, "address", "add", "fd00:db8:1::2/64", "dev", "vA", "nodad")
         run(IP, "-n", self.b, "address", "add", "198.51.100.1/24", "dev", "vB")
@@ -101,13 +100,7 @@ class Topology:
 
     def remove(self):
         for namespace in reversed(self.created):
-            pids = run(IP, "netns", "pids", namespace, check=False).stdout.split()
-            for pid in pids:
-                try:
-                    os.kill(int(pid), 9)
-                except ProcessLookupError:
-                    pass
-            run(IP, "netns", "del", namespace, check=False)
+            remove(namespace.name)
         self.created = []
 
 

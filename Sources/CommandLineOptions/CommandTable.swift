@@ -216,7 +216,7 @@ extension CommandOption {
     /// `-V`, `--version`, as the daemons take it (pathctl's says more).
     public static let version = CommandOption(OptionSpec("--version", short: "-V", help: "show the version and exit"),
                                               brief: "show the version and exit")
-    /// For packaging: each program writes its completion scripts (`make completions`), the
+    /// For packaging: each program writes its completion scripts (`make generate`), the
     /// files checked in under packaging/completions.
     public static let completions = CommandOption(
         OptionSpec("--completions", value: "SHELL", help: "print the completion script for SHELL"),

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 extension Configuration {
     /// Parses and merges files in order: the main file first, then its drop-ins in
@@ -20,13 +21,13 @@ extension Configuration {
                 switch section.name {
                 case DaemonSettings.sectionName:
                     for entry in section.entries { apply(entry, to: &configuration.daemon, log: &log) }
-                case InterfaceRule.sectionName:
+                case InterfaceSettings.sectionName:
                     interfaceSections += 1
                     if interfaceSections == maximumInterfaceSections + 1 {
                         log.error(line: section.line, "more than \(maximumInterfaceSections) [Interface] sections")
                     }
                     guard interfaceSections <= maximumInterfaceSections else { continue }
-                    var rule = InterfaceRule(origin: "\(source.name):\(section.line)")
+                    var rule = InterfaceSettings(origin: "\(source.name):\(section.line)")
                     for entry in section.entries { apply(entry, to: &rule, log: &log) }
                     configuration.policy.rules.append(rule)
                 case ConnectivitySettings.sectionName:
@@ -48,18 +49,17 @@ extension Configuration {
             }
         }
         // Across all files: a drop-in may complete what the main file began.
-        if let (key, message) = configuration.connectivity.inconsistency {
-            // The key at fault, else the one it clashes with (a default Timeout= against a
-            // written Interval=), else the URL= that turned the check on.
-            let origin = [key, "Interval", "URL"].lazy.compactMap { connectivityOrigins[$0] }.first
+        if let (keys, message) = configuration.connectivity.inconsistency {
+            // Where the first key the message names was written.
+            let origin = keys.lazy.compactMap { connectivityOrigins[$0] }.first
                 ?? (sources.last?.name ?? "", 0)
             diagnostics.append(ConfigurationDiagnostic(.error, file: origin.file, line: origin.line, message))
         }
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let sectionNames = [DaemonSettings.sectionName, InterfaceRule.sectionName, ConnectivitySettings.sectionName,
-                               WatchSettings.sectionName]
+    static let sectionNames = [DaemonSettings.sectionName, InterfaceSettings.sectionName,
+                               ConnectivitySettings.sectionName, WatchSettings.sectionName]
 
     /// Sets one key of a section from its entry, logging what is wrong; returns whether it was set.
     @discardableResult
@@ -69,7 +69,7 @@ extension Configuration {
         case .set:
             return true
         case .invalid(let expectation):
-            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(entry.value))")
+            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(SettingText.quoted(entry.value))")
         case .refused(let message):
             log.error(line: entry.line, message)
         case .unknownKey:
@@ -83,24 +83,5 @@ extension Configuration {
         let hint = known.first { $0.lowercased() == entry.key.lowercased() }
         log.warning(line: entry.line, "unknown key \(entry.key)= in [\(section)]"
             + (hint.map { " (did you mean \($0)=?)" } ?? "") + "; ignored")
-    }
-
-    /// systemd's booleans: yes/no, true/false, on/off, 1/0, any case.
-    public static func parseBoolean(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "yes", "true", "on", "1": true
-        case "no", "false", "off", "0": false
-        default: nil
-        }
-    }
-
-    /// A byte count with an optional K, M or G suffix (powers of 1024, as systemd's).
-    static func parseSize(_ text: String) -> Int? {
-        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        guard let last = text.last else { return nil }
-        let multiplier = multipliers[Character(last.uppercased())]
-        let digits = multiplier == nil ? Substring(text) : text.dropLast()
-        guard digits.count <= 12, let number = Int(digits), number >= 0 else { return nil }
-        return number * (multiplier ?? 1)
     }
 }

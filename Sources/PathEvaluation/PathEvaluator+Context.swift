@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 extension PathEvaluator {
@@ -19,7 +19,7 @@ extension PathEvaluator {
         let interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]]
         /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
         /// all the `[Interface]` rules, and the questions below ask per link many times.
-        private let settingsByLink: [InterfaceIndex: InterfaceSettings]
+        private let settingsByLink: [InterfaceIndex: LinkSettings]
         /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
         private let stateByLink: [InterfaceIndex: LinkState]
 
@@ -35,7 +35,7 @@ extension PathEvaluator {
 
         private init(snapshot: Snapshot, policy: Policy, criteria: Criteria, routeDestination: IPAddress?,
                      interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]],
-                     settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
+                     settingsByLink: [InterfaceIndex: LinkSettings], stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
             self.criteria = criteria
@@ -45,7 +45,7 @@ extension PathEvaluator {
             self.stateByLink = stateByLink
         }
 
-        func settings(of link: Link) -> InterfaceSettings {
+        func settings(of link: Link) -> LinkSettings {
             settingsByLink[link.index] ?? policy.settings(for: link)
         }
 

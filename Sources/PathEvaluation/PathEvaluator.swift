@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 /// Turns a snapshot into the path a subscriber sees. Pure: values in, a value out.
@@ -77,8 +77,9 @@ public enum PathEvaluator {
         case .expensiveExcluded, .constrainedExcluded: 0
         case .noInterface: 2
         case .noRoute: 1
-        // Only a client meets one (a newer pathd's reason); the evaluator never ranks it.
-        case .unrecognized: 0
+        // A host name's (WatchList), and a newer pathd's reason a client meets: the
+        // evaluator never ranks them.
+        case .unresolved, .unrecognized: 0
         }
     }
 }

@@ -47,12 +47,15 @@ public enum UnsatisfiedReason: OpenEnumeration {
     /// The path works but is constrained, and the criteria prohibit constrained paths
     /// (`Criteria.prohibitConstrainedPaths`, pathctl's `--not-constrained`).
     case constrainedExcluded
+    /// The destination is a host name that resolves to no address (a `[Watch]` host's
+    /// history entry, its `pathd_route_*` series); never a path's reason.
+    case unresolved
     /// A reason a newer pathd sent, by its name.
     case unrecognized(String)
 
     public static let allCases: [UnsatisfiedReason] = [
         .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded,
-        .expensiveExcluded, .constrainedExcluded,
+        .expensiveExcluded, .constrainedExcluded, .unresolved,
     ]
 
     public var rawValue: String {
@@ -66,6 +69,7 @@ public enum UnsatisfiedReason: OpenEnumeration {
         case .interfaceTypeExcluded: "interfaceTypeExcluded"
         case .expensiveExcluded: "expensiveExcluded"
         case .constrainedExcluded: "constrainedExcluded"
+        case .unresolved: "unresolved"
         case .unrecognized(let name): name
         }
     }
@@ -93,6 +97,8 @@ public enum UnsatisfiedReason: OpenEnumeration {
             return "the path\(interface.map { " via \($0)" } ?? "") is expensive, which the criteria exclude"
         case .constrainedExcluded:
             return "the path\(interface.map { " via \($0)" } ?? "") is constrained, which the criteria exclude"
+        case .unresolved:
+            return "the host name resolves to no address"
         case .unrecognized(let name):
             return interface.map { "\(name) on \($0)" } ?? name
         }

@@ -48,7 +48,7 @@ struct CompletionTests {
         let file = shell.file.replacing("%", with: program)
         let generated = try Command.check(BuiltProduct.url(program), ["--completions", shell.name])
         #expect(generated == (try Repository.read("packaging/completions/\(file)")),
-                "packaging/completions/\(file) is stale: run `make completions`")
+                "packaging/completions/\(file) is stale: run `make generate`")
     }
 
     @Test("every command, option and interface type of pathctl --help is in each pathctl completion")

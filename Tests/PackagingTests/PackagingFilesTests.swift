@@ -171,12 +171,17 @@ struct PackagingFilesTests {
                     #expect(description.contains(key.documentedDefault),
                             "pathd.conf.5 does not give \(key.name)='s default \(key.documentedDefault)")
                 }
+                // A number's bounds ("from 1 to 65536"), as the table's range says them.
+                if let range = key.range, [.count, .size, .span].contains(key.kind) {
+                    #expect(description.replacingOccurrences(of: "\n", with: " ").contains(range),
+                            "pathd.conf.5 does not give \(key.name)='s range \(range)")
+                }
                 #expect(examplePart.contains("\n#\(key.name)=\(key.documentedDefault)\n"),
                         "packaging/pathd.conf lacks #\(key.name)=\(key.documentedDefault) under \(heading)")
             }
         }
         check(DaemonSettings.self)
-        check(InterfaceRule.self)
+        check(InterfaceSettings.self)
         check(ConnectivitySettings.self)
         check(WatchSettings.self)
     }
@@ -185,7 +190,7 @@ struct PackagingFilesTests {
     func exampleConfigurationIsGenerated() throws {
         let generated = try Command.check(BuiltProduct.url("pathd"), ["--print-example-config"])
         #expect(generated == (try Repository.read("packaging/pathd.conf")),
-                "packaging/pathd.conf is stale: run `make example-config`")
+                "packaging/pathd.conf is stale: run `make generate`")
     }
 
     @Test("the pathd completions offer the log levels LogLevel= takes")

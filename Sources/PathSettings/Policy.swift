@@ -3,9 +3,9 @@ import PathModel
 
 /// One link's settings, after every `[Interface]` section that matches it applied (see
 /// `Policy`): what they state, and the built-in defaults for the rest.
-public struct InterfaceSettings: Hashable, Sendable {
+public struct LinkSettings: Hashable, Sendable {
     /// What the matching sections state, the later section's value where two state one.
-    public let stated: InterfaceRule.Settings
+    public let stated: InterfaceSettings.Stated
     /// The type the path reports: the last `SetType=`, else the detected type.
     public let type: InterfaceType
     public let isExpensive: Bool
@@ -15,7 +15,7 @@ public struct InterfaceSettings: Hashable, Sendable {
     public var isOnDemand: Bool { stated.isOnDemand ?? false }
     public var isIgnored: Bool { stated.isIgnored ?? false }
 
-    init(stated: InterfaceRule.Settings, detectedType: InterfaceType, policy: Policy) {
+    init(stated: InterfaceSettings.Stated, detectedType: InterfaceType, policy: Policy) {
         self.stated = stated
         type = stated.setType ?? detectedType
         isExpensive = stated.isExpensive ?? policy.expensiveTypes.contains(type)
@@ -41,10 +41,10 @@ public struct Policy: Hashable, Sendable {
     /// Types constrained unless a rule says otherwise.
     public var constrainedTypes: Set<InterfaceType>
     /// The `[Interface]` sections of the configuration, in file order.
-    public var rules: [InterfaceRule]
+    public var rules: [InterfaceSettings]
 
     public init(expensiveTypes: Set<InterfaceType> = [.cellular], constrainedTypes: Set<InterfaceType> = [],
-                rules: [InterfaceRule] = []) {
+                rules: [InterfaceSettings] = []) {
         self.expensiveTypes = expensiveTypes
         self.constrainedTypes = constrainedTypes
         self.rules = rules
@@ -53,11 +53,11 @@ public struct Policy: Hashable, Sendable {
     /// The built-in default.
     public static let standard = Policy()
 
-    public func settings(for link: Link) -> InterfaceSettings {
-        var merged = InterfaceRule()
+    public func settings(for link: Link) -> LinkSettings {
+        var merged = InterfaceSettings()
         for rule in rules where rule.match.matches(link) {
-            for key in InterfaceRule.keys { key.overlay?(&merged, rule) }
+            for key in InterfaceSettings.keys { key.overlay?(&merged, rule) }
         }
-        return InterfaceSettings(stated: merged.settings, detectedType: link.type, policy: self)
+        return LinkSettings(stated: merged.stated, detectedType: link.type, policy: self)
     }
 }
