@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 /// What traffic over a path costs, and which interface's policy says so: the first of
@@ -16,7 +16,7 @@ struct Cost: Equatable {
     }
 
     /// One link's own cost, by its settings.
-    init(of link: Link, _ settings: InterfaceSettings) {
+    init(of link: Link, _ settings: LinkSettings) {
         self.init(expensiveBy: settings.isExpensive ? link.name : nil,
                   constrainedBy: settings.isConstrained ? link.name : nil)
     }
