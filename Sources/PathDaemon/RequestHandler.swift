@@ -89,12 +89,17 @@ final class RequestHandler {
         case .reload:
             guard requireTrusted(connection, id: id, doing: "asked to reload",
                                  allowed: "reload is allowed for root and the daemon's own user only") else { return }
-            switch configuration.reload(requestedBy: "client \(connection.id) (uid \(connection.userID))") {
-            case .valid(_, let warnings):
-                connection.send(ServerMessage.reloaded(warnings: warnings, id: id).encoded())
-            case .invalid(let errors, _):
-                let message = "configuration not reloaded: " + errors.joined(separator: "\n")
-                connection.send(ServerMessage.error(code: .configInvalid, message: message, id: id).encoded())
+            // Read and parsed off the state queue: the reply is deferred, as `route`'s.
+            connection.deferReply()
+            configuration.reload(requestedBy: "client \(connection.id) (uid \(connection.userID))") { outcome in
+                switch outcome {
+                case .valid(_, let warnings):
+                    connection.finishDeferredReply(ServerMessage.reloaded(warnings: warnings, id: id).encoded())
+                case .invalid(let errors, _):
+                    let message = "configuration not reloaded: " + errors.joined(separator: "\n")
+                    connection.finishDeferredReply(ServerMessage.error(code: .configInvalid, message: message,
+                                                                       id: id).encoded())
+                }
             }
         case .reportConnectivity(let report):
             guard requireTrusted(connection, id: id, doing: "sent a connectivity report",
