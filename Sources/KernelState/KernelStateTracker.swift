@@ -45,9 +45,6 @@ public final class KernelStateTracker: @unchecked Sendable {
     private var pendingResync: String?
     /// What `watchRoutes(to:)` was last given, for each new source.
     private var watchedDestinations: Set<IPAddress> = []
-    /// The watched destinations' routes that came with the batch being applied
-    /// (`EventBatch.watchedLookups`), while `onChange` runs; empty otherwise.
-    public private(set) var batchLookups: [IPAddress: DestinationLookup] = [:]
 
     /// Called on `queue` after the snapshot changed. `resync` is the reason a new
     /// generation was started, on the first batch of that generation, nil otherwise.
@@ -176,9 +173,7 @@ public final class KernelStateTracker: @unchecked Sendable {
         hasState = true
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
-        batchLookups = batch.watchedLookups
         onChange?(resync)
-        batchLookups = [:]
     }
 
     private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {
