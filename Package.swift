@@ -148,7 +148,7 @@ let package = Package(
                                                                    "PathConfiguration", "ServiceSupport",
                                                                    "PathTestFixtures"]),
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathConfiguration",
-                                                          "PathTestFixtures"]),
+                                                          "KernelState", "ServiceSupport", "PathTestFixtures"]),
         // The packages under a real systemd booted in a container (scripts/test/booted_systemd.py).
         .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
         // What ships beside the binaries, read or unpacked without a network namespace: the

@@ -950,6 +950,10 @@ def main():
                         help="rounds of 4 changes (default route, carrier) idle and during each flood phase")
     parser.add_argument("--hostile-samples", type=int, default=1000, help="status round trips, idle and hostile")
     parser.add_argument("--hostile-changes", type=int, default=40, help="route changes, idle and hostile (even)")
+    parser.add_argument("--route-limit-changes", type=int, default=40,
+                        help="route changes per phase of route-limit (even; four phases per gap)")
+    parser.add_argument("--route-limit-held", type=int, default=256,
+                        help="route subscriptions the user holds in route-limit (at most MaxRoutesPerUser=, 256)")
     parser.add_argument("--memory-clients", type=int, default=1024)
     parser.add_argument("--route-samples", type=int, default=5000, help="route and ping requests, each way")
     parser.add_argument("--pathctl", help="pathctl, timed through `monitor --json` in the latency part "
@@ -958,10 +962,11 @@ def main():
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,readers,latency5,latency-pair,breakdown,fanout,idle,"
-                                "hostile,memory,route,flood,start-full,gio,routewatch,run",
+                                "hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run",
                         help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
-                             "breakdown,fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch,run (run: "
-                             "pathctl run, runbench.py; start-full runs inside "
+                             "breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run "
+                             "(run: pathctl run, runbench.py; route-limit: a path line with one user at "
+                             "MaxRoutesPerUser= and none; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
                              "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
                              "its own beside pathd's line (latency is pathd and ip monitor alone); latency-pair the route changes in turn in a topology with one interface and "
@@ -1067,6 +1072,14 @@ def main():
                 driver, pathd, top.a, arguments.hostile_samples, arguments.hostile_changes,
                 lambda add: rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index),
                 {False: path_state(False, True), True: path_state(True, True)})
+        if "route-limit" in only:
+            print("bench: a path line with one user at MaxRoutesPerUser= and with none", file=sys.stderr, flush=True)
+            os.chmod(directory, 0o755)  # nobody's client must reach the socket
+            top = topology
+            results["route_limit"] = hostile.route_limit_latency(
+                driver, pathd, top.a, arguments.route_limit_changes, (50, 5),
+                lambda add: rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index),
+                {False: path_state(False, True), True: path_state(True, True)}, arguments.route_limit_held)
         if "memory" in only:
             print(f"bench: memory with {arguments.memory_clients} subscribers", file=sys.stderr, flush=True)
             results["memory"] = hostile.subscription_memory(binary, topology.a, directory, arguments.memory_clients, 64)

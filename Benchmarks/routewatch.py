@@ -52,8 +52,12 @@ class Namespace:
         self.socket_path = f"{self.directory}/pathd.sock"
         if os.path.exists(self.socket_path):
             os.unlink(self.socket_path)
+        # One connection holds every subscription: as many as it needs, and room for one
+        # line of each (1,000 route lines of one change are about 370 KB, more than the
+        # 256 KiB of pushes after which a client that fell behind is disconnected).
         self.daemon = subprocess.Popen(self.namespace.exec_arguments([pathd, "--socket", self.socket_path,
-                                                                      "--max-subscriptions-per-client", "65536"]),
+                                                                      "--max-subscriptions-per-client", "65536",
+                                                                      "--client-queue-limit", "4M"]),
                                        stderr=open(f"{self.directory}/pathd.stderr", "w"))
         deadline = time.time() + 20
         while not os.path.exists(self.socket_path):

@@ -46,9 +46,6 @@ public final class KernelStateTracker: @unchecked Sendable {
     private var pendingResync: String?
     /// What `watchRoutes(to:)` was last given, for each new source.
     private var watchedDestinations: Set<IPAddress> = []
-    /// The watched destinations' routes that came with the batch being applied
-    /// (`EventBatch.watchedLookups`), while `onChange` runs; empty otherwise.
-    public private(set) var batchLookups: [IPAddress: DestinationLookup] = [:]
 
     /// Called on `queue` after the snapshot changed. `resync` is the reason a new
     /// generation was started, on the first batch of that generation, nil otherwise.
@@ -99,9 +96,10 @@ public final class KernelStateTracker: @unchecked Sendable {
     /// the state queue waits for nothing. With no source (the tracker stopped, or a
     /// failed source waits to be replaced) the reply is a failure at once.
     ///
-    /// An IPv4-mapped address is looked up as its IPv4 address, where its traffic goes
-    /// (`IPAddress.unmappingIPv4`); judge the answer with `PathEvaluator.route`, which
-    /// knows. `interface` is a link-scoped destination's zone (RouteZone.swift).
+    /// The address is looked up where a socket sends its traffic
+    /// (`IPAddress.socketDestination`: an IPv4-mapped address as its IPv4 address, `::` as
+    /// `::1`); judge the answer with `PathEvaluator.route`, which knows. `interface` is a
+    /// link-scoped destination's zone (RouteZone.swift).
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex? = nil,
                             reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         lookUpRoutes([RouteQuestion(destination: destination, interface: interface)]) { answers in
@@ -119,7 +117,9 @@ public final class KernelStateTracker: @unchecked Sendable {
             reply(questions.map { _ in .failure(restarting) })
             return
         }
-        let asked = questions.map { RouteQuestion(destination: $0.destination.unmappingIPv4, interface: $0.interface) }
+        let asked = questions.map {
+            RouteQuestion(destination: $0.destination.socketDestination, interface: $0.interface)
+        }
         source.lookUpRoutes(asked) { [queue] answers in
             queue.async { reply(answers) }
         }
@@ -127,13 +127,14 @@ public final class KernelStateTracker: @unchecked Sendable {
 
     /// The destinations of the routes someone watches (`RouteWatcher`): every source,
     /// this one and the ones that replace it, lets the route messages covering them
-    /// through (`PathEventSource.watchRoutes`). IPv4-mapped addresses as their IPv4 ones.
+    /// through (`PathEventSource.watchRoutes`), each where a socket sends its traffic,
+    /// as it is looked up (`IPAddress.socketDestination`).
     public func watchRoutes(to destinations: Set<IPAddress>) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let unmapped = Set(destinations.map(\.unmappingIPv4))
-        guard unmapped != watchedDestinations else { return }
-        watchedDestinations = unmapped
-        source?.watchRoutes(to: unmapped)
+        let asked = Set(destinations.map(\.socketDestination))
+        guard asked != watchedDestinations else { return }
+        watchedDestinations = asked
+        source?.watchRoutes(to: asked)
     }
 
     private func startSource() {
@@ -180,9 +181,7 @@ public final class KernelStateTracker: @unchecked Sendable {
         hasState = true
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
-        batchLookups = batch.watchedLookups
         onChange?(resync)
-        batchLookups = [:]
     }
 
     private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {

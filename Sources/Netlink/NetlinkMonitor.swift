@@ -81,9 +81,17 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedAggregation = false
     /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
-    /// The last delivered answers for `watchedDestinations`, whose answers through the
-    /// interfaces that are not stale the next batch keeps (`watchedLookups()`).
-    var watchedAnswers: [IPAddress: DestinationLookup] = [:]
+    /// The answers through each link last asked for each of `watchedDestinations`, kept
+    /// while no change could have reached them (`linksToAsk`): a watched route asked
+    /// again after every change asks its own route, and a link's only when stale.
+    var watchedAnswers: [IPAddress: KeptAnswers] = [:]
+    /// The staleness clock of `watchedAnswers`: batches delivered so far, and for each
+    /// link the number of the last one whose events could have changed its answers
+    /// (`staleInterfaces` when it was delivered; a link that goes is forgotten);
+    /// `everyLinkStaleAt` for the events that reach every link.
+    var deliveredBatches = 0
+    var linkStaleAt: [InterfaceIndex: Int] = [:]
+    var everyLinkStaleAt = 0
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice

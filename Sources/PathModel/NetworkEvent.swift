@@ -31,17 +31,10 @@ public struct EventBatch: Hashable, Sendable {
     /// True when the batch is a complete dump: the snapshot is rebuilt from it alone.
     public var isFullState: Bool
     public var events: [NetworkEvent]
-    /// The kernel's route to each destination of the watched routes
-    /// (`PathEventSource.watchRoutes`), asked right after the events, as the default
-    /// path's lookups are, without an interface; empty when the source asked none (more
-    /// than it asks in a batch, or a source that never does).
-    public var watchedLookups: [IPAddress: DestinationLookup]
 
-    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent],
-                watchedLookups: [IPAddress: DestinationLookup] = [:]) {
+    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent]) {
         self.generation = generation
         self.isFullState = isFullState
         self.events = events
-        self.watchedLookups = watchedLookups
     }
 }

@@ -112,6 +112,15 @@ public final class DaemonHarness {
         try PathConnection(socketPath: socketPath, timeout: .seconds(10))
     }
 
+    /// Lets every user reach the socket (clients run as nobody: `HostileClient`) and
+    /// returns the harness's directory, where their stderr can go. Only for a harness
+    /// that made its own directory.
+    public func openDirectoryToOthers() throws -> String {
+        guard let directory else { throw StartFailed(reason: "the test owns the socket's directory") }
+        try directory.openToOthers()
+        return directory.url.path
+    }
+
     /// Idempotent, so a test that stops the daemon midway can still `defer` it.
     public func stop() {
         guard !isStopped else { return }

@@ -68,12 +68,10 @@ public final class FakeEventSource: PathEventSource, Sendable {
         queue.async { [network] in network?.watched(destinations) }
     }
 
-    /// Delivers a batch of changes from the source's queue, as a real source does, with
-    /// the kernel's answers for watched destinations it brings (`EventBatch.watchedLookups`).
-    /// A cancelled source still delivers: the daemon's generation gate must drop it.
-    public func emit(_ events: [NetworkEvent], watchedLookups: [IPAddress: RouteLookup] = [:]) {
-        let batch = EventBatch(generation: generation, isFullState: false, events: events,
-                               watchedLookups: watchedLookups.mapValues { DestinationLookup(route: $0) })
+    /// Delivers a batch of changes from the source's queue, as a real source does. A
+    /// cancelled source still delivers: the daemon's generation gate must drop it.
+    public func emit(_ events: [NetworkEvent]) {
+        let batch = EventBatch(generation: generation, isFullState: false, events: events)
         queue.async { [callbacks] in callbacks.deliver(batch) }
     }
 

@@ -121,13 +121,15 @@ struct MetricsTests {
         #expect(throws: PathClientError.self) { _ = try harness.connect() }
         second.close()
         try harness.waitForClients("one client") { $0 == 1 }
+        let reloaded = DispatchSemaphore(value: 0)
         harness.queue.sync {
             harness.service.setConfigurationReloader { .invalid(errors: ["x.conf:1: broken"], warnings: []) }
-            harness.service.reloadConfiguration(requestedBy: "test")
+            harness.service.reloadConfiguration(requestedBy: "test") { _ in reloaded.signal() }
             harness.service.setConfigurationReloader { .valid(.builtIn, warnings: []) }
-            harness.service.reloadConfiguration(requestedBy: "test")
-            harness.service.reloadConfiguration(requestedBy: "test")
+            harness.service.reloadConfiguration(requestedBy: "test") { _ in reloaded.signal() }
+            harness.service.reloadConfiguration(requestedBy: "test") { _ in reloaded.signal() }
         }
+        for _ in 0..<3 { #expect(reloaded.wait(timeout: .now() + 10) == .success, "a reload never ended") }
         let text = try Self.metrics(client)
         #expect(Self.value(#"pathd_client_disconnects_total{reason="refused"}"#, in: text) == "1")
         #expect(Self.value(#"pathd_client_disconnects_total{reason="endOfInput"}"#, in: text) == "1")

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 import DaemonTestSupport
+import Dispatch
 import Glibc
 import PathSocketClient
 @testable import PathDaemon
 import PathConfiguration
 import PathModel
 import PathProtocol
+import PathTestFixtures
 import Testing
 
 @Suite("reload over the socket", .blocking)
@@ -108,6 +110,43 @@ struct ReloadTests {
         try admin.send(Request(.reload))
         #expect(try admin.next() == .reloaded(warnings: [], id: nil))
         #expect(try subscriber.nextPath().update.sequence == first.sequence + 1)
+    }
+
+    @Test("while a reload reads and parses the files, the daemon answers clients and publishes changes")
+    func readOffTheStateQueue() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let reading = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        harness.queue.sync {
+            harness.service.setConfigurationReloader {
+                reading.signal()
+                // Bounded: a daemon that read on its state queue is let go when the test fails.
+                _ = proceed.wait(timeout: .now() + 30)
+                return .valid(ReloadScript.expensiveEth0(), warnings: [])
+            }
+        }
+        var isProceeding = false
+        defer { if !isProceeding { proceed.signal() } }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        let admin = try harness.connect()
+        try admin.send(Request(.reload, id: .integer(1)))
+        #expect(reading.wait(timeout: .now() + 10) == .success, "the reload never began")
+        // The reloader is still reading (it waits for `proceed`): a new client is admitted
+        // and answered, and a change of the kernel's state is published.
+        let client = try harness.connect()
+        try client.send(Request(.ping, id: .string("meanwhile")))
+        #expect(try client.next() == .pong(id: .string("meanwhile")))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let noCarrier = try subscriber.nextPath().update
+        #expect(noCarrier.path.unsatisfiedReason == .noCarrier && noCarrier.sequence == first.sequence + 1)
+        proceed.signal()
+        isProceeding = true
+        #expect(try admin.next() == .reloaded(warnings: [], id: .integer(1)))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
+        var update = try subscriber.nextPath().update
+        while update.path.status != .satisfied { update = try subscriber.nextPath().update }
+        #expect(update.path.isExpensive, "the configuration read meanwhile is applied")
     }
 
     @Test("a service with no reloader answers configInvalid")
