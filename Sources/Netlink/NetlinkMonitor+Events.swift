@@ -139,7 +139,8 @@ extension NetlinkMonitor {
                 if masters.contains(index) { staleInterfaces = .all }
             case .addressChanged, .addressRemoved, .ruleAdded, .ruleRemoved:
                 staleInterfaces = .all
-            case .routeLookup, .interfaceLookup:
+            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained:
+                // A neighbour changes no route, and a carrier change comes with its link's message.
                 break
             }
         }
