@@ -49,6 +49,13 @@ extension PathEvaluator {
             settingsByLink[link.index] ?? policy.settings(for: link)
         }
 
+        /// The link's network and cost (`NetworkIdentifier`), worked out when asked: only
+        /// the links a path lists are.
+        func identification(of link: Link) -> NetworkIdentifier.Identification {
+            NetworkIdentifier.identify(link, state: state(of: link), in: snapshot, policy: policy,
+                                       settings: settings(of: link))
+        }
+
         func state(of link: Link) -> LinkState {
             stateByLink[link.index] ?? snapshot.linkState(of: link)
         }
@@ -60,19 +67,27 @@ extension PathEvaluator {
             return !settings.isIgnored && criteria.allows(settings.type)
         }
 
-        /// What traffic over `link` costs: its policy, and for a tunnel also its
+        /// What traffic over `link` costs: its own cost, and for a tunnel also its
         /// underlay's, the first non-tunnel link of `others` (the other candidates).
-        func cost(of link: Link, others: [Link]) -> (isExpensive: Bool, isConstrained: Bool) {
-            var settings = [self.settings(of: link)]
-            if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) {
-                settings.append(self.settings(of: underlay))
-            }
-            return (settings.contains { $0.isExpensive }, settings.contains { $0.isConstrained })
+        func cost(of link: Link, others: [Link]) -> LinkCost {
+            var links = [link]
+            if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) { links.append(underlay) }
+            return Self.combined(links.map { identification(of: $0).cost })
+        }
+
+        /// Several links' costs as one path's: expensive when one is, decided by the first
+        /// that is (else by the first link); the same for constrained.
+        static func combined(_ costs: [LinkCost]) -> LinkCost {
+            let expensive = costs.first(where: \.isExpensive) ?? costs[0]
+            let constrained = costs.first(where: \.isConstrained) ?? costs[0]
+            return LinkCost(isExpensive: expensive.isExpensive, isExpensiveSetBy: expensive.isExpensiveSetBy,
+                            isConstrained: constrained.isConstrained,
+                            isConstrainedSetBy: constrained.isConstrainedSetBy)
         }
 
         func interface(for link: Link) -> Interface {
-            Interface(name: link.name, index: link.index, type: settings(of: link).type,
-                      isTunnel: link.isTunnel)
+            Interface(name: link.name, index: link.index, type: settings(of: link).type, isTunnel: link.isTunnel,
+                      network: identification(of: link).network)
         }
 
         func verdict(for family: AddressFamily) -> FamilyVerdict {
@@ -255,9 +270,11 @@ extension PathEvaluator {
                 includes($0) && settings(of: $0).isOnDemand && state(of: $0) != .usable
             }
             if !onDemand.isEmpty {
-                return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),
-                            isExpensive: onDemand.contains { settings(of: $0).isExpensive },
-                            isConstrained: onDemand.contains { settings(of: $0).isConstrained })
+                let interfaces = onDemand.map(interface(for:))
+                let cost = Self.combined(onDemand.map { identification(of: $0).cost })
+                return Path(status: .requiresConnection, availableInterfaces: interfaces,
+                            isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
+                            isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy)
             }
             var best: (reason: UnsatisfiedReason, interface: String?, progress: Progress) = (.noRoute, nil, .absent)
             var found = false

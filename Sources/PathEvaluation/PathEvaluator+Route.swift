@@ -67,7 +67,8 @@ extension PathEvaluator {
                 report.table = nil
             }
             let others = context.otherCandidates(families: [family], excluding: [link.index])
-            (report.isExpensive, report.isConstrained) = context.cost(of: link, others: others)
+            let cost = context.cost(of: link, others: others)
+            (report.isExpensive, report.isConstrained) = (cost.isExpensive, cost.isConstrained)
             return report
         }
         let path = context.unsatisfied([verdict])

@@ -34,16 +34,11 @@ public enum PathEvaluator {
 
         let others = context.otherCandidates(families: supported, excluding: Set(primary.map(\.index)))
         let links = primary + others
-        var expensive = false
-        var constrained = false
-        for link in primary {
-            let cost = context.cost(of: link, others: others)
-            expensive = expensive || cost.isExpensive
-            constrained = constrained || cost.isConstrained
-        }
+        let cost = Context.combined(primary.map { context.cost(of: $0, others: others) })
         return Path(status: .satisfied,
                     availableInterfaces: links.map { context.interface(for: $0) },
-                    isExpensive: expensive, isConstrained: constrained,
+                    isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
+                    isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy,
                     supportsIPv4: supported.contains(.ipv4), supportsIPv6: supported.contains(.ipv6),
                     supportsDNS: snapshot.dnsConfigured, gateways: gateways)
     }

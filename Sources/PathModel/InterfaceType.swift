@@ -71,17 +71,13 @@ public struct Interface: Hashable, Sendable {
     /// The network the interface is on (`LinkNetwork`); nil when pathd identifies no
     /// networks (no key) or from a daemon older than network identity.
     public var network: LinkNetwork?
-    /// What traffic through it costs and which rule said so; nil from a daemon older
-    /// than network identity.
-    public var cost: LinkCost?
 
     public init(name: String, index: InterfaceIndex, type: InterfaceType, isTunnel: Bool = false,
-                network: LinkNetwork? = nil, cost: LinkCost? = nil) {
+                network: LinkNetwork? = nil) {
         self.name = name
         self.index = index
         self.type = type
         self.isTunnel = isTunnel
         self.network = network
-        self.cost = cost
     }
 }

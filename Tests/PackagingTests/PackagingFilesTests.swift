@@ -177,6 +177,7 @@ struct PackagingFilesTests {
         }
         check(DaemonSettings.self)
         check(InterfaceRule.self)
+        check(NetworkRule.self)
         check(ConnectivitySettings.self)
         check(WatchSettings.self)
     }
