@@ -128,7 +128,8 @@ public struct Path: Hashable, Sendable {
         self.gateways = gateways
     }
 
-    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)" or
+    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)", "satisfied via wlan0 on
+    /// hotspot (IPv4, expensive)" (the network's configured name) or
     /// "unsatisfied: no carrier on eth0 (cable unplugged or peer down)".
     public var summary: String {
         switch status {
@@ -140,7 +141,9 @@ public struct Path: Hashable, Sendable {
             if supportsDNS { features.append("DNS") }
             if isExpensive { features.append("expensive") }
             if isConstrained { features.append("constrained") }
-            let via = names.isEmpty ? "" : " via \(names)"
+            if network?.state == .pending { features.append("network pending") }
+            let on = network?.name.map { " on \($0)" } ?? ""
+            let via = names.isEmpty ? "" : " via \(names)\(on)"
             let detail = features.isEmpty ? "" : " (\(features.joined(separator: ", ")))"
             return "\(status.rawValue)\(via)\(detail)"
         case .unsatisfied:

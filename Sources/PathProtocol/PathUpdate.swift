@@ -60,8 +60,11 @@ public struct EncodedPathLine: Sendable {
         writer.beginArray("interfaces")
         for interface in path.availableInterfaces { interface.write(to: &writer) }
         writer.endArray()
+        LinkNetwork.write(path.network, to: &writer)
         writer.member("isExpensive", path.isExpensive)
         writer.member("isConstrained", path.isConstrained)
+        writer.member("isExpensiveSetBy", path.isExpensiveSetBy?.rawValue)
+        writer.member("isConstrainedSetBy", path.isConstrainedSetBy?.rawValue)
         writer.member("supportsIPv4", path.supportsIPv4)
         writer.member("supportsIPv6", path.supportsIPv6)
         writer.member("supportsDNS", path.supportsDNS)

@@ -253,6 +253,8 @@ extension ServerMessage {
         }
         path.isExpensive = value["isExpensive"]?.boolValue ?? false
         path.isConstrained = value["isConstrained"]?.boolValue ?? false
+        path.isExpensiveSetBy = value["isExpensiveSetBy"]?.stringValue.map(CostSource.init(rawValue:))
+        path.isConstrainedSetBy = value["isConstrainedSetBy"]?.stringValue.map(CostSource.init(rawValue:))
         path.supportsIPv4 = value["supportsIPv4"]?.boolValue ?? false
         path.supportsIPv6 = value["supportsIPv6"]?.boolValue ?? false
         path.supportsDNS = value["supportsDNS"]?.boolValue ?? false
