@@ -67,6 +67,7 @@ extension NetlinkMonitor {
         default:
             if let event = decode(header) {
                 pending.append(event)
+                pending += observed(event)
                 // Link and address changes re-run the lookups too: an admin-down link
                 // loses its IPv4 routes without any RTM_DELROUTE (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
                 needsLookup = true
@@ -74,7 +75,7 @@ extension NetlinkMonitor {
         }
     }
 
-    /// A link or address message as a `NetworkEvent`; nil for anything else.
+    /// A link, address, rule or neighbour message as a `NetworkEvent`; nil for anything else.
     func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWLINK, RTM_DELLINK:
@@ -82,7 +83,8 @@ extension NetlinkMonitor {
             case .changed(let link):
                 return .linkChanged(Link(index: link.index, name: link.name, flags: link.flags,
                                          operState: link.operState, hardwareType: link.hardwareType,
-                                         kind: link.kind, type: classifier.classify(link), master: link.master))
+                                         kind: link.kind, type: classifier.classify(link), master: link.master,
+                                         carrierDownCount: link.carrierDownCount, driver: classifier.driver(of: link)))
             case .removed(let index):
                 classifier.forget(index)
                 return .linkRemoved(index)
@@ -99,6 +101,12 @@ extension NetlinkMonitor {
             switch RuleDecoder.decode(header) {
             case .added(let rule): return .ruleAdded(rule)
             case .removed(let rule): return .ruleRemoved(rule)
+            case nil: return nil
+            }
+        case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
+            switch NeighbourDecoder.decode(header, readAt: Self.now()) {
+            case .changed(let neighbour): return .neighbourChanged(neighbour)
+            case .removed(let key): return .neighbourRemoved(key)
             case nil: return nil
             }
         default:
@@ -145,12 +153,14 @@ extension NetlinkMonitor {
             }
         }
         pending += try lookups()
+        pending += try gatewayEvents(after: pending)
         let watched = try watchedLookups()
         let events = pending
         pending = []
         needsLookup = false
         staleInterfaces = .none
-        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched))
+        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched,
+                           readAt: Self.now()))
     }
 
     /// The route to each watched destination, in the batch, so that a watched route's
@@ -231,7 +241,7 @@ extension NetlinkMonitor {
         try socket.exchange(message, buffer: buffer, operation) { reply throws(NetlinkError) in
             switch reply {
             case .message(let header):
-                if let event = decode(header) { events.append(event) }
+                if let event = decode(header) { events += [event] + observed(event) }
                 return true
             case .error(let code):
                 throw NetlinkError(operation: operation, code: .errno(code))
