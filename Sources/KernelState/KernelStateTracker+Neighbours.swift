@@ -31,20 +31,27 @@ extension KernelStateTracker {
         updateSnapshot { $0.endSettling(of: index, cameBackAt: cameBackAt) }
     }
 
-    /// Schedules the next question about `Snapshot.unconfirmedGateways` unless one is
-    /// scheduled: at once when there were none before, else after `refreshWhileSettling`
-    /// while one of their links settles, `refreshAfterSettling` otherwise.
+    /// Schedules the next question about `Snapshot.unconfirmedGateways`: at once when
+    /// there were none before (a carrier came back, a gateway changed), else after
+    /// `refreshWhileSettling` while one of their links settles, `refreshAfterSettling`
+    /// otherwise. A question already due sooner stands; one due later is replaced (its
+    /// timer finds its token stale), so that a carrier coming back is not left to wait
+    /// for the 30 s question scheduled before.
     func scheduleNeighbourRefresh() {
         let gateways = snapshot.unconfirmedGateways
         defer { hadUnconfirmedGateways = !gateways.isEmpty }
-        guard !isNeighbourRefreshScheduled, !gateways.isEmpty else { return }
+        guard !gateways.isEmpty else { return }
         let settling = gateways.contains { snapshot.carrierEpochs[$0.interface]?.isSettling == true }
         let delay: Duration = !hadUnconfirmedGateways ? .zero
             : settling ? Self.refreshWhileSettling : Self.refreshAfterSettling
-        isNeighbourRefreshScheduled = true
+        let due = scheduler.now() + delay
+        if let scheduled = neighbourRefresh?.due, scheduled <= due { return }
+        neighbourRefreshTokens &+= 1
+        let token = neighbourRefreshTokens
+        neighbourRefresh = (due, token)
         scheduler.schedule(after: delay, on: queue) { [weak self] in
-            guard let self else { return }
-            isNeighbourRefreshScheduled = false
+            guard let self, neighbourRefresh?.token == token else { return }
+            neighbourRefresh = nil
             guard isRunning else { return }
             let now = snapshot.unconfirmedGateways
             guard !now.isEmpty else { return }

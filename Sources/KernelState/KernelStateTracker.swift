@@ -32,9 +32,10 @@ public final class KernelStateTracker: @unchecked Sendable {
     private var lifecycle = Lifecycle.idle
     /// Whether the tracker is started and not stopped.
     var isRunning: Bool { lifecycle == .running }
-    /// Whether a question about unconfirmed gateways is scheduled
-    /// (KernelStateTracker+Neighbours.swift), and whether there were any at the last look.
-    var isNeighbourRefreshScheduled = false
+    /// The question about unconfirmed gateways that is scheduled, when it is due and its
+    /// token (KernelStateTracker+Neighbours.swift); whether there were any at the last look.
+    var neighbourRefresh: (due: ContinuousClock.Instant, token: Int)?
+    var neighbourRefreshTokens = 0
     var hadUnconfirmedGateways = false
 
     /// The generation of `source`; batches from any other are stale.

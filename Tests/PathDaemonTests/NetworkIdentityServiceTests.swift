@@ -77,4 +77,32 @@ struct NetworkIdentityServiceTests {
         #expect(hotspot.summary == "satisfied via eth0 on hotspot (IPv4, expensive)")
     }
 
+    @Test("a carrier coming back asks about its gateway at once, not at the 30 s question scheduled before")
+    func carrierBackAsksAtOnce() throws {
+        let scheduler = ManualScheduler()
+        // The gateway has no entry yet: pathd asks about it at once, then every 30 s.
+        let harness = try DaemonHarness(state: Array(Self.state.dropLast()), configuration: try Self.configuration(),
+                                        scheduler: scheduler)
+        defer { harness.stop() }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        #expect(first.path.network == LinkNetwork(state: .unidentified, anchor: .gatewayMAC))
+        let atStart = try scheduler.waitForScheduled(1)
+        #expect(atStart.last == .zero)
+        try scheduler.runNext()
+        try waitUntil("the source is asked about the gateway") { harness.network.refreshedNeighbours == [[Self.key]] }
+        #expect(try scheduler.waitForScheduled(atStart.count + 1).last == .seconds(30))
+        harness.network.latest.emit([Self.neighbour("02:00:00:00:00:01", confirmedAt: 1)])
+        #expect(try subscriber.nextPath().update.path.network?.name == "home")
+
+        harness.network.latest.emit([.linkChanged(F.eth0NoCarrier), .carrierLost(F.ethIndex, at: Self.at(10))])
+        #expect(try subscriber.nextPath().update.path.status == .unsatisfied)
+        let beforeReturn = try scheduler.waitForScheduled(0).count
+        harness.network.latest.emit([.linkChanged(F.eth0()), .carrierRegained(F.ethIndex, at: Self.at(12))])
+        #expect(try subscriber.nextPath().update.path.network?.state == .pending)
+        let delays = try scheduler.waitForScheduled(beforeReturn + 2).dropFirst(beforeReturn)
+        #expect(Array(delays) == [CarrierEpoch.settlingTime, .zero])
+        // The 30 s question, now stale, asks nothing; the settling timer; then the new question.
+        for _ in 0..<3 { try scheduler.runNext() }
+        try waitUntil("the source is asked again") { harness.network.refreshedNeighbours == [[Self.key], [Self.key]] }
+    }
 }
