@@ -84,6 +84,13 @@ extension KernelTests {
                 let facts = vA?["networkFacts"] as? [String: Any]
                 #expect(facts?["gatewayMACs"] as? [String] == [Self.home], "vA: \(String(describing: vA))")
                 #expect((vA?["network"] as? [String: Any])?["id"] as? String == homeID)
+                // pathctl shows the network: its name and ID, and to root the MAC.
+                let pathctl = try BuiltProduct.url("pathctl")
+                let status = try Command.run(pathctl, ["--socket", topology.socketPath, "status"])
+                #expect(status.stdout.contains("Network:     home (identified by gatewayMAC, ID \(homeID))\n"),
+                        "stdout: \(status.stdout)")
+                let table = try Command.run(pathctl, ["--socket", topology.socketPath, "interfaces"])
+                #expect(table.stdout.contains(" home[\(Self.home)] "), "stdout: \(table.stdout)")
 
                 try Self.flapCarrier(topology, routerMAC: Self.hotspot, subscriber)
                 var afterFlap: [[String: Any]] = []
