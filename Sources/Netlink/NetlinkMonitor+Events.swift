@@ -93,13 +93,15 @@ extension NetlinkMonitor {
     }
 
     /// The families whose answers a decoded event can change: an address's or a rule's
-    /// own, both for a link.
+    /// own, both for a link, none for a neighbour (it changes no route) or a carrier
+    /// change (it comes with its link's message).
     private static func families(of event: NetworkEvent) -> Set<AddressFamily> {
         switch event {
         case .addressChanged(let address): [address.family]
         case .addressRemoved(let key): [key.address.family]
         case .ruleAdded(let rule), .ruleRemoved(let rule): [rule.family]
         case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: Set(AddressFamily.allCases)
+        case .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained: []
         }
     }
 
@@ -171,7 +173,8 @@ extension NetlinkMonitor {
                 if masters.contains(index) { staleInterfaces = .all }
             case .addressChanged, .addressRemoved, .ruleAdded, .ruleRemoved:
                 staleInterfaces = .all
-            case .routeLookup, .interfaceLookup:
+            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained:
+                // A neighbour changes no route, and a carrier change comes with its link's message.
                 break
             }
         }

@@ -65,8 +65,10 @@ final class InProcessPathSource: @unchecked Sendable {
         queue.async { [self] in
             guard !isCancelled else { return }
             let (result, _) = configurationFiles.load()
-            let configuration = result.isValid ? result.configuration : .builtIn
-            if !result.diagnostics.isEmpty { configurationProblems(result.diagnostics.map(\.description)) }
+            // The daemon's network key too, so that both give a network the same ID.
+            let (configuration, keyProblem) = (result.isValid ? result.configuration : .builtIn).readingNetworkKey()
+            let diagnostics = result.diagnostics + (keyProblem.map { [$0] } ?? [])
+            if !diagnostics.isEmpty { configurationProblems(diagnostics.map(\.description)) }
             policy = configuration.policy
             let settings = configuration.daemon
             let kernelState = Self.kernelState(on: queue, settings: settings)
