@@ -11,8 +11,9 @@ import SystemCalls
 ///
 /// Threading: every stored property below is read and written on `queue` only, and
 /// every entry point checks it with `dispatchPrecondition`. A source delivers on a
-/// queue of its own; the callbacks hop onto `queue` and the generation gate is checked
-/// there, after the hop. `@unchecked Sendable` because Dispatch blocks and the source's
+/// queue or thread of its own; a batch enters `queue` with `sync` (run on the source's
+/// thread when the queue is free), a loss with `async`, and the generation gate is
+/// checked on `queue`. `@unchecked Sendable` because Dispatch blocks and the source's
 /// callbacks are `@Sendable` closures that capture `self`; they all run on `queue`.
 public final class KernelStateTracker: @unchecked Sendable {
     /// Sources that fail before a first state, in a row, before the tracker gives up
@@ -158,9 +159,12 @@ public final class KernelStateTracker: @unchecked Sendable {
     private func startSource() {
         let generation = self.generation
         let callbacks = SourceCallbacks(
+            // `sync`: a source delivers on a thread of its own, never this queue
+            // (`SourceCallbacks.deliver`), so the batch is applied and published on that
+            // thread when the queue is free: no hand-off to another thread.
             deliver: { [weak self] batch in
                 guard let self else { return }
-                queue.async { self.receive(batch) }
+                queue.sync { self.receive(batch) }
             },
             lost: { [weak self] lostGeneration, loss in
                 guard let self else { return }

@@ -2,8 +2,10 @@
 import CLinux
 import Dispatch
 import PathModel
+import SystemCalls
 
-/// Reading, decoding and delivering: everything here runs on `queue`.
+/// Reading, decoding and delivering: everything here runs on `queue`, but for
+/// `readAndDeliver`, which the reader thread calls.
 extension NetlinkMonitor {
     enum DrainOutcome {
         /// The socket said EAGAIN: everything queued was read.
@@ -14,19 +16,27 @@ extension NetlinkMonitor {
         case failed(SourceLoss)
     }
 
-    /// The read source's event handler.
-    func readable() {
-        guard case .running = state else { return }
+    /// On the reader thread, when the event socket is readable: reads and looks up on
+    /// `queue` (`readable`), then delivers outside it, so that the receiver may publish
+    /// on this thread. After `messagesPerWakeup` messages `queue` is given up to whatever
+    /// waits on it (a route request's lookup) before the thread reads on.
+    func readAndDeliver() -> ReadinessThread.Next {
+        let (next, batch) = queue.sync { readable() }
+        if let batch { deliver(batch) }
+        return next
+    }
+
+    /// What arrived, drained: the batch to deliver, if any, and what the reader does next.
+    private func readable() -> (ReadinessThread.Next, EventBatch?) {
+        guard case .running = state else { return (.stop, nil) }
         switch drainEvents() {
         case .caughtUp:
-            flush()
+            return (.wait, flush())
         case .budgetExhausted:
-            if pending.count >= Self.maxPendingEvents { flush() }
-            // Yield `queue` to whatever else waits on it, then go on reading. (The read
-            // source would fire again too while data is queued; this does not rely on it.)
-            queue.async { self.readable() }
+            return (.callAgain, pending.count >= Self.maxPendingEvents ? flush() : nil)
         case .failed(let loss):
             fail(loss)
+            return (.stop, nil)
         }
     }
 
@@ -61,7 +71,7 @@ extension NetlinkMonitor {
     private func handle(_ header: UnsafeMutablePointer<nlmsghdr>) {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWROUTE, RTM_DELROUTE:
-            needsLookup = true
+            staleFamilies.formUnion(Self.families(ofRoute: header))
             // Nothing to learn from the message when every link is stale already.
             if staleInterfaces != .all { staleInterfaces.formUnion(.of(route: header)) }
         default:
@@ -70,8 +80,29 @@ extension NetlinkMonitor {
                 pending += observed(event)
                 // Link and address changes re-run the lookups too: an admin-down link
                 // loses its IPv4 routes without any RTM_DELROUTE (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
-                needsLookup = true
+                staleFamilies.formUnion(Self.families(of: event))
             }
+        }
+    }
+
+    /// The family of a route message (`rtm_family`); both when it says neither.
+    private static func families(ofRoute header: UnsafeMutablePointer<nlmsghdr>) -> Set<AddressFamily> {
+        guard header.hasPayload(of: rtmsg.self) else { return Set(AddressFamily.allCases) }
+        let family = header.payload(as: rtmsg.self).rtm_family
+        let named = AddressFamily.allCases.filter { $0.linuxValue == family }
+        return Set(named.isEmpty ? AddressFamily.allCases : named)
+    }
+
+    /// The families whose answers a decoded event can change: an address's or a rule's
+    /// own, both for a link, none for a neighbour (it changes no route) or a carrier
+    /// change (it comes with its link's message).
+    private static func families(of event: NetworkEvent) -> Set<AddressFamily> {
+        switch event {
+        case .addressChanged(let address): [address.family]
+        case .addressRemoved(let key): [key.address.family]
+        case .ruleAdded(let rule), .ruleRemoved(let rule): [rule.family]
+        case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: Set(AddressFamily.allCases)
+        case .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained: []
         }
     }
 
@@ -114,24 +145,27 @@ extension NetlinkMonitor {
         }
     }
 
-    /// Delivers what the drain collected, with fresh lookups; nothing if nothing
-    /// relevant arrived. Every drain that ends with the socket empty costs the lookups:
-    /// the route filter keeps the messages that cannot change an answer in the kernel,
-    /// so a flood no longer reaches here message by message.
-    private func flush() {
-        guard needsLookup || !pending.isEmpty else { return }
+    /// What the drain collected, with fresh lookups, as the batch to deliver; nil if
+    /// nothing relevant arrived (or a lookup failed: the monitor then failed). Every drain
+    /// that ends with the socket empty costs the lookups: the route filter keeps the
+    /// messages that cannot change an answer in the kernel, so a flood no longer reaches
+    /// here message by message.
+    private func flush() -> EventBatch? {
+        guard !staleFamilies.isEmpty || !pending.isEmpty else { return nil }
         do {
-            try deliverPending(isFullState: false)
+            return try takeBatch(isFullState: false)
         } catch {
             fail(.failure(error.description))
+            return nil
         }
     }
 
-    /// Delivers `pending` followed by fresh lookups as one batch, and starts the next
-    /// one empty. When a lookup fails, nothing is delivered and `pending` is kept.
+    /// `pending` followed by fresh lookups as one batch, to deliver; the next one starts
+    /// empty. When a lookup fails, it throws and `pending` is kept.
     /// Only the stale links are asked (`staleInterfaces`: every link for the full state,
     /// a generation's first batch); the evaluator's snapshot keeps the others' answers.
-    func deliverPending(isFullState: Bool) throws(NetlinkError) {
+    func takeBatch(isFullState: Bool) throws(NetlinkError) -> EventBatch {
+        if isFullState { staleFamilies = Set(AddressFamily.allCases) }
         for event in pending {
             switch event {
             case .linkChanged(let link):
@@ -157,10 +191,10 @@ extension NetlinkMonitor {
         let watched = try watchedLookups()
         let events = pending
         pending = []
-        needsLookup = false
+        staleFamilies = []
         staleInterfaces = .none
-        deliver(EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched,
-                           readAt: Self.now()))
+        return EventBatch(generation: generation, isFullState: isFullState, events: events, watchedLookups: watched,
+                          readAt: Self.now())
     }
 
     /// The route to each watched destination, in the batch, so that a watched route's
@@ -189,11 +223,11 @@ extension NetlinkMonitor {
         return answers
     }
 
-    /// Per configured family, IPv4 first: the `.routeLookup` of the route traffic would
-    /// take, then an `.interfaceLookup` through each of `lookupInterfaces` that is
-    /// stale (`staleInterfaces`), both families asked in one batch.
+    /// Per stale family (`staleFamilies`), IPv4 first: the `.routeLookup` of the route
+    /// traffic would take, then an `.interfaceLookup` through each of `lookupInterfaces`
+    /// that is stale (`staleInterfaces`), all asked in one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
-        let families = AddressFamily.allCases
+        let families = AddressFamily.allCases.filter { staleFamilies.contains($0) }
         let answers = try lookUp(families.map { configuration.lookupDestinations[$0] },
                                  through: staleInterfaces.filter(lookupInterfaces.sorted()))
         var events: [NetworkEvent] = []

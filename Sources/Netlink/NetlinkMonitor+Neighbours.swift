@@ -140,7 +140,7 @@ extension NetlinkMonitor {
                     events = try readNeighbours(asked)
                 }
                 pending += events
-                try deliverPending(isFullState: false)
+                deliver(try takeBatch(isFullState: false))
             } catch {
                 fail(.failure(error.description))
             }

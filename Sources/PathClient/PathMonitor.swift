@@ -108,6 +108,10 @@ public final class PathMonitor: Sendable {
     public let requiredInterfaceType: InterfaceType?
     /// The interface types paths are evaluated without, as given to `init`.
     public let prohibitedInterfaceTypes: [InterfaceType]
+    /// An expensive path is unavailable (`.expensiveExcluded`), as given to `init`.
+    public let prohibitExpensivePaths: Bool
+    /// A constrained path is unavailable (`.constrainedExcluded`), as given to `init`.
+    public let prohibitConstrainedPaths: Bool
     /// Where answers may come from, as given to `init`.
     public let mode: Mode
     private let criteria: Criteria
@@ -133,16 +137,27 @@ public final class PathMonitor: Sendable {
         var isCancelled: Bool { handOver.phase == .cancelled }
     }
 
-    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does
+    /// `requiredInterfaceType` and `prohibitedInterfaceTypes` choose the interfaces that
+    /// count, as NWPathMonitor's initialisers do; `prohibitExpensivePaths` and
+    /// `prohibitConstrainedPaths` judge the path they give, as NWParameters' properties of
+    /// those names judge a connection's: an expensive (constrained) path is then
+    /// `.unavailable`, `unsatisfiedReason` `.expensiveExcluded` (`.constrainedExcluded`),
+    /// whether pathd or the engine in this process answers (`Criteria`). `socketPath` nil
+    /// searches for the daemon as `PathConnection.connect(to:)` does
     /// (`SocketPath.clientSearchOrder`).
     public init(requiredInterfaceType: InterfaceType? = nil, prohibitedInterfaceTypes: [InterfaceType] = [],
+                prohibitExpensivePaths: Bool = false, prohibitConstrainedPaths: Bool = false,
                 socketPath: String? = nil, mode: Mode = .automatic, backoff: Backoff = .standard,
                 scheduler: any Scheduler = DispatchScheduler()) {
         self.requiredInterfaceType = requiredInterfaceType
         self.prohibitedInterfaceTypes = prohibitedInterfaceTypes
+        self.prohibitExpensivePaths = prohibitExpensivePaths
+        self.prohibitConstrainedPaths = prohibitConstrainedPaths
         self.mode = mode
         let criteria = Criteria(requiredInterfaceType: requiredInterfaceType,
-                                prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes))
+                                prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes),
+                                prohibitExpensivePaths: prohibitExpensivePaths,
+                                prohibitConstrainedPaths: prohibitConstrainedPaths)
         self.criteria = criteria
         self.socketPath = socketPath
         self.backoff = backoff
@@ -156,6 +171,7 @@ public final class PathMonitor: Sendable {
     /// the monitor its iterations started when the last one ends).
     func renewed() -> PathMonitor {
         PathMonitor(requiredInterfaceType: requiredInterfaceType, prohibitedInterfaceTypes: prohibitedInterfaceTypes,
+                    prohibitExpensivePaths: prohibitExpensivePaths, prohibitConstrainedPaths: prohibitConstrainedPaths,
                     socketPath: socketPath, mode: mode, backoff: backoff, scheduler: scheduler)
     }
 

@@ -122,7 +122,7 @@ final class WatchList: @unchecked Sendable {
     private func state(of host: HostState) -> PathChange? {
         guard host.isKnown else { return nil }
         if let unresolved = host.unresolved {
-            var change = PathChange(status: .unsatisfied, unsatisfiedReason: UnsatisfiedReason(rawValue: "unresolved"),
+            var change = PathChange(status: .unsatisfied, unsatisfiedReason: .unresolved,
                                     generation: .first, sequence: 0)
             change.recordedExplanation = unresolved
             return change

@@ -41,11 +41,21 @@ public enum UnsatisfiedReason: OpenEnumeration {
     case routeRejects
     /// Interfaces exist and work, but the subscription's criteria exclude all of them.
     case interfaceTypeExcluded
+    /// The path works but is expensive, and the criteria prohibit expensive paths
+    /// (`Criteria.prohibitExpensivePaths`, pathctl's `--not-expensive`).
+    case expensiveExcluded
+    /// The path works but is constrained, and the criteria prohibit constrained paths
+    /// (`Criteria.prohibitConstrainedPaths`, pathctl's `--not-constrained`).
+    case constrainedExcluded
+    /// The destination is a host name that resolves to no address (a `[Watch]` host's
+    /// history entry, its `pathd_route_*` series); never a path's reason.
+    case unresolved
     /// A reason a newer pathd sent, by its name.
     case unrecognized(String)
 
     public static let allCases: [UnsatisfiedReason] = [
         .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded,
+        .expensiveExcluded, .constrainedExcluded, .unresolved,
     ]
 
     public var rawValue: String {
@@ -57,6 +67,9 @@ public enum UnsatisfiedReason: OpenEnumeration {
         case .noRoute: "noRoute"
         case .routeRejects: "routeRejects"
         case .interfaceTypeExcluded: "interfaceTypeExcluded"
+        case .expensiveExcluded: "expensiveExcluded"
+        case .constrainedExcluded: "constrainedExcluded"
+        case .unresolved: "unresolved"
         case .unrecognized(let name): name
         }
     }
@@ -80,6 +93,12 @@ public enum UnsatisfiedReason: OpenEnumeration {
                 ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
         case .interfaceTypeExcluded:
             return "only interfaces the criteria exclude are available"
+        case .expensiveExcluded:
+            return "the path\(interface.map { " via \($0)" } ?? "") is expensive, which the criteria exclude"
+        case .constrainedExcluded:
+            return "the path\(interface.map { " via \($0)" } ?? "") is constrained, which the criteria exclude"
+        case .unresolved:
+            return "the host name resolves to no address"
         case .unrecognized(let name):
             return interface.map { "\(name) on \($0)" } ?? name
         }

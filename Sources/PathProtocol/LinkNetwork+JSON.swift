@@ -5,12 +5,12 @@ import PathModel
 /// `{"state","id","name","anchor"}`, every member present (null where there is none),
 /// or null for a link on no network.
 extension LinkNetwork {
-    static func write(_ network: LinkNetwork?, to writer: inout JSONWriter) {
+    static func write(_ network: LinkNetwork?, to writer: inout JSONWriter, key: String = "network") {
         guard let network else {
-            writer.member("network", nil as String?)
+            writer.member(key, nil as String?)
             return
         }
-        writer.beginObject("network")
+        writer.beginObject(key)
         writer.member("state", network.state.rawValue)
         writer.member("id", network.id?.description)
         writer.member("name", network.name)

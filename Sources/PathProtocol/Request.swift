@@ -167,6 +167,10 @@ extension Request {
                 for type in criteria.prohibitedInterfaceTypes.map(\.rawValue).sorted() { writer.element(type) }
                 writer.endArray()
             }
+            // Only when set: a daemon older than these fields refuses them (badArgument),
+            // and a request without them is understood by every daemon of protocol 1.
+            if criteria.prohibitExpensivePaths { writer.member("prohibitExpensivePaths", true) }
+            if criteria.prohibitConstrainedPaths { writer.member("prohibitConstrainedPaths", true) }
             writer.endObject()
         case .reportConnectivity(let connectivity):
             connectivity.write(to: &writer, key: "connectivity")
@@ -274,6 +278,12 @@ private struct RequestFields {
             }
             return type
         }
+        /// A condition: true, or false (or null) for none.
+        func flag(_ value: JSONValue, field: String) throws(RequestError) -> Bool {
+            if value.isNull { return false }
+            guard let flag = value.boolValue else { throw fail("\(field) must be true or false") }
+            return flag
+        }
         var criteria = Criteria.any
         for (key, member) in members {
             switch key {
@@ -282,6 +292,10 @@ private struct RequestFields {
             case "prohibitedInterfaceTypes":
                 guard let list = member.arrayValue else { throw fail("prohibitedInterfaceTypes must be an array") }
                 for element in list { criteria.prohibitedInterfaceTypes.insert(try type(element, field: key)) }
+            case "prohibitExpensivePaths":
+                criteria.prohibitExpensivePaths = try flag(member, field: key)
+            case "prohibitConstrainedPaths":
+                criteria.prohibitConstrainedPaths = try flag(member, field: key)
             default:
                 throw fail("unknown criteria field \"\(key)\"")
             }

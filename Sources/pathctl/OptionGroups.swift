@@ -44,18 +44,31 @@ struct GlobalOptions: Equatable, Sendable {
     }
 }
 
-/// `--require-type` and `--prohibit-type`: the question status, monitor and wait ask.
+/// The criteria: which interfaces count (`--require-type`, `--prohibit-type`) and what the
+/// path must not be (`--not-expensive`, `--not-constrained`); the question status,
+/// monitor, wait, run and hold ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
+/// new criterion is its option here, in `options`, and its line in `criteria(in:)`.
 enum CriteriaOptions {
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
-    static let requireType = CommandOption(OptionSpec("--require-type", value: "TYPE",
-                                                      help: "status, monitor, wait: only paths over TYPE count"),
-                                           brief: "only paths over this interface type count",
-                                           completion: interfaceTypes)
+    static let requireType = CommandOption(
+        OptionSpec("--require-type", value: "TYPE",
+                   help: "status, monitor, wait, run, hold: only paths over\nTYPE count"),
+        brief: "only paths over this interface type count", completion: interfaceTypes)
     static let prohibitType = CommandOption(
         OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
-                   help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
+                   help: "status, monitor, wait, run, hold: paths over TYPE\ndo not count (repeatable)"),
         brief: "paths over this interface type do not count", completion: interfaceTypes)
-    static let options = [requireType, prohibitType]
+    static let notExpensive = CommandOption(OptionSpec("--not-expensive", help: """
+        status, monitor, wait, run, hold: an expensive path
+        (pathd.conf's Expensive=; cellular by default) does
+        not count: it is unsatisfied, expensiveExcluded
+        """), brief: "an expensive path does not count")
+    static let notConstrained = CommandOption(OptionSpec("--not-constrained", help: """
+        status, monitor, wait, run, hold: a constrained path
+        (pathd.conf's Constrained=) does not count
+        (constrainedExcluded)
+        """), brief: "a constrained path does not count")
+    static let options = [requireType, prohibitType, notExpensive, notConstrained]
 
     static func criteria(in line: ParsedCommandLine) throws(UsageError) -> Criteria {
         var criteria = Criteria.any
@@ -70,6 +83,8 @@ enum CriteriaOptions {
             }
             criteria.prohibitedInterfaceTypes.insert(type)
         }
+        criteria.prohibitExpensivePaths = line.has(notExpensive)
+        criteria.prohibitConstrainedPaths = line.has(notConstrained)
         return criteria
     }
 

@@ -12,7 +12,7 @@ import Testing
 
 /// The lifecycle contract (docs/ARCHITECTURE.md, "Client library") for the native API, against a daemon on a real
 /// socket (the in-process engine is in the kernel tests: it needs a kernel).
-@Suite("PathMonitor (client library)")
+@Suite("PathMonitor (client library)", .blocking)
 struct PathMonitorTests {
     static let offline: [NetworkEvent] = Fixture.online.map {
         if case .linkChanged(let link) = $0, link.index
@@ -65,6 +65,33 @@ struct PathMonitorTests {
         let path = try watched.paths.next("the wifi-only path")
         #expect(path.status == .unsatisfied)
         #expect(path.unsatisfiedReason == .interfaceTypeExcluded)
+    }
+
+    @Test("not expensive travels with the subscription: an expensive path is .unavailable, expensiveExcluded")
+    func notExpensive() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let watched = WatchedMonitor(socketPath: harness.socketPath, prohibitExpensivePaths: true)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        #expect(try watched.paths.next("the free path").status == .satisfied)
+        #expect(watched.monitor.prohibitExpensivePaths && !watched.monitor.prohibitConstrainedPaths)
+
+        script.answer(valid: ReloadScript.expensiveEth0())
+        let admin = try harness.connect()
+        try admin.send(Request(.reload))
+        let refused = try watched.paths.next("the expensive path")
+        #expect(refused.unsatisfiedReason == .expensiveExcluded)
+        #expect(refused.reasonInterface == "eth0")
+        #expect(watched.monitor.currentState == .unavailable(refused))
+        // Apple's view of it: unsatisfied, for a reason Apple has no word for.
+        let apple = NWPath(refused)
+        #expect(apple.status == .unsatisfied)
+        #expect(apple.unsatisfiedReason == .notAvailable)
+        #expect(apple.linuxUnsatisfiedReason == .expensiveExcluded)
+        #expect(apple.isExpensive)
     }
 
     @Test("before the first path the state is .unknown, and start, reads and cancel never wait for the daemon")

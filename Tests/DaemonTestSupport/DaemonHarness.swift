@@ -30,6 +30,7 @@ public final class DaemonHarness {
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
          scheduler: any Scheduler = DispatchScheduler(), clock: any TimeSource = SystemTimeSource(),
          stateDirectory: String? = nil, socketPath: String? = nil) throws {
+        try BlockingTest.requireOwnThread("starting an in-process pathd")
         if let socketPath {
             self.socketPath = socketPath
             directory = nil
@@ -89,6 +90,7 @@ public final class DaemonHarness {
     /// Waits until the number of connected clients satisfies `condition`, as the daemon
     /// reports admissions and departures; fails after 10 s.
     public func waitForClients(_ description: String, _ condition: @escaping @Sendable (Int) -> Bool) throws {
+        try BlockingTest.requireOwnThread("waiting for \(description)")
         let changed = DispatchSemaphore(value: 0)
         queue.sync { service.onClientsChanged = { changed.signal() } }
         defer { queue.sync { service.onClientsChanged = nil } }

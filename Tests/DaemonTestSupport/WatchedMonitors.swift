@@ -13,12 +13,13 @@ public final class WatchedMonitor: Sendable {
     public let paths = Received<Path>()
     public let states = Received<PathMonitor.State>()
 
-    public init(socketPath: String, requiredInterfaceType: InterfaceType? = nil,
+    public init(socketPath: String, requiredInterfaceType: InterfaceType? = nil, prohibitExpensivePaths: Bool = false,
                 scheduler: any Scheduler = DispatchScheduler(),
          label: String = "pathd.test.monitor") {
         let queue = DispatchQueue(label: label)
         self.queue = queue
-        monitor = PathMonitor(requiredInterfaceType: requiredInterfaceType, socketPath: socketPath, mode: .daemon,
+        monitor = PathMonitor(requiredInterfaceType: requiredInterfaceType,
+                              prohibitExpensivePaths: prohibitExpensivePaths, socketPath: socketPath, mode: .daemon,
                               scheduler: scheduler)
         monitor.pathUpdateHandler = { [paths] path in
             dispatchPrecondition(condition: .onQueue(queue))

@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// pathd.conf against the real daemon: a Name= glob, reloads through `pathctl reload`.
-    @Suite("pathd.conf and reload against pathd")
+    @Suite("pathd.conf and reload against pathd", .serialized)
     struct ConfigAgainstDaemon {
         static func isExpensive(_ line: [String: Any]) -> Bool? { line["isExpensive"] as? Bool }
         static func sequence(_ line: [String: Any]) -> Int? { line["sequence"] as? Int }

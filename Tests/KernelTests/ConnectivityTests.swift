@@ -7,7 +7,7 @@ extension KernelTests {
     /// docs/ARCHITECTURE.md, "The connectivity check": pathd-probe checks beyond the path, against a server in the peer
     /// namespace, and pathd publishes what it found beside the path. All traffic stays in
     /// the test's two namespaces.
-    @Suite("connectivity check (pathd-probe)")
+    @Suite("connectivity check (pathd-probe)", .serialized)
     struct Connectivity {
         static func writeConfig(_ topology: VethTopology, url: String?, timeout: String = "2s",
                                 interval: String = "1h") throws -> String {

@@ -10,7 +10,7 @@ extension KernelTests {
     /// send that hits EAGAIN) with a deadline that fails the test; nothing is timed.
     /// Sizes are scaled down from the issue where the old daemon (9e8ee03) still failed
     /// at the smaller size; each test says so.
-    @Suite("Hostile local users")
+    @Suite("Hostile local users", .serialized)
     struct HostileClients {
         // MARK: 1. pipelining
 

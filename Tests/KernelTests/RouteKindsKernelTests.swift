@@ -8,7 +8,7 @@ extension KernelTests {
     /// The `route` request for destinations that are not one host beyond a gateway,
     /// checked against the kernel's own answer in namespace A: on the link (fe80::1,
     /// ff02::1, with and without a zone), IPv4-mapped, broadcast and multicast.
-    @Suite("route to link-local, mapped, broadcast and multicast destinations")
+    @Suite("route to link-local, mapped, broadcast and multicast destinations", .serialized)
     struct RouteKindsKernelTests {
         typealias Route = RouteKernelTests
 

@@ -4,5 +4,5 @@ import Testing
 /// The load and abuse tests (docs/ARCHITECTURE.md, "Slow clients" and "Memory").
 /// Serialized, and alone in this suite, because they measure the whole process (RSS,
 /// descriptors) and each one is heavy.
-@Suite("load and abuse", .serialized)
+@Suite("load and abuse", .serialized, .blocking)
 enum LoadAndAbuse {}

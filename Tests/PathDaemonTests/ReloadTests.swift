@@ -3,11 +3,12 @@ import DaemonTestSupport
 import Glibc
 import PathSocketClient
 @testable import PathDaemon
+import PathConfiguration
 import PathModel
 import PathProtocol
 import Testing
 
-@Suite("reload over the socket")
+@Suite("reload over the socket", .blocking)
 struct ReloadTests {
     @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
     func reloadPublishesOnce() throws {
@@ -36,6 +37,44 @@ struct ReloadTests {
         try subscriber.expectNothingPending()
         #expect(script.callCount == 2)
         #expect(harness.queue.sync { harness.service.clientCount } == 2)
+    }
+
+    @Test("not expensive: a reload that makes eth0 expensive makes the path unsatisfied, expensiveExcluded; and back")
+    func notExpensiveFollowsTheReload() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let client = try harness.connect()
+        let criteria = Criteria(prohibitExpensivePaths: true)
+        try client.send(Request(.subscribe(.path(criteria)), id: .string("backup")))
+        let first = try client.nextPath()
+        #expect(first.id == .string("backup"))
+        #expect(first.update.path.status == .satisfied)
+
+        let admin = try harness.connect()
+        script.answer(valid: ReloadScript.expensiveEth0())
+        try admin.send(Request(.reload))
+        #expect(try admin.next() == .reloaded(warnings: [], id: nil))
+        let refused = try client.nextPath()
+        #expect(refused.id == .string("backup"))
+        #expect(refused.update.path.status == .unsatisfied)
+        #expect(refused.update.path.unsatisfiedReason == .expensiveExcluded)
+        #expect(refused.update.path.reasonInterface == "eth0")
+        #expect(refused.update.sequence == first.update.sequence + 1)
+        // status with the same criteria answers the same path; without, the expensive one.
+        try admin.send(Request(.status(criteria)))
+        #expect(try admin.nextPath().update.path == refused.update.path)
+        try admin.send(Request(.status(.any)))
+        let unconditioned = try admin.nextPath().update.path
+        #expect(unconditioned.status == .satisfied && unconditioned.isExpensive)
+
+        script.answer(valid: Configuration())
+        try admin.send(Request(.reload))
+        #expect(try admin.next() == .reloaded(warnings: [], id: nil))
+        let free = try client.nextPath().update
+        #expect(free.path.status == .satisfied)
+        #expect(!free.path.isExpensive)
     }
 
     @Test("a reload with errors changes nothing: error line with file:line, no path line, nobody disconnected")

@@ -11,7 +11,7 @@ import Testing
 /// `subscribe` with a `destination` against a daemon whose kernel is the fake network:
 /// the first answer, a line per change of the judged answer and none for churn, one
 /// lookup per watched destination per batch, the budgets, and what a bad destination does.
-@Suite("route subscriptions")
+@Suite("route subscriptions", .blocking)
 struct RouteSubscriptionTests {
     static let destination = Fixture.routeDestination
     static let satisfied = RouteReport(destination: destination, status: .satisfied, interface: Fixture.eth0Interface,

@@ -32,6 +32,13 @@ extension Fixture {
         generation: Generation(rawValue: 3), sequence: 8,
         path: Path(status: .unsatisfied, unsatisfiedReason: .noCarrier, reasonInterface: "eth0"))
 
+    /// A backup's subscription (`prohibitExpensivePaths`) while the path goes through a
+    /// tethered phone: pinned by Golden/path-with-id.jsonl.
+    static let expensiveExcluded = PathUpdate(
+        generation: Generation(rawValue: 3), sequence: 2,
+        path: Path(status: .unsatisfied, unsatisfiedReason: .expensiveExcluded, reasonInterface: "usb0",
+                   isExpensive: true))
+
     static let requiresConnection = PathUpdate(
         generation: Generation(rawValue: 18), sequence: 1,
         path: Path(status: .requiresConnection,

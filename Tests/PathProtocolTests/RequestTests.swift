@@ -75,6 +75,11 @@ struct RequestTests {
         (#"{"prohibitedInterfaceTypes":["cellular","cellular"]}"#, Criteria(prohibitedInterfaceTypes: [.cellular])),
         (#"{"requiredInterfaceType":"cellular","prohibitedInterfaceTypes":["wifi"]}"#,
          Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.wifi])),
+        (#"{"prohibitExpensivePaths":true}"#, Criteria(prohibitExpensivePaths: true)),
+        (#"{"prohibitConstrainedPaths":true}"#, Criteria(prohibitConstrainedPaths: true)),
+        (#"{"prohibitExpensivePaths":false,"prohibitConstrainedPaths":null}"#, .any),
+        (#"{"prohibitConstrainedPaths":true,"prohibitExpensivePaths":true,"prohibitedInterfaceTypes":["wifi"]}"#,
+         Criteria(prohibitedInterfaceTypes: [.wifi], prohibitExpensivePaths: true, prohibitConstrainedPaths: true)),
     ])
     func parsesCriteria(criteriaText: String, expected: Criteria) throws {
         #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).op == .subscribe(.path(expected)))
@@ -91,6 +96,8 @@ struct RequestTests {
         #"{"prohibitedInterfaceTypes":"cellular"}"#, #"{"prohibitedInterfaceTypes":null}"#,
         #"{"prohibitedInterfaceTypes":[1]}"#, #"{"prohibitedInterfaceTypes":["cellular","satellite"]}"#,
         #"{"requiredInterfaceTypes":"wifi"}"#, #"{"expensive":false}"#,
+        #"{"prohibitExpensivePaths":"yes"}"#, #"{"prohibitExpensivePaths":1}"#,
+        #"{"prohibitConstrainedPaths":[true]}"#, #"{"prohibitExpensivePath":true}"#,
     ])
     func rejectsBadCriteria(criteriaText: String) {
         let error = Self.failure(#"{"op":"subscribe","id":"c","criteria":\#(criteriaText)}"#)
@@ -184,6 +191,9 @@ struct RequestTests {
         Request(.subscribe(.path(Criteria(requiredInterfaceType: .wifi))), id: .double(0.25)),
         Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi]))), id: .integer(-1)),
         Request(.status(Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.loopback]))),
+        Request(.status(Criteria(prohibitExpensivePaths: true))),
+        Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.wifi], prohibitExpensivePaths: true,
+                                          prohibitConstrainedPaths: true))), id: .string("backup")),
     ])
     func encodedRoundTripsThroughParse(_ request: Request) throws {
         let line = request.encoded()
@@ -198,6 +208,23 @@ struct RequestTests {
         #expect(String(decoding: request.encoded(), as: UTF8.self)
             == #"{"op":"subscribe","id":1,"criteria":{"prohibitedInterfaceTypes":["cellular","wifi"]}}"# + "\n")
         #expect(String(decoding: Request(.ping).encoded(), as: UTF8.self) == #"{"op":"ping"}"# + "\n")
+    }
+
+    /// A condition is written only when set, so a request without one is what every
+    /// daemon of protocol 1 reads (an older daemon refuses the field it does not know).
+    @Test func conditionsAreWrittenOnlyWhenSet() {
+        let both = Request(.subscribe(.path(Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true))),
+                           id: .string("b"))
+        #expect(String(decoding: both.encoded(), as: UTF8.self) == #"{"op":"subscribe","id":"b","criteria":"#
+            + #"{"prohibitExpensivePaths":true,"prohibitConstrainedPaths":true}}"# + "\n")
+        #expect(String(decoding: Request(.status(Criteria(prohibitConstrainedPaths: true))).encoded(), as: UTF8.self)
+            == #"{"op":"status","criteria":{"prohibitConstrainedPaths":true}}"# + "\n")
+        #expect(String(decoding: Request(.status(.any)).encoded(), as: UTF8.self) == #"{"op":"status"}"# + "\n")
+    }
+
+    @Test func aConditionOfTheWrongTypeSaysWhatItTakes() {
+        let error = Self.failure(#"{"op":"status","criteria":{"prohibitExpensivePaths":"yes"}}"#)
+        #expect(error?.message == "prohibitExpensivePaths must be true or false")
     }
 }
 

@@ -6,7 +6,7 @@ import Testing
 /// pathctl against a fake daemon on a real socket (no kernel needed): a newer daemon's
 /// lines are printed, not fatal (docs/PROTOCOL.md, "Version rule"), and a daemon that
 /// fails at once is retried by the back-off pathctl(1) documents, never in a loop.
-@Suite("pathctl against a newer or misbehaving daemon")
+@Suite("pathctl against a newer or misbehaving daemon", .blocking)
 struct PathctlCompatibilityTests {
     static func futureDaemon(_ socketPath: String) throws -> (FakeDaemon, [String]) {
         let lines = try Fixture.compatibilityLines("future-v1.jsonl")

@@ -24,6 +24,16 @@ extension VethTopology {
         return subscriber
     }
 
+    /// Waits until pathd counts `count` subscriptions (its metrics), so that a client
+    /// started in the background is known to hold the path it was given.
+    func waitForSubscriptions(_ count: Int, _ description: String) throws {
+        let pathctl = try BuiltProduct.url("pathctl")
+        try waitUntil(description) {
+            try Command.run(pathctl, ["--socket", socketPath, "metrics", "--format", "prometheus"]).stdout
+                .contains("\npathd_subscriptions \(count)\n")
+        }
+    }
+
     func addTunnel() throws {
         try a.ip("link", "add", "tun0", "type", "veth", "peer", "name", "tunB", "netns", b.name)
         try a.ip("address", "add", "10.8.0.2/24", "dev", "tun0")
