@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 /// Where a fetched body goes as it arrives: hashed, counted, and kept only as far as a
 /// comparison with `ExpectedContent=` needs. It takes bytes up to
 /// `FetchResult.maximumBodyBytes` exactly and refuses the first byte past them, so a body

@@ -27,10 +27,17 @@ public final class KernelStateTracker: @unchecked Sendable {
     public let queue: DispatchQueue
     private let makeSource: PathEventSourceFactory
     private let log: Logger
-    private let scheduler: any Scheduler
+    let scheduler: any Scheduler
 
     private enum Lifecycle { case idle, running, stopped }
     private var lifecycle = Lifecycle.idle
+    /// Whether the tracker is started and not stopped.
+    var isRunning: Bool { lifecycle == .running }
+    /// The question about unconfirmed gateways that is scheduled, when it is due and its
+    /// token (KernelStateTracker+Neighbours.swift); whether there were any at the last look.
+    var neighbourRefresh: (due: ContinuousClock.Instant, token: Int)?
+    var neighbourRefreshTokens = 0
+    var hadUnconfirmedGateways = false
 
     /// The generation of `source`; batches from any other are stale.
     public private(set) var generation = Generation.first
@@ -40,6 +47,19 @@ public final class KernelStateTracker: @unchecked Sendable {
     /// Sources that failed before their first batch since the last one that had one.
     private var failedStarts = 0
     public private(set) var snapshot = Snapshot()
+
+    /// Changes the snapshot outside a batch (a timer's), and tells `onChange` if that
+    /// changed anything.
+    func updateSnapshot(_ change: (inout Snapshot) -> Void) {
+        let before = snapshot
+        change(&snapshot)
+        if hasState && snapshot != before { onChange?(nil) }
+    }
+
+    /// Hands `work` the current source, if any (none while a failed one waits to be replaced).
+    func askSource(_ work: (any PathEventSource) -> Void) {
+        if let source { work(source) }
+    }
     /// Whether a full-state batch of some generation has arrived (the first path exists).
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
@@ -167,8 +187,9 @@ public final class KernelStateTracker: @unchecked Sendable {
             log.debug("dropped a batch of stale generation \(batch.generation) (current \(generation))")
             return
         }
+        let epochsBefore = snapshot.carrierEpochs
         if batch.isFullState {
-            snapshot.replaceKernelState(with: batch.events)
+            snapshot.replaceKernelState(with: batch.events, readAt: batch.readAt)
             sourceHasState = true
             failedStarts = 0
         } else {
@@ -182,6 +203,7 @@ public final class KernelStateTracker: @unchecked Sendable {
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
         onChange?(resync)
+        followNeighbours(epochsBefore: epochsBefore)
     }
 
     private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {

@@ -77,6 +77,7 @@ extension NetlinkMonitor {
         default:
             if let event = decode(header) {
                 pending.append(event)
+                pending += observed(event)
                 // Link and address changes re-run the lookups too: an admin-down link
                 // loses its IPv4 routes without any RTM_DELROUTE (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
                 staleFamilies.formUnion(Self.families(of: event))
@@ -93,17 +94,19 @@ extension NetlinkMonitor {
     }
 
     /// The families whose answers a decoded event can change: an address's or a rule's
-    /// own, both for a link.
+    /// own, both for a link, none for a neighbour (it changes no route) or a carrier
+    /// change (it comes with its link's message).
     private static func families(of event: NetworkEvent) -> Set<AddressFamily> {
         switch event {
         case .addressChanged(let address): [address.family]
         case .addressRemoved(let key): [key.address.family]
         case .ruleAdded(let rule), .ruleRemoved(let rule): [rule.family]
         case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: Set(AddressFamily.allCases)
+        case .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained: []
         }
     }
 
-    /// A link or address message as a `NetworkEvent`; nil for anything else.
+    /// A link, address, rule or neighbour message as a `NetworkEvent`; nil for anything else.
     func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {
         switch Int(header.pointee.nlmsg_type) {
         case RTM_NEWLINK, RTM_DELLINK:
@@ -111,7 +114,8 @@ extension NetlinkMonitor {
             case .changed(let link):
                 return .linkChanged(Link(index: link.index, name: link.name, flags: link.flags,
                                          operState: link.operState, hardwareType: link.hardwareType,
-                                         kind: link.kind, type: classifier.classify(link), master: link.master))
+                                         kind: link.kind, type: classifier.classify(link), master: link.master,
+                                         carrierDownCount: link.carrierDownCount, driver: classifier.driver(of: link)))
             case .removed(let index):
                 classifier.forget(index)
                 return .linkRemoved(index)
@@ -128,6 +132,12 @@ extension NetlinkMonitor {
             switch RuleDecoder.decode(header) {
             case .added(let rule): return .ruleAdded(rule)
             case .removed(let rule): return .ruleRemoved(rule)
+            case nil: return nil
+            }
+        case Int(RTM_NEWNEIGH), Int(RTM_DELNEIGH):
+            switch NeighbourDecoder.decode(header, readAt: Self.now()) {
+            case .changed(let neighbour): return .neighbourChanged(neighbour)
+            case .removed(let key): return .neighbourRemoved(key)
             case nil: return nil
             }
         default:
@@ -175,11 +185,13 @@ extension NetlinkMonitor {
                 if masters.contains(index) { staleInterfaces = .all }
             case .addressChanged, .addressRemoved, .ruleAdded, .ruleRemoved:
                 staleInterfaces = .all
-            case .routeLookup, .interfaceLookup:
+            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained:
+                // A neighbour changes no route, and a carrier change comes with its link's message.
                 break
             }
         }
         pending += try lookups()
+        pending += try gatewayEvents(after: pending)
         let events = pending
         pending = []
         staleFamilies = []
@@ -192,7 +204,7 @@ extension NetlinkMonitor {
             for link in links where lookupInterfaces.contains(link) { linkStaleAt[link] = deliveredBatches }
         }
         staleInterfaces = .none
-        return EventBatch(generation: generation, isFullState: isFullState, events: events)
+        return EventBatch(generation: generation, isFullState: isFullState, events: events, readAt: Self.now())
     }
 
     /// Per stale family (`staleFamilies`), IPv4 first: the `.routeLookup` of the route
@@ -248,7 +260,7 @@ extension NetlinkMonitor {
         try socket.exchange(message, buffer: buffer, operation) { reply throws(NetlinkError) in
             switch reply {
             case .message(let header):
-                if let event = decode(header) { events.append(event) }
+                if let event = decode(header) { events += [event] + observed(event) }
                 return true
             case .error(let code):
                 throw NetlinkError(operation: operation, code: .errno(code))

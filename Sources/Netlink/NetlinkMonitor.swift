@@ -43,7 +43,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
     let lost: @Sendable (Generation, SourceLoss) -> Void
-    private let log: @Sendable (LogLevel, String) -> Void
+    let log: @Sendable (LogLevel, String) -> Void
     let classifier: SysfsClassifier
     /// Reused for every receive on both sockets (they are only read on `queue`).
     let buffer = ReceiveBuffer()
@@ -79,6 +79,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedFilterFallback = false
     /// Whether the filter's covering networks instead of addresses was logged.
     private var hasLoggedAggregation = false
+    /// Whether the filter's covering links instead of gateways was logged.
+    private var hasLoggedCoarseNeighbours = false
     /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
     /// The answers through each link last asked for each of `watchedDestinations`, kept
@@ -92,6 +94,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var deliveredBatches = 0
     var linkStaleAt: [InterfaceIndex: Int] = [:]
     var everyLinkStaleAt = 0
+    /// The gateways' neighbour entries and the links' carrier (NetlinkMonitor+Neighbours.swift).
+    var neighbourWatch = NeighbourWatch()
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -190,8 +194,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         try events.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
         // Before joining the groups, so that no message is queued unfiltered.
         attachRouteFilter(to: events)
+        // RTNLGRP_NEIGH: the filter passes the gateways' entries only (`NeighbourFilter`).
         for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
-                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
+                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEIGH] {
             try events.addMembership(group)
         }
         try events.setNonBlocking()
@@ -247,7 +252,14 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
                 + "\(RouteFilter.maximumWatchedDestinations) the route filter covers one by one; it covers their "
                 + "networks (/\(network.length) and the like) and lets more route messages through")
         }
-        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes)
+        let gateways = neighbourWatch.keys
+        if !hasLoggedCoarseNeighbours, NeighbourFilter.coverage(of: gateways) != .gateways(gateways.sorted()) {
+            hasLoggedCoarseNeighbours = true
+            log(.notice, "netlink: \(gateways.count) gateways, more than the \(NeighbourFilter.maximumGateways) the "
+                + "filter covers one by one; it lets every neighbour entry of their links through")
+        }
+        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes,
+                                          neighbours: NeighbourFilter.coverage(of: gateways))
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
             isRouteFilterAttached = true

@@ -147,8 +147,10 @@ final class NetlinkSocket {
     /// datagram in order (`netlink_rcv_skb`) and queues every reply before sendmsg
     /// returns, so the socket's receive buffer must hold a whole batch's replies: a reply
     /// that does not fit is dropped and the next receive fails with ENOBUFS, never waits.
-    /// Skipped as in `exchange`: replies to an earlier request that timed out.
-    func exchange(batch messages: [NetlinkMessage], buffer: ReceiveBuffer,
+    /// Skipped as in `exchange`: replies to an earlier request that timed out; and acks,
+    /// unless `acknowledged` (the requests asked for one, NLM_F_ACK, and it is their
+    /// reply: `.error(0)`).
+    func exchange(batch messages: [NetlinkMessage], buffer: ReceiveBuffer, acknowledged: Bool = false,
                   _ operation: @autoclosure () -> String,
                   _ body: (Int, NetlinkReply) throws(NetlinkError) -> Void) throws(NetlinkError) {
         guard let sock = handle else { throw closedError(operation()) }
@@ -173,7 +175,7 @@ final class NetlinkSocket {
                     guard position < messages.count else { return true }
                     if Int32(header.pointee.nlmsg_type) == Int32(NLMSG_ERROR) {
                         let error = try Self.errno(of: header, operation())
-                        if error == 0 { return true }  // an ack
+                        if error == 0 && !acknowledged { return true }  // an ack nobody asked for
                         try body(position, .error(error))
                     } else {
                         try body(position, .message(header))

@@ -65,8 +65,10 @@ final class InProcessPathSource: @unchecked Sendable {
         queue.async { [self] in
             guard !isCancelled else { return }
             let (result, _) = configurationFiles.load()
-            let configuration = result.isValid ? result.configuration : .builtIn
-            if !result.diagnostics.isEmpty { configurationProblems(result.diagnostics.map(\.description)) }
+            // The daemon's network key too, so that both give a network the same ID.
+            let (configuration, keyProblem) = (result.isValid ? result.configuration : .builtIn).readingNetworkKey()
+            let diagnostics = result.diagnostics + (keyProblem.map { [$0] } ?? [])
+            if !diagnostics.isEmpty { configurationProblems(diagnostics.map(\.description)) }
             policy = configuration.policy
             let settings = configuration.daemon
             let kernelState = Self.kernelState(on: queue, settings: settings)
@@ -113,7 +115,8 @@ final class InProcessPathSource: @unchecked Sendable {
     /// sizes its buffer as `[Daemon]` says (the daemon's own settings); not started yet.
     static func kernelState(on queue: DispatchQueue, settings: DaemonSettings) -> KernelStateTracker {
         let netlink = NetlinkConfiguration(lookupDestinations: settings.lookupDestinations,
-                                           receiveBufferBytes: settings.receiveBufferBytes)
+                                           receiveBufferBytes: settings.receiveBufferBytes,
+                                           resolvesGateways: settings.resolvesGateways)
         return KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
             NetlinkMonitor(generation: generation, configuration: netlink,
                            deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })

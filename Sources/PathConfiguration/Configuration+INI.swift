@@ -30,6 +30,12 @@ extension Configuration {
             if !rule.origin.isEmpty { lines.append("# \(rule.origin)") }
             lines += rule.renderedLines
         }
+        for rule in policy.networks {
+            lines.append("")
+            lines.append("[Network]")
+            if !rule.origin.isEmpty { lines.append("# \(rule.origin)") }
+            lines += rule.renderedLines
+        }
         lines.append("")
         lines.append("[Connectivity]")
         if !connectivity.isEnabled { lines.append("# (no URL: no connectivity check is made)") }

@@ -12,6 +12,7 @@ extension Configuration {
         var configuration = base
         var diagnostics: [ConfigurationDiagnostic] = []
         var interfaceSections = 0
+        var networkSections = 0
         /// Where each [Connectivity] key was last set, for the section's consistency check.
         var connectivityOrigins: [String: (file: String, line: Int)] = [:]
         for source in sources {
@@ -22,14 +23,11 @@ extension Configuration {
                 case DaemonSettings.sectionName:
                     for entry in section.entries { apply(entry, to: &configuration.daemon, log: &log) }
                 case InterfaceSettings.sectionName:
-                    interfaceSections += 1
-                    if interfaceSections == maximumInterfaceSections + 1 {
-                        log.error(line: section.line, "more than \(maximumInterfaceSections) [Interface] sections")
-                    }
-                    guard interfaceSections <= maximumInterfaceSections else { continue }
-                    var rule = InterfaceSettings(origin: "\(source.name):\(section.line)")
-                    for entry in section.entries { apply(entry, to: &rule, log: &log) }
-                    configuration.policy.rules.append(rule)
+                    configuration.policy.rules += rule(section, of: source, &interfaceSections,
+                                                       maximum: maximumInterfaceSections, log: &log)
+                case NetworkSettings.sectionName:
+                    configuration.policy.networks += rule(section, of: source, &networkSections,
+                                                          maximum: maximumNetworkSections, log: &log)
                 case ConnectivitySettings.sectionName:
                     for entry in section.entries {
                         if apply(entry, to: &configuration.connectivity, log: &log) {
@@ -58,8 +56,22 @@ extension Configuration {
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let sectionNames = [DaemonSettings.sectionName, InterfaceSettings.sectionName,
+    static let sectionNames = [DaemonSettings.sectionName, InterfaceSettings.sectionName, NetworkSettings.sectionName,
                                ConnectivitySettings.sectionName, WatchSettings.sectionName]
+
+    /// One more of a section that may repeat (`[Interface]`, `[Network]`), parsed, while
+    /// there are at most `maximum`; none past it, and the first past it is an error
+    /// (once: the configuration is invalid already).
+    private static func rule<Rule: RepeatedSection>(_ section: INIDocument.Section, of source: ConfigurationSource,
+                                                    _ count: inout Int, maximum: Int,
+                                                    log: inout DiagnosticLog) -> [Rule] {
+        count += 1
+        if count == maximum + 1 { log.error(line: section.line, "more than \(maximum) [\(section.name)] sections") }
+        guard count <= maximum else { return [] }
+        var rule = Rule(origin: "\(source.name):\(section.line)")
+        for entry in section.entries { apply(entry, to: &rule, log: &log) }
+        return [rule]
+    }
 
     /// Sets one key of a section from its entry, logging what is wrong; returns whether it was set.
     @discardableResult

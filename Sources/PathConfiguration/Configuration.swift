@@ -26,6 +26,9 @@ public struct Configuration: Hashable, Sendable {
     /// Past this many `[Interface]` sections (over all files) the configuration is invalid:
     /// every evaluation walks them, and no real host needs more.
     public static let maximumInterfaceSections = 1024
+    /// Past this many `[Network]` sections the configuration is invalid: each
+    /// evaluation matches every identified link's network against them in order.
+    public static let maximumNetworkSections = 1024
 }
 
 /// One file's text and the name its diagnostics carry (the path the caller read).

@@ -83,6 +83,9 @@ final class RequestHandler {
             var reports = InterfaceReport.reports(for: kernelState.snapshot, policy: configuration.current.policy)
             for index in reports.indices {
                 reports[index].connectivity = connectivity.report(on: reports[index].name)
+                // The raw facts behind a network's ID (a gateway's MAC) only to root and
+                // pathd's own user (docs/ARCHITECTURE.md, "Network identity").
+                if !connection.isTrusted { reports[index].networkFacts = nil }
             }
             connection.send(ServerMessage.interfaces(generation: kernelState.generation, interfaces: reports,
                                                      id: id).encoded())

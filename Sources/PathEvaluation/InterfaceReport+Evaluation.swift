@@ -37,9 +37,14 @@ extension InterfaceReport {
                 reason = addressed ? nil : .noUsableAddress
             }
         }
+        let identification = NetworkIdentifier.identify(link, state: state, in: snapshot, policy: policy,
+                                                         settings: settings)
+        let cost = identification.cost
         return InterfaceReport(name: link.name, index: link.index, type: settings.type,
                                kind: link.kind, operState: link.operState, flags: link.flags, addresses: addresses,
-                               isExpensive: settings.isExpensive, isConstrained: settings.isConstrained,
+                               isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
+                               isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy,
+                               network: identification.network, networkFacts: identification.facts,
                                unusableReason: reason)
     }
 }

@@ -49,6 +49,13 @@ extension PathEvaluator {
             settingsByLink[link.index] ?? policy.settings(for: link)
         }
 
+        /// The link's network and cost (`NetworkIdentifier`), worked out when asked: only
+        /// the links a path lists are.
+        func identification(of link: Link) -> NetworkIdentifier.Identification {
+            NetworkIdentifier.identify(link, state: state(of: link), in: snapshot, policy: policy,
+                                       settings: settings(of: link))
+        }
+
         func state(of link: Link) -> LinkState {
             stateByLink[link.index] ?? snapshot.linkState(of: link)
         }
@@ -60,18 +67,17 @@ extension PathEvaluator {
             return !settings.isIgnored && criteria.allows(settings.type)
         }
 
-        /// What traffic over `link` costs: its policy, and for a tunnel also its
+        /// What traffic over `link` costs: its own cost, and for a tunnel also its
         /// underlay's, the first non-tunnel link of `others` (the other candidates).
         func cost(of link: Link, others: [Link]) -> Cost {
             var links = [link]
             if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) { links.append(underlay) }
-            return Cost(expensiveBy: links.first { settings(of: $0).isExpensive }?.name,
-                        constrainedBy: links.first { settings(of: $0).isConstrained }?.name)
+            return links.reduce(Cost()) { $0.adding(Cost(of: $1, identification(of: $1).cost)) }
         }
 
         func interface(for link: Link) -> Interface {
-            Interface(name: link.name, index: link.index, type: settings(of: link).type,
-                      isTunnel: link.isTunnel)
+            Interface(name: link.name, index: link.index, type: settings(of: link).type, isTunnel: link.isTunnel,
+                      network: identification(of: link).network)
         }
 
         func verdict(for family: AddressFamily) -> FamilyVerdict {
@@ -254,9 +260,10 @@ extension PathEvaluator {
                 includes($0) && settings(of: $0).isOnDemand && state(of: $0) != .usable
             }
             if !onDemand.isEmpty {
-                let cost = onDemand.reduce(Cost()) { $0.adding(Cost(of: $1, settings(of: $1))) }
+                let cost = onDemand.reduce(Cost()) { $0.adding(Cost(of: $1, identification(of: $1).cost)) }
                 return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),
-                            isExpensive: cost.isExpensive, isConstrained: cost.isConstrained)
+                            isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
+                            isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy)
                     .meeting(criteria, cost: cost)
             }
             var best: (reason: UnsatisfiedReason, interface: String?, progress: Progress) = (.noRoute, nil, .absent)

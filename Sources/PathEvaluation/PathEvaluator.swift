@@ -40,6 +40,7 @@ public enum PathEvaluator {
         return Path(status: .satisfied,
                     availableInterfaces: links.map { context.interface(for: $0) },
                     isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
+                    isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy,
                     supportsIPv4: supported.contains(.ipv4), supportsIPv6: supported.contains(.ipv6),
                     supportsDNS: snapshot.dnsConfigured, gateways: gateways)
             .meeting(criteria, cost: cost)

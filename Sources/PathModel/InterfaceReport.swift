@@ -16,6 +16,14 @@ public struct InterfaceReport: Hashable, Sendable {
     public var addresses: [InterfaceAddress]
     public var isExpensive: Bool
     public var isConstrained: Bool
+    /// Which rules decided `isExpensive` and `isConstrained` (`CostSource`).
+    public var isExpensiveSetBy: CostSource
+    public var isConstrainedSetBy: CostSource
+    /// The network the link is on; nil without carrier, or when pathd identifies none.
+    public var network: LinkNetwork?
+    /// The facts `network`'s ID was computed from: filled in for a privileged peer only
+    /// (docs/ARCHITECTURE.md, "Network identity"), nil otherwise.
+    public var networkFacts: NetworkFacts?
     /// Why the link cannot carry a path; nil when it can.
     public var unusableReason: UnusableReason?
     /// The latest connectivity check through this link (pathd fills it in from
@@ -26,7 +34,9 @@ public struct InterfaceReport: Hashable, Sendable {
 
     public init(name: String, index: InterfaceIndex, type: InterfaceType, kind: String? = nil, operState: OperState,
                 flags: LinkFlags, addresses: [InterfaceAddress] = [], isExpensive: Bool = false,
-                isConstrained: Bool = false, unusableReason: UnusableReason? = nil,
+                isConstrained: Bool = false, isExpensiveSetBy: CostSource = .type,
+                isConstrainedSetBy: CostSource = .type, network: LinkNetwork? = nil,
+                networkFacts: NetworkFacts? = nil, unusableReason: UnusableReason? = nil,
                 connectivity: Connectivity = .unknown) {
         self.name = name
         self.index = index
@@ -37,6 +47,10 @@ public struct InterfaceReport: Hashable, Sendable {
         self.addresses = addresses
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
+        self.isExpensiveSetBy = isExpensiveSetBy
+        self.isConstrainedSetBy = isConstrainedSetBy
+        self.network = network
+        self.networkFacts = networkFacts
         self.unusableReason = unusableReason
         self.connectivity = connectivity
     }

@@ -68,11 +68,16 @@ public struct Interface: Hashable, Sendable {
     /// It carries traffic inside other traffic (WireGuard, tun, GRE, PPP; `Link.isTunnel`):
     /// the path then also uses its underlay, the first non-tunnel interface after it.
     public var isTunnel: Bool
+    /// The network the interface is on (`LinkNetwork`); nil when pathd identifies no
+    /// networks (no key) or from a daemon older than network identity.
+    public var network: LinkNetwork?
 
-    public init(name: String, index: InterfaceIndex, type: InterfaceType, isTunnel: Bool = false) {
+    public init(name: String, index: InterfaceIndex, type: InterfaceType, isTunnel: Bool = false,
+                network: LinkNetwork? = nil) {
         self.name = name
         self.index = index
         self.type = type
         self.isTunnel = isTunnel
+        self.network = network
     }
 }

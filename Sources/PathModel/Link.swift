@@ -8,6 +8,8 @@ public struct LinkFlags: OptionSet, Hashable, Sendable {
     public static let up = LinkFlags(rawValue: 0x1)
     /// IFF_LOOPBACK.
     public static let loopback = LinkFlags(rawValue: 0x8)
+    /// IFF_NOARP: no neighbour resolution on this link (point-to-point, tun).
+    public static let noARP = LinkFlags(rawValue: 0x80)
     /// IFF_MASTER: a bonding master (bonding sets it; a bridge or team does not).
     public static let master = LinkFlags(rawValue: 0x400)
     /// IFF_RUNNING: operationally up as RFC 2863 says (carrier and not dormant).
@@ -49,8 +51,16 @@ public struct HardwareType: RawRepresentable, Hashable, Sendable {
 
     /// ARPHRD_ETHER.
     public static let ether = HardwareType(rawValue: 1)
+    /// ARPHRD_IEEE802 (Token Ring and the like: 6-byte addresses).
+    public static let ieee802 = HardwareType(rawValue: 6)
+    /// ARPHRD_INFINIBAND (20-byte addresses, resolved by ARP and NDP like Ethernet).
+    public static let infiniband = HardwareType(rawValue: 32)
     /// ARPHRD_LOOPBACK.
     public static let loopback = HardwareType(rawValue: 772)
+
+    /// Whether links of this type have link-layer addresses that neighbour resolution
+    /// (ARP, NDP) finds: what a network identity can be anchored on (`LinkNetwork.Anchor`).
+    public var hasLinkLayerAddresses: Bool { self == .ether || self == .ieee802 || self == .infiniband }
 }
 
 /// One network link as the kernel last described it in RTM_NEWLINK.
@@ -67,9 +77,17 @@ public struct Link: Hashable, Sendable {
     /// `IFLA_MASTER`: the bridge, bond, team or VRF this link is a port of, if any. The
     /// one record of who is whose port: a master's ports are the links naming it here.
     public var master: InterfaceIndex?
+    /// `IFLA_CARRIER_DOWN_COUNT`: how often the carrier was lost since the link was made.
+    /// It grows even when the kernel reports a short loss and its return in one message
+    /// (linkwatch runs at most once a second), so a carrier flap is seen either way.
+    public var carrierDownCount: UInt32?
+    /// The driver bound to the link's device (`DRIVER=` in
+    /// `/sys/class/net/NAME/device/uevent`): `ipheth` is a hint (`NetworkHint`).
+    public var driver: String?
 
     public init(index: InterfaceIndex, name: String, flags: LinkFlags, operState: OperState,
-                hardwareType: HardwareType, kind: String? = nil, type: InterfaceType, master: InterfaceIndex? = nil) {
+                hardwareType: HardwareType, kind: String? = nil, type: InterfaceType, master: InterfaceIndex? = nil,
+                carrierDownCount: UInt32? = nil, driver: String? = nil) {
         self.index = index
         self.name = name
         self.flags = flags
@@ -78,7 +96,17 @@ public struct Link: Hashable, Sendable {
         self.kind = kind
         self.type = type
         self.master = master
+        self.carrierDownCount = carrierDownCount
+        self.driver = driver
     }
+
+    /// Whether the link resolves its neighbours' link-layer addresses (ARP, NDP), so
+    /// that its gateway has a MAC to anchor a network identity on: a hardware type with
+    /// such addresses, without IFF_NOARP.
+    public var resolvesNeighbours: Bool { hardwareType.hasLinkLayerAddresses && !flags.contains(.noARP) }
+
+    /// Whether the driver reports carrier (IFF_RUNNING; `Link.linkState` for the rest).
+    public var hasCarrier: Bool { flags.contains(.running) }
 
     /// Whether the kernel is asked about this link on its own (`NetworkEvent.interfaceLookup`):
     /// up and not loopback. A link that is down is refused before any table is read.

@@ -15,6 +15,17 @@ public enum NetworkEvent: Hashable, Sendable {
     case ruleAdded(RoutingRule)
     /// RTM_DELRULE.
     case ruleRemoved(RoutingRule)
+    /// RTM_NEWNEIGH of a gateway (the only neighbours the event socket's filter lets
+    /// through), or the answer to asking the kernel about one (RTM_GETNEIGH).
+    case neighbourChanged(Neighbour)
+    /// RTM_DELNEIGH, or a gateway the kernel has no entry for.
+    case neighbourRemoved(Neighbour.Key)
+    /// A link message showed the carrier lost (IFF_RUNNING gone, or a carrier-down count
+    /// grown since the last message), read at that instant: the freshness line of the
+    /// link's neighbours (`CarrierEpoch`).
+    case carrierLost(InterfaceIndex, at: MonotonicInstant)
+    /// A link message showed the carrier back (IFF_RUNNING set again), read at that instant.
+    case carrierRegained(InterfaceIndex, at: MonotonicInstant)
     /// The kernel's answer to "which route for the lookup destination" for one family,
     /// asked after a batch of messages drained.
     case routeLookup(AddressFamily, RouteLookup)
@@ -31,10 +42,15 @@ public struct EventBatch: Hashable, Sendable {
     /// True when the batch is a complete dump: the snapshot is rebuilt from it alone.
     public var isFullState: Bool
     public var events: [NetworkEvent]
+    /// When the source read the batch's last message: a full state's links whose carrier
+    /// was lost while nobody listened (their carrier-down count grew) lost it before this
+    /// (`Snapshot.replaceKernelState`). Nil from a source that does not say.
+    public var readAt: MonotonicInstant?
 
-    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent]) {
+    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent], readAt: MonotonicInstant? = nil) {
         self.generation = generation
         self.isFullState = isFullState
         self.events = events
+        self.readAt = readAt
     }
 }

@@ -115,6 +115,13 @@ public struct Path: Hashable, Sendable {
     public var availableInterfaces: [Interface]
     public var isExpensive: Bool
     public var isConstrained: Bool
+    /// Which rule decided `isExpensive` (`CostSource`): that of the first interface the
+    /// path uses that is expensive, else that of its first interface; nil with none.
+    public var isExpensiveSetBy: CostSource?
+    /// Which rule decided `isConstrained`, as `isExpensiveSetBy`.
+    public var isConstrainedSetBy: CostSource?
+    /// The network of the path's first interface (`Interface.network`).
+    public var network: LinkNetwork? { availableInterfaces.first?.network }
     public var supportsIPv4: Bool
     public var supportsIPv6: Bool
     public var supportsDNS: Bool
@@ -123,6 +130,7 @@ public struct Path: Hashable, Sendable {
 
     public init(status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, reasonInterface: String? = nil,
                 availableInterfaces: [Interface] = [], isExpensive: Bool = false, isConstrained: Bool = false,
+                isExpensiveSetBy: CostSource? = nil, isConstrainedSetBy: CostSource? = nil,
                 supportsIPv4: Bool = false, supportsIPv6: Bool = false, supportsDNS: Bool = false,
                 gateways: [IPAddress] = []) {
         self.status = status
@@ -131,13 +139,16 @@ public struct Path: Hashable, Sendable {
         self.availableInterfaces = availableInterfaces
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
+        self.isExpensiveSetBy = isExpensiveSetBy
+        self.isConstrainedSetBy = isConstrainedSetBy
         self.supportsIPv4 = supportsIPv4
         self.supportsIPv6 = supportsIPv6
         self.supportsDNS = supportsDNS
         self.gateways = gateways
     }
 
-    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)" or
+    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)", "satisfied via wlan0 on
+    /// hotspot (IPv4, expensive)" (the network's configured name) or
     /// "unsatisfied: no carrier on eth0 (cable unplugged or peer down)".
     public var summary: String {
         switch status {
@@ -149,7 +160,9 @@ public struct Path: Hashable, Sendable {
             if supportsDNS { features.append("DNS") }
             if isExpensive { features.append("expensive") }
             if isConstrained { features.append("constrained") }
-            let via = names.isEmpty ? "" : " via \(names)"
+            if network?.state == .pending { features.append("network pending") }
+            let on = network?.name.map { " on \($0)" } ?? ""
+            let via = names.isEmpty ? "" : " via \(names)\(on)"
             let detail = features.isEmpty ? "" : " (\(features.joined(separator: ", ")))"
             return "\(status.rawValue)\(via)\(detail)"
         case .unsatisfied:

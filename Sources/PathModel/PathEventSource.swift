@@ -31,6 +31,12 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// through from now on). Returns at once; applied in order with the lookups, so a
     /// lookup asked after this call is answered after the filter changed.
     func watchRoutes(to destinations: Set<IPAddress>)
+    /// Asks the kernel again about these gateways' neighbour entries, which do not name
+    /// their link's network yet (`Snapshot.unconfirmedGateways`): a confirmation by
+    /// traffic changes an entry without a message. The netlink monitor reads them
+    /// (RTM_GETNEIGH) and, with `ResolveGateways=`, first asks the kernel to confirm
+    /// them as a first packet would; what it read comes as a batch. Returns at once.
+    func refreshNeighbours(_ gateways: [Neighbour.Key])
 }
 
 /// One route lookup: a destination and, for a link-scoped one, the interface its traffic

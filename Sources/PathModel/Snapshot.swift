@@ -15,6 +15,16 @@ public struct Snapshot: Hashable, Sendable {
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
     public var dnsConfigured = false
+    /// Per link, the neighbour entries of its gateways, by address: all the neighbour
+    /// table pathd sees (the event socket's filter passes no other entry).
+    public private(set) var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] = [:]
+    /// Per link, what pathd saw of its carrier since it started (`CarrierEpoch`): none
+    /// for a link whose carrier pathd never saw lost.
+    public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] = [:]
+    /// Per link, what was learnt of its network without configuration (DHCP, router
+    /// advertisements): not the kernel's, so kept across a re-dump like DNS, and
+    /// forgotten with the link.
+    public var hints: [InterfaceIndex: NetworkHints] = [:]
 
     public init() {}
 
@@ -24,9 +34,32 @@ public struct Snapshot: Hashable, Sendable {
     }
 
     /// Replaces everything the kernel reported with a full dump (a new generation's
-    /// first batch); DNS, which the kernel does not report, stays.
-    public mutating func replaceKernelState(with events: [NetworkEvent]) {
+    /// first batch); DNS and hints, which the kernel does not report, stay (a link's
+    /// hints while the link does). So do carrier epochs, which are pathd's own
+    /// observations: a link still there whose carrier-down count is unchanged keeps its
+    /// epoch; one whose count grew lost its carrier while nobody listened, before
+    /// `readAt`, which becomes its epoch (a loss and a return, settling).
+    public mutating func replaceKernelState(with events: [NetworkEvent], readAt: MonotonicInstant? = nil) {
+        let previous = self
         self = Snapshot(events: events, dnsConfigured: dnsConfigured)
+        hints = previous.hints.filter { links[$0.key] != nil }
+        for (index, link) in links where carrierEpochs[index] == nil {
+            guard let before = previous.links[index], before.name == link.name else { continue }
+            if before.carrierDownCount == link.carrierDownCount {
+                carrierEpochs[index] = previous.carrierEpochs[index]
+            } else if let readAt {
+                carrierEpochs[index] = CarrierEpoch(lostAt: readAt, cameBackAt: link.hasCarrier ? readAt : nil,
+                                                    isSettling: link.hasCarrier)
+            }
+        }
+    }
+
+    /// The settling time after the carrier came back at `cameBackAt` is over: the link's
+    /// network is no longer `pending` (`CarrierEpoch.isSettling`). Nothing when the
+    /// carrier came back again since.
+    public mutating func endSettling(of index: InterfaceIndex, cameBackAt: MonotonicInstant) {
+        guard carrierEpochs[index]?.cameBackAt == cameBackAt else { return }
+        carrierEpochs[index]?.isSettling = false
     }
 
     public mutating func apply(_ event: NetworkEvent) {
@@ -38,6 +71,9 @@ public struct Snapshot: Hashable, Sendable {
         case .linkRemoved(let index):
             links[index] = nil
             addresses[index] = nil
+            neighbours[index] = nil
+            carrierEpochs[index] = nil
+            hints[index] = nil
             dropInterfaceLookups(of: index)
         case .addressChanged(let address):
             addresses[address.interface, default: [:]][address.key] = address
@@ -52,6 +88,26 @@ public struct Snapshot: Hashable, Sendable {
             lookups[family] = lookup
         case .interfaceLookup(let family, let index, let lookup):
             interfaceLookups[family, default: [:]][index] = lookup
+        case .neighbourChanged(var neighbour):
+            // A message the kernel wrote before a newer answer pathd already holds may
+            // arrive after it (an answer on the request socket overtakes the event
+            // socket's queue): a confirmation of the same address is never taken back.
+            if let held = neighbours[neighbour.interface]?[neighbour.address],
+               held.linkLayerAddress == neighbour.linkLayerAddress,
+               let heldAt = held.confirmedAt, neighbour.confirmedAt.map({ heldAt > $0 }) ?? true {
+                neighbour.confirmedAt = heldAt
+            }
+            neighbours[neighbour.interface, default: [:]][neighbour.address] = neighbour
+        case .neighbourRemoved(let key):
+            neighbours[key.interface]?[key.address] = nil
+            if neighbours[key.interface]?.isEmpty == true { neighbours[key.interface] = nil }
+        case .carrierLost(let index, let instant):
+            carrierEpochs[index] = CarrierEpoch(lostAt: instant)
+        case .carrierRegained(let index, let instant):
+            // A link first seen without carrier had its loss recorded then (the monitor
+            // says so at first sight); without one, the return is the line.
+            let lostAt = carrierEpochs[index]?.lostAt ?? instant
+            carrierEpochs[index] = CarrierEpoch(lostAt: lostAt, cameBackAt: instant, isSettling: true)
         }
     }
 

@@ -95,7 +95,8 @@ public struct EncodedPathLine: Sendable {
 /// written: the one place their names are, read by the encoder and the decoder below.
 private enum Member: String {
     case generation, sequence, status, unsatisfiedReason, reasonInterface, reason, interfaces
-    case isExpensive, isConstrained, supportsIPv4, supportsIPv6, supportsDNS, gateways, connectivity
+    case network, isExpensive, isConstrained, isExpensiveSetBy, isConstrainedSetBy
+    case supportsIPv4, supportsIPv6, supportsDNS, gateways, connectivity
 }
 
 extension PathUpdate {
@@ -110,8 +111,11 @@ extension PathUpdate {
         writer.beginArray(Member.interfaces.rawValue)
         for interface in path.availableInterfaces { interface.write(to: &writer) }
         writer.endArray()
+        LinkNetwork.write(path.network, to: &writer, key: Member.network.rawValue)
         writer.member(Member.isExpensive.rawValue, path.isExpensive)
         writer.member(Member.isConstrained.rawValue, path.isConstrained)
+        writer.member(Member.isExpensiveSetBy.rawValue, path.isExpensiveSetBy?.rawValue)
+        writer.member(Member.isConstrainedSetBy.rawValue, path.isConstrainedSetBy?.rawValue)
         writer.member(Member.supportsIPv4.rawValue, path.supportsIPv4)
         writer.member(Member.supportsIPv6.rawValue, path.supportsIPv6)
         writer.member(Member.supportsDNS.rawValue, path.supportsDNS)
@@ -141,6 +145,8 @@ extension PathUpdate {
         }
         path.isExpensive = flag(.isExpensive)
         path.isConstrained = flag(.isConstrained)
+        path.isExpensiveSetBy = value[Member.isExpensiveSetBy.rawValue]?.stringValue.map(CostSource.init(rawValue:))
+        path.isConstrainedSetBy = value[Member.isConstrainedSetBy.rawValue]?.stringValue.map(CostSource.init(rawValue:))
         path.supportsIPv4 = flag(.supportsIPv4)
         path.supportsIPv6 = flag(.supportsIPv6)
         path.supportsDNS = flag(.supportsDNS)

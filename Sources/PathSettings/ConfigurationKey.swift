@@ -13,6 +13,12 @@ public protocol ConfigurationSection: Sendable {
     static var defaults: Self { get }
 }
 
+/// A section that may appear any number of times, each a rule of its own that knows
+/// where it starts (`[Interface]`, `[Network]`).
+public protocol RepeatedSection: ConfigurationSection {
+    init(origin: String)
+}
+
 /// One key of a section: its name, the kind of value it takes (as pathd.conf(5) names
 /// it), its range, a one-line description, whether a reload applies it, and how it
 /// parses, resets (an empty value) and prints. Its default is what it prints for the
@@ -20,7 +26,8 @@ public protocol ConfigurationSection: Sendable {
 public struct ConfigurationKey<Settings>: Sendable {
     /// The kind of value, spelled as pathd.conf(5)'s `.It Cm Key= Ns Ar kind`.
     public enum Kind: String, Sendable, CaseIterable {
-        case path, address, count, size, level, bool, globs, types, type, url, text, hex, span, hosts
+        case path, address, count, size, level, bool, globs, types, type, url, text, hex, span, hosts, ids, macs,
+            addresses, prefixes, domains, hints, name
     }
 
     public let name: String

@@ -43,6 +43,15 @@ public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
     public var metricsFilePath: String?
     /// `HistorySize=`: how many entries (path changes, start and stop marks) the history keeps.
     public var historySize = 1000
+    /// `NetworkKeyFile=`: a file holding a fleet's 128-bit ID, from which the key of
+    /// network IDs is derived (`NetworkKey`); nil for the machine ID (`/etc/machine-id`).
+    public var networkKeyFilePath: String?
+    /// `ResolveGateways=`: whether pathd asks the kernel to resolve a gateway whose
+    /// neighbour entry is not confirmed on the present carrier (RTM_NEWNEIGH with
+    /// NTF_USE: the ARP request or neighbour solicitation a first packet would cause;
+    /// pathd sends no datagram). Needs CAP_NET_ADMIN; without it the kernel refuses and
+    /// traffic resolves the gateway instead (docs/ARCHITECTURE.md, "Network identity").
+    public var resolvesGateways = true
 
     public init() {}
 
@@ -129,11 +138,33 @@ extension DaemonSettings {
                 + "linked into /var/lib/prometheus/node-exporter/ (pathd(8), METRICS)."),
         count("HistorySize", \.historySize, in: historySizeRange, isReloadable: false,
               "entries the path history keeps"),
+        path("NetworkKeyFile", \.networkKeyFilePath, maximumBytes: maximumFilePathBytes, isReloadable: true,
+             "a file holding a 128-bit ID (as systemd-id128 new prints it) shared by a site's hosts, from which "
+                 + "network IDs are keyed; empty: the machine ID (\(NetworkKey.machineIDPath))"),
+        flag("ResolveGateways", \.resolvesGateways,
+             "ask the kernel to resolve a gateway not confirmed since the carrier came back (needs CAP_NET_ADMIN; "
+                 + "pathd sends no packet itself)"),
     ]
 
+    /// A boolean, read when the process starts.
+    private static func flag(_ name: String, _ setting: WritableKeyPath<DaemonSettings, Bool> & Sendable,
+                             _ summary: String) -> DaemonKey {
+        DaemonKey(name, .bool, range: SettingText.booleanWords, summary,
+                  parse: { settings, value in
+                      guard let flag = SettingText.boolean(value) else {
+                          return .invalid(expectation: "a boolean (\(SettingText.booleanWords))")
+                      }
+                      settings[keyPath: setting] = flag
+                      return .set
+                  },
+                  reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
+                  print: { SettingText.word(for: $0[keyPath: setting]) })
+    }
+
     private static func path(_ name: String, _ setting: WritableKeyPath<DaemonSettings, String?> & Sendable,
-                             maximumBytes: Int, _ summary: String) -> DaemonKey {
-        DaemonKey(name, .path, range: "an absolute path of at most \(maximumBytes) bytes", summary,
+                             maximumBytes: Int, isReloadable: Bool = false, _ summary: String) -> DaemonKey {
+        DaemonKey(name, .path, range: "an absolute path of at most \(maximumBytes) bytes", isReloadable: isReloadable,
+                  summary,
                   parse: { settings, value in
                       guard value.hasPrefix("/"), value.utf8.count <= maximumBytes else {
                           return .invalid(expectation: "an absolute path of at most \(maximumBytes) bytes")

@@ -51,7 +51,7 @@ public struct InterfaceMatch: Hashable, Sendable {
 }
 
 /// One `[Interface]` section: a match and the settings it states.
-public struct InterfaceSettings: Hashable, Sendable, ConfigurationSection {
+public struct InterfaceSettings: Hashable, Sendable, RepeatedSection {
     /// What a section states, one property per key of `keys` that is not a match key. A
     /// setting left nil says nothing, so an earlier section's value (or the built-in
     /// default) stands; `Policy.settings(for:)` lays the matching sections over each
@@ -86,6 +86,67 @@ public struct InterfaceSettings: Hashable, Sendable, ConfigurationSection {
         self.stated = stated
         self.origin = origin
     }
+
+    public init(origin: String) {
+        self.init(match: .init(), stated: Stated(), origin: origin)
+    }
+}
+
+extension ConfigurationSection {
+    /// The words of a list value, split at spaces and tabs.
+    static func terms(_ value: String) -> [String] {
+        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+    }
+
+    /// A match key of shell globs, each may start with `!` (`Name=`, `Kind=`,
+    /// `Interface=`): each line adds its terms; an empty value empties the list.
+    static func globs(_ name: String, _ list: WritableKeyPath<Self, MatchList> & Sendable,
+                      _ summary: String) -> ConfigurationKey<Self> {
+        ConfigurationKey(name, .globs, range: "shell globs, each may start with !", summary,
+                         parse: { section, value in
+                             for term in terms(value) {
+                                 guard term != "!" else {
+                                     return .refused("\(name)= has a lone \"!\"; write !PATTERN with no space")
+                                 }
+                                 section[keyPath: list].append(term)
+                             }
+                             return .set
+                         },
+                         reset: { $0[keyPath: list] = MatchList() },
+                         print: { section in
+                             section[keyPath: list].isEmpty ? nil : section[keyPath: list].terms.joined(separator: " ")
+                         })
+    }
+
+    /// A match key of interface types, each may start with `!` (`Type=`), compared with
+    /// the detected type and kept by the protocol's name.
+    static func types(_ name: String, _ list: WritableKeyPath<Self, MatchList> & Sendable,
+                      _ summary: String) -> ConfigurationKey<Self> {
+        ConfigurationKey(name, .types,
+                         range: "types among \(InterfaceType.writtenNamesDescription), each may start with !", summary,
+                         parse: { section, value in
+                             // Checked whole before any term is kept: a refused value changes nothing.
+                             var canonical: [String] = []
+                             for term in terms(value) {
+                                 let excluding = term.hasPrefix("!")
+                                 guard let type = InterfaceType(written: excluding ? String(term.dropFirst()) : term)
+                                 else {
+                                     return .refused("\(name)= expects types among "
+                                         + "\(InterfaceType.writtenNamesDescription) (each may start with !), "
+                                         + "got \(SettingText.quoted(term))")
+                                 }
+                                 // Kept by the protocol's name, the name `matches` compares and
+                                 // --check-config prints.
+                                 canonical.append((excluding ? "!" : "") + type.rawValue)
+                             }
+                             for term in canonical { section[keyPath: list].append(term) }
+                             return .set
+                         },
+                         reset: { $0[keyPath: list] = MatchList() },
+                         print: { section in
+                             section[keyPath: list].isEmpty ? nil : section[keyPath: list].terms.joined(separator: " ")
+                         })
+    }
 }
 
 extension InterfaceSettings {
@@ -97,29 +158,7 @@ extension InterfaceSettings {
     /// systemd); every other key is unset (nil) until a section sets it.
     public static let keys: [ConfigurationKey<InterfaceSettings>] = [
         globs("Name", \.match.name, "match the interface name"),
-        ConfigurationKey("Type", .types,
-                         range: "types among \(InterfaceType.writtenNamesDescription), each may start with !",
-                         "match the detected type",
-                         parse: { rule, value in
-                             // Checked whole before any term is kept: a refused value changes nothing.
-                             var canonical: [String] = []
-                             for term in terms(value) {
-                                 let excluding = term.hasPrefix("!")
-                                 guard let type = InterfaceType(written: excluding ? String(term.dropFirst()) : term)
-                                 else {
-                                     return .refused("Type= expects types among "
-                                         + "\(InterfaceType.writtenNamesDescription) (each may start with !), "
-                                         + "got \(SettingText.quoted(term))")
-                                 }
-                                 // Kept by the protocol's name, the name `matches` compares and
-                                 // --check-config prints.
-                                 canonical.append((excluding ? "!" : "") + type.rawValue)
-                             }
-                             for term in canonical { rule.match.type.append(term) }
-                             return .set
-                         },
-                         reset: { $0.match.type = MatchList() },
-                         print: { $0.match.type.isEmpty ? nil : $0.match.type.terms.joined(separator: " ") }),
+        types("Type", \.match.type, "match the detected type"),
         globs("Kind", \.match.kind, "match the netlink link kind (veth, bridge, wireguard, tun, vlan, ...)"),
         flag("Expensive", \.isExpensive, "paths through it are expensive (built in: yes for cellular)"),
         flag("Constrained", \.isConstrained, "paths through it are constrained"),
@@ -133,28 +172,6 @@ extension InterfaceSettings {
                 },
                 print: \.rawValue),
     ]
-
-    private static func terms(_ value: String) -> [String] {
-        value.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-    }
-
-    private static func globs(_ name: String, _ setting: WritableKeyPath<InterfaceSettings, MatchList> & Sendable,
-                              _ summary: String) -> ConfigurationKey<InterfaceSettings> {
-        ConfigurationKey(name, .globs, range: "shell globs, each may start with !", summary,
-                         parse: { rule, value in
-                             for term in terms(value) {
-                                 guard term != "!" else {
-                                     return .refused("\(name)= has a lone \"!\"; write !PATTERN with no space")
-                                 }
-                                 rule[keyPath: setting].append(term)
-                             }
-                             return .set
-                         },
-                         reset: { $0[keyPath: setting] = MatchList() },
-                         print: { rule in
-                             rule[keyPath: setting].isEmpty ? nil : rule[keyPath: setting].terms.joined(separator: " ")
-                         })
-    }
 
     /// What a setting's text comes to: its value, or the outcome that refuses it.
     private enum SettingValue<Value> {

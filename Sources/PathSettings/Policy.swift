@@ -8,8 +8,10 @@ public struct LinkSettings: Hashable, Sendable {
     public let stated: InterfaceSettings.Stated
     /// The type the path reports: the last `SetType=`, else the detected type.
     public let type: InterfaceType
-    public let isExpensive: Bool
-    public let isConstrained: Bool
+    /// What the type alone says (`Policy.expensiveTypes`, `constrainedTypes`): the last
+    /// word on cost (`Policy.cost`).
+    public let typeIsExpensive: Bool
+    public let typeIsConstrained: Bool
     /// When the only candidate path is through such an interface that is not up, the
     /// path is `requiresConnection`.
     public var isOnDemand: Bool { stated.isOnDemand ?? false }
@@ -18,8 +20,8 @@ public struct LinkSettings: Hashable, Sendable {
     init(stated: InterfaceSettings.Stated, detectedType: InterfaceType, policy: Policy) {
         self.stated = stated
         type = stated.setType ?? detectedType
-        isExpensive = stated.isExpensive ?? policy.expensiveTypes.contains(type)
-        isConstrained = stated.isConstrained ?? policy.constrainedTypes.contains(type)
+        typeIsExpensive = policy.expensiveTypes.contains(type)
+        typeIsConstrained = policy.constrainedTypes.contains(type)
     }
 }
 
@@ -32,9 +34,11 @@ public struct LinkSettings: Hashable, Sendable {
 ///    later rule's stated setting overrides an earlier one's (`Type=` matches the
 ///    detected type, so a `SetType=` never changes which rules match);
 /// 2. the effective type is the last `SetType=`, else the detected type;
-/// 3. a flag no rule stated comes from the type defaults below, looked up by the
-///    effective type: `SetType=cellular` on a tethered phone's USB link makes it
-///    expensive unless a rule says `Expensive=no`.
+/// 3. a flag no rule stated comes from the hints about the link's network, else the
+///    type defaults below, looked up by the effective type: `SetType=cellular` on a
+///    tethered phone's USB link makes it expensive unless a rule says `Expensive=no`;
+/// 4. above all of these, the first `[Network]` section matching the link's identified
+///    network (`network(for:)`) decides what it states (`cost`).
 public struct Policy: Hashable, Sendable {
     /// Types expensive unless a rule says otherwise; cellular, as on Apple platforms.
     public var expensiveTypes: Set<InterfaceType>
@@ -42,12 +46,20 @@ public struct Policy: Hashable, Sendable {
     public var constrainedTypes: Set<InterfaceType>
     /// The `[Interface]` sections of the configuration, in file order.
     public var rules: [InterfaceSettings]
+    /// The `[Network]` sections of the configuration, in file order.
+    public var networks: [NetworkSettings]
+    /// The key network IDs are computed with (`NetworkKey`), read from the machine ID or
+    /// `NetworkKeyFile=` with the files (`ConfigurationFiles.load`); nil identifies no
+    /// network (no interface then has one).
+    public var networkKey: NetworkKey?
 
     public init(expensiveTypes: Set<InterfaceType> = [.cellular], constrainedTypes: Set<InterfaceType> = [],
-                rules: [InterfaceSettings] = []) {
+                rules: [InterfaceSettings] = [], networks: [NetworkSettings] = [], networkKey: NetworkKey? = nil) {
         self.expensiveTypes = expensiveTypes
         self.constrainedTypes = constrainedTypes
         self.rules = rules
+        self.networks = networks
+        self.networkKey = networkKey
     }
 
     /// The built-in default.
@@ -59,5 +71,22 @@ public struct Policy: Hashable, Sendable {
             for key in InterfaceSettings.keys { key.overlay?(&merged, rule) }
         }
         return LinkSettings(stated: merged.stated, detectedType: link.type, policy: self)
+    }
+
+    /// The `[Network]` section of an identified network: the first that matches it.
+    public func network(for candidate: NetworkCandidate) -> NetworkSettings? {
+        networks.first { $0.match.matches(candidate) }
+    }
+
+    /// What traffic over a link costs, by precedence (`LinkCost.decide`): its network's
+    /// section, its `[Interface]` sections, the hints about its network, its type.
+    public func cost(of settings: LinkSettings, network: NetworkSettings?, hints: NetworkHints) -> LinkCost {
+        let expensive = LinkCost.decide(network: network?.stated.isExpensive, interface: settings.stated.isExpensive,
+                                        hint: hints.isExpensive, typeDefault: settings.typeIsExpensive)
+        let constrained = LinkCost.decide(network: network?.stated.isConstrained,
+                                          interface: settings.stated.isConstrained, hint: nil,
+                                          typeDefault: settings.typeIsConstrained)
+        return LinkCost(isExpensive: expensive.value, isExpensiveSetBy: expensive.setBy,
+                        isConstrained: constrained.value, isConstrainedSetBy: constrained.setBy)
     }
 }

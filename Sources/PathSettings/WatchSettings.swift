@@ -68,18 +68,14 @@ extension WatchSettings {
                          print: { $0.destinations.map(\.description).joined(separator: " ") }),
     ]
 
-    /// An address (its zone only where `route` takes one) or a name as DNS writes them:
-    /// labels of letters, digits and hyphens, at most 253 bytes.
+    /// An address (its zone only where `route` takes one) or a name as DNS writes them
+    /// (`DomainName`).
     static func host(_ word: String) -> Host? {
         if let (address, zone) = RouteZone.split(word) {
             guard zone == nil || RouteZone.refusal(zoning: address) == nil else { return nil }
             return .address(address, zone: zone)
         }
-        let labels = word.split(separator: ".", omittingEmptySubsequences: false)
-        guard word.utf8.count <= 253, !labels.isEmpty, labels.allSatisfy({ label in
-            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
-                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-        }), !(labels.last?.allSatisfy(\.isNumber) ?? true) else { return nil }
-        return .name(word.lowercased())
+        guard !word.hasSuffix("."), let name = DomainName.canonical(word) else { return nil }
+        return .name(name)
     }
 }

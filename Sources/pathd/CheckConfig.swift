@@ -10,15 +10,19 @@ enum CheckConfig {
     static func run(_ options: Options) -> Int32 {
         let files = options.configurationFiles
         let (result, read) = files.load()
-        for diagnostic in result.diagnostics {
+        // The network key is read as a start reads it, once the files are valid.
+        let (keyed, keyProblem) = result.isValid ? options.applied(to: result.configuration).readingNetworkKey()
+            : (result.configuration, nil)
+        let diagnostics = result.diagnostics + (keyProblem.map { [$0] } ?? [])
+        for diagnostic in diagnostics {
             writeError("\(diagnostic.severity.rawValue): \(diagnostic)\n")
         }
-        let errors = result.diagnostics.errors.count
+        let errors = diagnostics.errors.count
         guard errors == 0 else {
             writeError("pathd: configuration is invalid (\(errors) error\(errors == 1 ? "" : "s"))\n")
             return 1
         }
-        var effective = options.applied(to: result.configuration)
+        var effective = keyed
         if effective.daemon.socketPath == nil {
             // A start would fail here too (unless socket-activated, which this cannot know).
             do {

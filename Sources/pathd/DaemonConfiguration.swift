@@ -19,9 +19,10 @@ struct DaemonConfiguration: Sendable {
         let files = options.configurationFiles
         let (result, _) = files.load()
         guard result.isValid else { return (nil, result.diagnostics) }
-        let configuration = DaemonConfiguration(files: files, options: options,
-                                                initial: options.applied(to: result.configuration))
-        return (configuration, result.diagnostics)
+        let (initial, keyProblem) = options.applied(to: result.configuration).readingNetworkKey()
+        let diagnostics = result.diagnostics + (keyProblem.map { [$0] } ?? [])
+        guard !diagnostics.hasErrors else { return (nil, diagnostics) }
+        return (DaemonConfiguration(files: files, options: options, initial: initial), diagnostics)
     }
 
     /// Reads the files again; settings that cannot change at runtime are warnings.
@@ -31,7 +32,11 @@ struct DaemonConfiguration: Sendable {
         guard result.isValid else {
             return .invalid(errors: result.diagnostics.errors.map(\.description), warnings: warnings)
         }
-        var next = options.applied(to: result.configuration)
+        let (keyed, keyProblem) = options.applied(to: result.configuration).readingNetworkKey()
+        if let keyProblem, keyProblem.severity == .error {
+            return .invalid(errors: [keyProblem.description], warnings: warnings)
+        }
+        var next = keyed
         var restart: [String] = []
         for key in DaemonSettings.keys where !key.isReloadable {
             let running = key.render(initial.daemon)
@@ -44,6 +49,6 @@ struct DaemonConfiguration: Sendable {
         // Keys that need a restart keep their running values: the service must go on
         // evaluating with what the netlink monitor and the listener really use.
         next.daemon = initial.daemon.reloaded(from: next.daemon)
-        return .valid(next, warnings: warnings + restart)
+        return .valid(next, warnings: warnings + (keyProblem.map { [$0.description] } ?? []) + restart)
     }
 }

@@ -11,6 +11,7 @@ enum ExampleConfiguration {
         var lines = preamble
         lines += [""] + section(DaemonSettings.self, live: true, notesRestart: true)
         lines += [""] + interfacePreamble + section(InterfaceSettings.self, live: false, notesRestart: false)
+        lines += [""] + networkPreamble + section(NetworkSettings.self, live: false, notesRestart: false)
         lines += [""] + connectivityPreamble + section(ConnectivitySettings.self, live: false, notesRestart: false)
         lines += [""] + watchPreamble + section(WatchSettings.self, live: false, notesRestart: false)
         return lines.joined(separator: "\n") + "\n"
@@ -31,6 +32,16 @@ enum ExampleConfiguration {
         "# interface; none matches every interface) and settings. Empty values are the",
         "# defaults, shown here; each match key takes space-separated shell globs, \"!\"",
         "# excluding. For example, Name=usb* enx* and SetType=cellular for tethered phones.",
+    ]
+
+    private static let networkPreamble = [
+        "# Any number of [Network] sections: a match (every match key given must match the",
+        "# network a link is on, one of its values; the first section that matches names it)",
+        "# and settings, which win over [Interface]'s. `pathctl status` shows a network's ID;",
+        "# `sudo pathctl interfaces` its gateway's MAC. For example, a phone's hotspot:",
+        "#   GatewayMAC=aa:bb:cc:dd:ee:ff",
+        "#   Name=hotspot",
+        "#   Expensive=yes",
     ]
 
     private static let connectivityPreamble = [

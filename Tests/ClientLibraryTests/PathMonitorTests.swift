@@ -219,6 +219,7 @@ struct PathMonitorTests {
             if id == 1 {
                 var expected = first
                 expected.isExpensive = true
+                expected.isExpensiveSetBy = .interface
                 #expect(try watched.paths.next("the expensive path") == expected)
                 #expect(try apple.paths.next("the expensive NWPath").isExpensive)
             }

@@ -26,6 +26,7 @@ extension KernelTests {
                 let subscriber = try topology.subscribe()
                 let first = try subscriber.waitFor("an expensive path through vA") {
                     PathLine.satisfied(through: "vA")($0) && Self.isExpensive($0) == true
+                        && PathLine.hasSettledNetwork($0)
                 }
                 let sequence = try #require(Self.sequence(first))
 
@@ -63,6 +64,7 @@ extension KernelTests {
                 let subscriber = try topology.subscribe()
                 let first = try subscriber.waitFor("a free path through vA") {
                     PathLine.satisfied(through: "vA")($0) && Self.isExpensive($0) == false
+                        && PathLine.hasSettledNetwork($0)
                 }
                 let sequence = try #require(Self.sequence(first))
                 // A drop-in, as a package would add one.

@@ -58,7 +58,9 @@ extension KernelTests {
                 let config = try Self.writeConfig(topology, url: server.url)
                 try topology.startDaemon(arguments: ["--config", config])
                 let subscriber = try topology.subscribe()
-                let first = try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let first = try subscriber.waitFor("satisfied through vA") {
+                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
                 #expect(Self.state(first) == "unknown")
                 let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
                                              stderrPath: topology.directory.path("probe.stderr"))

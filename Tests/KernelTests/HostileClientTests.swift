@@ -215,7 +215,9 @@ extension KernelTests {
                 try topology.addVethLinks(pairs: 20)
                 try topology.startDaemon()
                 let subscriber = try topology.subscribe()
-                let initial = try subscriber.waitFor("satisfied", PathLine.satisfied(through: "vA"))
+                let initial = try subscriber.waitFor("satisfied") {
+                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
 
                 let spam = try HostileClient(topology, mode: "subscribe-spam",
                                              ["--subscribes", "20000", "--unsubscribes", "5000"])

@@ -16,7 +16,9 @@ extension KernelTests {
                 // A small buffer: the flood must not even reach it.
                 let daemon = try topology.startDaemon(arguments: ["--receive-buffer", "64K"])
                 let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initially satisfied through vA", PathLine.satisfied(primarily: "vA"))
+                try subscriber.waitFor("initially satisfied through vA") {
+                    PathLine.satisfied(primarily: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
 
                 // /32s in 100.64/10 through vA: each one a message the filter drops.
                 func flood(_ indexes: Range<Int>) -> [String] {

@@ -182,6 +182,7 @@ struct PackagingFilesTests {
         }
         check(DaemonSettings.self)
         check(InterfaceSettings.self)
+        check(NetworkSettings.self)
         check(ConnectivitySettings.self)
         check(WatchSettings.self)
     }

@@ -91,14 +91,14 @@ struct ConfigurationTests {
             Colour=blue
             [interface]
             Name=eth0
-            [Network]
+            [Link]
             """))
         #expect(result.isValid)
         #expect(result.diagnostics.map(\.description) == [
             "a.conf:2: unknown key maxclients= in [Daemon] (did you mean MaxClients=?); ignored",
             "a.conf:3: unknown key Colour= in [Daemon]; ignored",
             "a.conf:4: unknown section [interface] (did you mean [Interface]?); ignored",
-            "a.conf:6: unknown section [Network]; ignored",
+            "a.conf:6: unknown section [Link]; ignored",
         ])
         #expect(result.configuration.daemon.maximumClients == 1024)
         #expect(result.configuration.policy.rules.isEmpty)

@@ -10,6 +10,11 @@ struct PolicyRuleTests {
              hardwareType: .ether, kind: kind, type: type)
     }
 
+    /// The cost `[Interface]` sections and the type decide (no network, no hint).
+    func cost(_ policy: Policy, _ link: Link) -> LinkCost {
+        policy.cost(of: policy.settings(for: link), network: nil, hints: .none)
+    }
+
     func policy(_ text: String) -> Policy {
         let result = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
@@ -18,10 +23,10 @@ struct PolicyRuleTests {
 
     @Test("built in: cellular is expensive, nothing else; overridable")
     func builtIn() {
-        #expect(Policy.standard.settings(for: link("wwan0", .cellular)).isExpensive)
-        #expect(!Policy.standard.settings(for: link("eth0", .wiredEthernet)).isExpensive)
+        #expect(cost(Policy.standard, link("wwan0", .cellular)).isExpensive)
+        #expect(!cost(Policy.standard, link("eth0", .wiredEthernet)).isExpensive)
         let free = policy("[Interface]\nType=cellular\nExpensive=no\n")
-        #expect(!free.settings(for: link("wwan0", .cellular)).isExpensive)
+        #expect(!cost(free, link("wwan0", .cellular)).isExpensive)
     }
 
     @Test("later matching sections override earlier ones, setting by setting")
@@ -38,9 +43,9 @@ struct PolicyRuleTests {
             Name=nomatch
             Constrained=no
             """)
-        let a = rules.settings(for: link("vethA", .other, kind: "veth"))
+        let a = cost(rules, link("vethA", .other, kind: "veth"))
         #expect(a.isExpensive && a.isConstrained)
-        let b = rules.settings(for: link("vethB", .other, kind: "veth"))
+        let b = cost(rules, link("vethB", .other, kind: "veth"))
         #expect(!b.isExpensive && b.isConstrained)
         let untouched = rules.settings(for: link("eth0", .wiredEthernet))
         #expect(untouched == Policy.standard.settings(for: link("eth0", .wiredEthernet)))
@@ -84,16 +89,18 @@ struct PolicyRuleTests {
         #expect(usb0.stated.setType == .cellular)
         #expect(usb0.type == .cellular)
         // Expensive from the cellular default; not constrained: Type=cellular sees "wiredEthernet".
-        #expect(usb0.isExpensive)
-        #expect(!usb0.isConstrained)
-        #expect(!rules.settings(for: link("usb1", .wiredEthernet)).isExpensive)
+        #expect(cost(rules, link("usb0", .wiredEthernet)) == LinkCost(isExpensive: true, isExpensiveSetBy: .type,
+                                                                       isConstrained: false, isConstrainedSetBy: .type))
+        #expect(!cost(rules, link("usb1", .wiredEthernet)).isExpensive)
         let modem = rules.settings(for: link("wwan0", .cellular))
-        #expect(modem.isExpensive && modem.isConstrained && modem.stated.setType == nil)
+        #expect(modem.stated.setType == nil)
+        #expect(cost(rules, link("wwan0", .cellular)) == LinkCost(isExpensive: true, isExpensiveSetBy: .type,
+                                                                   isConstrained: true, isConstrainedSetBy: .interface))
     }
 
     @Test("a section without match keys applies to every interface")
     func matchAll() {
         let rules = policy("[Interface]\nConstrained=yes\n")
-        #expect(rules.settings(for: link("anything", .wifi)).isConstrained)
+        #expect(cost(rules, link("anything", .wifi)).isConstrained)
     }
 }

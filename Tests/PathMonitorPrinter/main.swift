@@ -62,7 +62,7 @@ func json(_ path: Path) -> [String: Any] {
         "reasonInterface": path.reasonInterface ?? NSNull(),
         "interfaces": path.availableInterfaces.map { interface -> [String: Any] in
             ["name": interface.name, "index": Int(interface.index.rawValue), "type": interface.type.rawValue,
-             "tunnel": interface.isTunnel]
+             "tunnel": interface.isTunnel, "network": json(interface.network)]
         },
         "isExpensive": path.isExpensive,
         "isConstrained": path.isConstrained,
@@ -71,6 +71,13 @@ func json(_ path: Path) -> [String: Any] {
         "supportsDNS": path.supportsDNS,
         "gateways": path.gateways.map(\.description),
     ]
+}
+
+/// A link's network as pathd's lines carry it (`{"state","id","name","anchor"}`, or null).
+func json(_ network: LinkNetwork?) -> Any {
+    guard let network else { return NSNull() }
+    return ["state": network.state.rawValue, "id": network.id?.description ?? NSNull(),
+            "name": network.name ?? NSNull(), "anchor": network.anchor?.rawValue ?? NSNull()] as [String: Any]
 }
 
 func json(_ state: PathMonitor.State) -> String {

@@ -6,8 +6,9 @@ import PathProtocol
 import Testing
 
 /// The interface reports pinned by Golden/interfaces.jsonl: a loopback, a wired link
-/// with a tentative and a deprecated address, a dormant modem the policy marks
-/// expensive and constrained.
+/// with a tentative and a deprecated address on a network a `[Network]` section makes
+/// expensive (with its facts, as a privileged peer sees them), a dormant modem the
+/// policy marks expensive and constrained.
 private let goldenReports: [InterfaceReport] = [
     InterfaceReport(name: "lo", index: InterfaceIndex(rawValue: 1), type: .loopback, operState: .unknown,
                     flags: [.up, .running, .lowerUp, .loopback],
@@ -24,9 +25,13 @@ private let goldenReports: [InterfaceReport] = [
                                          prefixLength: 64, flags: .tentative),
                         InterfaceAddress(interface: InterfaceIndex(rawValue: 2), address: Fixture.ip("fe80::1"),
                                          prefixLength: 64, flags: .deprecated, scope: .link),
-                    ], connectivity: Fixture.full),
+                    ], isExpensive: true, isExpensiveSetBy: .network, network: Fixture.home,
+                    networkFacts: NetworkFacts(anchor: .gatewayMAC,
+                                               gatewayMACs: [LinkLayerAddress("02:00:00:00:00:01")!]),
+                    connectivity: Fixture.full),
     InterfaceReport(name: "wwan0", index: InterfaceIndex(rawValue: 5), type: .cellular, operState: .dormant,
-                    flags: [.up, .dormant], isExpensive: true, isConstrained: true, unusableReason: .dormant),
+                    flags: [.up, .dormant], isExpensive: true, isConstrained: true, isConstrainedSetBy: .interface,
+                    unusableReason: .dormant),
 ]
 
 /// The history pinned by Golden/history.jsonl: a start, an outage and its end, a stop.

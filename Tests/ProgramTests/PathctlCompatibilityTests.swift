@@ -77,7 +77,8 @@ struct PathctlCompatibilityTests {
             }
             try waitUntil("monitor printed the path with a status it does not know",
                           detail: { try Self.read(output, errors) }) {
-                try String(contentsOfFile: output, encoding: .utf8).contains("degraded via eth0 (IPv4, IPv6, DNS)")
+                try String(contentsOfFile: output, encoding: .utf8)
+                    .contains("degraded via eth0 on office (IPv4, IPv6, DNS)")
             }
             #expect(monitor.isRunning)
             let said = try Self.read(output, errors)

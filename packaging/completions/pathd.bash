@@ -12,10 +12,10 @@ _pathd() {
         prev=${COMP_WORDS[COMP_CWORD-2]}
     fi
     case $prev in
-        --config|--socket|--resolv-conf|--upstream-resolv-conf|--metrics-file)
+        --config|--socket|--resolv-conf|--upstream-resolv-conf|--metrics-file|--network-key-file)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --lookup-ipv4|--lookup-ipv6|--max-clients|--max-clients-per-user|--max-subscriptions-per-client|--max-routes-per-user|--client-queue-limit|--receive-buffer|--history-size)
+        --lookup-ipv4|--lookup-ipv6|--max-clients|--max-clients-per-user|--max-subscriptions-per-client|--max-routes-per-user|--client-queue-limit|--receive-buffer|--history-size|--resolve-gateways)
             COMPREPLY=()
             return ;;
         --log-level)
@@ -23,7 +23,7 @@ _pathd() {
             return ;;
     esac
 
-    COMPREPLY=($(compgen -W "--config --check-config --socket --lookup-ipv4 --lookup-ipv6 --max-clients --max-clients-per-user --max-subscriptions-per-client --max-routes-per-user --client-queue-limit --receive-buffer --resolv-conf --upstream-resolv-conf --log-level --metrics-file --history-size --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "--config --check-config --socket --lookup-ipv4 --lookup-ipv6 --max-clients --max-clients-per-user --max-subscriptions-per-client --max-routes-per-user --client-queue-limit --receive-buffer --resolv-conf --upstream-resolv-conf --log-level --metrics-file --history-size --network-key-file --resolve-gateways --help --version" -- "$cur"))
 }
 
 complete -F _pathd pathd

@@ -19,5 +19,7 @@ complete -c pathd -l upstream-resolv-conf -r -F -d 'systemd-resolved\'s upstream
 complete -c pathd -l log-level -x -a 'error warning notice info debug' -d 'log threshold'
 complete -c pathd -l metrics-file -r -F -d 'write the metrics here for node_exporter\'s textfile collector'
 complete -c pathd -l history-size -x -d 'entries the path history keeps'
+complete -c pathd -l network-key-file -r -F -d 'a file holding a 128-bit ID (as systemd-id128 new prints it) shared by a site\'s hosts, from which network IDs are keyed'
+complete -c pathd -l resolve-gateways -x -d 'ask the kernel to resolve a gateway not confirmed since the carrier came back (needs CAP_NET_ADMIN'
 complete -c pathd -s h -l help -d 'show the help and exit'
 complete -c pathd -s V -l version -d 'show the version and exit'

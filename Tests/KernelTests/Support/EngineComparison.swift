@@ -104,7 +104,8 @@ final class EngineComparison {
         var latest: [String: Any] = [:]
         try waitUntil("pathd: \(description)", detail: { "; its path: \(Self.text(latest))" }) {
             latest = try status(Self.criteria[0])
-            return expected(latest)
+            // Settled first: a cold probe finds the gateway pathd is still resolving resolved.
+            return expected(latest) && PathLine.hasSettledNetwork(latest)
         }
         for witness in witnesses {
             let reference = try status(witness.criteria)

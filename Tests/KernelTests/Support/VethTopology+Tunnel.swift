@@ -20,7 +20,7 @@ extension VethTopology {
                          _ predicate: ([String: Any]) -> Bool) throws -> Subscriber {
         try startDaemon(arguments: arguments)
         let subscriber = try subscribe()
-        try subscriber.waitFor(description, predicate)
+        try subscriber.waitFor(description) { predicate($0) && PathLine.hasSettledNetwork($0) }
         return subscriber
     }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 /// SHA-256 (FIPS 180-4), fed in pieces as a body arrives. Written here because the
 /// toolchain has none on Linux (no CryptoKit, and Foundation has no digest); checked
-/// against the NIST vectors in ConnectivityCheckTests.
+/// against the NIST vectors in PathModelTests. Its users: the connectivity check (a
+/// body's digest) and network identity (`HMAC.sha256`, the keyed network IDs).
 public struct SHA256: Sendable {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -82,5 +83,24 @@ public struct SHA256: Sendable {
         }
         state[0] &+= a; state[1] &+= b; state[2] &+= c; state[3] &+= d
         state[4] &+= e; state[5] &+= f; state[6] &+= g; state[7] &+= h
+    }
+}
+
+/// HMAC (RFC 2104) over SHA-256: what `sd_id128_get_app_specific(3)` derives an
+/// application's ID with, and what a network's ID is (`NetworkKey`). Checked against
+/// RFC 4231's vectors in PathModelTests.
+public enum HMAC {
+    /// HMAC-SHA256 of `message` under `key`: 32 bytes.
+    public static func sha256(key: [UInt8], message: [UInt8]) -> [UInt8] {
+        let blockSize = 64
+        var block = key.count > blockSize ? SHA256.digest(key) : key
+        block += [UInt8](repeating: 0, count: blockSize - block.count)
+        var inner = SHA256()
+        inner.update(block.map { $0 ^ 0x36 })
+        inner.update(message)
+        var outer = SHA256()
+        outer.update(block.map { $0 ^ 0x5c })
+        outer.update(inner.finish())
+        return outer.finish()
     }
 }

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import ConnectivityCheck
 import PathModel
 import Testing
 
