@@ -51,9 +51,11 @@ final class RequestHandler {
         let id = request.id
         switch request.op {
         case .status(let criteria):
+            guard networksKnown(in: criteria, connection, id: id) else { return }
             connection.send(publisher.findOrPublishGroup(for: criteria).line.line(id: id))
         case .subscribe(.path(let criteria)):
-            guard withinSubscriptionBudget(connection, id: id) else { return }
+            guard networksKnown(in: criteria, connection, id: id), withinSubscriptionBudget(connection, id: id)
+            else { return }
             publisher.subscribe(connection, id: id, criteria: criteria)
         case .subscribe(.route(let destination, let zone)):
             let countedUser = connection.isTrusted ? nil : connection.userID
@@ -128,6 +130,20 @@ final class RequestHandler {
         case .route(let destination, let zone):
             publisher.answerRoute(to: destination, zone: zone, id: id, for: connection)
         }
+    }
+
+    /// Whether every network `criteria` name is a `[Network] Name=` of the running
+    /// configuration or an ID (`Policy.unknownNetwork`); if not, answers `unknownNetwork`.
+    /// Checked when asked only: a reload that drops the name leaves the subscription,
+    /// which then no network meets.
+    private func networksKnown(in criteria: Criteria, _ connection: ClientConnection, id: JSONValue?) -> Bool {
+        guard let unknown = configuration.current.policy.unknownNetwork(in: criteria) else { return true }
+        connection.send(ServerMessage.error(
+            code: .unknownNetwork,
+            message: "no network is named \"\(unknown)\": no [Network] section of pathd.conf has Name=\(unknown), "
+                + "and it is no network ID",
+            id: id).encoded())
+        return false
     }
 
     /// Whether `connection` may hold one more subscription (`MaxSubscriptionsPerClient=`,

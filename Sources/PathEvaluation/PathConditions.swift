@@ -59,8 +59,9 @@ extension Path {
     /// through `PathEvaluator.evaluate`, so the daemon and the in-process engine agree.
     ///
     /// In order: not expensive (`prohibitExpensivePaths`), not constrained
-    /// (`prohibitConstrainedPaths`). A new condition on the path (the network's identity:
-    /// "on network NAME", "not on network NAME") is one more line in `unmetCondition`,
+    /// (`prohibitConstrainedPaths`), on the required network and on none prohibited
+    /// (`Criteria.admitsNetwork`: the network of the path's first interface, only once
+    /// identified). A new condition on the path is one more line in `unmetCondition`,
     /// with a reason of its own in `UnsatisfiedReason`.
     func meeting(_ criteria: Criteria, cost: Cost) -> Path {
         guard status != .unsatisfied, let unmet = unmetCondition(of: criteria, cost: cost) else { return self }
@@ -73,6 +74,7 @@ extension Path {
     private func unmetCondition(of criteria: Criteria, cost: Cost) -> (reason: UnsatisfiedReason, interface: String?)? {
         if criteria.prohibitExpensivePaths, isExpensive { return (.expensiveExcluded, cost.expensiveBy) }
         if criteria.prohibitConstrainedPaths, isConstrained { return (.constrainedExcluded, cost.constrainedBy) }
+        if !criteria.admitsNetwork(network) { return (.networkExcluded, availableInterfaces.first?.name) }
         return nil
     }
 }

@@ -75,7 +75,7 @@ public enum PathEvaluator {
         case .noAddress: 4
         case .interfaceTypeExcluded: 3
         // A condition's reason (PathConditions.swift) judges a whole path, never a family.
-        case .expensiveExcluded, .constrainedExcluded: 0
+        case .expensiveExcluded, .constrainedExcluded, .networkExcluded: 0
         case .noInterface: 2
         case .noRoute: 1
         // A host name's (WatchList), and a newer pathd's reason a client meets: the

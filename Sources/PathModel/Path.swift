@@ -47,6 +47,10 @@ public enum UnsatisfiedReason: OpenEnumeration {
     /// The path works but is constrained, and the criteria prohibit constrained paths
     /// (`Criteria.prohibitConstrainedPaths`, pathctl's `--not-constrained`).
     case constrainedExcluded
+    /// The path works but its first interface is not on the network the criteria require
+    /// (`Criteria.requiredNetwork`, pathctl's `--network`), or is on one they prohibit
+    /// (`prohibitedNetworks`, `--not-network`); a network not yet identified is on none.
+    case networkExcluded
     /// The destination is a host name that resolves to no address (a `[Watch]` host's
     /// history entry, its `pathd_route_*` series); never a path's reason.
     case unresolved
@@ -55,7 +59,7 @@ public enum UnsatisfiedReason: OpenEnumeration {
 
     public static let allCases: [UnsatisfiedReason] = [
         .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded,
-        .expensiveExcluded, .constrainedExcluded, .unresolved,
+        .expensiveExcluded, .constrainedExcluded, .networkExcluded, .unresolved,
     ]
 
     public var rawValue: String {
@@ -69,6 +73,7 @@ public enum UnsatisfiedReason: OpenEnumeration {
         case .interfaceTypeExcluded: "interfaceTypeExcluded"
         case .expensiveExcluded: "expensiveExcluded"
         case .constrainedExcluded: "constrainedExcluded"
+        case .networkExcluded: "networkExcluded"
         case .unresolved: "unresolved"
         case .unrecognized(let name): name
         }
@@ -97,6 +102,8 @@ public enum UnsatisfiedReason: OpenEnumeration {
             return "the path\(interface.map { " via \($0)" } ?? "") is expensive, which the criteria exclude"
         case .constrainedExcluded:
             return "the path\(interface.map { " via \($0)" } ?? "") is constrained, which the criteria exclude"
+        case .networkExcluded:
+            return "the path\(interface.map { " via \($0)" } ?? "") is not on a network the criteria allow"
         case .unresolved:
             return "the host name resolves to no address"
         case .unrecognized(let name):

@@ -97,8 +97,6 @@ public struct NetworkSettings: Hashable, Sendable, RepeatedSection {
     public static var defaults: NetworkSettings { NetworkSettings() }
     /// Values one list key of a section takes at most, over all its lines.
     public static let maximumValuesPerKey = 64
-    /// The longest `Name=`, in bytes.
-    public static let maximumNameBytes = 64
 }
 
 extension NetworkSettings {
@@ -125,14 +123,11 @@ extension NetworkSettings {
              "match a hint the network gave: androidMetered (DHCP's ANDROID_METERED), "
                  + "ipheth (an iPhone's USB tethering)",
              parse: { NetworkHint(known: $0) }, print: \.rawValue),
-        ConfigurationKey("Name", .name,
-                         range: "letters, digits, '.', '_' and '-', starting with a letter or digit, "
-                             + "at most \(maximumNameBytes) bytes",
+        ConfigurationKey("Name", .name, range: LinkNetwork.validNameDescription,
                          "what pathctl, the path's network and the metrics call the network",
                          parse: { rule, value in
-                             guard isValidName(value) else {
-                                 return .invalid(expectation: "letters, digits, '.', '_' and '-', starting with a "
-                                     + "letter or digit, at most \(maximumNameBytes) bytes")
+                             guard LinkNetwork.isValidName(value) else {
+                                 return .invalid(expectation: LinkNetwork.validNameDescription)
                              }
                              rule.stated.name = value
                              return .set
@@ -142,19 +137,6 @@ extension NetworkSettings {
         flag("Expensive", \.isExpensive, "paths through the network are expensive, whatever [Interface] says"),
         flag("Constrained", \.isConstrained, "paths through the network are constrained, whatever [Interface] says"),
     ]
-
-    /// Whether `name` is a `Name=` pathd takes: it appears in metrics labels and on
-    /// pathctl's command line, so only a plain word.
-    public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, (1...maximumNameBytes).contains(name.utf8.count) else {
-            return false
-        }
-        func plain(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                || ("0"..."9").contains(scalar))
-        }
-        return plain(first) && name.unicodeScalars.allSatisfy { plain($0) || $0 == "." || $0 == "_" || $0 == "-" }
-    }
 
     /// A match key taking a list of values: each line adds its words, checked whole
     /// first (a refused line changes nothing); an empty value empties the list.

@@ -78,6 +78,16 @@ public struct Policy: Hashable, Sendable {
         networks.first { $0.match.matches(candidate) }
     }
 
+    /// The first network `criteria` name (`Criteria.namedNetworks`) that is neither a
+    /// `[Network] Name=` of this policy nor an ID: nil when there is none. pathd refuses a
+    /// request naming one (`unknownNetwork`): a typo would otherwise never match, and a
+    /// job waiting for it would wait for ever.
+    public func unknownNetwork(in criteria: Criteria) -> String? {
+        criteria.namedNetworks.first { reference in
+            NetworkID(reference) == nil && !networks.contains { $0.stated.name == reference }
+        }
+    }
+
     /// What traffic over a link costs, by precedence (`LinkCost.decide`): its network's
     /// section, its `[Interface]` sections, the hints about its network, its type.
     public func cost(of settings: LinkSettings, network: NetworkSettings?, hints: NetworkHints) -> LinkCost {

@@ -45,7 +45,8 @@ struct GlobalOptions: Equatable, Sendable {
 }
 
 /// The criteria: which interfaces count (`--require-type`, `--prohibit-type`) and what the
-/// path must not be (`--not-expensive`, `--not-constrained`); the question status,
+/// path must (not) be (`--not-expensive`, `--not-constrained`, `--network`,
+/// `--not-network`); the question status,
 /// monitor, wait, run and hold ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
 /// new criterion is its option here, in `options`, and its line in `criteria(in:)`.
 enum CriteriaOptions {
@@ -68,7 +69,18 @@ enum CriteriaOptions {
         (pathd.conf's Constrained=) does not count
         (constrainedExcluded)
         """), brief: "a constrained path does not count")
-    static let options = [requireType, prohibitType, notExpensive, notConstrained]
+    static let network = CommandOption(OptionSpec("--network", value: "NAME", help: """
+        status, monitor, wait, run, hold: only while the path's
+        first interface is on the network NAME (a [Network]
+        Name= of pathd.conf, or an ID) does it count; else
+        networkExcluded (a network still pending is on none)
+        """), brief: "only a path on this network counts")
+    static let notNetwork = CommandOption(OptionSpec("--not-network", value: "NAME", repeatable: true, help: """
+        status, monitor, wait, run, hold: a path whose first
+        interface is on the network NAME does not count
+        (networkExcluded; repeatable)
+        """), brief: "a path on this network does not count")
+    static let options = [requireType, prohibitType, notExpensive, notConstrained, network, notNetwork]
 
     static func criteria(in line: ParsedCommandLine) throws(UsageError) -> Criteria {
         var criteria = Criteria.any
@@ -85,7 +97,25 @@ enum CriteriaOptions {
         }
         criteria.prohibitExpensivePaths = line.has(notExpensive)
         criteria.prohibitConstrainedPaths = line.has(notConstrained)
+        if let name = line.value(network) { criteria.requiredNetwork = try networkName(name, for: network) }
+        for name in line.values(notNetwork) {
+            if name == criteria.requiredNetwork {
+                throw UsageError("\(network.name) \(name) and \(notNetwork.name) \(name) contradict each other")
+            }
+            criteria.prohibitedNetworks.insert(try networkName(name, for: notNetwork))
+        }
         return criteria
+    }
+
+    /// A network NAME as written: its form only. Whether pathd.conf defines it is pathd's
+    /// to say (pathctl does not read pathd.conf): it refuses an unknown one
+    /// (`unknownNetwork`), which pathctl reports as a usage error too.
+    private static func networkName(_ text: String, for option: CommandOption) throws(UsageError) -> String {
+        guard NetworkID(text) != nil || LinkNetwork.isValidName(text) else {
+            throw UsageError("\(option.name) expects a network's Name= (\(LinkNetwork.validNameDescription)) "
+                + "or its ID (32 hexadecimal digits), got \"\(text)\"")
+        }
+        return text
     }
 
     private static func interfaceType(_ text: String, for option: CommandOption) throws(UsageError) -> InterfaceType {

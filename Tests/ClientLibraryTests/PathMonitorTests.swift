@@ -94,6 +94,28 @@ struct PathMonitorTests {
         #expect(apple.isExpensive)
     }
 
+    @Test("the network conditions travel with the subscription: on no identified network, --network is unavailable")
+    func networkConditions() throws {
+        // The built-in configuration has no network key: eth0's network is not identified.
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let id = String(repeating: "5a", count: 16)
+        let required = WatchedMonitor(socketPath: harness.socketPath, requiredNetwork: id)
+        required.start()
+        defer { required.monitor.cancel() }
+        let refused = try required.paths.next("the path on no network")
+        #expect(refused.unsatisfiedReason == .networkExcluded)
+        #expect(refused.reasonInterface == "eth0")
+        #expect(required.monitor.requiredNetwork == id)
+        #expect(NWPath(refused).linuxUnsatisfiedReason == .networkExcluded)
+
+        let prohibited = WatchedMonitor(socketPath: harness.socketPath, prohibitedNetworks: [id],
+                                        label: "pathd.test.monitor.prohibited")
+        prohibited.start()
+        defer { prohibited.monitor.cancel() }
+        #expect(try prohibited.paths.next("the path on no prohibited network").status == .satisfied)
+    }
+
     @Test("before the first path the state is .unknown, and start, reads and cancel never wait for the daemon")
     func unknownBeforeFirstPath() throws {
         try withSocketDirectory { socketPath in

@@ -39,6 +39,12 @@ extension Fixture {
         path: Path(status: .unsatisfied, unsatisfiedReason: .expensiveExcluded, reasonInterface: "usb0",
                    isExpensive: true))
 
+    /// A photo sync's subscription (`requiredNetwork` home) while wlan0 is on another
+    /// network: pinned by Golden/path-with-id.jsonl.
+    static let networkExcluded = PathUpdate(
+        generation: Generation(rawValue: 4), sequence: 1,
+        path: Path(status: .unsatisfied, unsatisfiedReason: .networkExcluded, reasonInterface: "wlan0"))
+
     static let requiresConnection = PathUpdate(
         generation: Generation(rawValue: 18), sequence: 1,
         path: Path(status: .requiresConnection,

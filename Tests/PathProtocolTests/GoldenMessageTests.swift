@@ -62,7 +62,7 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
     ("path-unsatisfied.jsonl", [.path(Fixture.unsatisfied, id: nil)]),
     ("path-with-id.jsonl",
      [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17)),
-      .path(Fixture.expensiveExcluded, id: .string("backup"))]),
+      .path(Fixture.expensiveExcluded, id: .string("backup")), .path(Fixture.networkExcluded, id: .string("sync"))]),
     ("resync.jsonl", [
         .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2),
                 id: nil),
@@ -98,6 +98,10 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
                message: "the kernel could not be asked for the route to 198.51.100.7: the network monitor is " +
                         "restarting; ask again",
                id: .integer(7)),
+        .error(code: .unknownNetwork,
+               message: "no network is named \"hotel\": no [Network] section of pathd.conf has Name=hotel, and it " +
+                        "is no network ID",
+               id: .string("sync")),
     ]),
     ("reloaded.jsonl", [
         .reloaded(warnings: [], id: nil),

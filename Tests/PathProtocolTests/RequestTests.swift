@@ -80,6 +80,12 @@ struct RequestTests {
         (#"{"prohibitExpensivePaths":false,"prohibitConstrainedPaths":null}"#, .any),
         (#"{"prohibitConstrainedPaths":true,"prohibitExpensivePaths":true,"prohibitedInterfaceTypes":["wifi"]}"#,
          Criteria(prohibitedInterfaceTypes: [.wifi], prohibitExpensivePaths: true, prohibitConstrainedPaths: true)),
+        (#"{"requiredNetwork":"home"}"#, Criteria(requiredNetwork: "home")),
+        (#"{"requiredNetwork":null,"prohibitedNetworks":[]}"#, .any),
+        (#"{"prohibitedNetworks":["hotspot","hotel-wifi","hotspot"]}"#,
+         Criteria(prohibitedNetworks: ["hotspot", "hotel-wifi"])),
+        (#"{"requiredNetwork":"3F2A00000000000000000000000000AB"}"#,
+         Criteria(requiredNetwork: "3F2A00000000000000000000000000AB")),
     ])
     func parsesCriteria(criteriaText: String, expected: Criteria) throws {
         #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).op == .subscribe(.path(expected)))
@@ -98,6 +104,9 @@ struct RequestTests {
         #"{"requiredInterfaceTypes":"wifi"}"#, #"{"expensive":false}"#,
         #"{"prohibitExpensivePaths":"yes"}"#, #"{"prohibitExpensivePaths":1}"#,
         #"{"prohibitConstrainedPaths":[true]}"#, #"{"prohibitExpensivePath":true}"#,
+        #"{"requiredNetwork":["home"]}"#, #"{"requiredNetwork":""}"#, #"{"requiredNetwork":"home wifi"}"#,
+        #"{"requiredNetwork":"-home"}"#, #"{"prohibitedNetworks":"hotspot"}"#, #"{"prohibitedNetworks":[7]}"#,
+        #"{"prohibitedNetworks":null}"#, #"{"network":"home"}"#,
     ])
     func rejectsBadCriteria(criteriaText: String) {
         let error = Self.failure(#"{"op":"subscribe","id":"c","criteria":\#(criteriaText)}"#)
@@ -192,6 +201,9 @@ struct RequestTests {
         Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi]))), id: .integer(-1)),
         Request(.status(Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.loopback]))),
         Request(.status(Criteria(prohibitExpensivePaths: true))),
+        Request(.status(Criteria(requiredNetwork: "home"))),
+        Request(.subscribe(.path(Criteria(prohibitExpensivePaths: true, prohibitedNetworks: ["hotspot", "hotel"]))),
+                id: .string("sync")),
         Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.wifi], prohibitExpensivePaths: true,
                                           prohibitConstrainedPaths: true))), id: .string("backup")),
     ])
@@ -220,6 +232,21 @@ struct RequestTests {
         #expect(String(decoding: Request(.status(Criteria(prohibitConstrainedPaths: true))).encoded(), as: UTF8.self)
             == #"{"op":"status","criteria":{"prohibitConstrainedPaths":true}}"# + "\n")
         #expect(String(decoding: Request(.status(.any)).encoded(), as: UTF8.self) == #"{"op":"status"}"# + "\n")
+    }
+
+    /// The network conditions too are written only when set, the prohibited ones sorted.
+    @Test func networkConditionsAreWrittenOnlyWhenSet() {
+        let sync = Request(.subscribe(.path(Criteria(requiredNetwork: "home", prohibitedNetworks: ["b", "a"]))),
+                           id: .string("s"))
+        #expect(String(decoding: sync.encoded(), as: UTF8.self) == #"{"op":"subscribe","id":"s","criteria":"#
+            + #"{"requiredNetwork":"home","prohibitedNetworks":["a","b"]}}"# + "\n")
+    }
+
+    @Test func aMalformedNetworkSaysWhatItTakes() {
+        let error = Self.failure(#"{"op":"status","criteria":{"requiredNetwork":"home wifi"}}"#)
+        #expect(error?.code == .badArgument)
+        #expect(error?.message == "requiredNetwork must name networks: a [Network] Name= (letters, digits, '.', "
+            + "'_' and '-', starting with a letter or digit, at most 64 bytes) or an ID (32 hexadecimal digits)")
     }
 
     @Test func aConditionOfTheWrongTypeSaysWhatItTakes() {

@@ -68,6 +68,34 @@ struct PathctlCommandLineTests {
         #expect(usageError("hold", "timeout:3") != nil, "only criteria: wait's --timeout is no word of hold")
     }
 
+    @Test("--network and --not-network name networks by Name= or ID; a malformed NAME is a usage error")
+    func networkConditions() throws {
+        let status = try parsed(StatusVerb.self, "status", "--network", "home")
+        #expect(status.criteria == Criteria(requiredNetwork: "home"))
+        let monitor = try parsed(MonitorVerb.self, "monitor", "--not-network", "hotspot", "--not-network", "hotel")
+        #expect(monitor.criteria == Criteria(prohibitedNetworks: ["hotspot", "hotel"]))
+        let id = String(repeating: "0f", count: 16)
+        let wait = try parsed(WaitVerb.self, "wait", "--network", id, "--not-expensive")
+        #expect(wait.criteria == Criteria(prohibitExpensivePaths: true, requiredNetwork: id))
+        #expect(usageError("status", "--network", "home wifi")?.hasPrefix("--network expects a network's Name=")
+            == true)
+        #expect(usageError("status", "--not-network", "") != nil)
+        #expect(usageError("status", "--network", "home", "--not-network", "home")
+            == "--network home and --not-network home contradict each other")
+        #expect(usageError("status", "--network", "home", "--network", "office") != nil)
+        #expect(usageError("monitor", "--network", "home", "--route", "example.org")
+            == "--network does not apply with --route")
+        // The template unit's instance words: pathd-path@network:home.service.
+        let hold = try parsed(HoldVerb.self, "hold", "network:home", "not-network:hotspot")
+        #expect(hold.criteria == Criteria(requiredNetwork: "home", prohibitedNetworks: ["hotspot"]))
+    }
+
+    @Test("a network pathd's configuration does not name (unknownNetwork) is a usage error; other refusals are not")
+    func unknownNetworkIsUsage() {
+        #expect(CommandError.refused(.unknownNetwork, "no network is named \"hotel\"").exitStatus == .usage)
+        #expect(CommandError.refused(.badArgument, "requiredNetwork must name networks").exitStatus == .refused)
+    }
+
     @Test("an unknown interface type lists the accepted names")
     func unknownType() {
         let message = usageError("status", "--require-type", "pigeon")

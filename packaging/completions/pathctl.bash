@@ -18,7 +18,7 @@ _pathctl() {
         --require-type|--prohibit-type)
             COMPREPLY=($(compgen -W "wifi cellular wiredEthernet loopback other wired ethernet" -- "$cur"))
             return ;;
-        --timeout|--since|--grace)
+        --network|--not-network|--timeout|--since|--grace)
             COMPREPLY=()
             return ;;
         --format)
@@ -31,7 +31,7 @@ _pathctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket|--require-type|--prohibit-type|--timeout|--format|--since|--grace)
+            --socket|--require-type|--prohibit-type|--network|--not-network|--timeout|--format|--since|--grace)
                 [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
                 ((i++)) ;;
             -*) ;;
@@ -41,13 +41,13 @@ _pathctl() {
 
     local options="--socket --json --no-color --help --version"
     case $command in
-        status) options+=" --require-type --prohibit-type --not-expensive --not-constrained --check --ipv4 --ipv6 --dns --internet" ;;
-        monitor) options+=" --require-type --prohibit-type --not-expensive --not-constrained --route" ;;
-        wait) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet --route --timeout" ;;
+        status) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --check --ipv4 --ipv6 --dns --internet" ;;
+        monitor) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --route" ;;
+        wait) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet --route --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
-        run) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet --restart --grace" ;;
-        hold) options+=" --require-type --prohibit-type --not-expensive --not-constrained --ipv4 --ipv6 --dns --internet" ;;
+        run) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet --restart --grace" ;;
+        hold) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
         COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run hold" -- "$cur"))
@@ -68,7 +68,7 @@ _pathctl() {
         COMPREPLY=($(compgen -c -f -- "$cur"))
     elif [[ $command == hold && $cur != -* ]]; then
         # hold [CRITERION...]: one of the words
-        COMPREPLY=($(compgen -W "require-type: prohibit-type: not-expensive not-constrained ipv4 ipv6 dns internet" -- "$cur"))
+        COMPREPLY=($(compgen -W "require-type: prohibit-type: not-expensive not-constrained network: not-network: ipv4 ipv6 dns internet" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     fi
