@@ -177,4 +177,6 @@ final class NamespacedSource: PathEventSource, @unchecked Sendable {
     }
 
     func watchRoutes(to destinations: Set<IPAddress>) { monitor.watchRoutes(to: destinations) }
+
+    func refreshNeighbours(_ gateways: [Neighbour.Key]) { monitor.refreshNeighbours(gateways) }
 }
