@@ -11,7 +11,7 @@ import Testing
 /// The daemon's side of network identity, against a fake kernel and a clock the test
 /// turns: a path line for each change of network, the settling time ending in a line,
 /// and the questions about unconfirmed gateways going to the source.
-@Suite("network identity in the daemon")
+@Suite("network identity in the daemon", .blocking)
 struct NetworkIdentityServiceTests {
     private typealias F = Fixture
     static let gateway = F.ip("192.168.1.1")
