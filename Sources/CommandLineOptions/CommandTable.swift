@@ -35,7 +35,8 @@ public struct CommandOption: Sendable {
     public var name: String { spec.name }
 }
 
-/// The operands a command takes, one or more of one kind (`route HOST...`).
+/// The operands a command takes, one or more of one kind (`route HOST...`), or exactly
+/// one (`lease INTERFACE`).
 public struct CommandOperands: Sendable {
     /// What one is called in the usage text, `HOST`.
     public let name: String
@@ -45,17 +46,21 @@ public struct CommandOperands: Sendable {
     /// The flag that introduces them (`monitor --route HOST...`): with it they are
     /// needed, without it none is taken. Nil: always needed (`route HOST...`).
     public let introducedBy: String?
+    /// Exactly one is taken, not one or more.
+    public let isSingle: Bool
 
     public init(_ name: String, description: String, completion: ValueCompletion = .nothing,
-                introducedBy: String? = nil) {
+                introducedBy: String? = nil, single isSingle: Bool = false) {
         self.name = name
         self.description = description
         self.completion = completion
         self.introducedBy = introducedBy
+        self.isSingle = isSingle
     }
 
-    /// How they follow the command in the usage text: `HOST...`, `--route HOST...`.
-    public var usage: String { (introducedBy.map { "\($0) " } ?? "") + "\(name)..." }
+    /// How they follow the command in the usage text: `HOST...`, `--route HOST...`,
+    /// `INTERFACE`.
+    public var usage: String { (introducedBy.map { "\($0) " } ?? "") + name + (isSingle ? "" : "...") }
 }
 
 /// One command: its name, its line in the usage text, the options it takes besides the
@@ -141,6 +146,9 @@ public struct CommandTable<Action: Sendable>: Sendable {
             }
             if let empty = operands.first(where: \.isEmpty) {
                 throw UsageError("\(name): \"\(empty)\" is no \(kind.name)")
+            }
+            if kind.isSingle && operands.count > 1 {
+                throw UsageError("\(name) takes one \(kind.name), got \(operands.count)")
             }
         } else if let extra = operands.first {
             throw UsageError("unexpected argument \"\(extra)\" after \(name)")

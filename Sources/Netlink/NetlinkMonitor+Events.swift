@@ -2,6 +2,7 @@
 import CLinux
 import Dispatch
 import PathModel
+import SystemCalls
 
 /// Reading, decoding and delivering: everything here runs on `queue`.
 extension NetlinkMonitor {
@@ -64,6 +65,12 @@ extension NetlinkMonitor {
             needsLookup = true
             // Nothing to learn from the message when every link is stale already.
             if staleInterfaces != .all { staleInterfaces.formUnion(.of(route: header)) }
+        case RTM_NEWNDUSEROPT:
+            // A hint about the network, no change of any route: no lookup of its own.
+            let now = MonotonicInstant(sinceBoot: .nanoseconds(SystemClock.monotonicNanoseconds))
+            if let option = RouterOptionDecoder.decode(header, receivedAt: now) {
+                pending.append(.routerOption(option))
+            }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -139,8 +146,10 @@ extension NetlinkMonitor {
                 if masters.contains(index) { staleInterfaces = .all }
             case .addressChanged, .addressRemoved, .ruleAdded, .ruleRemoved:
                 staleInterfaces = .all
-            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained:
-                // A neighbour changes no route, and a carrier change comes with its link's message.
+            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained,
+                 .routerOption:
+                // A neighbour or a router's option changes no route, and a carrier change
+                // comes with its link's message.
                 break
             }
         }

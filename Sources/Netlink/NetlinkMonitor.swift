@@ -172,7 +172,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         // Before joining the groups, so that no message is queued unfiltered.
         attachRouteFilter(to: events)
         for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
-                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE] {
+                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_ND_USEROPT] {
             try events.addMembership(group)
         }
         try events.setNonBlocking()

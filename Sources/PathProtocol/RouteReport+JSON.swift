@@ -68,6 +68,8 @@ extension Interface {
         writer.member("index", index.rawValue)
         writer.member("type", type.rawValue)
         writer.member("tunnel", isTunnel)
+        // Added within version 1: present only when the network announced one.
+        if let captivePortal { writer.member("captivePortal", captivePortal) }
         writer.endObject()
     }
 
@@ -75,6 +77,7 @@ extension Interface {
         guard let name = value["name"]?.stringValue, let index = value["index"]?.integerValue,
               let index32 = Int32(exactly: index), let typeName = value["type"]?.stringValue else { return nil }
         return Interface(name: name, index: InterfaceIndex(rawValue: index32), type: InterfaceType(rawValue: typeName),
-                         isTunnel: value["tunnel"]?.boolValue ?? false)
+                         isTunnel: value["tunnel"]?.boolValue ?? false,
+                         captivePortal: value["captivePortal"]?.stringValue)
     }
 }

@@ -35,5 +35,6 @@ enum Commands {
         program: "pathctl", globalOptions: GlobalOptions.options,
         standaloneOptions: [.help, GlobalOptions.version, .completions],
         commands: [StatusVerb.command, MonitorVerb.command, WaitVerb.command, InterfacesVerb.command,
-                   RouteVerb.command, ReloadVerb.command, MetricsVerb.command, HistoryVerb.command])
+                   RouteVerb.command, ReloadVerb.command, MetricsVerb.command, HistoryVerb.command,
+                   NetworksVerb.command, LeaseVerb.command])
 }

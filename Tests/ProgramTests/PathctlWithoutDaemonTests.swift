@@ -14,9 +14,13 @@ struct PathctlWithoutDaemon {
         #expect(!commands.isEmpty && !takingHosts.isEmpty && takingHosts.isSubset(of: commands), "\(commands)")
         try withTemporaryDirectory { directory in
             let introducers = usage.hostIntroducers
+            let single = usage.singleOperands
+            #expect(single == ["lease": "INTERFACE"], "\(single)")
             // Each command as it runs: with HOSTs if it takes them, and also without
-            // them where they follow an option (`monitor` and `monitor --route HOST`).
+            // them where they follow an option (`monitor` and `monitor --route HOST`);
+            // with its one operand if it takes one (`lease lo`).
             let invocations = commands.flatMap { verb -> [[String]] in
+                if single[verb] != nil { return [[verb, "lo"]] }
                 guard let introducer = introducers[verb] else { return [[verb]] }
                 let withHost = [verb] + introducer + ["192.0.2.1"]
                 return introducer.isEmpty ? [withHost] : [[verb], withHost]

@@ -18,11 +18,14 @@ _pathctl() {
         --require-type|--prohibit-type)
             COMPREPLY=($(compgen -W "wifi cellular wiredEthernet loopback other wired ethernet" -- "$cur"))
             return ;;
-        --timeout|--since)
+        --timeout|--since|--address|--server|--domain|--vendor-option|--captive-portal)
             COMPREPLY=()
             return ;;
         --format)
             COMPREPLY=($(compgen -W "openmetrics prometheus" -- "$cur"))
+            return ;;
+        --family)
+            COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur"))
             return ;;
     esac
 
@@ -31,7 +34,7 @@ _pathctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket|--require-type|--prohibit-type|--timeout|--format|--since)
+            --socket|--require-type|--prohibit-type|--timeout|--format|--since|--family|--address|--server|--domain|--vendor-option|--captive-portal)
                 [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
                 ((i++)) ;;
             -*) ;;
@@ -46,9 +49,10 @@ _pathctl() {
         wait) options+=" --require-type --prohibit-type --ipv4 --ipv6 --dns --internet --route --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
+        lease) options+=" --family --address --server --domain --vendor-option --captive-portal --ended" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history" -- "$cur"))
+        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history networks lease" -- "$cur"))
     elif [[ $command == monitor && $cur != -* ]]; then
         # monitor --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
