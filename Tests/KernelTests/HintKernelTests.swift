@@ -80,12 +80,14 @@ extension KernelTests {
         }
 
         @Test("""
-            dhcpcd with the shipped hook: ANDROID_METERED makes the path expensive with no configuration, and no \
-            longer once dhcpcd stops (its lease's end: dhcpcd keeps the address)
+            dhcpcd with the shipped hook: ANDROID_METERED makes the path expensive with no configuration, not while \
+            pathd.conf says Expensive=no for the interface, and no longer once dhcpcd stops (its lease's end: \
+            dhcpcd keeps the address)
             """)
         func dhcpcdHook() throws {
             try withVethTopology { topology in try Self.withDHCP(topology) { host in
-                let daemon = try topology.startDaemon(arguments: ["--config", try Self.writeConfig(topology, "")])
+                let config = try Self.writeConfig(topology, "")
+                let daemon = try topology.startDaemon(arguments: ["--config", config])
                 let subscriber = try topology.subscribe()
                 // -4: DHCPv4 only; --noarp: no address probe, which only delays; -B: in front, ours to stop.
                 let client = try host.start(["dhcpcd", "-4", "-B", "--noarp", "-d", "vA"], name: "dhcpcd")
@@ -97,6 +99,18 @@ extension KernelTests {
                 try waitUntil("pathd logged the lease", detail: { "; its log:\n\(try daemon.stderr)" }) {
                     try daemon.stderr.contains(recorded)
                 }
+
+                // Configuration overrides the hint (pathd.conf(5): [Network], then [Interface],
+                // then hints), and the hint shows again once the section is gone.
+                func reload(_ text: String) throws {
+                    try text.write(toFile: config, atomically: true, encoding: .utf8)
+                    let reloaded = try ConfigAgainstDaemon.reload(topology)
+                    try #require(reloaded.termination == .exit(0), "\(reloaded.stderr)")
+                }
+                try reload("[Interface]\nName=vA\nExpensive=no\n")
+                try subscriber.waitFor("free through vA, by [Interface]", Self.satisfied(expensive: false))
+                try reload("")
+                try subscriber.waitFor("expensive again without the section", Self.satisfied(expensive: true))
 
                 // dhcpcd stops (STOP) and keeps the address (Debian's dhcpcd.conf: persistent):
                 // only the hook's end can take the hint back.
