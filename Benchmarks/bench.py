@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import gio  # noqa: E402
 import hostile  # noqa: E402
+import networks  # noqa: E402
 import routebench  # noqa: E402
 import routewatch  # noqa: E402
 import readers  # noqa: E402
@@ -852,6 +853,8 @@ def print_report(results):
         gio.print_glib(results["gio"])
     if "routewatch" in results:
         routewatch.print_report(results["routewatch"])
+    if "networks" in results:
+        networks.print_networks(results["networks"])
 
 
 def print_flood(f):
@@ -938,9 +941,9 @@ def main():
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,latency5,latency-pair,breakdown,fanout,idle,hostile,"
-                                "memory,route,flood,start-full,gio,routewatch",
+                                "memory,route,flood,start-full,gio,routewatch,networks",
                         help="comma-separated subset of start,resync,engine,latency,latency5,latency-pair,breakdown,"
-                             "fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch (start-full runs inside "
+                             "fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch,networks (start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
                              "interfaces; latency-pair the route changes in turn in a topology with one interface and "
                              "one with five, each with its own pathd; routewatch: the watched routes, routewatch.py); "
@@ -1043,6 +1046,9 @@ def main():
         if "routewatch" in only:
             print("bench: watched routes (routewatch.py)", file=sys.stderr, flush=True)
             results["routewatch"] = routewatch.report(binary, arguments.routes, arguments.prefix)
+        if "networks" in only:
+            print("bench: memory per network remembered", file=sys.stderr, flush=True)
+            results["networks"] = networks.networks_memory(binary, topology.a, directory)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

@@ -9,8 +9,8 @@ import SystemCalls
 /// docs/PROTOCOL.md): at most `capacity`, the least recently seen forgotten first, kept
 /// in `networks.jsonl` in the state directory so that they survive a restart. The file
 /// holds the raw facts of each ID (the gateway's MAC), so it is written with mode 0600,
-/// and the request is for privileged peers only. A network costs about 600 bytes here
-/// (docs/PERFORMANCE.md, "Networks remembered"), so the whole list stays under 160 KiB.
+/// and the request is for privileged peers only. A network costs 0.6 to 1.2 KB here
+/// (docs/PERFORMANCE.md, "Networks remembered"), so the whole list stays under 300 KiB.
 ///
 /// The file is written whole (`AtomicFile`: a crash leaves the old file or the new one)
 /// when a network is first seen, renamed, seen on another link, or leaves the path, at
