@@ -855,6 +855,8 @@ def print_report(results):
         routewatch.print_report(results["routewatch"])
     if "networks" in results:
         networks.print_networks(results["networks"])
+    if "advertisements" in results:
+        networks.print_advertisements(results["advertisements"])
 
 
 def print_flood(f):
@@ -1049,6 +1051,8 @@ def main():
         if "networks" in only:
             print("bench: memory per network remembered", file=sys.stderr, flush=True)
             results["networks"] = networks.networks_memory(binary, topology.a, directory)
+            print("bench: router advertisements' hints", file=sys.stderr, flush=True)
+            results["advertisements"] = networks.advertisement_cost(binary, topology, directory)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

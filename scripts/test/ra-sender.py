@@ -5,7 +5,8 @@ options the hints kernel tests need that radvd 2.19 cannot send: the captive por
 URI (option 37, RFC 8910), and a DNS search list (option 31, RFC 8106) with a lifetime
 of the test's choosing. The kernel fills in the ICMPv6 checksum and the source (the
 interface's link-local address). Run as root in the router's namespace
-(Tests/KernelTests/HintKernelTests.swift); it exits once the advertisement is sent.
+(Tests/KernelTests/HintKernelTests.swift; Benchmarks/networks.py sends many with
+--count); it exits once the advertisements are sent.
 """
 import argparse
 import socket
@@ -33,6 +34,7 @@ def main():
     parser.add_argument("--search", nargs="*", default=[])
     parser.add_argument("--search-lifetime", type=int, default=600)
     parser.add_argument("--router-lifetime", type=int, default=1800)
+    parser.add_argument("--count", type=int, default=1, help="send the advertisement this many times, back to back")
     options = parser.parse_args()
     # Type 134, code 0, checksum (the kernel's), hop limit 64, no flags, router lifetime,
     # reachable time and retransmission timer unspecified.
@@ -45,7 +47,9 @@ def main():
     # RFC 4861 §6.1.2: a host drops an advertisement whose hop limit is not 255.
     sender.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_MULTICAST_HOPS, 255)
     sender.setsockopt(socket.SOL_SOCKET, socket.SO_BINDTODEVICE, options.interface.encode())
-    sender.sendto(advertisement, ("ff02::1", 0, 0, socket.if_nametoindex(options.interface)))
+    destination = ("ff02::1", 0, 0, socket.if_nametoindex(options.interface))
+    for _ in range(options.count):
+        sender.sendto(advertisement, destination)
 
 
 if __name__ == "__main__":
