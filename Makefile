@@ -36,7 +36,7 @@ RELEASE_DIR   ?= .build/release
 MAN_PAGES     := man/pathd.8 man/pathctl.1 man/pathd.conf.5 man/pathd-probe.8
 UNITS         := packaging/systemd/pathd.service packaging/systemd/pathd.socket \
                  packaging/systemd/pathd-wait-online.service packaging/systemd/pathd-probe.service \
-                 packaging/systemd/pathd-wait-route@.service
+                 packaging/systemd/pathd-wait-route@.service packaging/systemd/pathd-path@.service
 # Units and man pages name the default install paths (/usr/local/...); installed
 # copies name the real ones.
 INSTALLED_PATHS := sed -e 's|/usr/local/bin|$(BINDIR)|g' \
@@ -53,7 +53,7 @@ DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
 .PHONY: all deps build run test test-systemd test-repeat lint install uninstall deb clean bench bench-systemd fuzz gio-module \
-        build-gio-module install-gio-module uninstall-gio-module interop completions example-config
+        build-gio-module install-gio-module uninstall-gio-module interop generate completions example-config
 
 all: build
 
@@ -61,10 +61,13 @@ deps:
 	@scripts/install-deps.sh
 
 # No apt-get here: packagers build in a chroot that has the build dependencies.
+# SWIFT_BUILD_FLAGS: more flags for these builds (`make test` passes -warnings-as-errors
+# through `make deb`).
+SWIFT_BUILD_FLAGS ?=
 build:
-	$(SWIFT) build $(RELEASE_FLAGS) --product pathd
-	$(SWIFT) build $(RELEASE_FLAGS) --product pathctl
-	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-probe
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product pathd
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product pathctl
+	$(SWIFT) build $(RELEASE_FLAGS) $(SWIFT_BUILD_FLAGS) --product pathd-probe
 
 # The GIO module (gio-module/, C against GLib and json-glib) is built and installed on its
 # own: `make build` and `make install` need no GLib development files, so a server gets
@@ -112,15 +115,19 @@ run: deps build
 WARNINGS_AS_ERRORS := -Xswiftc -warnings-as-errors
 
 # Lint first so that the Swift test runners' summaries are the last lines printed.
-# The plain whole-package release build comes next, as a packager or a SwiftPM user
-# types it (in a build directory of its own: `make build`'s flags differ).
-# The package is built before the tests, which install it into a scratch root.
+# The package is built next (the tests install it into a scratch root and a container),
+# with warnings as errors; then the client library (the PathClient target and all it
+# links) in release too, in the package's own build tree, so that the modules the
+# package compiled are not compiled again (a whole release build of its own took 80 s
+# of a fresh clone's 8 min 47 s). Every target, examples and test code included, is
+# compiled by `swift test`'s debug build.
 # `swift test` builds every target, not only the test targets' dependencies: pathd,
 # pathctl, pathd-probe and the examples land next to the test bundle, where KernelTests,
 # PackagingTests and ProgramTests look (BuiltProduct), and Tests/AppleCompatibility is
 # compiled in both language modes.
-test: deps lint deb gio-module interop
-	$(SWIFT) build -c release --build-path .build-release-check $(WARNINGS_AS_ERRORS)
+test: deps lint gio-module interop
+	$(MAKE) deb SWIFT_BUILD_FLAGS="$(WARNINGS_AS_ERRORS)"
+	cd $(DEB_TREE) && $(SWIFT) build $(RELEASE_FLAGS) $(WARNINGS_AS_ERRORS) --target PathClient
 	PATHD_TEST_DEB=$(CURDIR)/$(DEB_FILE) PATHD_TEST_GIO_DEB=$(CURDIR)/$(DEB_GIO_FILE) \
 		$(SWIFT) test $(WARNINGS_AS_ERRORS)
 
@@ -156,11 +163,17 @@ lint:
 	scripts/check-testable-imports.py $(SWIFT)
 	scripts/check-line-length.py
 	scripts/check-spdx.py
+	scripts/check-known-values.py
 	@if command -v systemd-analyze >/dev/null 2>&1; then \
 		scripts/verify-units.sh $(UNITS); \
 	else \
 		echo "lint: systemd-analyze not found, units not verified" >&2; \
 	fi
+
+# Every file the programs write from their tables, checked in: run this after changing a
+# command table or a configuration key (CompletionTests and PackagingFilesTests fail
+# until the files match).
+generate: completions example-config
 
 # Each program's completions are written by the program from its command table
 # (CommandLineOptions' one generator) and checked in, so packagers install plain files;
@@ -259,17 +272,21 @@ deb: deps
 # the per-interface lookups (about 4 minutes: start and resync with 1M routes, latency
 # with 5 interfaces), BENCH_ARGS="--only routewatch" the watched routes
 # (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
-# minutes with the default 1M routes).
-# pathd-engine-bench times the client library's in-process engine beside pathd.
+# minutes with the default 1M routes), BENCH_ARGS="--only run" pathctl run (Benchmarks/
+# runbench.py: path turns expensive → the command's SIGTERM, idle while it runs; 90 s).
+# pathd-engine-bench times the client library's in-process engine beside pathd; pathd-linestamp
+# stamps pathd's and ip monitor's lines as their reads return (bench.py, "How it is measured").
 BENCH_ARGS ?=
 bench: deps build build-gio-module
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-engine-bench
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-linestamp
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
 		--gio-modules gio-module/build/modules $(BENCH_ARGS)
 	$(MAKE) bench-systemd
 
-# pathd's package under a real systemd in a container: start → READY=1, memory, and stop
-# with 100 subscribers (Benchmarks/systemd.py; about 30 s).
+# pathd's package under a real systemd in a container: start → READY=1, memory, stop
+# with 100 subscribers, and a job bound to pathd-path@not-expensive stopped by a reload
+# that makes the path expensive (Benchmarks/systemd.py; about 40 s).
 bench-systemd: deps deb
 	Benchmarks/systemd.py --deb $(DEB_FILE)
 

@@ -13,6 +13,10 @@ let package = Package(
         // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
         // when no daemon answers, evaluated in-process (links libnl-3 and libnl-route-3).
         .library(name: "PathClient", targets: ["PathClient"]),
+        // Apple's module name for the same compatibility types: code written for Apple's
+        // Network framework compiles with nothing changed, its `import Network` and
+        // `Network.NWPath` included (README.md, "Swift").
+        .library(name: "Network", targets: ["Network"]),
         // pathd's socket only: no in-process engine, links neither libnl nor libsystemd.
         .library(name: "PathSocketClient", targets: ["PathSocketClient"]),
         // For the fuzz package (Fuzz/Package.swift), which depends on this one by path.
@@ -37,11 +41,14 @@ let package = Package(
         .target(name: "SystemCalls", dependencies: ["CSystemCalls"]),
         // The values every module speaks in: links, addresses, snapshots, paths, reports.
         .target(name: "PathModel"),
-        // pathd.conf's language: the INI parser, the key tables, diagnostics, globs, the policy,
-        // and the files it is read from (pathd.conf and its drop-ins).
-        .target(name: "PathConfiguration", dependencies: ["PathModel", "SystemCalls"]),
+        // pathd.conf's sections as values: each section's settings and its table of keys (how
+        // they parse and print), the [Interface] rules and the policy they make; no text format.
+        .target(name: "PathSettings", dependencies: ["PathModel"]),
+        // pathd.conf's language: the INI parser, diagnostics, and the files it is read from
+        // (pathd.conf and its drop-ins), into one Configuration of the sections.
+        .target(name: "PathConfiguration", dependencies: ["PathModel", "PathSettings", "SystemCalls"]),
         // Where the path is computed: a snapshot and a policy in, a path or a route's verdict out.
-        .target(name: "PathEvaluation", dependencies: ["PathConfiguration", "PathModel"]),
+        .target(name: "PathEvaluation", dependencies: ["PathSettings", "PathModel"]),
         .target(name: "PathProtocol", dependencies: ["PathModel"]),
         .target(name: "Netlink", dependencies: ["CLinux", "PathModel", "SystemCalls"]),
         // What every program of the package shares that is neither the model nor a system
@@ -55,6 +62,9 @@ let package = Package(
         .target(name: "PathClient", dependencies: ["Netlink", "KernelState", "PathModel", "PathEvaluation",
                                                    "PathConfiguration", "PathSocketClient", "ServiceSupport",
                                                    "SystemCalls"]),
+        // Apple's names only (NWPathMonitor, NWPath, NWInterface, NWEndpoint, the addresses),
+        // re-exported from PathClient under the module name Apple's code imports.
+        .target(name: "Network", dependencies: ["PathClient"]),
         // The connectivity check without its HTTP client: SHA-256, the verdict, when to check.
         .target(name: "ConnectivityCheck", dependencies: ["PathModel", "PathConfiguration", "PathProtocol",
                                                           "PathSocketClient", "ServiceSupport", "SystemCalls"]),
@@ -71,10 +81,11 @@ let package = Package(
                                                               "ServiceSupport"]),
         // Examples/: built by `make test`, run by the kernel tests.
         .executableTarget(name: "OfflineBanner", dependencies: ["PathClient"], path: "Examples/OfflineBanner"),
-        // Two programs as written for Apple's Network, built against PathClient.
-        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["PathClient"],
+        // Two programs as written for Apple's Network, unchanged, built against the
+        // Network product.
+        .executableTarget(name: "NWPathMonitorCallback", dependencies: ["Network"],
                           path: "Examples/NWPathMonitorCallback"),
-        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["PathClient"],
+        .executableTarget(name: "NWPathMonitorAsync", dependencies: ["Network"],
                           path: "Examples/NWPathMonitorAsync"),
         // The route to one address as an AsyncSequence (PathMonitor.routeUpdates).
         .executableTarget(name: "RouteWatch", dependencies: ["PathClient"], path: "Examples/RouteWatch"),
@@ -83,13 +94,16 @@ let package = Package(
                           path: "Examples/SocketOnlyMonitor"),
         // Code written for Apple's Network with only the import changed, compiled (never
         // run) in both language modes; Tests/AppleCompatibility/README.md explains.
-        .target(name: "AppleCompatibilitySwift5", dependencies: ["PathClient"],
+        .target(name: "AppleCompatibilitySwift5", dependencies: ["Network"],
                 path: "Tests/AppleCompatibility/Swift5", swiftSettings: [.swiftLanguageMode(.v5)]),
-        .target(name: "AppleCompatibilitySwift6", dependencies: ["PathClient"],
-                path: "Tests/AppleCompatibility/Swift6"),
+        .target(name: "AppleCompatibilitySwift6", dependencies: ["Network"],
+                path: "Tests/AppleCompatibility/Swift6",
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         // The in-process engine timed from inside a process, for `make bench` (Benchmarks/).
         .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"],
                           path: "Benchmarks/EngineBench"),
+        // Stamps lines as a blocking read returns them, for `make bench`'s latency figures.
+        .executableTarget(name: "pathd-linestamp", path: "Benchmarks/LineStamp"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"],
@@ -134,7 +148,7 @@ let package = Package(
                                                                    "PathConfiguration", "ServiceSupport",
                                                                    "PathTestFixtures"]),
         .testTarget(name: "NetlinkTests", dependencies: ["CLinux", "Netlink", "PathModel", "PathConfiguration",
-                                                          "PathTestFixtures"]),
+                                                          "KernelState", "ServiceSupport", "PathTestFixtures"]),
         // The packages under a real systemd booted in a container (scripts/test/booted_systemd.py).
         .testTarget(name: "SystemdTests", dependencies: ["PathTestFixtures"]),
         // What ships beside the binaries, read or unpacked without a network namespace: the

@@ -34,9 +34,10 @@ import hostile  # noqa: E402
 import networks  # noqa: E402
 import routebench  # noqa: E402
 import routewatch  # noqa: E402
+import runbench  # noqa: E402
 import readers  # noqa: E402
 import rtnl  # noqa: E402
-from harness import (IP, Loop, Pathd, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
+from harness import (IP, Loop, Pathd, StampedSubscriber, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
                      summary_ms)
 
 
@@ -126,9 +127,13 @@ class Driver:
     """Performs kernel changes through rtnetlink and watches pathd's subscriber and
     `ip monitor link route` in one select loop, all against one clock."""
 
-    def __init__(self, topology, subscriber):
+    def __init__(self, topology, subscriber, linestamp=None):
         self.topology = topology
         self.subscriber = subscriber
+        # pathd-linestamp, through which `ip monitor`'s lines are read and stamped, as
+        # pathd's are (StampedSubscriber); None: stamped by this process's select loop.
+        self.linestamp = linestamp
+        self.stamper = None
         self.socket_a = AckStream(rtnl.socket_in_namespace(topology.a))
         self.socket_b = AckStream(rtnl.socket_in_namespace(topology.b))
         self.links = LinkWatch(topology.a)
@@ -142,8 +147,14 @@ class Driver:
         """Starts `ip monitor link route` and waits until it is subscribed."""
         self.monitor = subprocess.Popen([IP, "-n", self.topology.a, "monitor", "link", "route"],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        os.set_blocking(self.monitor.stdout.fileno(), False)
-        self.monitor_lines = Stream(self.monitor.stdout.fileno())
+        if self.linestamp:
+            self.stamper = subprocess.Popen([self.linestamp], stdin=self.monitor.stdout, stdout=subprocess.PIPE,
+                                            stderr=subprocess.DEVNULL)
+            os.set_blocking(self.stamper.stdout.fileno(), False)
+            self.monitor_lines = Stream(self.stamper.stdout.fileno(), stamped=True)
+        else:
+            os.set_blocking(self.monitor.stdout.fileno(), False)
+            self.monitor_lines = Stream(self.monitor.stdout.fileno())
         self.loop.add(self.monitor_lines)
         self.prime()
 
@@ -155,6 +166,10 @@ class Driver:
         self.monitor.wait()
         self.monitor.stdout.close()
         self.monitor = None
+        if self.stamper:
+            self.stamper.wait()  # ends at the end of ip monitor's output
+            self.stamper.stdout.close()
+            self.stamper = None
 
     def watch(self, subscriber):
         """Reads another pathd's subscriber in the same loop."""
@@ -253,6 +268,8 @@ class Driver:
         if self.monitor:
             self.monitor.terminate()
             self.monitor.wait()
+        if self.stamper:
+            self.stamper.wait()
         self.socket_a.socket.close()
         self.socket_b.socket.close()
 
@@ -797,7 +814,8 @@ def print_report(results):
                   f"{ms(mo.get('max'))} | {ms(d.get('median'))} | {ms(d.get('p99'))} | "
                   f"{block['pathd_missed']} / {block['monitor_missed']} |")
         print()
-        readers.print_latency_readers(report.get("readers", {}), ms)
+    if "readers" in results:
+        readers.print_latency_readers(results["readers"], ms)
     if "latency_pair" in results:
         print_latency_pair(results["latency_pair"])
     if "breakdown" in results:
@@ -853,6 +871,8 @@ def print_report(results):
         gio.print_glib(results["gio"])
     if "routewatch" in results:
         routewatch.print_report(results["routewatch"])
+    if "run" in results:
+        runbench.print_report(results["run"], ms)
     if "networks" in results:
         networks.print_networks(results["networks"])
     if "advertisements" in results:
@@ -935,6 +955,10 @@ def main():
                         help="rounds of 4 changes (default route, carrier) idle and during each flood phase")
     parser.add_argument("--hostile-samples", type=int, default=1000, help="status round trips, idle and hostile")
     parser.add_argument("--hostile-changes", type=int, default=40, help="route changes, idle and hostile (even)")
+    parser.add_argument("--route-limit-changes", type=int, default=40,
+                        help="route changes per phase of route-limit (even; four phases per gap)")
+    parser.add_argument("--route-limit-held", type=int, default=256,
+                        help="route subscriptions the user holds in route-limit (at most MaxRoutesPerUser=, 256)")
     parser.add_argument("--memory-clients", type=int, default=1024)
     parser.add_argument("--route-samples", type=int, default=5000, help="route and ping requests, each way")
     parser.add_argument("--pathctl", help="pathctl, timed through `monitor --json` in the latency part "
@@ -942,12 +966,15 @@ def main():
     parser.add_argument("--engine", help="pathd-engine-bench, the in-process engine (default: beside --pathd, if there)")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
-                        default="start,resync,engine,latency,latency5,latency-pair,breakdown,fanout,idle,hostile,"
-                                "memory,route,flood,start-full,gio,routewatch,networks",
-                        help="comma-separated subset of start,resync,engine,latency,latency5,latency-pair,breakdown,"
-                             "fanout,idle,hostile,memory,route,flood,start-full,gio,routewatch,networks (start-full runs inside "
+                        default="start,resync,engine,latency,readers,latency5,latency-pair,breakdown,fanout,idle,"
+                                "hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks",
+                        help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
+                             "breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks "
+                             "(networks: memory per network remembered and router advertisements' cost, networks.py; run: pathctl run, runbench.py; route-limit: a path line with one user at "
+                             "MaxRoutesPerUser= and none; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
-                             "interfaces; latency-pair the route changes in turn in a topology with one interface and "
+                             "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
+                             "its own beside pathd's line (latency is pathd and ip monitor alone); latency-pair the route changes in turn in a topology with one interface and "
                              "one with five, each with its own pathd; routewatch: the watched routes, routewatch.py); "
                              "--only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
@@ -958,6 +985,9 @@ def main():
                         help="GLib part: rounds of 4 changes (carrier, both default routes)")
     parser.add_argument("--gio-idle-seconds", type=int, default=10)
     parser.add_argument("--gio-routes", type=int, help="GLib part's flood (default --routes; 0: no flood)")
+    parser.add_argument("--run-rounds", type=int, default=20,
+                        help="pathctl run: rounds of the path turning expensive (the command stopped) and free again")
+    parser.add_argument("--run-idle-seconds", type=int, default=60, help="pathctl run: idle while its command runs")
     parser.add_argument("--json", help="also write the raw results here")
     arguments = parser.parse_args()
     if os.geteuid() != 0:
@@ -966,6 +996,7 @@ def main():
     binary = os.path.abspath(arguments.pathd)
     pathctl = arguments.pathctl or readers.sibling(binary, "pathctl")
     engine = arguments.engine or readers.sibling(binary, "pathd-engine-bench")
+    linestamp = readers.sibling(binary, "pathd-linestamp")
     results = {"machine": machine()}
     directory = tempfile.mkdtemp(prefix="pathd-bench-")
     topology = None
@@ -985,17 +1016,38 @@ def main():
         pathd = Pathd(binary, topology.a, os.path.join(directory, "pathd.sock"), os.path.join(directory, "pathd.log"))
         subscriber = pathd.wait_until_accepting()
         subscriber.wait_for(path_state(True, True))
-        driver = Driver(topology, subscriber)
+        if linestamp:
+            # The changes' lines, pathd's and ip monitor's, are stamped by pathd-linestamp.
+            subscriber.close()
+            subscriber = StampedSubscriber(linestamp, pathd.socket_path)
+            subscriber.wait_for(path_state(True, True))
+        else:
+            print("bench: pathd-linestamp not found beside pathd: lines are stamped by this process's select loop, "
+                  "whose own time lands in pathd − ip monitor", file=sys.stderr, flush=True)
+        results["stamped_by"] = "pathd-linestamp" if linestamp else "bench.py's select loop"
+        driver = Driver(topology, subscriber, linestamp)
         if "latency" in only:
-            print(f"bench: latency, {arguments.rounds * 10} changes", file=sys.stderr, flush=True)
-            if pathctl:
-                driver.add_reader("pathctl monitor --json", readers.pathctl_monitor(pathctl, pathd.socket_path))
-            if engine:
-                driver.add_reader("in-process engine", readers.engine(engine, topology.a))
-            for reader in driver.readers.values():
-                reader.wait_for(path_state(True, True))
+            # The headline alone: pathd's subscriber and `ip monitor`, no other reader (on
+            # two cores a third process slows `ip monitor` more than pathd and hides
+            # pathd's cost; issue 36).
+            print(f"bench: latency, {arguments.rounds * 10} changes, pathd and ip monitor alone",
+                  file=sys.stderr, flush=True)
             results["latency"] = latency_report(latency(driver, arguments.rounds))
-            driver.remove_readers()
+        if "readers" in only:
+            # Every other reader in a run of its own, against pathd's line of the same run.
+            makers = []
+            if pathctl:
+                makers.append(("pathctl monitor --json", lambda: readers.pathctl_monitor(pathctl, pathd.socket_path)))
+            if engine:
+                makers.append(("in-process engine", lambda: readers.engine(engine, topology.a)))
+            results["readers"] = {}
+            for name, make in makers:
+                print(f"bench: latency of {name}, {arguments.rounds * 10} changes", file=sys.stderr, flush=True)
+                driver.add_reader(name, make())
+                driver.readers[name].wait_for(path_state(True, True))
+                report = latency_report(latency(driver, arguments.rounds))
+                driver.remove_readers()
+                results["readers"].update(report["readers"])
         if "latency5" in only:
             print(f"bench: latency with 5 interfaces, {arguments.rounds * 10} changes", file=sys.stderr, flush=True)
             topology.add_idle_uplinks()
@@ -1025,6 +1077,14 @@ def main():
                 driver, pathd, top.a, arguments.hostile_samples, arguments.hostile_changes,
                 lambda add: rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index),
                 {False: path_state(False, True), True: path_state(True, True)})
+        if "route-limit" in only:
+            print("bench: a path line with one user at MaxRoutesPerUser= and with none", file=sys.stderr, flush=True)
+            os.chmod(directory, 0o755)  # nobody's client must reach the socket
+            top = topology
+            results["route_limit"] = hostile.route_limit_latency(
+                driver, pathd, top.a, arguments.route_limit_changes, (50, 5),
+                lambda add: rtnl.RouteSocket.route_request(add, socket.AF_INET, Topology.V4_GATEWAY, top.va_index),
+                {False: path_state(False, True), True: path_state(True, True)}, arguments.route_limit_held)
         if "memory" in only:
             print(f"bench: memory with {arguments.memory_clients} subscribers", file=sys.stderr, flush=True)
             results["memory"] = hostile.subscription_memory(binary, topology.a, directory, arguments.memory_clients, 64)
@@ -1048,6 +1108,13 @@ def main():
         if "routewatch" in only:
             print("bench: watched routes (routewatch.py)", file=sys.stderr, flush=True)
             results["routewatch"] = routewatch.report(binary, arguments.routes, arguments.prefix)
+        if "run" in only and not pathctl:
+            print("bench: pathctl run skipped: no pathctl beside pathd (--pathctl)", file=sys.stderr, flush=True)
+        elif "run" in only:
+            print(f"bench: pathctl run, {arguments.run_rounds} stops, idle {arguments.run_idle_seconds} s "
+                  "(runbench.py)", file=sys.stderr, flush=True)
+            results["run"] = runbench.report(binary, os.path.abspath(pathctl), arguments.prefix, arguments.run_rounds,
+                                             arguments.run_idle_seconds, directory)
         if "networks" in only:
             print("bench: memory per network remembered", file=sys.stderr, flush=True)
             results["networks"] = networks.networks_memory(binary, topology.a, directory)

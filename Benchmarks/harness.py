@@ -11,9 +11,11 @@ import os
 import selectors
 import socket
 import subprocess
+import sys
 import time
 
-IP = "/usr/sbin/ip" if os.path.exists("/usr/sbin/ip") else "ip"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../scripts/test"))
+from netns import IP, Namespace, remove  # noqa: E402
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
@@ -44,13 +46,10 @@ class Topology:
         self.b = f"{prefix}-b"
         self.created = []
         for namespace in (self.a, self.b):
-            run(IP, "netns", "add", namespace)
-            self.created.append(namespace)
-            run(IP, "netns", "exec", namespace, "sysctl", "-qw",
-                "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.default.addr_gen_mode=1",
-                "net.ipv6.conf.default.keep_addr_on_down=1", "net.ipv6.conf.all.keep_addr_on_down=1")
-            run(IP, "-n", namespace, "link", "set", "lo", "up")
-        run(IP, "-n", self.a, "link", "add", "vA", "type", "veth", "peer", "name", "vB", "netns", self.b)
+            self.created.append(Namespace(namespace, sysctls=(
+                "net.ipv6.conf.default.addr_gen_mode=1", "net.ipv6.conf.default.keep_addr_on_down=1",
+                "net.ipv6.conf.all.keep_addr_on_down=1")))
+        self.created[0].veth("vA", self.created[1], "vB")
         run(IP, "-n", self.a, "address", "add", "198.51.100.2/24", "dev", "vA")
         run(IP, "-n", self.a, "address", "add", "fd00:db8:1::2/64", "dev", "vA", "nodad")
         run(IP, "-n", self.b, "address", "add", "198.51.100.1/24", "dev", "vB")
@@ -101,13 +100,7 @@ class Topology:
 
     def remove(self):
         for namespace in reversed(self.created):
-            pids = run(IP, "netns", "pids", namespace, check=False).stdout.split()
-            for pid in pids:
-                try:
-                    os.kill(int(pid), 9)
-                except ProcessLookupError:
-                    pass
-            run(IP, "netns", "del", namespace, check=False)
+            remove(namespace.name)
         self.created = []
 
 
@@ -205,9 +198,12 @@ class Stream:
     """Lines from one descriptor, each stamped with the clock reading taken when the
     read that delivered it returned from select."""
 
-    def __init__(self, fd, parse_json=False, parse=None):
+    def __init__(self, fd, parse_json=False, parse=None, stamped=False):
         self.fd = fd
         self.parse_json = parse_json
+        # Each line comes as "NS TEXT" from pathd-linestamp, NS its own stamp (the moment
+        # a blocking read returned it), which replaces the select loop's.
+        self.stamped = stamped
         # Turns a line's text into what `first`'s predicates see (instead of JSON).
         self.parse = parse
         self.buffer = b""
@@ -229,6 +225,10 @@ class Stream:
         *complete, self.buffer = self.buffer.split(b"\n")
         for raw in complete:
             text = raw.decode(errors="replace")
+            line_stamp = stamp
+            if self.stamped:
+                own, _, text = text.partition(" ")
+                line_stamp = int(own)
             parsed = None
             if self.parse:
                 parsed = self.parse(text)
@@ -237,7 +237,7 @@ class Stream:
                     parsed = json.loads(text)
                 except ValueError:
                     parsed = None
-            self.lines.append((stamp, text, parsed))
+            self.lines.append((line_stamp, text, parsed))
 
     def first(self, start, predicate):
         """(time, text, parsed) of the first line at or after `start` matching, or None."""
@@ -251,12 +251,12 @@ class ProcessStream(Stream):
     """The stdout of a process this run starts (stdin kept open: closing it ends
     pathd-engine-bench), read in the select loop like any other stream."""
 
-    def __init__(self, command, parse_json=False, parse=None):
+    def __init__(self, command, parse_json=False, parse=None, stamped=False, stdin=subprocess.PIPE):
         self.started = now()
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        self.process = subprocess.Popen(command, stdin=stdin, stdout=subprocess.PIPE,
                                         stderr=subprocess.DEVNULL)
         os.set_blocking(self.process.stdout.fileno(), False)
-        super().__init__(self.process.stdout.fileno(), parse_json=parse_json, parse=parse)
+        super().__init__(self.process.stdout.fileno(), parse_json=parse_json, parse=parse, stamped=stamped)
 
     def wait_for(self, predicate, timeout=10):
         deadline = now() + int(timeout * 1e9)
@@ -276,13 +276,29 @@ class ProcessStream(Stream):
 
     def stop(self):
         if self.process.poll() is None:
-            self.process.stdin.close()
+            if self.process.stdin:
+                self.process.stdin.close()
+            else:
+                self.process.terminate()
             try:
                 self.process.wait(5)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
         self.process.stdout.close()
+
+
+class StampedSubscriber(ProcessStream):
+    """A subscription to pathd read by pathd-linestamp, which stamps each line as its
+    blocking read returns it: the latency figures' reader (bench.py, "How it is measured")."""
+
+    def __init__(self, linestamp, socket_path):
+        self.socket_path = socket_path
+        super().__init__([linestamp, socket_path, json.dumps({"op": "subscribe"})], parse_json=True, stamped=True,
+                         stdin=subprocess.DEVNULL)
+
+    def close(self):
+        self.stop()
 
 
 class Subscriber(Stream):

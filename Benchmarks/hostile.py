@@ -25,16 +25,18 @@ from harness import IP, LineClient, Pathd, kib, now, summary_ms
 
 HOSTILE_CLIENT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "test", "hostile-client.py")
 SETPRIV = "/usr/bin/setpriv"
+NICE = "/usr/bin/nice"
 PYTHON = "/usr/bin/python3"
 
 
 class HostileProcess:
     """One hostile-client.py as `uid`; with `respawn`, started again when it ends."""
 
-    def __init__(self, namespace, uid, socket_path, mode, arguments, respawn=False, hold=True):
-        self.command = [IP, "netns", "exec", namespace, SETPRIV, f"--reuid={uid}", f"--regid={uid}",
-                        "--clear-groups", PYTHON, HOSTILE_CLIENT, "--deadline", "600", socket_path, mode,
-                        *arguments]
+    def __init__(self, namespace, uid, socket_path, mode, arguments, respawn=False, hold=True, niceness=0):
+        self.command = [IP, "netns", "exec", namespace, NICE, "-n", str(niceness), SETPRIV, f"--reuid={uid}",
+                        f"--regid={uid}", "--clear-groups", PYTHON, HOSTILE_CLIENT, "--deadline", "600", socket_path,
+                        mode, *arguments]
+        self.description = [mode, *arguments]
         self.respawn = respawn
         self.hold = hold
         self.runs = 0
@@ -73,8 +75,8 @@ class HostileProcess:
             if self.process.poll() is not None and not any(event["event"] == name for event in self.events):
                 self.read_events()
                 if not any(event["event"] == name for event in self.events):
-                    raise RuntimeError(f"{self.command[9:]} ended before {name}: {self.events}")
-        raise RuntimeError(f"{self.command[9:]}: no {name} within {timeout} s")
+                    raise RuntimeError(f"{self.description} ended before {name}: {self.events}")
+        raise RuntimeError(f"{self.description}: no {name} within {timeout} s")
 
     def tend(self):
         """Reads what it printed; starts it again if it ended and should go on."""
@@ -124,7 +126,7 @@ class HostileMix:
             "crowd_first_lines": self.crowd.events[-1].get("firstLines") if self.crowd.events else None,
             "stream_bytes": sum(summary.get("sent", 0) for stream in self.streams for summary in stream.summaries),
             "streams_answered": all(summary.get("answered") for stream in self.streams for summary in stream.summaries),
-            "worker_runs": {" ".join(worker.command[13:16]): worker.runs for worker in self.workers},
+            "worker_runs": {" ".join(worker.description[:3]): worker.runs for worker in self.workers},
             "worker_problems": [summary.get("problem") for worker in self.workers for summary in worker.summaries
                                 if summary.get("problem") or summary.get("endOfFile")],
         }
@@ -191,6 +193,60 @@ def hostile_latency(driver, pathd, namespace, samples, changes, route_request, s
         return {"idle": idle, "hostile": loaded, "mix": hostile, "samples": samples, "changes": changes}
     finally:
         status_client.close()
+
+
+def route_limit_latency(driver, pathd, namespace, changes, gaps_ms, route_request, states, held=256):
+    """What one unprivileged user's route subscriptions cost everyone else's path line:
+    the root subscriber's path line after an IPv4 default-route change, against the
+    kernel's ack (sent after its route notification: pathd − ack is pathd's own part,
+    both read by the same loop), with no route subscription anywhere and then with
+    nobody holding `held` of them: as many as `MaxRoutesPerUser=` lets it by default
+    (256, on four connections of 64, read as they come; 10.1.x.y, every one carried by
+    the default route, so that each change moves all of them; its reader runs at nice
+    19, so that what is measured is what pathd does for it, not the CPU its own process
+    takes from the others on two cores). Four phases alternate
+    (none, limit, none, limit), `changes` changes each, `gap_ms` apart: for each gap in
+    `gaps_ms`."""
+    results = {}
+    for gap_ms in gaps_ms:
+        phases = {"none": [], "limit": []}
+        totals = {"none": [], "limit": []}
+        cpu = {"none": [0.0, 0], "limit": [0.0, 0]}
+        for phase in ("none", "limit", "none", "limit"):
+            user = None
+            if phase == "limit":
+                user = HostileProcess(namespace, 65534, pathd.socket_path, "route-burst",
+                                      ["--held", str(held), "--burst", "0"], niceness=19)
+                user.wait_for("answered")
+                taken = next(event["types"] for event in user.events if event["event"] == "held")
+                if taken != {"route": held}:
+                    user.stop()
+                    raise RuntimeError(f"nobody's route subscriptions: {taken}")
+            before = pathd.cpu_seconds()
+            try:
+                for index in range(changes):
+                    time.sleep(gap_ms / 1000)  # the spacing of the changes, not an ordering
+                    add = index % 2 == 1
+                    result = driver.measure(f"route limit {phase} " + ("add" if add else "delete"), driver.socket_a,
+                                            route_request(add), states[add], None, timeout=10)
+                    if result["pathd"] is None or result["ack"] is None:
+                        raise RuntimeError(f"a change was not seen ({phase}, gap {gap_ms} ms)")
+                    phases[phase].append(result["pathd"] - result["ack"])
+                    totals[phase].append(result["pathd"])
+            finally:
+                cpu[phase][0] += pathd.cpu_seconds() - before
+                cpu[phase][1] += changes
+                if user:
+                    user.stop()
+                    # pathd forgets the closed connections' routes, and a second later returns
+                    # their pages: not inside the next phase's first change.
+                    time.sleep(1.5)
+        results[gap_ms] = {
+            "own_part": {phase: summary_ms(values) for phase, values in phases.items()},
+            "request_to_line": {phase: summary_ms(values) for phase, values in totals.items()},
+            "cpu_ms_per_change": {phase: 1000 * seconds / count for phase, (seconds, count) in cpu.items()},
+        }
+    return {"changes": changes, "held": held, "gaps": results}
 
 
 def subscription_memory(binary, namespace, directory, clients, subscriptions):
@@ -275,6 +331,21 @@ def print_report(results, ms):
               f"Empty lines streamed: {m['stream_bytes'] / 1e6:.1f} MB (every stream's last ping answered: "
               f"{m['streams_answered']}); uid 65533's 1,024 connections: {m['crowd_first_lines']}; "
               f"workloads run: {m['worker_runs']}; problems: {m['worker_problems'] or 'none'}\n")
+    if "route_limit" in results:
+        r = results["route_limit"]
+        print(f"### One user holding {r['held']} route subscriptions (MaxRoutesPerUser= is 256) against none: the "
+              f"root subscriber's path line ({r['changes']} changes a phase, two phases each, ms)\n")
+        print("| gap between changes | phase | n | pathd − ack median | p99 | max | request → line median "
+              "| pathd CPU per change |\n|---|---|---|---|---|---|---|---|")
+        for gap, g in r["gaps"].items():
+            for phase in ("none", "limit"):
+                own, total = g["own_part"][phase], g["request_to_line"][phase]
+                print(f"| {gap} ms | {phase} | {own.get('n', 0)} | {ms(own.get('median'))} | {ms(own.get('p99'))} "
+                      f"| {ms(own.get('max'))} | {ms(total.get('median'))} | {g['cpu_ms_per_change'][phase]:.2f} |")
+            difference = g["own_part"]["limit"].get("median", float("nan")) - g["own_part"]["none"].get(
+                "median", float("nan"))
+            print(f"| {gap} ms | limit − none | | {ms(difference)} | | | | |")
+        print()
     if "memory" in results:
         m = results["memory"]
         print(f"### Memory: {m['clients']} connections × {m['subscriptions']} subscriptions, ids of {m['id_bytes']} bytes\n")

@@ -175,7 +175,8 @@ def stages(lines, threads, event_fd, request_fd):
         if name == "recvfrom" and fd == event_fd and result > 0 and current is None:
             current = {"thread": thread, "read_start": start, "lookup_start": None, "lookup_end": None}
         elif current is not None and fd == request_fd:
-            if current["lookup_start"] is None and name == "sendmsg":
+            # libnl sends a batch of lookups with sendto(2) (nl_sendto), one request with sendmsg(2).
+            if current["lookup_start"] is None and name in ("sendto", "sendmsg"):
                 current["lookup_start"] = start
             if name == "recvfrom":
                 current["lookup_end"] = end
@@ -186,7 +187,7 @@ def stages(lines, threads, event_fd, request_fd):
             current = None
     names = {
         "read": "event read, decode, drain to EAGAIN",
-        "lookups": "route lookups (two RTM_GETROUTE round trips)",
+        "lookups": "route lookups (one request batch: its send and the replies' reads)",
         "evaluate": "lookups done → send(2) begins (to the state queue, snapshot, evaluation, encoding)",
         "send": "send(2) of the line",
         "total": "event read → line sent",
@@ -199,6 +200,11 @@ def stages(lines, threads, event_fd, request_fd):
         values["evaluate"].append(c["send_start"] - c["lookup_end"])
         values["send"].append(c["send_end"] - c["send_start"])
         values["total"].append(c["send_end"] - c["read_start"])
+    if not complete:
+        # An instrument that measures nothing says so: the trace's calls did not form one
+        # cycle (read, lookups, send), so the pattern above no longer matches pathd.
+        raise RuntimeError(f"breakdown: no complete change in the trace ({len(calls)} calls of pathd's threads, "
+                           f"{len(cycles)} reads followed by a send, event fd {event_fd}, request fd {request_fd})")
     return {"cycles": len(complete), "labels": names, "same_thread": sum(1 for c in complete if c["same_thread"]),
             "stages": {key: summary_ms([v * 1e6 for v in items]) for key, items in values.items()}}
 
@@ -219,11 +225,13 @@ def print_breakdown(b, ms):
 
 
 def latency_readers(results):
-    """{reader: summary} of each extra reader's time, its paired difference with
-    `ip monitor` and with pathd's own line."""
-    items = [dict(r, readers=dict(r.get("readers", {}), **{"pathd, raw subscriber": r["pathd"]}))
+    """{reader: summary} of each extra reader's time (with "pathd, raw subscriber" when
+    there was one), its paired difference with `ip monitor` and with pathd's own line."""
+    names = sorted({name for r in results for name in r.get("readers", {})})
+    if names:
+        names = [f"pathd beside {' and '.join(name for name in names if ', stamped' not in name)}"] + names
+    items = [dict(r, readers=dict(r.get("readers", {}), **({names[0]: r["pathd"]} if names else {})))
              for r in results if r["change"] != "admin up"]
-    names = ["pathd, raw subscriber"] + sorted({name for r in results for name in r.get("readers", {})})
     report = {}
     for name in names:
         values = [r["readers"][name] for r in items if r["readers"].get(name) is not None]
@@ -239,7 +247,7 @@ def latency_readers(results):
 def print_latency_readers(report, ms):
     if not report:
         return
-    print("### Latency of other readers, same changes (all but admin up, ms)\n")
+    print("### Latency of other readers, each in a run of its own beside pathd's line (all but admin up, ms)\n")
     print("| reader | n | line median | p99 | − ip monitor, paired median | p99 | − pathd's line, paired median "
           "| p99 | missed |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -16,10 +16,9 @@ python="/usr/bin/python3"
 [ -x "$python" ] || python="python3"
 
 cleanup() {
-    for namespace in $(ip netns list | awk '{print $1}' | grep "^$prefix-" || true); do
-        for pid in $(ip netns pids "$namespace" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
-        ip netns del "$namespace" 2>/dev/null || true
-    done
+    # shellcheck disable=SC2046 # one name a word
+    "$python" "$here/../scripts/test/netns.py" remove $(ip netns list | awk '{print $1}' | grep "^$prefix-" || true) \
+        2>/dev/null || true
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

@@ -10,7 +10,11 @@ the package installed by dpkg, as docs/PERFORMANCE.md reports it:
 - pathd-wait-online.service with the path satisfied: its pathctl's run (exec to exit);
 - memory: pathd's resident set (VmRSS) and its cgroup's memory.current, idle after start;
 - stop: `systemctl stop pathd.service` with --subscribers clients subscribed, each of which
-  must read the documented `shuttingDown` error line before its connection ends.
+  must read the documented `shuttingDown` error line before its connection ends;
+- a job bound to pathd-path@not-expensive.service (pathd(8)'s backup example): from the
+  start of `systemctl reload pathd` whose pathd.conf marks the uplink expensive to the
+  template's end and to the job's stop, as systemd logs them ("Deactivated
+  successfully", "Stopped"), by the journal's CLOCK_MONOTONIC receive times.
 
 Usage: Benchmarks/systemd.py --deb build/pathd_VERSION_ARCH.deb [--trials N] [--subscribers N]
 """
@@ -137,6 +141,54 @@ def stop_with_subscribers(state, count):
     return elapsed, codes
 
 
+BOUND_JOB = """[Unit]
+BindsTo=pathd-path@not-expensive.service
+After=pathd-path@not-expensive.service
+[Service]
+ExecStart=/bin/sleep infinity
+"""
+
+
+def bound_job_stop(state, trials, uplink):
+    """pathd-path@not-expensive and a job bound to it: reload (expensive) → the template's
+    pathctl exits, and → the job is stopped."""
+    with open(os.path.join(state["root"], "etc/systemd/system/bound-job.service"), "w") as file:
+        file.write(BOUND_JOB)
+    config = os.path.join(state["root"], "etc/pathd/pathd.conf")
+    inside(state, "systemctl daemon-reload")
+    to_exit, to_stopped = [], []
+    for _ in range(trials):
+        with open(config, "w") as file:
+            file.write("")
+        # reset-failed: twenty starts within seconds would hit the units' start limit.
+        inside(state, "systemctl reset-failed pathd-path@not-expensive.service bound-job.service; "
+                      "systemctl reload pathd.service && systemctl start bound-job.service")
+        with open(config, "w") as file:
+            file.write(f"[Interface]\nName={uplink}\nExpensive=yes\n")
+        started = inside(state, "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))' "
+                         "&& systemctl reload pathd.service").stdout.split()[0]
+        deadline = time.monotonic() + 30
+        while inside(state, "systemctl is-active bound-job.service || true").stdout.strip() != "inactive":
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bound job was not stopped within 30 s")
+            time.sleep(0.05)  # polling systemd's state, with a deadline (not a measurement)
+        # systemd unloads both units once inactive and unneeded, and their timestamps with
+        # them: its own journal lines about them carry the times instead.
+        def logged(unit, words):
+            lines = inside(state, f"journalctl -o json --no-pager -u {unit}").stdout.splitlines()
+            times = [int(entry["__MONOTONIC_TIMESTAMP"]) for entry in map(json.loads, lines)
+                     if words in entry.get("MESSAGE", "") and int(entry["__MONOTONIC_TIMESTAMP"]) * 1000 > int(started)]
+            if not times:
+                raise RuntimeError(f"no \"{words}\" line of {unit} after the reload")
+            return min(times) / 1000
+        to_exit.append(logged("pathd-path@not-expensive.service", "Deactivated successfully") - int(started) / 1e6)
+        to_stopped.append(logged("bound-job.service", "Stopped") - int(started) / 1e6)
+    with open(config, "w") as file:
+        file.write("")
+    inside(state, "systemctl reload pathd.service")
+    return to_exit, to_stopped
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--deb", required=True)
@@ -152,6 +204,7 @@ def main():
         direct, activated = start_to_ready(state, options.trials)
         online = wait_online(state, options.trials)
         rss, cgroup = memory(state)
+        to_exit, to_stopped = bound_job_stop(state, options.trials, state["uplink"])
         elapsed, codes = stop_with_subscribers(state, options.subscribers)
     finally:
         booted_systemd.stop_directory(state["directory"])
@@ -161,7 +214,10 @@ def main():
     print("|---|---|---|---|")
     for name, values in [("`systemctl start pathd` → READY=1", direct),
                          ("`pathctl status` started, socket activation → READY=1", activated),
-                         ("pathd-wait-online.service, path satisfied: its pathctl's run", online)]:
+                         ("pathd-wait-online.service, path satisfied: its pathctl's run", online),
+                         ("`systemctl reload pathd` (uplink now expensive) → pathd-path@not-expensive's pathctl "
+                          "exits", to_exit),
+                         ("the same → the job bound to it is stopped", to_stopped)]:
         print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
     print()
     print(f"Memory idle after start: VmRSS {rss} KiB, cgroup memory.current "

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathClient
+import Network
 import Foundation
 @main struct App {
     static func main() async {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathClient
+import Network
 import Dispatch
 let monitor = NWPathMonitor()
 monitor.pathUpdateHandler = { path in

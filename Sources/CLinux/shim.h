@@ -39,6 +39,18 @@
 #include <netlink/route/rule.h>
 
 
+/// recvmmsg(2) and its message vector, which <sys/socket.h> declares only under
+/// _GNU_SOURCE (not defined here: see CSystemCalls' header). The layout is glibc's
+/// `struct mmsghdr`.
+struct pathd_mmsghdr {
+    struct msghdr msg_hdr;
+    unsigned int msg_len;
+};
+struct timespec;
+extern int recvmmsg(int fd, struct pathd_mmsghdr *vector, unsigned int length, int flags, struct timespec *timeout);
+/// MSG_WAITFORONE (GNU): block for the first datagram only, then take what is queued.
+static const int pathd_msg_waitforone = 0x10000;
+
 /// NLMSG_DATA for Swift (function-like macro).
 static inline void *pathd_nlmsg_data(struct nlmsghdr *nlh) { return NLMSG_DATA(nlh); }
 

@@ -134,6 +134,7 @@ extension CommandTable {
         case .files: "file names"
         case .words: "one of the words"
         case .hostnames: "the host names bash knows ($HOSTFILE, else /etc/hosts)"
+        case .commands: "command names, then file names"
         }
     }
 
@@ -143,6 +144,7 @@ extension CommandTable {
         case .files: "COMPREPLY=($(compgen -f -- \"$cur\"))"
         case .words(let words): "COMPREPLY=($(compgen -W \"\(words.joined(separator: " "))\" -- \"$cur\"))"
         case .hostnames: "COMPREPLY=($(compgen -A hostname -- \"$cur\"))"
+        case .commands: "COMPREPLY=($(compgen -c -f -- \"$cur\"))"
         }
     }
 
@@ -213,6 +215,7 @@ extension CommandTable {
         case .files: "_files"
         case .words(let words): "(" + words.joined(separator: " ") + ")"
         case .hostnames: "_hosts"
+        case .commands: "_command_names -e"
         }
     }
 
@@ -268,6 +271,7 @@ extension CommandTable {
         case .files: " -r -F"
         case .words(let words): " -x -a " + fishQuoted(words.joined(separator: " "))
         case .hostnames: " -x -a '(__fish_print_hostnames)'"
+        case .commands: " -x -a '(__fish_complete_command)'"
         }
     }
 

@@ -13,6 +13,8 @@ public enum ValueCompletion: Hashable, Sendable {
     case words([String])
     /// The host names the shell knows (/etc/hosts).
     case hostnames
+    /// A command's name (what PATH holds), then its arguments (files).
+    case commands
 }
 
 /// An option of a program with commands: its grammar, and what completions say of it.
@@ -46,21 +48,46 @@ public struct CommandOperands: Sendable {
     /// The flag that introduces them (`monitor --route HOST...`): with it they are
     /// needed, without it none is taken. Nil: always needed (`route HOST...`).
     public let introducedBy: String?
-    /// Exactly one is taken, not one or more.
+    /// A command line to run (`run -- COMMAND [ARG...]`): the first operand is the
+    /// command, which must not be empty; its arguments are taken as given, empty ones
+    /// too, and those that look like options follow `--`.
+    public let isCommandLine: Bool
+    /// None is needed (`hold [CRITERION...]`).
+    public let isOptional: Bool
+    /// Exactly one is taken, not one or more (`lease INTERFACE`).
     public let isSingle: Bool
 
     public init(_ name: String, description: String, completion: ValueCompletion = .nothing,
-                introducedBy: String? = nil, single isSingle: Bool = false) {
+                introducedBy: String? = nil, optional isOptional: Bool = false, single isSingle: Bool = false) {
+        self.init(name, description: description, completion: completion, introducedBy: introducedBy,
+                  isCommandLine: false, isOptional: isOptional, isSingle: isSingle)
+    }
+
+    /// A command line: `COMMAND`, then its arguments (`isCommandLine`).
+    public static func commandLine(_ name: String, description: String) -> CommandOperands {
+        CommandOperands(name, description: description, completion: .commands, introducedBy: nil,
+                        isCommandLine: true, isOptional: false, isSingle: false)
+    }
+
+    private init(_ name: String, description: String, completion: ValueCompletion, introducedBy: String?,
+                 isCommandLine: Bool, isOptional: Bool, isSingle: Bool) {
         self.name = name
         self.description = description
         self.completion = completion
         self.introducedBy = introducedBy
+        self.isCommandLine = isCommandLine
+        self.isOptional = isOptional
         self.isSingle = isSingle
     }
 
     /// How they follow the command in the usage text: `HOST...`, `--route HOST...`,
-    /// `INTERFACE`.
-    public var usage: String { (introducedBy.map { "\($0) " } ?? "") + name + (isSingle ? "" : "...") }
+    /// `-- COMMAND [ARG...]`, `[CRITERION...]`, `INTERFACE`.
+    public var usage: String {
+        if isCommandLine { return "-- \(name) [ARG...]" }
+        if isOptional { return "[\(name)...]" }
+        if isSingle { return (introducedBy.map { "\($0) " } ?? "") + name }
+        return (introducedBy.map { "\($0) " } ?? "") + "\(name)..."
+    }
 }
 
 /// One command: its name, its line in the usage text, the options it takes besides the
@@ -140,11 +167,11 @@ public struct CommandTable<Action: Sendable>: Sendable {
         guard let command = command(named: name) else { throw UsageError("unknown command \"\(name)\"") }
         let operands = Array(line.operands.dropFirst())
         if let kind = command.operands, kind.introducedBy.map(line.has) ?? true {
-            guard !operands.isEmpty else {
+            guard !operands.isEmpty || kind.isOptional else {
                 throw UsageError("\(name) \(kind.introducedBy.map { "\($0) " } ?? "")needs a \(kind.name): "
                     + kind.description)
             }
-            if let empty = operands.first(where: \.isEmpty) {
+            if let empty = (kind.isCommandLine ? Array(operands.prefix(1)) : operands).first(where: \.isEmpty) {
                 throw UsageError("\(name): \"\(empty)\" is no \(kind.name)")
             }
             if kind.isSingle && operands.count > 1 {
@@ -197,7 +224,7 @@ extension CommandOption {
     /// `-V`, `--version`, as the daemons take it (pathctl's says more).
     public static let version = CommandOption(OptionSpec("--version", short: "-V", help: "show the version and exit"),
                                               brief: "show the version and exit")
-    /// For packaging: each program writes its completion scripts (`make completions`), the
+    /// For packaging: each program writes its completion scripts (`make generate`), the
     /// files checked in under packaging/completions.
     public static let completions = CommandOption(
         OptionSpec("--completions", value: "SHELL", help: "print the completion script for SHELL"),

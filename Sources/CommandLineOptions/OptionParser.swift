@@ -72,6 +72,21 @@ public struct ParsedCommandLine: Equatable, Sendable {
         return occurrences.map(\.name).filter { seen.insert($0).inserted }
     }
 
+    /// This line with `other`'s options and operands after its own, as if both were one
+    /// command line: a single-value option of `options` given in both is a mistake.
+    public func adding(_ other: ParsedCommandLine, options: [OptionSpec]) throws(UsageError) -> ParsedCommandLine {
+        var result = self
+        for occurrence in other.occurrences {
+            let isSingle = options.contains { $0.name == occurrence.name && !$0.isRepeatable }
+            if isSingle, result.has(occurrence.name) {
+                throw UsageError("\(occurrence.name) given more than once")
+            }
+            result.add(occurrence.name, occurrence.value)
+        }
+        other.operands.forEach { result.addOperand($0) }
+        return result
+    }
+
     fileprivate mutating func add(_ name: String, _ value: String?) {
         occurrences.append(Occurrence(name: name, value: value))
     }

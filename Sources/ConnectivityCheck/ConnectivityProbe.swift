@@ -23,14 +23,12 @@ public protocol ConnectivityReporter: Sendable {
 /// each round's fetches and its report on a worker queue, and goes on. Time comes from
 /// the injected `Scheduler` and clocks, so tests need no sleeps.
 ///
-/// Threading: the planner, the settings and the timer token live on `queue`; fetches and
-/// reports run on `worker`, one round at a time. `@unchecked Sendable`: every mutable
-/// field is touched on `queue` only.
-public final class ConnectivityProbe: @unchecked Sendable {
+/// Threading: the planner, the settings and the timer token are bound to `queue`
+/// (`QueueBound`); fetches and reports run on `worker`, one round at a time.
+public final class ConnectivityProbe: Sendable {
     public let queue = DispatchQueue(label: "pathd-probe.state")
     private let worker = DispatchQueue(label: "pathd-probe.fetch")
-    private var settings: ConnectivitySettings
-    private var planner: ProbePlanner
+    private let state: QueueBound<State>
     private let subscription: DaemonSubscription
     private let fetcher: any ConnectivityFetcher
     private let reporter: any ConnectivityReporter
@@ -39,9 +37,14 @@ public final class ConnectivityProbe: @unchecked Sendable {
     private let now: @Sendable () -> Duration
     private let wallClock: @Sendable () -> UTCTime
     private let random: @Sendable () -> Double
-    private var daemon = DaemonLink.notYetTried
-    /// Bumped whenever the due time changes: a timer armed before fires into nothing.
-    private var timerToken: UInt64 = 0
+
+    private struct State {
+        var settings: ConnectivitySettings
+        var planner: ProbePlanner
+        var daemon = DaemonLink.notYetTried
+        /// Bumped whenever the due time changes: a timer armed before fires into nothing.
+        var timerToken: UInt64 = 0
+    }
 
     public init(settings: ConnectivitySettings, socketPath: String?, fetcher: any ConnectivityFetcher,
                 reporter: any ConnectivityReporter = PathConnectionReporter(), log: Logger,
@@ -49,8 +52,8 @@ public final class ConnectivityProbe: @unchecked Sendable {
                 now: @escaping @Sendable () -> Duration = { ContinuousClock.now - ProbeClock.origin },
                 wallClock: @escaping @Sendable () -> UTCTime = UTCTime.now,
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        self.settings = settings
-        planner = ProbePlanner(timing: .init(interval: settings.interval))
+        let planner = ProbePlanner(timing: .init(interval: settings.interval))
+        state = QueueBound(sending: State(settings: settings, planner: planner), on: queue)
         subscription = DaemonSubscription(criteria: .any, socketPath: socketPath, scheduler: scheduler)
         self.fetcher = fetcher
         self.reporter = reporter
@@ -73,51 +76,51 @@ public final class ConnectivityProbe: @unchecked Sendable {
     /// New settings (a reload): used from the next round, which begins as soon as the
     /// spacing allows. Without a URL no round begins.
     public func update(_ next: ConnectivitySettings) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        settings = next
-        planner.timing.interval = next.interval
-        planner.checkNow(now: now())
+        state.value.settings = next
+        state.value.planner.timing.interval = next.interval
+        state.value.planner.checkNow(now: now())
         arm()
     }
 
     private func received(_ event: DaemonSubscription.Event) {
-        dispatchPrecondition(condition: .onQueue(queue))
         switch event {
         case .connected(let socketPath, let version, _):
             log.info("connected to pathd \(version) at \(socketPath)")
-            daemon = .connected(socketPath: socketPath)
-            planner.connected()
+            state.value.daemon = .connected(socketPath: socketPath)
+            state.value.planner.connected()
         case .path(let update):
-            planner.received(update.path, now: now())
+            state.value.planner.received(update.path, now: now())
         case .resync:
             break  // its path follows
         case .disconnected(let error):
             // One warning per outage, not one per retry: the back-off retries for ever.
-            switch daemon {
+            switch state.value.daemon {
             case .notYetTried: log.warning("pathd is not reachable: \(error); retrying until it answers")
             case .connected: log.warning("lost pathd: \(error); reconnecting")
             case .unreachable: break
             }
-            daemon = .unreachable
-            planner.disconnected()
+            state.value.daemon = .unreachable
+            state.value.planner.disconnected()
         }
         arm()
     }
 
     /// Schedules the next round at the planner's due time.
     private func arm() {
-        timerToken &+= 1
-        guard settings.isEnabled, let due = planner.due else { return }
-        let token = timerToken
+        state.value.timerToken &+= 1
+        guard state.value.settings.isEnabled, let due = state.value.planner.due else { return }
+        let token = state.value.timerToken
         scheduler.schedule(after: due - now(), on: queue) { [self] in
-            guard token == timerToken else { return }
+            guard token == state.value.timerToken else { return }
             beginRound()
         }
     }
 
     private func beginRound() {
-        guard let url = settings.url, let expected = settings.expected, case .connected(let socketPath) = daemon,
-              let interfaces = planner.startRound(now: now()) else {
+        let settings = state.value.settings
+        guard let url = settings.url, let expected = settings.expected,
+              case .connected(let socketPath) = state.value.daemon,
+              let interfaces = state.value.planner.startRound(now: now()) else {
             arm()
             return
         }
@@ -143,7 +146,7 @@ public final class ConnectivityProbe: @unchecked Sendable {
                 if outcome == "reported" { log.info(line) } else { log.warning(line) }
             }
             queue.async { [self] in
-                planner.finishRound(now: now(), random: random())
+                state.value.planner.finishRound(now: now(), random: random())
                 arm()
             }
         }

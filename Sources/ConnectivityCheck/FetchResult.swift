@@ -45,7 +45,8 @@ public struct FetchResult: Hashable, Sendable {
     }
 
     /// A body past this is not read further (it cannot be a check's expected content,
-    /// which is at most 64 KiB when given as text); pathd-probe(8) documents it.
+    /// `ConnectivitySettings.maximumExpectedContentBytes` when given as text);
+    /// pathd-probe(8) documents it.
     public static let maximumBodyBytes: Int64 = 1 << 20
 
     /// Why a truncated fetch failed, naming the limit it passed.

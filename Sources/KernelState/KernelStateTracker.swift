@@ -11,8 +11,9 @@ import SystemCalls
 ///
 /// Threading: every stored property below is read and written on `queue` only, and
 /// every entry point checks it with `dispatchPrecondition`. A source delivers on a
-/// queue of its own; the callbacks hop onto `queue` and the generation gate is checked
-/// there, after the hop. `@unchecked Sendable` because Dispatch blocks and the source's
+/// queue or thread of its own; a batch enters `queue` with `sync` (run on the source's
+/// thread when the queue is free), a loss with `async`, and the generation gate is
+/// checked on `queue`. `@unchecked Sendable` because Dispatch blocks and the source's
 /// callbacks are `@Sendable` closures that capture `self`; they all run on `queue`.
 public final class KernelStateTracker: @unchecked Sendable {
     /// Sources that fail before a first state, in a row, before the tracker gives up
@@ -26,10 +27,17 @@ public final class KernelStateTracker: @unchecked Sendable {
     public let queue: DispatchQueue
     private let makeSource: PathEventSourceFactory
     private let log: Logger
-    private let scheduler: any Scheduler
+    let scheduler: any Scheduler
 
     private enum Lifecycle { case idle, running, stopped }
     private var lifecycle = Lifecycle.idle
+    /// Whether the tracker is started and not stopped.
+    var isRunning: Bool { lifecycle == .running }
+    /// The question about unconfirmed gateways that is scheduled, when it is due and its
+    /// token (KernelStateTracker+Neighbours.swift); whether there were any at the last look.
+    var neighbourRefresh: (due: ContinuousClock.Instant, token: Int)?
+    var neighbourRefreshTokens = 0
+    var hadUnconfirmedGateways = false
 
     /// The generation of `source`; batches from any other are stale.
     public private(set) var generation = Generation.first
@@ -39,15 +47,25 @@ public final class KernelStateTracker: @unchecked Sendable {
     /// Sources that failed before their first batch since the last one that had one.
     private var failedStarts = 0
     public private(set) var snapshot = Snapshot()
+
+    /// Changes the snapshot outside a batch (a timer's), and tells `onChange` if that
+    /// changed anything.
+    func updateSnapshot(_ change: (inout Snapshot) -> Void) {
+        let before = snapshot
+        change(&snapshot)
+        if hasState && snapshot != before { onChange?(nil) }
+    }
+
+    /// Hands `work` the current source, if any (none while a failed one waits to be replaced).
+    func askSource(_ work: (any PathEventSource) -> Void) {
+        if let source { work(source) }
+    }
     /// Whether a full-state batch of some generation has arrived (the first path exists).
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
     private var pendingResync: String?
     /// What `watchRoutes(to:)` was last given, for each new source.
     private var watchedDestinations: Set<IPAddress> = []
-    /// The watched destinations' routes that came with the batch being applied
-    /// (`EventBatch.watchedLookups`), while `onChange` runs; empty otherwise.
-    public private(set) var batchLookups: [IPAddress: DestinationLookup] = [:]
     /// The timer that forgets what routers said when it expires (`expireRouterHints`):
     /// when it is due, and its token (a later, earlier-due timer replaces it).
     private var hintExpiry: (due: MonotonicInstant, token: UInt64)?
@@ -149,9 +167,10 @@ public final class KernelStateTracker: @unchecked Sendable {
     /// the state queue waits for nothing. With no source (the tracker stopped, or a
     /// failed source waits to be replaced) the reply is a failure at once.
     ///
-    /// An IPv4-mapped address is looked up as its IPv4 address, where its traffic goes
-    /// (`IPAddress.unmappingIPv4`); judge the answer with `PathEvaluator.route`, which
-    /// knows. `interface` is a link-scoped destination's zone (RouteZone.swift).
+    /// The address is looked up where a socket sends its traffic
+    /// (`IPAddress.socketDestination`: an IPv4-mapped address as its IPv4 address, `::` as
+    /// `::1`); judge the answer with `PathEvaluator.route`, which knows. `interface` is a
+    /// link-scoped destination's zone (RouteZone.swift).
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex? = nil,
                             reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         lookUpRoutes([RouteQuestion(destination: destination, interface: interface)]) { answers in
@@ -169,7 +188,9 @@ public final class KernelStateTracker: @unchecked Sendable {
             reply(questions.map { _ in .failure(restarting) })
             return
         }
-        let asked = questions.map { RouteQuestion(destination: $0.destination.unmappingIPv4, interface: $0.interface) }
+        let asked = questions.map {
+            RouteQuestion(destination: $0.destination.socketDestination, interface: $0.interface)
+        }
         source.lookUpRoutes(asked) { [queue] answers in
             queue.async { reply(answers) }
         }
@@ -177,21 +198,25 @@ public final class KernelStateTracker: @unchecked Sendable {
 
     /// The destinations of the routes someone watches (`RouteWatcher`): every source,
     /// this one and the ones that replace it, lets the route messages covering them
-    /// through (`PathEventSource.watchRoutes`). IPv4-mapped addresses as their IPv4 ones.
+    /// through (`PathEventSource.watchRoutes`), each where a socket sends its traffic,
+    /// as it is looked up (`IPAddress.socketDestination`).
     public func watchRoutes(to destinations: Set<IPAddress>) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let unmapped = Set(destinations.map(\.unmappingIPv4))
-        guard unmapped != watchedDestinations else { return }
-        watchedDestinations = unmapped
-        source?.watchRoutes(to: unmapped)
+        let asked = Set(destinations.map(\.socketDestination))
+        guard asked != watchedDestinations else { return }
+        watchedDestinations = asked
+        source?.watchRoutes(to: asked)
     }
 
     private func startSource() {
         let generation = self.generation
         let callbacks = SourceCallbacks(
+            // `sync`: a source delivers on a thread of its own, never this queue
+            // (`SourceCallbacks.deliver`), so the batch is applied and published on that
+            // thread when the queue is free: no hand-off to another thread.
             deliver: { [weak self] batch in
                 guard let self else { return }
-                queue.async { self.receive(batch) }
+                queue.sync { self.receive(batch) }
             },
             lost: { [weak self] lostGeneration, loss in
                 guard let self else { return }
@@ -213,8 +238,9 @@ public final class KernelStateTracker: @unchecked Sendable {
             log.debug("dropped a batch of stale generation \(batch.generation) (current \(generation))")
             return
         }
+        let epochsBefore = snapshot.carrierEpochs
         if batch.isFullState {
-            snapshot.replaceKernelState(with: batch.events)
+            snapshot.replaceKernelState(with: batch.events, readAt: batch.readAt)
             sourceHasState = true
             failedStarts = 0
         } else {
@@ -231,9 +257,8 @@ public final class KernelStateTracker: @unchecked Sendable {
         if let optionsReadAt { scheduleHintExpiry(now: optionsReadAt) }
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
-        batchLookups = batch.watchedLookups
         onChange?(resync)
-        batchLookups = [:]
+        followNeighbours(epochsBefore: epochsBefore)
     }
 
     private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {

@@ -15,9 +15,9 @@ import SystemCalls
 /// watched again on every read, so a new symlink target, or resolved's directory once
 /// the stub is in use, is followed too.
 ///
-/// Threading: created, started and cancelled on the state queue; the read source
-/// runs there too. `@unchecked Sendable` because the Dispatch handler captures `self`.
-public final class ResolverWatcher: @unchecked Sendable {
+/// Threading: started and cancelled on `queue`, where the read source runs. Not
+/// `Sendable`: the compiler keeps it with its owner, on that queue.
+public final class ResolverWatcher {
     /// The largest resolv.conf read; a larger one is taken as an unreadable one (logged
     /// once). resolv.conf(5) sets no limit; a real one is a few hundred bytes.
     static let maximumFileBytes = 1 << 20
@@ -54,7 +54,6 @@ public final class ResolverWatcher: @unchecked Sendable {
     /// Reads the file once and starts watching. A watch that cannot be set up is logged
     /// (DNS then stays as first read) rather than fatal: it is not the main job.
     public func start() {
-        dispatchPrecondition(condition: .onQueue(queue))
         let raw = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard raw >= 0 else {
             log.warning("cannot watch \(path): inotify_init1: \(Errno.current)")
@@ -72,7 +71,6 @@ public final class ResolverWatcher: @unchecked Sendable {
     }
 
     public func cancel() {
-        dispatchPrecondition(condition: .onQueue(queue))
         source?.cancel()
         source = nil
     }

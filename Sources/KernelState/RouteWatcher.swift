@@ -23,13 +23,14 @@ public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
 /// subscriptions and the client library's in-process route sequences both run it on
 /// their `KernelStateTracker`, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
 ///
-/// After each change of the kernel's state (`refresh`), every watched route is asked
-/// again, in one round on the source's queue (`KernelStateTracker.lookUpRoutes`): one lookup
-/// per distinct route, however many subscribers it has. While those lookups are out,
-/// further changes only mark that one more round is due, so a burst of batches costs at
-/// most two rounds. `onChange` hears of the routes whose report changed, and of every
-/// route after a resync. The tracker's sources are told the watched destinations, for
-/// their kernel-side route filter.
+/// After each change of the kernel's state (`refresh`, once the change's paths are
+/// published), every watched route is asked again, in one round on the source's queue
+/// (`KernelStateTracker.lookUpRoutes`), in parts of `routesPerPart`: one lookup per
+/// distinct route, however many subscribers it has. While a round is out, further
+/// changes only mark that one more round is due, so a burst of batches costs at most two
+/// rounds. `onChange` hears of the routes whose report changed, part by part, and of
+/// every route after a resync. The tracker's sources are told the watched destinations,
+/// for their kernel-side route filter.
 ///
 /// Threading: the tracker's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
 /// lookups' replies capture `self` and are called on that queue.
@@ -90,7 +91,7 @@ public final class RouteWatcher: @unchecked Sendable {
             entries[route] = Entry()
             watchedDestinationsChanged()
         }
-        ask([route]) { [weak self] answers in
+        ask([route], publishingIn: kernelState.generation) { [weak self] answers in
             guard let self else { return }
             switch answers.first {
             case .failure(let error)?:
@@ -123,11 +124,14 @@ public final class RouteWatcher: @unchecked Sendable {
         watchedDestinationsChanged()
     }
 
-    /// The kernel's state changed: asks the kernel again for every watched route. A
-    /// route without a zone whose destination the batch brought the kernel's answer for
-    /// (`KernelStateTracker.batchLookups`) takes it at once; the others are asked in a round.
-    /// `resync` is the tracker's reason when a new generation began: then every route
-    /// is asked in the round, whose answer sends the resync to all of them at once.
+    /// The kernel's state changed: asks the kernel again for every watched route, in one
+    /// round, after the caller published what the change did to its paths: the source
+    /// asks them behind the batch it delivered, never within it, so a path's line waits
+    /// for nobody's watched routes. The round goes in parts of `routesPerPart`, each
+    /// asked once the one before is answered and its lines are out, so a change that
+    /// comes meanwhile waits for one part on either queue, not for the round. `resync`
+    /// is the tracker's reason when a new generation began: the round then sends the
+    /// resync and the route to all of them at once, after its last part.
     public func refresh(resync: String? = nil) {
         dispatchPrecondition(condition: .onQueue(kernelState.queue))
         if let resync { pendingResync = resync }
@@ -135,27 +139,17 @@ public final class RouteWatcher: @unchecked Sendable {
             pendingResync = nil
             return
         }
-        var rest = Array(entries.keys)
-        if pendingResync == nil && !kernelState.batchLookups.isEmpty {
-            var changed: [WatchedRoute] = []
-            rest.removeAll { route in
-                guard route.zone == nil, let lookup = kernelState.batchLookups[route.destination.unmappingIPv4] else {
-                    return false
-                }
-                if record(route, lookup: lookup) { changed.append(route) }
-                return true
-            }
-            if !changed.isEmpty { onChange?(changed, nil) }
-        }
-        guard !rest.isEmpty else { return }
         guard !isRefreshing else {
             refreshAgain = true
             return
         }
         isRefreshing = true
-        ask(rest) { [weak self] _ in
+        let resync = pendingResync
+        pendingResync = nil
+        ask(Array(entries.keys)[...], publishingIn: resync == nil ? kernelState.generation : nil) { [weak self] _ in
             guard let self else { return }
             isRefreshing = false
+            if let resync { onChange?(entries.keys.filter { entries[$0]?.report != nil }, resync) }
             if refreshAgain {
                 refreshAgain = false
                 refresh()
@@ -175,16 +169,28 @@ public final class RouteWatcher: @unchecked Sendable {
 
     // MARK: Asking
 
-    /// Asks the kernel about `routes` in one round, records each answer and tells
-    /// `onChange` of the changed ones before `then` (with the answers, in order).
-    private func ask(_ routes: [WatchedRoute],
+    /// Watched routes asked in one part of a round (one `lookUpRoutes` call): with one
+    /// interface, 16 lookups, one turn of the netlink monitor's queue. Small, so that a
+    /// change arriving during a round waits little on either queue (parts of 32 were
+    /// measured against these: docs/PERFORMANCE.md, "One user at the route limit").
+    public static let routesPerPart = 8
+
+    /// Asks the kernel about `routes`, `routesPerPart` at a time, each part once the one
+    /// before is answered; records each answer and tells `onChange` of each part's
+    /// changed routes while the tracker's generation is still `generation` (nil: never);
+    /// then `then`, with the answers of the last part's routes that were asked (not those
+    /// whose zone names no interface), in order: all of them when they fit in one part,
+    /// as `watch`'s one route does. A part answered once the generation moved on is
+    /// recorded but not told: the publisher would stamp its lines with the new generation
+    /// before that generation's resync line, and the resync's round tells every route.
+    private func ask(_ routes: ArraySlice<WatchedRoute>, publishingIn generation: Generation?,
                      then: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
         // A zone is resolved against the snapshot now: a link that went away is no
         // question for the kernel, and the report says so.
         var questions: [RouteQuestion] = []
         var asked: [WatchedRoute] = []
         var gone: [WatchedRoute] = []
-        for route in routes {
+        for route in routes.prefix(Self.routesPerPart) {
             guard let zone = route.zone else {
                 questions.append(RouteQuestion(destination: route.destination))
                 asked.append(route)
@@ -197,6 +203,7 @@ public final class RouteWatcher: @unchecked Sendable {
             questions.append(RouteQuestion(destination: route.destination, interface: link.index))
             asked.append(route)
         }
+        let rest = routes.dropFirst(Self.routesPerPart)
         kernelState.lookUpRoutes(questions) { [weak self, asked, gone] answers in
             guard let self else { return }
             var changed = gone
@@ -210,12 +217,10 @@ public final class RouteWatcher: @unchecked Sendable {
                     log.warning("route lookup for watched \(route) failed: \(error)")
                 }
             }
-            let resync = pendingResync
-            pendingResync = nil
-            if let resync {
-                onChange?(entries.keys.filter { entries[$0]?.report != nil }, resync)
-            } else if !changed.isEmpty {
-                onChange?(changed, nil)
+            if !changed.isEmpty, let generation, generation == kernelState.generation { onChange?(changed, nil) }
+            guard rest.isEmpty else {
+                ask(rest, publishingIn: generation, then: then)
+                return
             }
             then(answers)
         }

@@ -20,6 +20,8 @@ struct LinkAttributes: Equatable {
     var kind: String?
     /// IFLA_MASTER: the bridge, bond, team or VRF this link is a port of.
     var master: InterfaceIndex?
+    /// IFLA_CARRIER_DOWN_COUNT (Linux 4.16 and later).
+    var carrierDownCount: UInt32?
 }
 
 enum LinkDecoder {
@@ -57,7 +59,8 @@ enum LinkDecoder {
             }
             return .changed(LinkAttributes(
                 index: index, name: name, flags: LinkFlags(rawValue: info.ifi_flags),
-                operState: operState, hardwareType: HardwareType(rawValue: info.ifi_type), kind: kind, master: master))
+                operState: operState, hardwareType: HardwareType(rawValue: info.ifi_type), kind: kind, master: master,
+                carrierDownCount: attributes.uint32(Int(IFLA_CARRIER_DOWN_COUNT))))
         } ?? nil
     }
 }

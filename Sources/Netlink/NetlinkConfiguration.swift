@@ -13,11 +13,15 @@ public struct NetlinkConfiguration: Sendable {
     public var receiveBufferBytes: Int
     /// Root of sysfs for interface classification, injected for tests.
     public var sysfsRoot: String
+    /// `ResolveGateways=`: ask the kernel to confirm gateways not confirmed since their
+    /// link's carrier came back (`NetlinkMonitor.refreshNeighbours`).
+    public var resolvesGateways: Bool
 
     public init(lookupDestinations: LookupDestinations = .standard, receiveBufferBytes: Int,
-                sysfsRoot: String = "/sys") {
+                sysfsRoot: String = "/sys", resolvesGateways: Bool = true) {
         self.lookupDestinations = lookupDestinations
         self.receiveBufferBytes = receiveBufferBytes
         self.sysfsRoot = sysfsRoot
+        self.resolvesGateways = resolvesGateways
     }
 }

@@ -2,6 +2,7 @@
 import CLinux
 import Dispatch
 import PathModel
+import SystemCalls
 
 /// Watches rtnetlink for one generation: dumps links and addresses, then delivers
 /// changes, each batch followed by fresh route lookups. Cancelled and replaced,
@@ -9,11 +10,15 @@ import PathModel
 ///
 /// Threading: the monitor works on a serial queue of its own, never the caller's state
 /// queue, so a large dump or a slow lookup never holds up the daemon's clients. Every
-/// field below is used on `queue` only; the read source targets `queue`; `deliver` and
-/// `lost` are called there, and the receiver hops to its own queue.
+/// field below is used on `queue` only. The event socket is watched by a thread of its
+/// own (`ReadinessThread`), which reads and looks up inside `queue.sync` and then calls
+/// `deliver` itself, outside `queue`, so that the receiver can publish on the same
+/// thread: one wake-up from the kernel's event to the line (docs/ARCHITECTURE.md,
+/// "Data flow"). The first batch (the dump's) is delivered on `queue`; `lost` is
+/// called there.
 ///
-/// `@unchecked Sendable`: the read source's handlers and `queue.async` blocks capture
-/// the monitor, and they all run on `queue`, the one place its state is touched.
+/// `@unchecked Sendable`: the reader thread's handlers and `queue.async` blocks capture
+/// the monitor, and they touch its state only on `queue`.
 public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     /// Messages handled per wakeup of the read source before yielding `queue` to other
     /// work (clients, timers): about 6 ms at the measured 670k raw messages/s. The rest
@@ -28,7 +33,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         case idle
         /// Sockets open; the dump runs (or is queued) on `queue`.
         case starting
-        case running(DispatchSourceRead)
+        case running(ReadinessThread)
         /// Cancelled, failed or failed to start: nothing more is delivered.
         case finished
     }
@@ -38,7 +43,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     let configuration: NetlinkConfiguration
     let deliver: @Sendable (EventBatch) -> Void
     let lost: @Sendable (Generation, SourceLoss) -> Void
-    private let log: @Sendable (LogLevel, String) -> Void
+    let log: @Sendable (LogLevel, String) -> Void
     let classifier: SysfsClassifier
     /// Reused for every receive on both sockets (they are only read on `queue`).
     let buffer = ReceiveBuffer()
@@ -50,8 +55,11 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var requestSocket: NetlinkSocket?
     /// Link and address events decoded since the last delivered batch, in kernel order.
     var pending: [NetworkEvent] = []
-    /// Something that can change the lookups' answers arrived since the last batch.
-    var needsLookup = false
+    /// The families whose answers something since the last batch could have changed:
+    /// the next batch asks only these (`lookups()`). A route, an address or a rule
+    /// message is of one family, and no answer of the other reads it (an IPv4 lookup
+    /// never walks IPv6 tables, rules or addresses); a link message makes both stale.
+    var staleFamilies: Set<AddressFamily> = []
     /// The links that are up and not loopback, as the delivered link events left them:
     /// each gets its own lookups (`lookups()`). A link that is down is refused by the
     /// kernel before any table is read, so it is not asked about.
@@ -71,11 +79,23 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedFilterFallback = false
     /// Whether the filter's covering networks instead of addresses was logged.
     private var hasLoggedAggregation = false
+    /// Whether the filter's covering links instead of gateways was logged.
+    private var hasLoggedCoarseNeighbours = false
     /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
-    /// The last delivered answers for `watchedDestinations`, whose answers through the
-    /// interfaces that are not stale the next batch keeps (`watchedLookups()`).
-    var watchedAnswers: [IPAddress: DestinationLookup] = [:]
+    /// The answers through each link last asked for each of `watchedDestinations`, kept
+    /// while no change could have reached them (`linksToAsk`): a watched route asked
+    /// again after every change asks its own route, and a link's only when stale.
+    var watchedAnswers: [IPAddress: KeptAnswers] = [:]
+    /// The staleness clock of `watchedAnswers`: batches delivered so far, and for each
+    /// link the number of the last one whose events could have changed its answers
+    /// (`staleInterfaces` when it was delivered; a link that goes is forgotten);
+    /// `everyLinkStaleAt` for the events that reach every link.
+    var deliveredBatches = 0
+    var linkStaleAt: [InterfaceIndex: Int] = [:]
+    var everyLinkStaleAt = 0
+    /// The gateways' neighbour entries and the links' carrier (NetlinkMonitor+Neighbours.swift).
+    var neighbourWatch = NeighbourWatch()
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -83,6 +103,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     public private(set) var receiveBufferBytes: Int = 0
 
     /// `queue` is the monitor's own (by default a new one); never the receiver's state queue.
+    /// `deliver` is called on `queue` (the first batch) or on the reader thread, never
+    /// on the receiver's own queue, which it may therefore enter with `sync`.
     public init(generation: Generation, queue: DispatchQueue = DispatchQueue(label: "pathd.netlink"),
                 configuration: NetlinkConfiguration,
                 deliver: @escaping @Sendable (EventBatch) -> Void,
@@ -148,13 +170,14 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             pending += try dump(type: RTM_GETRULE, header: fib_rule_hdr(), "dump rules (RTM_GETRULE)")
             switch drainEvents() {
             case .caughtUp, .budgetExhausted:
-                break  // a flood still queued is read by the source as ordinary batches
+                break  // a flood still queued is read by the reader thread as ordinary batches
             case .failed(let loss):
                 throw NetlinkError(operation: "drain events queued during the dump",
                                    code: .protocolViolation(loss.description))
             }
-            try deliverPending(isFullState: true)
-            resumeSource()
+            let first = try takeBatch(isFullState: true)
+            try startReader()
+            deliver(first)
         } catch {
             state = .finished
             closeSockets()
@@ -171,8 +194,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         try events.setLibnlMessageBufferSize(ReceiveBuffer.defaultSize)
         // Before joining the groups, so that no message is queued unfiltered.
         attachRouteFilter(to: events)
+        // RTNLGRP_NEIGH: the filter passes the gateways' entries only (`NeighbourFilter`).
         for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
-                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_ND_USEROPT] {
+                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEIGH, RTNLGRP_ND_USEROPT] {
             try events.addMembership(group)
         }
         try events.setNonBlocking()
@@ -228,7 +252,14 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
                 + "\(RouteFilter.maximumWatchedDestinations) the route filter covers one by one; it covers their "
                 + "networks (/\(network.length) and the like) and lets more route messages through")
         }
-        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes)
+        let gateways = neighbourWatch.keys
+        if !hasLoggedCoarseNeighbours, NeighbourFilter.coverage(of: gateways) != .gateways(gateways.sorted()) {
+            hasLoggedCoarseNeighbours = true
+            log(.notice, "netlink: \(gateways.count) gateways, more than the \(NeighbourFilter.maximumGateways) the "
+                + "filter covers one by one; it lets every neighbour entry of their links through")
+        }
+        let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes,
+                                          neighbours: NeighbourFilter.coverage(of: gateways))
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
             isRouteFilterAttached = true
@@ -251,15 +282,21 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         log(.warning, "netlink: route filter not attached, every route message will be read: \(why)")
     }
 
-    private func resumeSource() {
-        guard let events = eventSocket else { return }
-        let source = DispatchSource.makeReadSource(fileDescriptor: events.fileDescriptor, queue: queue)
-        // The handlers retain the monitor until the source is cancelled, so the sockets
-        // outlive every handler, and they are closed once, after the last one ran.
-        source.setEventHandler { self.readable() }
-        source.setCancelHandler { self.closeSockets() }
-        state = .running(source)
-        source.resume()
+    /// Starts the thread that waits for the event socket. Its handlers retain the monitor
+    /// until it ends, so the sockets outlive every handler; they are closed once, after
+    /// the last one ran, on `queue`.
+    private func startReader() throws(NetlinkError) {
+        guard let events = eventSocket else {
+            throw NetlinkError(operation: "watch events", code: .protocolViolation("event socket is closed"))
+        }
+        do {
+            let reader = try ReadinessThread(name: "pathd-netlink", descriptor: events.fileDescriptor,
+                                             onReadable: { self.readAndDeliver() },
+                                             onStop: { self.queue.async { self.closeSockets() } })
+            state = .running(reader)
+        } catch {
+            throw NetlinkError(operation: "start the event reader thread", code: .errno(error.rawValue))
+        }
     }
 
     private func finish() {
@@ -267,9 +304,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         case .idle, .starting:
             state = .finished
             closeSockets()
-        case .running(let source):
+        case .running(let reader):
             state = .finished
-            source.cancel()
+            reader.stop()
         case .finished:
             break
         }

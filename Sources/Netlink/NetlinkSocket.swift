@@ -147,8 +147,10 @@ final class NetlinkSocket {
     /// datagram in order (`netlink_rcv_skb`) and queues every reply before sendmsg
     /// returns, so the socket's receive buffer must hold a whole batch's replies: a reply
     /// that does not fit is dropped and the next receive fails with ENOBUFS, never waits.
-    /// Skipped as in `exchange`: replies to an earlier request that timed out.
-    func exchange(batch messages: [NetlinkMessage], buffer: ReceiveBuffer,
+    /// Skipped as in `exchange`: replies to an earlier request that timed out; and acks,
+    /// unless `acknowledged` (the requests asked for one, NLM_F_ACK, and it is their
+    /// reply: `.error(0)`).
+    func exchange(batch messages: [NetlinkMessage], buffer: ReceiveBuffer, acknowledged: Bool = false,
                   _ operation: @autoclosure () -> String,
                   _ body: (Int, NetlinkReply) throws(NetlinkError) -> Void) throws(NetlinkError) {
         guard let sock = handle else { throw closedError(operation()) }
@@ -165,19 +167,22 @@ final class NetlinkSocket {
         _ = try NetlinkStatus(libnl: nl_sendto(sock, &bytes, bytes.count)).get("send \(operation())")
         var unanswered = messages.count
         while unanswered > 0 {
-            let length = try receive(into: buffer).get("receive \(operation())")
-            try buffer.forEachMessage(length: length) { header throws(NetlinkError) in
-                let position = Int(header.pointee.nlmsg_seq &- first)
-                guard position < messages.count else { return true }
-                if Int32(header.pointee.nlmsg_type) == Int32(NLMSG_ERROR) {
-                    let error = try Self.errno(of: header, operation())
-                    if error == 0 { return true }  // an ack
-                    try body(position, .error(error))
-                } else {
-                    try body(position, .message(header))
+            // Every reply is queued before sendto returns: one recvmmsg(2) takes them all.
+            let count = try receiveMany(into: buffer, waitingForOne: true).get("receive \(operation())")
+            for slot in 0..<count {
+                try buffer.forEachMessage(slot: slot) { header throws(NetlinkError) in
+                    let position = Int(header.pointee.nlmsg_seq &- first)
+                    guard position < messages.count else { return true }
+                    if Int32(header.pointee.nlmsg_type) == Int32(NLMSG_ERROR) {
+                        let error = try Self.errno(of: header, operation())
+                        if error == 0 && !acknowledged { return true }  // an ack nobody asked for
+                        try body(position, .error(error))
+                    } else {
+                        try body(position, .message(header))
+                    }
+                    unanswered -= 1
+                    return true
                 }
-                unanswered -= 1
-                return true
             }
         }
     }
@@ -189,6 +194,29 @@ final class NetlinkSocket {
             throw NetlinkError(operation: operation(), code: .protocolViolation("truncated NLMSG_ERROR"))
         }
         return -header.payload(as: nlmsgerr.self).error
+    }
+
+    /// Receives up to `ReceiveBuffer.slotCount` datagrams in one recvmmsg(2), one a slot:
+    /// `.ok(count)` (each slot's length in `buffer.lengths`), `.wouldBlock`, `.overrun` or
+    /// `.failed`. `waitingForOne`: block for the first (a blocking socket, replies that
+    /// are on their way), then take what is queued; else take only what is queued. An
+    /// error met after some datagrams is reported by the next call, as recvmmsg(2) says:
+    /// so fewer datagrams than slots does not mean the socket is drained, only the next
+    /// call's EAGAIN does (the event socket's drain keeps reading one at a time for this:
+    /// an overrun must be seen before the batch is delivered). A datagram longer than a
+    /// slot is a failure (MSG_TRUNC), never silently cut.
+    func receiveMany(into buffer: ReceiveBuffer, waitingForOne: Bool) -> NetlinkStatus {
+        let flags = Int32(MSG_TRUNC) | (waitingForOne ? pathd_msg_waitforone : Int32(MSG_DONTWAIT))
+        let status = NetlinkStatus {
+            recvmmsg(fileDescriptor, buffer.prepareVector(), UInt32(ReceiveBuffer.slotCount), flags, nil)
+        }
+        guard case .ok(let count) = status else { return status }
+        for slot in 0..<count where buffer.lengths[slot] > ReceiveBuffer.defaultSize
+            || buffer.vector[slot].msg_hdr.msg_flags & Int32(MSG_TRUNC) != 0 {
+            return .failed(.protocolViolation("netlink message of \(buffer.lengths[slot]) bytes exceeds the "
+                + "\(ReceiveBuffer.defaultSize)-byte receive buffer"))
+        }
+        return status
     }
 
     /// Receives one datagram into `buffer` (EINTR retried by `syscallResult`); returns
@@ -216,19 +244,59 @@ enum NetlinkReply {
     case error(Int32)
 }
 
-/// A receive buffer allocated once and reused for every datagram.
+/// A receive buffer allocated once and reused for every datagram: `slotCount` slots of
+/// `defaultSize` bytes, the first of which `storage` is (a plain recv(2)), all of them
+/// for recvmmsg(2). Pages are touched only as datagrams fill them.
 final class ReceiveBuffer {
     /// 64 KiB: the kernel packs dump replies into skbs of at most 32 KiB, and one
     /// multicast event is one small skb.
     static let defaultSize = 64 * 1024
+    /// Datagrams one recvmmsg(2) takes: a burst of events, or a batch's lookup replies,
+    /// in one system call (on a wake-up from idle each call costs 10 to 15 µs,
+    /// docs/PERFORMANCE.md, "One thread from the kernel's event to the line").
+    static let slotCount = 8
 
+    /// The first slot.
     let storage: UnsafeMutableRawBufferPointer
+    private let slots: UnsafeMutableRawBufferPointer
+    private let vectors: UnsafeMutableBufferPointer<iovec>
+    let vector: UnsafeMutableBufferPointer<pathd_mmsghdr>
 
-    init(size: Int = ReceiveBuffer.defaultSize) {
-        storage = .allocate(byteCount: size, alignment: MemoryLayout<nlmsghdr>.alignment)
+    init() {
+        slots = .allocate(byteCount: Self.defaultSize * Self.slotCount, alignment: MemoryLayout<nlmsghdr>.alignment)
+        storage = UnsafeMutableRawBufferPointer(rebasing: slots[0..<Self.defaultSize])
+        vectors = .allocate(capacity: Self.slotCount)
+        vector = .allocate(capacity: Self.slotCount)
+        for slot in 0..<Self.slotCount {
+            vectors[slot] = iovec(iov_base: slots.baseAddress! + slot * Self.defaultSize, iov_len: Self.defaultSize)
+        }
     }
 
-    deinit { storage.deallocate() }
+    deinit {
+        slots.deallocate()
+        vectors.deallocate()
+        vector.deallocate()
+    }
+
+    /// The vector for recvmmsg(2), its outputs cleared.
+    func prepareVector() -> UnsafeMutablePointer<pathd_mmsghdr> {
+        for slot in 0..<Self.slotCount {
+            var header = msghdr()
+            header.msg_iov = vectors.baseAddress! + slot
+            header.msg_iovlen = 1
+            vector[slot] = pathd_mmsghdr(msg_hdr: header, msg_len: 0)
+        }
+        return vector.baseAddress!
+    }
+
+    /// What recvmmsg(2) received in each slot (with MSG_TRUNC: the datagram's whole length).
+    var lengths: [Int] { (0..<Self.slotCount).map { Int(vector[$0].msg_len) } }
+
+    /// `forEachMessage` over what recvmmsg(2) put in `slot`.
+    func forEachMessage<Failure: Error>(slot: Int, _ body: (UnsafeMutablePointer<nlmsghdr>) throws(Failure) -> Bool)
+        throws(Failure) {
+        try forEachMessage(in: slots.baseAddress! + slot * Self.defaultSize, length: Int(vector[slot].msg_len), body)
+    }
 
     /// Calls `body` for each complete message among the first `length` bytes, in order
     /// (NLMSG_OK / NLMSG_NEXT). Returns early when `body` returns false.
@@ -236,6 +304,12 @@ final class ReceiveBuffer {
                                         _ body: (UnsafeMutablePointer<nlmsghdr>) throws(Failure) -> Bool)
         throws(Failure) {
         guard let base = storage.baseAddress else { return }
+        try forEachMessage(in: base, length: length, body)
+    }
+
+    private func forEachMessage<Failure: Error>(in base: UnsafeMutableRawPointer, length: Int,
+                                                _ body: (UnsafeMutablePointer<nlmsghdr>) throws(Failure) -> Bool)
+        throws(Failure) {
         var remaining = Int32(length)
         var header = base.assumingMemoryBound(to: nlmsghdr.self)
         while pathd_nlmsg_ok(header, remaining) != 0 {

@@ -24,9 +24,9 @@ enum RouteFilter {
     /// messages cost a batch of lookups each at most.
     static let passedPrefixLength: UInt8 = 1
 
-    /// The verdict that keeps the whole datagram (the return value is a byte count).
-    static let accept = UInt32.max
-    static let drop: UInt32 = 0
+    /// The verdicts (`ClassicBPF.accept`, `drop`).
+    static let accept = ClassicBPF.accept
+    static let drop = ClassicBPF.drop
 
     /// Scratch memory words (classic BPF has 16).
     private enum Slot {
@@ -45,16 +45,16 @@ enum RouteFilter {
         static let mask = 9
     }
 
-    private static let headerSize = MemoryLayout<nlmsghdr>.size
-    private static let lengthOffset = MemoryLayout<nlmsghdr>.offset(of: \.nlmsg_len)!
-    private static let typeOffset = MemoryLayout<nlmsghdr>.offset(of: \.nlmsg_type)!
+    private static let headerSize = ClassicBPF.headerSize
+    private static let typeOffset = ClassicBPF.typeOffset
     private static let familyOffset = headerSize + MemoryLayout<rtmsg>.offset(of: \.rtm_family)!
     private static let destinationLengthOffset = headerSize + MemoryLayout<rtmsg>.offset(of: \.rtm_dst_len)!
     private static let sourceLengthOffset = headerSize + MemoryLayout<rtmsg>.offset(of: \.rtm_src_len)!
     /// Where the attributes start: NLMSG_ALIGN(sizeof(struct rtmsg)) after the header.
     private static let attributesOffset = headerSize + (MemoryLayout<rtmsg>.size + 3) & ~3
-    private static let attributeHeaderSize = MemoryLayout<rtattr>.size
-    private static let isLittleEndian = UInt16(1).littleEndian == 1
+    private static let attributeHeaderSize = ClassicBPF.attributeHeaderSize
+    private static let walkSlots = ClassicBPF.WalkSlots(offset: Slot.offset, remaining: Slot.remaining,
+                                                        scratch: Slot.scratch, attributeLength: Slot.attributeLength)
 
     /// How many watched destinations (`NetlinkMonitor.watchRoutes`) the program covers
     /// one by one at most. Each costs 6 (IPv4) or 21 (IPv6) instructions after a
@@ -127,31 +127,42 @@ enum RouteFilter {
     }()
 
     /// The program for these lookup destinations (one per family) and the destinations
-    /// of watched routes (`coveredPrefixes`): a route message covering any of them passes.
-    static func program(lookupDestinations: LookupDestinations,
-                        watching watched: Set<IPAddress> = []) -> [sock_filter] {
-        program(lookupDestinations: lookupDestinations, covering: coveredPrefixes(watched))
+    /// of watched routes (`coveredPrefixes`): a route message covering any of them passes;
+    /// and for the neighbour entries of `gateways` (`NeighbourFilter`).
+    static func program(lookupDestinations: LookupDestinations, watching watched: Set<IPAddress> = [],
+                        gateways: Set<Neighbour.Key> = []) -> [sock_filter] {
+        program(lookupDestinations: lookupDestinations, covering: coveredPrefixes(watched),
+                neighbours: NeighbourFilter.coverage(of: gateways))
     }
 
-    static func program(lookupDestinations: LookupDestinations, covering prefixes: [CoveredPrefix]) -> [sock_filter] {
+    static func program(lookupDestinations: LookupDestinations, covering prefixes: [CoveredPrefix],
+                        neighbours: NeighbourFilter.Coverage = .gateways([])) -> [sock_filter] {
         var program = ClassicBPF()
+        // Neighbour messages to their part, at the end (`NeighbourFilter`): a jump that
+        // far is unconditional.
+        let neighbourPart = program.makeLabel()
+        let routePart = program.makeLabel()
+        let isNeighbour = program.makeLabel()
+        program.loadLength()
+        program.jump(if: BPF_JGE, UInt32(headerSize), to: nil, else: routePart)
+        program.load(BPF_H, at: typeOffset)
+        program.jump(if: BPF_JEQ, ClassicBPF.hostUInt16(RTM_NEWNEIGH), to: isNeighbour, else: nil)
+        program.jump(if: BPF_JEQ, ClassicBPF.hostUInt16(RTM_DELNEIGH), to: isNeighbour, else: routePart)
+        program.place(isNeighbour)
+        program.jump(to: neighbourPart)
+        program.place(routePart)
         let found = program.makeLabel()
         emitHeaderChecks(&program)
         emitAttributeWalk(&program, found: found)
         program.place(found)
-        // Reached with M[offset] = the offset of RTA_DST and M[attributeLength] = its
-        // rta_len. The families' parts can be longer than a conditional jump reaches.
-        let ipv4 = program.makeLabel()
-        let ipv6 = program.makeLabel()
-        program.load(BPF_B, at: familyOffset)
-        program.jump(if: BPF_JEQ, UInt32(AddressFamily.ipv4.linuxValue), to: ipv4, else: nil)
-        program.jump(to: ipv6)
-        for (family, label) in [(AddressFamily.ipv4, ipv4), (.ipv6, ipv6)] {
-            program.place(label)
+        // Reached with M[offset] = the offset of RTA_DST and M[attributeLength] = its rta_len.
+        program.branchOnFamily(at: familyOffset) { program, family in
             let lookup = CoveredPrefix(lookupDestinations[family], length: family.addressBits)
             let others = prefixes.filter { $0.address.family == family && $0 != lookup }
             emitCoverage(&program, family: family, prefixes: [lookup] + others)
         }
+        program.place(neighbourPart)
+        NeighbourFilter.emit(&program, coverage: neighbours)
         return program.instructions()
     }
 
@@ -163,13 +174,10 @@ enum RouteFilter {
         program.loadLength()
         program.jump(if: BPF_JGE, UInt32(attributesOffset), to: nil, else: pass)
         program.load(BPF_H, at: typeOffset)
-        program.jump(if: BPF_JEQ, hostUInt16(RTM_NEWROUTE), to: route, else: nil)
-        program.jump(if: BPF_JEQ, hostUInt16(RTM_DELROUTE), to: route, else: pass)
+        program.jump(if: BPF_JEQ, ClassicBPF.hostUInt16(RTM_NEWROUTE), to: route, else: nil)
+        program.jump(if: BPF_JEQ, ClassicBPF.hostUInt16(RTM_DELROUTE), to: route, else: pass)
         program.place(route)
-        // A notification is one message per datagram; if this one is not, pass it whole.
-        emitLoadHostUInt32(&program, at: lengthOffset)
-        program.loadLengthIntoX()
-        program.jumpX(if: BPF_JEQ, to: nil, else: pass)
+        program.passUnlessOneMessage(scratch: Slot.scratch)
         program.load(BPF_B, at: destinationLengthOffset)
         program.jump(if: BPF_JGT, UInt32(passedPrefixLength), to: nil, else: pass)
         program.load(BPF_B, at: sourceLengthOffset)
@@ -190,53 +198,12 @@ enum RouteFilter {
         program.place(walk)
     }
 
-    /// `attributeLimit` unrolled steps over the rtattrs; each either passes a malformed
-    /// message, jumps to `found` at RTA_DST, or moves to the next attribute. Past the
-    /// last step, pass.
+    /// `attributeLimit` unrolled steps over the rtattrs (`ClassicBPF.findAttribute`):
+    /// each passes a malformed message, jumps to `found` at RTA_DST, or moves to the next
+    /// attribute. Past the last step, pass.
     private static func emitAttributeWalk(_ program: inout ClassicBPF, found: ClassicBPF.Label) {
-        program.loadConstant(UInt32(attributesOffset))
-        program.store(memory: Slot.offset)
-        // The kernel refuses a program that may read a scratch word before writing it
-        // (`check_load_and_stores`, net/core/filter.c), and its check carries what was
-        // written past a return into the next instruction. Writing every word the walk
-        // uses once, here, satisfies it on every path.
-        for slot in [Slot.remaining, Slot.scratch, Slot.attributeLength] { program.store(memory: slot) }
-        for _ in 0..<attributeLimit {
-            let pass = program.makeLabel()
-            let isDestination = program.makeLabel()
-            let next = program.makeLabel()
-            // Room for an attribute header: length > offset and length - offset >= 4.
-            program.loadX(memory: Slot.offset)
-            program.loadLength()
-            program.jumpX(if: BPF_JGT, to: nil, else: pass)
-            program.aluX(BPF_SUB)
-            program.jump(if: BPF_JGE, UInt32(attributeHeaderSize), to: nil, else: pass)
-            program.store(memory: Slot.remaining)
-            // rta_len, host order; as nla_ok: at least a header, at most what is left.
-            emitLoadHostUInt16AtX(&program, at: MemoryLayout<rtattr>.offset(of: \.rta_len)!)
-            program.jump(if: BPF_JGE, UInt32(attributeHeaderSize), to: nil, else: pass)
-            program.loadX(memory: Slot.remaining)
-            program.jumpX(if: BPF_JGT, to: pass, else: nil)
-            program.store(memory: Slot.attributeLength)
-            // rta_type without the NLA_F_NESTED / NLA_F_NET_BYTEORDER bits, as nla_type().
-            program.loadX(memory: Slot.offset)
-            program.load(BPF_H, atX: MemoryLayout<rtattr>.offset(of: \.rta_type)!)
-            program.alu(BPF_AND, hostUInt16(~(NLA_F_NESTED | NLA_F_NET_BYTEORDER)))
-            program.jump(if: BPF_JEQ, hostUInt16(RTA_DST.rawValue), to: isDestination, else: nil)
-            // Next attribute: offset += RTA_ALIGN(rta_len).
-            program.load(memory: Slot.attributeLength)
-            program.alu(BPF_ADD, 3)
-            program.alu(BPF_AND, ~UInt32(3))
-            program.aluX(BPF_ADD)
-            program.store(memory: Slot.offset)
-            program.jump(to: next)
-            program.place(pass)
-            program.return(accept)
-            program.place(isDestination)
-            program.jump(to: found)
-            program.place(next)
-        }
-        program.return(accept)
+        program.findAttribute(UInt16(RTA_DST.rawValue), attributesAt: attributesOffset, limit: attributeLimit,
+                              slots: walkSlots, found: found)
     }
 
     /// With M[offset] = the offset of RTA_DST of a `family` route: accepts when its
@@ -307,34 +274,4 @@ enum RouteFilter {
         program.return(drop)
     }
 
-    /// A = the host-order u32 at `offset` (nlmsg_len): classic BPF loads big-endian, so
-    /// the bytes are put together most significant first. Uses X and M[scratch].
-    private static func emitLoadHostUInt32(_ program: inout ClassicBPF, at offset: Int) {
-        let order = isLittleEndian ? [3, 2, 1, 0] : [0, 1, 2, 3]
-        program.load(BPF_B, at: offset + order[0])
-        for byte in order.dropFirst() {
-            program.alu(BPF_LSH, 8)
-            program.store(memory: Slot.scratch)
-            program.load(BPF_B, at: offset + byte)
-            program.loadX(memory: Slot.scratch)
-            program.aluX(BPF_OR)
-        }
-    }
-
-    /// A = the host-order u16 at X + `offset` (rta_len). Leaves X changed.
-    private static func emitLoadHostUInt16AtX(_ program: inout ClassicBPF, at offset: Int) {
-        let (high, low) = isLittleEndian ? (1, 0) : (0, 1)
-        program.load(BPF_B, atX: offset + high)
-        program.alu(BPF_LSH, 8)
-        program.store(memory: Slot.scratch)
-        program.load(BPF_B, atX: offset + low)
-        program.loadX(memory: Slot.scratch)
-        program.aluX(BPF_OR)
-    }
-
-    /// A host-order u16 as a big-endian 16-bit load of its bytes reads it, for
-    /// comparing and masking fields without putting their bytes together.
-    private static func hostUInt16<Value: BinaryInteger>(_ value: Value) -> UInt32 {
-        UInt32(UInt16(truncatingIfNeeded: value).bigEndian)
-    }
 }

@@ -5,7 +5,9 @@ import SystemCalls
 
 /// Classifies links with `InterfaceClassifier`, reading what sysfs says about the
 /// medium: `DEVTYPE=` in `<root>/class/net/<name>/uevent` and whether
-/// `<root>/class/net/<name>/wireless` or `/phy80211` exists.
+/// `<root>/class/net/<name>/wireless` or `/phy80211` exists; and names the driver of the
+/// link's device (`DRIVER=` in `<root>/class/net/<name>/device/uevent`), a hint about
+/// the network (`NetworkHint.ofDriver`).
 ///
 /// sysfs is read once per (ifindex, name): a NEWLINK flood (carrier flaps, statistics)
 /// costs a dictionary lookup, a rename reads again. Not thread-safe: owned by the
@@ -15,6 +17,7 @@ final class SysfsClassifier {
         var name: String
         var devType: String?
         var hasWirelessDirectory: Bool
+        var driver: String?
     }
 
     private let root: String
@@ -34,6 +37,11 @@ final class SysfsClassifier {
             hardwareType: link.hardwareType, kind: link.kind))
     }
 
+    /// The driver of the link's device; nil for a virtual link (no device).
+    func driver(of link: LinkAttributes) -> String? {
+        sysfsFacts(index: link.index, name: link.name).driver
+    }
+
     /// Forgets a removed link (ifindexes are reused by later links).
     func forget(_ index: InterfaceIndex) {
         cache[index] = nil
@@ -46,7 +54,10 @@ final class SysfsClassifier {
         let facts = SysfsFacts(
             name: name,
             devType: uevent.flatMap(InterfaceClassifier.devType(fromUevent:)),
-            hasWirelessDirectory: exists("\(directory)/wireless") || exists("\(directory)/phy80211"))
+            hasWirelessDirectory: exists("\(directory)/wireless") || exists("\(directory)/phy80211"),
+            driver: readFile("\(directory)/device/uevent").flatMap {
+                InterfaceClassifier.value(of: "DRIVER", inUevent: $0)
+            })
         cache[index] = facts
         return facts
     }

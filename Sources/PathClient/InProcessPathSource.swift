@@ -115,7 +115,8 @@ final class InProcessPathSource: @unchecked Sendable {
     /// sizes its buffer as `[Daemon]` says (the daemon's own settings); not started yet.
     static func kernelState(on queue: DispatchQueue, settings: DaemonSettings) -> KernelStateTracker {
         let netlink = NetlinkConfiguration(lookupDestinations: settings.lookupDestinations,
-                                           receiveBufferBytes: settings.receiveBufferBytes)
+                                           receiveBufferBytes: settings.receiveBufferBytes,
+                                           resolvesGateways: settings.resolvesGateways)
         return KernelStateTracker(queue: queue, log: .discarding) { generation, callbacks in
             NetlinkMonitor(generation: generation, configuration: netlink,
                            deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in })

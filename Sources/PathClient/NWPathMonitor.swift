@@ -58,6 +58,9 @@ final public class NWPathMonitor: @unchecked Sendable {
         var startedByIteration = false
         /// The path last delivered (to the handler and the iterations); nil before the first.
         var latest: NWPath?
+        /// What `currentPath` returns: `latest`, or the path the app last assigned
+        /// (Apple's `currentPath` is settable), until the next delivery.
+        var current: NWPath?
         var streams: [UInt64: AsyncStream<NWPath>.Continuation] = [:]
         var nextStream: UInt64 = 0
     }
@@ -78,9 +81,11 @@ final public class NWPathMonitor: @unchecked Sendable {
         state = Mutex(State(monitor: PathMonitor(prohibitedInterfaceTypes: prohibitedInterfaceTypes.map(\.linuxType))))
     }
 
-    /// Wraps a configured `PathMonitor`, to choose its mode (`.daemon`, `.inProcess`)
-    /// or socket. It must not be started yet, and is owned by this monitor from now on:
-    /// set no handler on it.
+    /// Wraps a configured `PathMonitor`, to choose its mode (`.daemon`, `.inProcess`),
+    /// socket, or the conditions Apple's monitor takes no parameters for
+    /// (`NWPathMonitor(PathMonitor(prohibitExpensivePaths: true))`: an expensive path is
+    /// then unsatisfied, `linuxUnsatisfiedReason` `.expensiveExcluded`). It must not be
+    /// started yet, and is owned by this monitor from now on: set no handler on it.
     public init(_ monitor: PathMonitor) {
         state = Mutex(State(monitor: monitor))
     }
@@ -143,8 +148,14 @@ final public class NWPathMonitor: @unchecked Sendable {
         for stream in streams { stream.finish() }
     }
 
-    /// The path last delivered; `NWPath.unknown` before the first.
-    final public var currentPath: NWPath { state.withLock { $0.latest } ?? .unknown }
+    /// The path last delivered; `NWPath.unknown` before the first. Settable, as Apple
+    /// declares it (a test double or a protocol with `{ get set }` assigns it): the path
+    /// assigned is returned until the next delivery, and changes nothing else (which
+    /// paths are delivered is decided by the ones delivered before).
+    final public var currentPath: NWPath {
+        get { state.withLock { $0.current } ?? .unknown }
+        set { state.withLock { $0.current = newValue } }
+    }
 
     /// The queue given to `start` (or made by iterating, until `start`), nil before.
     final public var queue: DispatchQueue? { state.withLock { $0.handlerQueue ?? $0.deliveryQueue } }
@@ -164,6 +175,7 @@ final public class NWPathMonitor: @unchecked Sendable {
             // only when it differs from the last one delivered.
             guard state.phase == .running, state.monitor === origin, state.latest != path else { return nil }
             state.latest = path
+            state.current = path
             let streams = Array(state.streams.values)
             if let handlerQueue = state.handlerQueue, handlerQueue !== state.deliveryQueue {
                 handlerQueue.async { [self] in callHandler(path) }
@@ -196,6 +208,11 @@ final public class NWPathMonitor: @unchecked Sendable {
         }
         stopped?.cancel()
     }
+}
+
+extension NWPathMonitor: CustomDebugStringConvertible {
+    /// The monitor and its current path, for logs (Apple's NWPathMonitor has one too).
+    final public var debugDescription: String { "NWPathMonitor: \(currentPath.debugDescription)" }
 }
 
 extension NWPathMonitor: AsyncSequence {

@@ -108,6 +108,16 @@ public final class PathMonitor: Sendable {
     public let requiredInterfaceType: InterfaceType?
     /// The interface types paths are evaluated without, as given to `init`.
     public let prohibitedInterfaceTypes: [InterfaceType]
+    /// An expensive path is unavailable (`.expensiveExcluded`), as given to `init`.
+    public let prohibitExpensivePaths: Bool
+    /// A constrained path is unavailable (`.constrainedExcluded`), as given to `init`.
+    public let prohibitConstrainedPaths: Bool
+    /// Only a path whose first interface is on this network counts (`.networkExcluded`
+    /// otherwise), as given to `init`.
+    public let requiredNetwork: String?
+    /// A path whose first interface is on one of these networks is unavailable
+    /// (`.networkExcluded`), as given to `init`.
+    public let prohibitedNetworks: [String]
     /// Where answers may come from, as given to `init`.
     public let mode: Mode
     private let criteria: Criteria
@@ -133,16 +143,37 @@ public final class PathMonitor: Sendable {
         var isCancelled: Bool { handOver.phase == .cancelled }
     }
 
-    /// `socketPath` nil searches for the daemon as `PathConnection.connect(to:)` does
+    /// `requiredInterfaceType` and `prohibitedInterfaceTypes` choose the interfaces that
+    /// count, as NWPathMonitor's initialisers do; `prohibitExpensivePaths` and
+    /// `prohibitConstrainedPaths` judge the path they give, as NWParameters' properties of
+    /// those names judge a connection's: an expensive (constrained) path is then
+    /// `.unavailable`, `unsatisfiedReason` `.expensiveExcluded` (`.constrainedExcluded`),
+    /// whether pathd or the engine in this process answers (`Criteria`).
+    /// `requiredNetwork` and `prohibitedNetworks` (pathd's own, no NWParameters property)
+    /// name networks by `[Network] Name=` or ID: a path whose first interface is not on
+    /// the required one, or is on a prohibited one, is `.unavailable`, `.networkExcluded`;
+    /// a network not yet identified is on none. pathd refuses a name its configuration
+    /// does not define (`unknownNetwork`: `lastError` says so, and the monitor tries again
+    /// as after any refusal); the engine in this process finds it on no network. `socketPath` nil
+    /// searches for the daemon as `PathConnection.connect(to:)` does
     /// (`SocketPath.clientSearchOrder`).
     public init(requiredInterfaceType: InterfaceType? = nil, prohibitedInterfaceTypes: [InterfaceType] = [],
+                prohibitExpensivePaths: Bool = false, prohibitConstrainedPaths: Bool = false,
+                requiredNetwork: String? = nil, prohibitedNetworks: [String] = [],
                 socketPath: String? = nil, mode: Mode = .automatic, backoff: Backoff = .standard,
                 scheduler: any Scheduler = DispatchScheduler()) {
         self.requiredInterfaceType = requiredInterfaceType
         self.prohibitedInterfaceTypes = prohibitedInterfaceTypes
+        self.prohibitExpensivePaths = prohibitExpensivePaths
+        self.prohibitConstrainedPaths = prohibitConstrainedPaths
+        self.requiredNetwork = requiredNetwork
+        self.prohibitedNetworks = prohibitedNetworks
         self.mode = mode
         let criteria = Criteria(requiredInterfaceType: requiredInterfaceType,
-                                prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes))
+                                prohibitedInterfaceTypes: Set(prohibitedInterfaceTypes),
+                                prohibitExpensivePaths: prohibitExpensivePaths,
+                                prohibitConstrainedPaths: prohibitConstrainedPaths,
+                                requiredNetwork: requiredNetwork, prohibitedNetworks: Set(prohibitedNetworks))
         self.criteria = criteria
         self.socketPath = socketPath
         self.backoff = backoff
@@ -156,7 +187,9 @@ public final class PathMonitor: Sendable {
     /// the monitor its iterations started when the last one ends).
     func renewed() -> PathMonitor {
         PathMonitor(requiredInterfaceType: requiredInterfaceType, prohibitedInterfaceTypes: prohibitedInterfaceTypes,
-                    socketPath: socketPath, mode: mode, backoff: backoff, scheduler: scheduler)
+                    prohibitExpensivePaths: prohibitExpensivePaths, prohibitConstrainedPaths: prohibitConstrainedPaths,
+                    requiredNetwork: requiredNetwork, prohibitedNetworks: prohibitedNetworks, socketPath: socketPath,
+                    mode: mode, backoff: backoff, scheduler: scheduler)
     }
 
     /// Called on the start queue with each new path: the first one, then each that

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 extension Configuration {
     /// The configuration in the INI form it was read in: every `[Daemon]` key with its
@@ -12,10 +13,9 @@ extension Configuration {
         let settings = daemon
         lines.append("[Daemon]")
         for key in DaemonSettings.keys {
-            lines.append("\(key.name)=" + key.render(settings))
-            if key.name == "Socket" && settings.socketPath == nil {
-                lines.append("# (empty: \(SocketPath.defaultInWords))")
-            }
+            let value = key.render(settings)
+            lines.append("\(key.name)=" + value)
+            if value.isEmpty, let meaning = key.emptyMeaning { lines.append("# (empty: \(meaning))") }
         }
         let defaults = [("expensive", policy.expensiveTypes), ("constrained", policy.constrainedTypes)]
         for (flag, types) in defaults where !types.isEmpty {

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 extension Configuration {
     /// Parses and merges files in order: the main file first, then its drop-ins in
@@ -21,10 +22,10 @@ extension Configuration {
                 switch section.name {
                 case DaemonSettings.sectionName:
                     for entry in section.entries { apply(entry, to: &configuration.daemon, log: &log) }
-                case InterfaceRule.sectionName:
+                case InterfaceSettings.sectionName:
                     configuration.policy.rules += rule(section, of: source, &interfaceSections,
                                                        maximum: maximumInterfaceSections, log: &log)
-                case NetworkRule.sectionName:
+                case NetworkSettings.sectionName:
                     configuration.policy.networks += rule(section, of: source, &networkSections,
                                                           maximum: maximumNetworkSections, log: &log)
                 case ConnectivitySettings.sectionName:
@@ -46,17 +47,16 @@ extension Configuration {
             }
         }
         // Across all files: a drop-in may complete what the main file began.
-        if let (key, message) = configuration.connectivity.inconsistency {
-            // The key at fault, else the one it clashes with (a default Timeout= against a
-            // written Interval=), else the URL= that turned the check on.
-            let origin = [key, "Interval", "URL"].lazy.compactMap { connectivityOrigins[$0] }.first
+        if let (keys, message) = configuration.connectivity.inconsistency {
+            // Where the first key the message names was written.
+            let origin = keys.lazy.compactMap { connectivityOrigins[$0] }.first
                 ?? (sources.last?.name ?? "", 0)
             diagnostics.append(ConfigurationDiagnostic(.error, file: origin.file, line: origin.line, message))
         }
         return ConfigurationResult(configuration: configuration, diagnostics: diagnostics)
     }
 
-    static let sectionNames = [DaemonSettings.sectionName, InterfaceRule.sectionName, NetworkRule.sectionName,
+    static let sectionNames = [DaemonSettings.sectionName, InterfaceSettings.sectionName, NetworkSettings.sectionName,
                                ConnectivitySettings.sectionName, WatchSettings.sectionName]
 
     /// One more of a section that may repeat (`[Interface]`, `[Network]`), parsed, while
@@ -81,7 +81,7 @@ extension Configuration {
         case .set:
             return true
         case .invalid(let expectation):
-            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(quoted(entry.value))")
+            log.error(line: entry.line, "\(entry.key)= expects \(expectation), got \(SettingText.quoted(entry.value))")
         case .refused(let message):
             log.error(line: entry.line, message)
         case .unknownKey:
@@ -95,24 +95,5 @@ extension Configuration {
         let hint = known.first { $0.lowercased() == entry.key.lowercased() }
         log.warning(line: entry.line, "unknown key \(entry.key)= in [\(section)]"
             + (hint.map { " (did you mean \($0)=?)" } ?? "") + "; ignored")
-    }
-
-    /// systemd's booleans: yes/no, true/false, on/off, 1/0, any case.
-    public static func parseBoolean(_ text: String) -> Bool? {
-        switch text.lowercased() {
-        case "yes", "true", "on", "1": true
-        case "no", "false", "off", "0": false
-        default: nil
-        }
-    }
-
-    /// A byte count with an optional K, M or G suffix (powers of 1024, as systemd's).
-    static func parseSize(_ text: String) -> Int? {
-        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        guard let last = text.last else { return nil }
-        let multiplier = multipliers[Character(last.uppercased())]
-        let digits = multiplier == nil ? Substring(text) : text.dropLast()
-        guard digits.count <= 12, let number = Int(digits), number >= 0 else { return nil }
-        return number * (multiplier ?? 1)
     }
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 /// Everything pathd reads from pathd.conf and its drop-ins.
 public struct Configuration: Hashable, Sendable {

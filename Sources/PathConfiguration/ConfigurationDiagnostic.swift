@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 /// One finding about a configuration file, always with the file and line it is about,
 /// printed as `pathd.conf:12: Expensive= expects a boolean, got "maybe"`.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Glibc
 import PathModel
+import PathSettings
 import SystemCalls
 
 /// Finds and reads pathd.conf and its drop-ins for `Configuration.parse`, which does

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 /// A configuration file in the INI style of systemd unit files, split into sections
 /// and assignments but not yet interpreted. `INIParser` makes one.
@@ -69,26 +70,4 @@ struct DiagnosticLog {
             "\(suppressedErrors) more errors and \(suppressedWarnings) more warnings not shown")
         return entries + [summary]
     }
-}
-
-/// Text of a value or line as it may appear in a message: control characters escaped,
-/// cut to 64 characters, in double quotes.
-func quoted<Text: StringProtocol>(_ text: Text) -> String {
-    var result = "\""
-    var count = 0
-    for scalar in text.unicodeScalars {
-        if count == 64 {
-            result += "…"
-            break
-        }
-        count += 1
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-            result += "\\u{\(String(scalar.value, radix: 16))}"
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
 }

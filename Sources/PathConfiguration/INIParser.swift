@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
+import PathSettings
 
 /// Splits systemd-style INI text into sections and `Key=Value` assignments.
 ///
@@ -27,16 +28,17 @@ public enum INIParser {
         var number = 0
 
         func finish(_ logical: ArraySlice<UInt8>, line: Int) {
+            /// The line as a message quotes it.
+            var quotedLine: String { SettingText.quoted(String(decoding: logical, as: UTF8.self)) }
             if logical.first == UInt8(ascii: "[") {
                 guard logical.last == UInt8(ascii: "]"), logical.count >= 2 else {
-                    log.error(line: line,
-                              "section header \(quoted(String(decoding: logical, as: UTF8.self))) lacks a closing ']'")
+                    log.error(line: line, "section header \(quotedLine) lacks a closing ']'")
                     inBrokenSection = true
                     return
                 }
                 let name = trimmed(logical.dropFirst().dropLast())
                 guard !name.isEmpty, !name.contains(UInt8(ascii: "[")), !name.contains(UInt8(ascii: "]")) else {
-                    log.error(line: line, "invalid section header \(quoted(String(decoding: logical, as: UTF8.self)))")
+                    log.error(line: line, "invalid section header \(quotedLine)")
                     inBrokenSection = true
                     return
                 }
@@ -46,14 +48,13 @@ public enum INIParser {
                 return
             }
             guard let equals = logical.firstIndex(of: UInt8(ascii: "=")) else {
-                log.error(line: line,
-                          "expected [Section] or Key=Value, got \(quoted(String(decoding: logical, as: UTF8.self)))")
+                log.error(line: line, "expected [Section] or Key=Value, got \(quotedLine)")
                 return
             }
             let key = trimmed(logical[..<equals])
             let value = trimmed(logical[logical.index(after: equals)...])
             guard !key.isEmpty, !key.contains(where: { $0 == 0x20 || $0 == 0x09 }) else {
-                log.error(line: line, "invalid key in \(quoted(String(decoding: logical, as: UTF8.self)))")
+                log.error(line: line, "invalid key in \(quotedLine)")
                 return
             }
             let keyText = String(decoding: key, as: UTF8.self)

@@ -3,10 +3,6 @@ import PathModel
 import SystemCalls
 
 extension NetworkKey {
-    /// Where the machine ID is (machine-id(5)): the key's base unless `NetworkKeyFile=`
-    /// names another.
-    public static let machineIDPath = "/etc/machine-id"
-
     /// The key whose base is the 128-bit ID in the file at `path` (`baseID`); why not,
     /// in words, when the file cannot be read or holds no such ID.
     public static func read(from path: String) -> Result<NetworkKey, NetworkKeyError> {

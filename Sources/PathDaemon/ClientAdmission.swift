@@ -10,9 +10,9 @@ import SystemCalls
 /// Who is connected, and who may connect: the listener, the connections and their
 /// budgets (`ConnectionBudget`); each connection is marked trusted or not by `PeerTrust`.
 ///
-/// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the
-/// acceptor's handler and the scheduled memory return capture `self` and run on it.
-final class ClientAdmission: @unchecked Sendable {
+/// Threading: the state queue only (see `PathService`). Not `Sendable`: the acceptor's
+/// and the connections' handlers run on it.
+final class ClientAdmission {
     private let queue: DispatchQueue
     private let log: Logger
     private let scheduler: any Scheduler
@@ -30,7 +30,7 @@ final class ClientAdmission: @unchecked Sendable {
     private var listener: UnixListener?
     private var acceptor: ConnectionAcceptor?
     /// A return of free memory to the kernel is due (`scheduleMemoryReturn`).
-    private var isMemoryReturnScheduled = false
+    private let isMemoryReturnScheduled: QueueBound<Bool>
 
     /// Each request line of an admitted connection, in order.
     var onRequest: ((ClientConnection, [UInt8]) -> Void)?
@@ -47,6 +47,7 @@ final class ClientAdmission: @unchecked Sendable {
         self.configuration = configuration
         self.records = records
         self.greeting = greeting
+        isMemoryReturnScheduled = QueueBound(sending: false, on: queue)
         budget = ConnectionBudget(maximumClients: configuration.current.daemon.maximumClients,
                                   maximumPerUser: configuration.current.daemon.maximumClientsPerUser,
                                   trust: trust)
@@ -95,7 +96,6 @@ final class ClientAdmission: @unchecked Sendable {
     // MARK: Connections
 
     private func admit(_ descriptor: FileDescriptor) {
-        dispatchPrecondition(condition: .onQueue(queue))
         let id = ClientID(rawValue: nextClientID)
         nextClientID += 1
         let userID: UInt32
@@ -125,7 +125,6 @@ final class ClientAdmission: @unchecked Sendable {
     }
 
     private func closed(_ connection: ClientConnection, reason: ClientConnection.CloseReason) {
-        dispatchPrecondition(condition: .onQueue(queue))
         onClosed?(connection)
         if clients.removeValue(forKey: connection.id) != nil { budget.release(connection.userID) }
         acceptor?.connectionClosed()
@@ -139,11 +138,10 @@ final class ClientAdmission: @unchecked Sendable {
     /// peak of the busiest moment. A second after a connection closed (once, however many
     /// close meanwhile) the free pages go back to the kernel (docs/PERFORMANCE.md, memory).
     private func scheduleMemoryReturn() {
-        guard !isMemoryReturnScheduled else { return }
-        isMemoryReturnScheduled = true
-        scheduler.schedule(after: .seconds(1), on: queue) { [weak self] in
-            guard let self else { return }
-            isMemoryReturnScheduled = false
+        guard !isMemoryReturnScheduled.value else { return }
+        isMemoryReturnScheduled.value = true
+        scheduler.schedule(after: .seconds(1), on: queue) { [isMemoryReturnScheduled] in
+            isMemoryReturnScheduled.value = false
             Memory.returnFreePages()
         }
     }

@@ -66,7 +66,8 @@ struct DaemonMetrics: Sendable {
                         ], value: 1)
                     } + hosts.filter { $0.unresolved != nil }.map { host in
                         MetricSample([MetricLabel("host", host.host), MetricLabel("destination", ""),
-                                      MetricLabel("interface", ""), MetricLabel("reason", "unresolved")], value: 1)
+                                      MetricLabel("interface", ""),
+                                      MetricLabel("reason", UnsatisfiedReason.unresolved.rawValue)], value: 1)
                     }),
                 .counter("pathd_route_unusable_seconds", unit: "seconds", help: """
                     Time no route to a watched host could carry traffic (or its name did not resolve) since pathd \

@@ -14,82 +14,87 @@ import SystemCalls
 /// advance it instead of sleeping. On a clean stop the file is replaced by an empty
 /// one: while pathd does not run its metrics are absent (unknown), never stale.
 ///
-/// Threading: every method runs on `queue`. `@unchecked Sendable`: the scheduled write
-/// captures `self` and runs on `queue` too.
-final class MetricsFile: @unchecked Sendable {
+/// Threading: `queue` only; its state is bound to it (`QueueBound`).
+final class MetricsFile: Sendable {
     static let minimumInterval = Duration.seconds(1)
 
     let path: String
     private let queue: DispatchQueue
     private let scheduler: any Scheduler
     private let log: Logger
-    /// The text to write now (the Prometheus 0.0.4 exposition).
-    private let render: () -> [UInt8]
-    /// A write happened less than `minimumInterval` ago.
-    private var isCoolingDown = false
-    /// Something changed during the cool-down.
-    private var isDirty = false
-    /// A write is queued for the end of this turn of the queue.
-    private var isWriteQueued = false
-    private var isStopped = false
-    /// The last failure logged, so a failing directory logs once, not every second.
-    private var lastError: Errno?
-    /// How many times the file was written (for tests and the log).
-    private(set) var writes = 0
+    private let state: QueueBound<State>
 
-    init(path: String, queue: DispatchQueue, scheduler: any Scheduler, log: Logger, render: @escaping () -> [UInt8]) {
+    private struct State {
+        /// The text to write now (the Prometheus 0.0.4 exposition).
+        let render: () -> [UInt8]
+        /// A write happened less than `minimumInterval` ago.
+        var isCoolingDown = false
+        /// Something changed during the cool-down.
+        var isDirty = false
+        /// A write is queued for the end of this turn of the queue.
+        var isWriteQueued = false
+        var isStopped = false
+        /// The last failure logged, so a failing directory logs once, not every second.
+        var lastError: Errno?
+        /// How many times the file was written (for tests and the log).
+        var writes = 0
+    }
+
+    /// How many times the file was written (for tests and the log).
+    var writes: Int { state.value.writes }
+
+    init(path: String, queue: DispatchQueue, scheduler: any Scheduler, log: Logger,
+         render: sending @escaping () -> [UInt8]) {
         self.path = path
         self.queue = queue
         self.scheduler = scheduler
         self.log = log
-        self.render = render
+        state = QueueBound(sending: State(render: render), on: queue)
     }
 
     /// Something the metrics show changed: write at the end of this turn of the queue, or
     /// once the second is over.
     func changed() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard !isStopped, !isWriteQueued else { return }
-        if isCoolingDown {
-            isDirty = true
+        guard !state.value.isStopped, !state.value.isWriteQueued else { return }
+        if state.value.isCoolingDown {
+            state.value.isDirty = true
             return
         }
-        isWriteQueued = true
+        state.value.isWriteQueued = true
         queue.async { [weak self] in
             guard let self else { return }
-            isWriteQueued = false
-            if !isStopped { write() }
+            state.value.isWriteQueued = false
+            if !state.value.isStopped { write() }
         }
     }
 
     /// Replaces the file with an empty one and writes no more.
     func stop() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard !isStopped else { return }
-        isStopped = true
+        guard !state.value.isStopped else { return }
+        state.value.isStopped = true
         replace(with: [])
     }
 
     private func write() {
-        isDirty = false
-        replace(with: render())
-        isCoolingDown = true
+        state.value.isDirty = false
+        replace(with: state.value.render())
+        state.value.isCoolingDown = true
         scheduler.schedule(after: Self.minimumInterval, on: queue) { [weak self] in
             guard let self else { return }
-            isCoolingDown = false
-            if isDirty && !isStopped { write() }
+            state.value.isCoolingDown = false
+            if state.value.isDirty && !state.value.isStopped { write() }
         }
     }
 
     private func replace(with bytes: [UInt8]) {
         do {
             try AtomicFile.replace(path, with: bytes, mode: 0o644)
-            writes += 1
-            if lastError != nil { log.notice("metrics: writing \(path) works again") }
-            lastError = nil
+            state.value.writes += 1
+            if state.value.lastError != nil { log.notice("metrics: writing \(path) works again") }
+            state.value.lastError = nil
         } catch {
-            if error != lastError { log.warning("metrics: cannot write \(path): \(error)") }
-            lastError = error
+            if error != state.value.lastError { log.warning("metrics: cannot write \(path): \(error)") }
+            state.value.lastError = error
         }
     }
 }

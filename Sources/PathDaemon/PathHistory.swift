@@ -12,23 +12,28 @@ import SystemCalls
 /// and writing is tried again at each change and at the stop: when it works again the
 /// file is rewritten whole with what was kept in memory meanwhile.
 ///
-/// Threading: every method runs on `queue` (the service's state queue).
-/// `@unchecked Sendable`: the scheduled flush captures `self` and runs on `queue` too.
-final class PathHistory: @unchecked Sendable {
+/// Threading: `queue` only (the service's state queue); its state is bound to it (`QueueBound`).
+final class PathHistory: Sendable {
     let capacity: Int
     private let queue: DispatchQueue
     private let scheduler: any Scheduler
     private let log: Logger
-    /// The newest entries, oldest first; `start` is where the oldest is once it wrapped.
-    private var ring: [HistoryEntry] = []
-    private var start = 0
-    /// nil without a state directory, or when the file could not be read (it is then
-    /// never written, so that nothing in it is lost).
-    private var file: HistoryFile?
-    /// Why the entries are not (all) in the file; nil while they are.
-    private var unwritten: String?
-    /// A flush is scheduled (at most one a second).
-    private var isSyncScheduled = false
+    private let state: QueueBound<State>
+
+    private struct State {
+        /// The newest entries, oldest first; `start` is where the oldest is once it wrapped.
+        var ring: [HistoryEntry] = []
+        var start = 0
+        /// nil without a state directory, or when the file could not be read (it is then
+        /// never written, so that nothing in it is lost).
+        var file: HistoryFile?
+        /// Why the entries are not (all) in the file; nil while they are.
+        var unwritten: String?
+        /// A flush is scheduled (at most one a second).
+        var isSyncScheduled = false
+
+        var entries: [HistoryEntry] { Array(ring[start...] + ring[..<start]) }
+    }
 
     /// How long appended lines may wait for their fdatasync(2).
     static let syncDelay = Duration.seconds(1)
@@ -40,8 +45,9 @@ final class PathHistory: @unchecked Sendable {
         self.queue = queue
         self.scheduler = scheduler
         self.log = log
+        state = QueueBound(sending: State(), on: queue)
         guard let directory else {
-            unwritten = "pathd has no state directory (STATE_DIRECTORY is not set)"
+            state.value.unwritten = "pathd has no state directory (STATE_DIRECTORY is not set)"
             log.notice("history: no state directory (STATE_DIRECTORY is not set); the last \(capacity) path changes "
                 + "are kept in memory only")
             return
@@ -50,13 +56,13 @@ final class PathHistory: @unchecked Sendable {
         do {
             let loaded = try file.load()
             for problem in loaded.skipped { log.warning("history: \(file.path): \(problem)") }
-            ring = loaded.entries
+            state.value.ring = loaded.entries
         } catch {
-            unwritten = error.description
+            state.value.unwritten = error.description
             log.warning("history: \(error); the last \(capacity) path changes are kept in memory only")
             return
         }
-        self.file = file
+        state.value.file = file
         do {
             try file.resume(self.entries)
         } catch {
@@ -65,27 +71,26 @@ final class PathHistory: @unchecked Sendable {
     }
 
     /// Whether the entries survive a restart.
-    var isPersistent: Bool { unwritten == nil }
+    var isPersistent: Bool { state.value.unwritten == nil }
 
     /// Whether the entries survive a restart, and if not why.
-    var persistence: HistoryPersistence { unwritten.map { .inMemory(because: $0) } ?? .persistent }
+    var persistence: HistoryPersistence { state.value.unwritten.map { .inMemory(because: $0) } ?? .persistent }
 
     /// Every entry kept, oldest first.
-    var entries: [HistoryEntry] { Array(ring[start...] + ring[..<start]) }
+    var entries: [HistoryEntry] { state.value.entries }
 
-    var count: Int { ring.count }
+    var count: Int { state.value.ring.count }
 
     /// Records `entry`: in memory, then appended to the file.
     func record(_ entry: HistoryEntry) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        if ring.count < capacity {
-            ring.append(entry)
+        if state.value.ring.count < capacity {
+            state.value.ring.append(entry)
         } else {
-            ring[start] = entry
-            start = (start + 1) % capacity
+            state.value.ring[state.value.start] = entry
+            state.value.start = (state.value.start + 1) % capacity
         }
-        guard let file else { return }
-        if unwritten != nil {
+        guard let file = state.value.file else { return }
+        if state.value.unwritten != nil {
             retry(file)
             return
         }
@@ -107,9 +112,8 @@ final class PathHistory: @unchecked Sendable {
 
     /// Flushes and closes the file (after the stop mark).
     func close() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard let file else { return }
-        if unwritten != nil {
+        guard let file = state.value.file else { return }
+        if state.value.unwritten != nil {
             retry(file)
         } else {
             do {
@@ -119,16 +123,16 @@ final class PathHistory: @unchecked Sendable {
             }
         }
         file.close()
-        self.file = nil
+        state.value.file = nil
     }
 
     private func scheduleSync() {
-        guard !isSyncScheduled else { return }
-        isSyncScheduled = true
+        guard !state.value.isSyncScheduled else { return }
+        state.value.isSyncScheduled = true
         scheduler.schedule(after: Self.syncDelay, on: queue) { [weak self] in
             guard let self else { return }
-            isSyncScheduled = false
-            guard let file, unwritten == nil else { return }
+            state.value.isSyncScheduled = false
+            guard let file = state.value.file, state.value.unwritten == nil else { return }
             do throws(HistoryFileError) {
                 try file.sync()
             } catch {
@@ -139,7 +143,7 @@ final class PathHistory: @unchecked Sendable {
 
     /// Says once that the file is not written; the next change tries again (`retry`).
     private func stopWriting(_ error: HistoryFileError) {
-        unwritten = error.description
+        state.value.unwritten = error.description
         log.warning("history: \(error); the path changes are kept in memory, and writing is tried again at the "
             + "next change")
     }
@@ -150,11 +154,11 @@ final class PathHistory: @unchecked Sendable {
         do {
             try file.resume(self.entries)
         } catch {
-            unwritten = error.description
+            state.value.unwritten = error.description
             log.debug("history: still \(error)")
             return
         }
-        unwritten = nil
-        log.notice("history: writing \(file.path) works again; the \(ring.count) entries kept in memory are in it")
+        state.value.unwritten = nil
+        log.notice("history: writing \(file.path) works again; the \(count) entries kept in memory are in it")
     }
 }

@@ -92,13 +92,18 @@ extension PathPublisher {
     /// answers `badArgument`, as `route` does): its first line is deferred until the
     /// kernel answered (at once when the route is watched already), as the `route`
     /// request's. A lookup the kernel could not answer is `lookupFailed`, and nothing is
-    /// subscribed. `countedUser`: whose `MaxRoutesPerUser=` budget it takes (nil: none).
+    /// subscribed. `countedUser`: whose `MaxRoutesPerUser=` budget it takes (nil: none),
+    /// from now on: the caller checked the budget in this same turn of the state queue,
+    /// and the reservation holds the place until the first answer registers the
+    /// subscription or gives it back (`SubscriptionRegistry.reserveRoute`).
     func subscribe(_ connection: ClientConnection, id: JSONValue?, route: WatchedRoute, countedUser: UInt32?) {
         guard case .some = resolve(route.zone, of: route.destination, id: id, for: connection) else { return }
+        if let countedUser { subscriptions.reserveRoute(for: countedUser) }
         connection.deferReply()
         routes.watch(route) { [unowned self, connection] result in
             switch result {
             case .failure(let error):
+                if let countedUser { subscriptions.releaseReservedRoute(of: countedUser) }
                 let message = "the kernel could not be asked for the route to \(route): \(error)"
                 connection.finishDeferredReply(ServerMessage.error(code: .lookupFailed, message: message,
                                                                    id: id).encoded())
@@ -106,6 +111,7 @@ extension PathPublisher {
             case .success(let report):
                 guard connection.isOpen else {
                     // Gone while the kernel was asked: subscribe nobody, keep nothing.
+                    if let countedUser { subscriptions.releaseReservedRoute(of: countedUser) }
                     connection.finishDeferredReply([])
                     release(route)
                     return

@@ -88,7 +88,7 @@ public final class PathService: @unchecked Sendable {
         self.kernelState = kernelState
         let records = ServiceRecords(queue: queue, log: log, scheduler: scheduler, clock: clock)
         self.records = records
-        let settings = ServiceConfiguration(configuration, log: log, records: records)
+        let settings = ServiceConfiguration(configuration, queue: queue, log: log, records: records)
         self.configuration = settings
         let admission = ClientAdmission(queue: queue, log: log, scheduler: scheduler, configuration: settings,
                                         records: records) { [kernelState] in
@@ -194,11 +194,12 @@ public final class PathService: @unchecked Sendable {
         configuration.reloader = reloader
     }
 
-    /// Reads the configuration again and applies it if valid; logs the outcome.
-    @discardableResult
-    public func reloadConfiguration(requestedBy requester: String) -> ConfigurationReload {
+    /// Reads the configuration again, off this queue, and applies it if valid; logs the
+    /// outcome and calls `completion` with it, on this queue.
+    public func reloadConfiguration(requestedBy requester: String,
+                                    completion: @escaping @Sendable (ConfigurationReload) -> Void = { _ in }) {
         dispatchPrecondition(condition: .onQueue(queue))
-        return configuration.reload(requestedBy: requester)
+        configuration.reload(requestedBy: requester, completion: completion)
     }
 
     /// Swaps in a validated configuration in one step and publishes the paths it changed.
@@ -208,6 +209,8 @@ public final class PathService: @unchecked Sendable {
     }
 
     private func configurationApplied() {
+        // A reload read while the daemon stopped: nothing left to apply it to.
+        guard lifecycle != .stopped else { return }
         admission.applyLimits()
         // Before the first path there is nothing to re-evaluate: the first batch will
         // be evaluated under the new policy.

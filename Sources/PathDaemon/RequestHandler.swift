@@ -53,9 +53,11 @@ final class RequestHandler {
         let id = request.id
         switch request.op {
         case .status(let criteria):
+            guard networksKnown(in: criteria, connection, id: id) else { return }
             connection.send(publisher.findOrPublishGroup(for: criteria).line.line(id: id))
         case .subscribe(.path(let criteria)):
-            guard withinSubscriptionBudget(connection, id: id) else { return }
+            guard networksKnown(in: criteria, connection, id: id), withinSubscriptionBudget(connection, id: id)
+            else { return }
             publisher.subscribe(connection, id: id, criteria: criteria)
         case .subscribe(.route(let destination, let zone)):
             let countedUser = connection.isTrusted ? nil : connection.userID
@@ -85,18 +87,26 @@ final class RequestHandler {
             var reports = InterfaceReport.reports(for: kernelState.snapshot, policy: configuration.current.policy)
             for index in reports.indices {
                 reports[index].connectivity = connectivity.report(on: reports[index].name)
+                // The raw facts behind a network's ID (a gateway's MAC) only to root and
+                // pathd's own user (docs/ARCHITECTURE.md, "Network identity").
+                if !connection.isTrusted { reports[index].networkFacts = nil }
             }
             connection.send(ServerMessage.interfaces(generation: kernelState.generation, interfaces: reports,
                                                      id: id).encoded())
         case .reload:
             guard requireTrusted(connection, id: id, doing: "asked to reload",
                                  allowed: "reload is allowed for root and the daemon's own user only") else { return }
-            switch configuration.reload(requestedBy: "client \(connection.id) (uid \(connection.userID))") {
-            case .valid(_, let warnings):
-                connection.send(ServerMessage.reloaded(warnings: warnings, id: id).encoded())
-            case .invalid(let errors, _):
-                let message = "configuration not reloaded: " + errors.joined(separator: "\n")
-                connection.send(ServerMessage.error(code: .configInvalid, message: message, id: id).encoded())
+            // Read and parsed off the state queue: the reply is deferred, as `route`'s.
+            connection.deferReply()
+            configuration.reload(requestedBy: "client \(connection.id) (uid \(connection.userID))") { outcome in
+                switch outcome {
+                case .valid(_, let warnings):
+                    connection.finishDeferredReply(ServerMessage.reloaded(warnings: warnings, id: id).encoded())
+                case .invalid(let errors, _):
+                    let message = "configuration not reloaded: " + errors.joined(separator: "\n")
+                    connection.finishDeferredReply(ServerMessage.error(code: .configInvalid, message: message,
+                                                                       id: id).encoded())
+                }
             }
         case .reportConnectivity(let report):
             guard requireTrusted(connection, id: id, doing: "sent a connectivity report",
@@ -154,8 +164,25 @@ final class RequestHandler {
         }
     }
 
+    /// Whether every network `criteria` name is a `[Network] Name=` of the running
+    /// configuration or an ID (`Policy.unknownNetwork`); if not, answers `unknownNetwork`.
+    /// Checked when asked only: a reload that drops the name leaves the subscription,
+    /// which then no network meets.
+    private func networksKnown(in criteria: Criteria, _ connection: ClientConnection, id: JSONValue?) -> Bool {
+        guard let unknown = configuration.current.policy.unknownNetwork(in: criteria) else { return true }
+        connection.send(ServerMessage.error(
+            code: .unknownNetwork,
+            message: "no network is named \"\(unknown)\": no [Network] section of pathd.conf has Name=\(unknown), "
+                + "and it is no network ID",
+            id: id).encoded())
+        return false
+    }
+
     /// Whether `connection` may hold one more subscription (`MaxSubscriptionsPerClient=`,
-    /// paths and routes together); if not, answers `limitExceeded`.
+    /// paths and routes together); if not, answers `limitExceeded`. A route subscription
+    /// whose first answer is still out is not registered yet, and needs no reservation
+    /// here: its connection handles no further request until it is answered
+    /// (`ClientConnection.deferReply`).
     private func withinSubscriptionBudget(_ connection: ClientConnection, id: JSONValue?) -> Bool {
         let limit = configuration.current.daemon.maximumSubscriptionsPerClient
         guard publisher.subscriptions.count(of: connection.id) >= limit else { return true }
@@ -170,7 +197,10 @@ final class RequestHandler {
     /// Whether `user` may hold one more route subscription (`MaxRoutesPerUser=`, over all
     /// its connections; nil, root or pathd's own user, always may); if not, answers
     /// `limitExceeded`. Each watched route costs a kernel lookup at every change of the
-    /// kernel's state, so this bounds what one user makes pathd ask.
+    /// kernel's state, so this bounds what one user makes pathd ask. Subscriptions whose
+    /// first answer is still out count too, and the publisher reserves this one in the
+    /// same turn (`SubscriptionRegistry.reserveRoute`), so requests sent at once on many
+    /// connections cannot pass the limit.
     private func withinRouteBudget(of user: UInt32?, id: JSONValue?, _ connection: ClientConnection) -> Bool {
         let limit = configuration.current.daemon.maximumRoutesPerUser
         guard let user, publisher.subscriptions.routes(countedAgainst: user) >= limit else { return true }

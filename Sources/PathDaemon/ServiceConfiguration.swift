@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Dispatch
 import PathModel
 import PathConfiguration
 import ServiceSupport
@@ -11,19 +12,23 @@ public enum ConfigurationReload: Sendable {
     case invalid(errors: [String], warnings: [String])
 }
 
-/// Reads and validates the configuration files; runs on the state queue (they are a few
-/// small local files, bounded in size by `ConfigurationFiles`).
+/// Reads and validates the configuration files. Runs on a queue of its own, never the
+/// state queue: the files are bounded (1 MiB each, `ConfigurationFiles`), but reading
+/// and parsing a large one takes long enough to hold every client and path change.
 public typealias ConfigurationReloader = @Sendable () -> ConfigurationReload
 
 /// The configuration the service runs with, and reload: SIGHUP and `{"op":"reload"}`.
-/// Everything is parsed and validated before anything changes; only a fully valid
-/// configuration is swapped in, in one step on the state queue, and `onApplied` then
-/// re-publishes only the paths it changed. No client is disconnected: lower limits
-/// (`MaxClients=`, `MaxClientsPerUser=`, `MaxSubscriptionsPerClient=`,
-/// `ClientQueueLimit=`) apply to new connections and subscriptions only.
+/// Everything is read, parsed and validated off the state queue, before anything
+/// changes; only a fully valid configuration is swapped in, in one step on the state
+/// queue, and `onApplied` then re-publishes only the paths it changed. No client is
+/// disconnected: lower limits (`MaxClients=`, `MaxClientsPerUser=`,
+/// `MaxSubscriptionsPerClient=`, `ClientQueueLimit=`) apply to new connections and
+/// subscriptions only.
 ///
-/// Threading: the state queue only (see `PathService`).
-final class ServiceConfiguration {
+/// Threading: the state queue only (see `PathService`), but for the reloader, which runs
+/// on `reading`. `@unchecked Sendable`: the reloader's answer hops back onto the state
+/// queue with `self`.
+final class ServiceConfiguration: @unchecked Sendable {
     /// Replaced whole by `apply`, never edited in place; every part reads it here. The
     /// metrics show what it decides (`ServiceRecords.changed`).
     private(set) var current: Configuration {
@@ -37,25 +42,43 @@ final class ServiceConfiguration {
     var onApplied: (() -> Void)?
     private let log: Logger
     private let records: ServiceRecords
+    private let queue: DispatchQueue
+    /// Where the reloader runs, one reload after another, in the order they were asked.
+    private let reading = DispatchQueue(label: "pathd.reload")
 
-    init(_ configuration: Configuration, log: Logger, records: ServiceRecords) {
+    init(_ configuration: Configuration, queue: DispatchQueue, log: Logger, records: ServiceRecords) {
         current = configuration
+        self.queue = queue
         self.log = log
         self.records = records
     }
 
-    /// Reads the configuration again and applies it if valid; logs the outcome.
-    func reload(requestedBy requester: String) -> ConfigurationReload {
+    /// Reads the configuration again, on `reading`, then on the state queue applies it if
+    /// valid, logs the outcome and calls `completion` with it. The state queue serves
+    /// clients and path changes while the files are read and parsed.
+    func reload(requestedBy requester: String, completion: @escaping @Sendable (ConfigurationReload) -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
         guard let reloader else {
             let outcome = ConfigurationReload.invalid(errors: ["this pathd has no configuration files to reload"],
                                                       warnings: [])
             log.warning("reload requested by \(requester), but no configuration reloader is installed")
             records.recordReload(.failed)
-            return outcome
+            completion(outcome)
+            return
         }
         onReload?(.began)
+        reading.async { [self, queue] in
+            let outcome = reloader()
+            queue.async { [self] in
+                finishReload(outcome, requestedBy: requester)
+                completion(outcome)
+            }
+        }
+    }
+
+    /// A reload's outcome, on the state queue: applied if valid, logged and counted.
+    private func finishReload(_ outcome: ConfigurationReload, requestedBy requester: String) {
         defer { onReload?(.ended) }
-        let outcome = reloader()
         switch outcome {
         case .valid(let configuration, let warnings):
             for warning in warnings { log.warning(warning) }
@@ -69,7 +92,6 @@ final class ServiceConfiguration {
             log.error("configuration not reloaded (requested by \(requester)): \(errors.count) error(s); "
                 + "the running configuration stays")
         }
-        return outcome
     }
 
     /// Swaps in a validated configuration in one step.

@@ -43,6 +43,9 @@ struct SubscriptionRegistry {
     private var byClient: [ClientID: ClientSubscriptions] = [:]
     /// Route subscriptions per user they count against (`SubscriptionTerms.countedUser`).
     private var routesByUser: [UInt32: Int] = [:]
+    /// Route subscriptions admitted per user whose first answer is still out
+    /// (`reserveRoute`): they count against the budget from their request on.
+    private var reservedRoutesByUser: [UInt32: Int] = [:]
 
     private struct ClientSubscriptions {
         var nextNumber = 0
@@ -72,8 +75,26 @@ struct SubscriptionRegistry {
     /// How many subscriptions `client` holds.
     func count(of client: ClientID) -> Int { byClient[client]?.count ?? 0 }
 
-    /// How many route subscriptions count against `user`'s budget, over all its connections.
-    func routes(countedAgainst user: UInt32) -> Int { routesByUser[user] ?? 0 }
+    /// How many route subscriptions count against `user`'s budget, over all its
+    /// connections: those registered and those reserved, whose first answer is still out.
+    func routes(countedAgainst user: UInt32) -> Int {
+        (routesByUser[user] ?? 0) + (reservedRoutesByUser[user] ?? 0)
+    }
+
+    /// Takes one route subscription of `user`'s budget for a request just admitted, before
+    /// its first answer (a deferred kernel lookup) registers it: each connection may have
+    /// one such request out, so counting registered ones only let a user exceed
+    /// `MaxRoutesPerUser=` by one per connection. `add` with `countedUser` turns the
+    /// reservation into the subscription; `releaseReservedRoute` gives it back when none
+    /// is made (the lookup failed, the connection closed meanwhile).
+    mutating func reserveRoute(for user: UInt32) {
+        reservedRoutesByUser[user, default: 0] += 1
+    }
+
+    /// Gives back a reservation of `user`'s that made no subscription.
+    mutating func releaseReservedRoute(of user: UInt32) {
+        Self.decrement(&reservedRoutesByUser, user)
+    }
 
     /// The topics anyone is subscribed to.
     var subscribedTopics: Dictionary<SubscriptionTopic, Set<SubscriptionKey>>.Keys { byTopic.keys }
@@ -83,7 +104,8 @@ struct SubscriptionRegistry {
     /// The subscriptions to `topic`.
     func subscribers(of topic: SubscriptionTopic) -> Set<SubscriptionKey> { byTopic[topic] ?? [] }
 
-    /// Adds a subscription and returns its key.
+    /// Adds a subscription and returns its key. A route counted against `countedUser`
+    /// takes that user's reservation (`reserveRoute`), which must exist.
     ///
     /// The client's entry is changed in place (through the dictionary's accessor): a
     /// copy taken out and written back would share its `numbersByID` storage with the
@@ -96,7 +118,11 @@ struct SubscriptionRegistry {
                                       idMember: EncodedPathLine.idMember(id))
         subscriptions[key] = terms
         byTopic[topic, default: []].insert(key)
-        if let countedUser { routesByUser[countedUser, default: 0] += 1 }
+        if let countedUser {
+            precondition(reservedRoutesByUser[countedUser] != nil, "a counted route is reserved when admitted")
+            Self.decrement(&reservedRoutesByUser, countedUser)
+            routesByUser[countedUser, default: 0] += 1
+        }
         return (key, terms)
     }
 
@@ -128,14 +154,17 @@ struct SubscriptionRegistry {
     private mutating func forget(_ key: SubscriptionKey, into removal: inout Removal) {
         guard let subscription = subscriptions.removeValue(forKey: key) else { return }
         removal.keys.append(key)
-        if let user = subscription.countedUser {
-            routesByUser[user, default: 1] -= 1
-            if routesByUser[user] == 0 { routesByUser[user] = nil }
-        }
+        if let user = subscription.countedUser { Self.decrement(&routesByUser, user) }
         byTopic[subscription.topic]?.remove(key)
         if byTopic[subscription.topic]?.isEmpty == true {
             byTopic[subscription.topic] = nil
             removal.abandonedTopics.append(subscription.topic)
         }
+    }
+
+    /// One fewer for `user`, its entry removed at zero (so the maps hold active users only).
+    private static func decrement(_ counts: inout [UInt32: Int], _ user: UInt32) {
+        guard let count = counts[user] else { return }
+        counts[user] = count > 1 ? count - 1 : nil
     }
 }

@@ -8,9 +8,8 @@ import SystemCalls
 /// descriptors (EMFILE, ENFILE) it pauses until a connection closes: the pending
 /// connection would otherwise wake it forever (the source is level-triggered).
 ///
-/// Threading: used on `queue` only. `@unchecked Sendable`: the handler captures `self`
-/// and runs on `queue`.
-final class ConnectionAcceptor: @unchecked Sendable {
+/// Threading: `queue` only. Not `Sendable`: only its owner's queue-bound state reaches it.
+final class ConnectionAcceptor {
     /// Connections accepted per wakeup before yielding the queue.
     static let acceptsPerWakeup = 64
 
@@ -30,7 +29,6 @@ final class ConnectionAcceptor: @unchecked Sendable {
     }
 
     func start() {
-        dispatchPrecondition(condition: .onQueue(queue))
         // The descriptor outlives the source, as Dispatch requires: closed once it is cancelled.
         source.setHandlers(onEvent: { [unowned self] in acceptPending() }, onCancel: { [listener] in listener.close() })
         source.resume()
@@ -40,7 +38,6 @@ final class ConnectionAcceptor: @unchecked Sendable {
     /// Stops accepting: the socket file is removed at once, the descriptor once the
     /// source is cancelled.
     func stop() {
-        dispatchPrecondition(condition: .onQueue(queue))
         listener.removeFile()
         source.cancel()
     }

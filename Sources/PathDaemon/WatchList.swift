@@ -20,9 +20,9 @@ import SystemCalls
 /// slow DNS server) queues nothing. A name that does not resolve is reported as such.
 ///
 /// Threading: the state queue only (see `PathService`), but for `resolverQueue`, which
-/// touches nothing of `self`. `@unchecked Sendable`: the resolver's and the route
-/// watcher's replies capture it and run on the state queue.
-final class WatchList: @unchecked Sendable {
+/// touches nothing of `self`. Not `Sendable`: the resolver's and the route watcher's
+/// answers carry it back in a `QueueBound`.
+final class WatchList {
     /// Addresses watched per name at most, in the resolver's order.
     static let maximumAddressesPerHost = 8
 
@@ -67,7 +67,6 @@ final class WatchList: @unchecked Sendable {
     /// Takes the configured list (at the first path and after each reload): hosts kept
     /// keep what is known of them; the names are resolved again.
     func apply(_ settings: WatchSettings) {
-        dispatchPrecondition(condition: .onQueue(queue))
         let next = settings.destinations.map { host in
             hosts.first { $0.host == host } ?? {
                 switch host {
@@ -88,14 +87,12 @@ final class WatchList: @unchecked Sendable {
     /// The default path changed: a name's addresses may have too (another resolver, a
     /// VPN's DNS).
     func pathChanged() {
-        dispatchPrecondition(condition: .onQueue(queue))
         resolveNames()
     }
 
     /// A watched route's report changed (or a name's addresses): the outage clocks and
     /// the history follow each host's state.
     func routesChanged() {
-        dispatchPrecondition(condition: .onQueue(queue))
         // The metrics read each watched address's report, which just changed, even where
         // no host's state does (a route that moved to another interface stays usable).
         guard !hosts.isEmpty else { return }
@@ -122,7 +119,7 @@ final class WatchList: @unchecked Sendable {
     private func state(of host: HostState) -> PathChange? {
         guard host.isKnown else { return nil }
         if let unresolved = host.unresolved {
-            var change = PathChange(status: .unsatisfied, unsatisfiedReason: UnsatisfiedReason(rawValue: "unresolved"),
+            var change = PathChange(status: .unsatisfied, unsatisfiedReason: .unresolved,
                                     generation: .first, sequence: 0)
             change.recordedExplanation = unresolved
             return change
@@ -155,16 +152,16 @@ final class WatchList: @unchecked Sendable {
             return
         }
         isResolving = true
-        resolverQueue.async { [self] in
+        let list = QueueBound(self, on: queue)
+        resolverQueue.async {
             let answers = names.map { name in
                 (name, Result { () throws(HostResolver.Failure) in try HostResolver.addresses(of: name) })
             }
-            queue.async { [self] in resolved(answers) }
+            list.queue.async { list.value.resolved(answers) }
         }
     }
 
     private func resolved(_ answers: [(String, Result<[[UInt8]], HostResolver.Failure>)]) {
-        dispatchPrecondition(condition: .onQueue(queue))
         isResolving = false
         defer {
             if resolveAgain {
@@ -198,14 +195,18 @@ final class WatchList: @unchecked Sendable {
     /// Watches every route of the list that has no report yet: new ones, and ones whose
     /// first lookup the kernel could not answer.
     private func watchAll() {
+        let list = QueueBound(self, on: queue)
         for route in Set(hosts.flatMap(\.routes)) where publisher.routes.report(for: route) == nil {
-            publisher.routes.watch(route) { [self] _ in
-                // Dropped by a reload while the kernel was asked: watched again by the
-                // answer (`RouteWatcher.watch`), released here unless someone holds it.
-                if !holds(route) { publisher.release(route) }
-                routesChanged()
-            }
+            publisher.routes.watch(route) { _ in list.value.answered(route) }
         }
+    }
+
+    /// The kernel's first answer for `route`. Dropped by a reload while the kernel was
+    /// asked: watched again by the answer (`RouteWatcher.watch`), released here unless
+    /// someone holds it.
+    private func answered(_ route: WatchedRoute) {
+        if !holds(route) { publisher.release(route) }
+        routesChanged()
     }
 
     /// Stops watching the routes the list no longer holds, unless a subscriber does.

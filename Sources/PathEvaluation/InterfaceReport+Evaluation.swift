@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 extension InterfaceReport {

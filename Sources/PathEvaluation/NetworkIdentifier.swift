@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 /// Which network a link is on, and what traffic over it costs: a pure function of the
@@ -14,16 +14,16 @@ public enum NetworkIdentifier {
         /// The facts `network.id` hashes, while identified: for privileged peers only.
         public var facts: NetworkFacts?
         /// The `[Network]` section of the network (the first that matches it).
-        public var rule: NetworkRule?
+        public var section: NetworkSettings?
         public var cost: LinkCost
     }
 
     /// Identifies the network `link` is on, `state` being its state
     /// (`Snapshot.linkState(of:)`), and settles its cost.
     public static func identify(_ link: Link, state: LinkState, in snapshot: Snapshot, policy: Policy,
-                                settings: InterfaceSettings) -> Identification {
+                                settings: LinkSettings) -> Identification {
         let hints = hints(of: link, in: snapshot)
-        var identification = Identification(network: nil, facts: nil, rule: nil,
+        var identification = Identification(network: nil, facts: nil, section: nil,
                                              cost: policy.cost(of: settings, network: nil, hints: hints))
         guard let key = policy.networkKey, state == .usable, !link.isLoopback else { return identification }
         let outcome = link.resolvesNeighbours ? anchorOnNeighbour(link, in: snapshot)
@@ -37,12 +37,12 @@ public enum NetworkIdentifier {
                                              gateways: gateways(of: link, in: snapshot),
                                              addresses: snapshot.addresses(of: link.index).map(\.address),
                                              hints: hints)
-            let rule = policy.network(for: candidate)
-            identification.network = LinkNetwork(state: .identified, id: id, name: rule?.settings.name,
+            let section = policy.network(for: candidate)
+            identification.network = LinkNetwork(state: .identified, id: id, name: section?.stated.name,
                                                   anchor: facts.anchor)
             identification.facts = facts
-            identification.rule = rule
-            identification.cost = policy.cost(of: settings, network: rule, hints: hints)
+            identification.section = section
+            identification.cost = policy.cost(of: settings, network: section, hints: hints)
         }
         return identification
     }

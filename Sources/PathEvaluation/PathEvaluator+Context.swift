@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 extension PathEvaluator {
@@ -19,7 +19,7 @@ extension PathEvaluator {
         let interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]]
         /// Every link's settings, worked out once: each `Policy.settings(for:)` walks
         /// all the `[Interface]` rules, and the questions below ask per link many times.
-        private let settingsByLink: [InterfaceIndex: InterfaceSettings]
+        private let settingsByLink: [InterfaceIndex: LinkSettings]
         /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
         private let stateByLink: [InterfaceIndex: LinkState]
 
@@ -35,7 +35,7 @@ extension PathEvaluator {
 
         private init(snapshot: Snapshot, policy: Policy, criteria: Criteria, routeDestination: IPAddress?,
                      interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]],
-                     settingsByLink: [InterfaceIndex: InterfaceSettings], stateByLink: [InterfaceIndex: LinkState]) {
+                     settingsByLink: [InterfaceIndex: LinkSettings], stateByLink: [InterfaceIndex: LinkState]) {
             self.snapshot = snapshot
             self.policy = policy
             self.criteria = criteria
@@ -45,7 +45,7 @@ extension PathEvaluator {
             self.stateByLink = stateByLink
         }
 
-        func settings(of link: Link) -> InterfaceSettings {
+        func settings(of link: Link) -> LinkSettings {
             settingsByLink[link.index] ?? policy.settings(for: link)
         }
 
@@ -69,20 +69,10 @@ extension PathEvaluator {
 
         /// What traffic over `link` costs: its own cost, and for a tunnel also its
         /// underlay's, the first non-tunnel link of `others` (the other candidates).
-        func cost(of link: Link, others: [Link]) -> LinkCost {
+        func cost(of link: Link, others: [Link]) -> Cost {
             var links = [link]
             if link.isTunnel, let underlay = others.first(where: { !$0.isTunnel }) { links.append(underlay) }
-            return Self.combined(links.map { identification(of: $0).cost })
-        }
-
-        /// Several links' costs as one path's: expensive when one is, decided by the first
-        /// that is (else by the first link); the same for constrained.
-        static func combined(_ costs: [LinkCost]) -> LinkCost {
-            let expensive = costs.first(where: \.isExpensive) ?? costs[0]
-            let constrained = costs.first(where: \.isConstrained) ?? costs[0]
-            return LinkCost(isExpensive: expensive.isExpensive, isExpensiveSetBy: expensive.isExpensiveSetBy,
-                            isConstrained: constrained.isConstrained,
-                            isConstrainedSetBy: constrained.isConstrainedSetBy)
+            return links.reduce(Cost()) { $0.adding(Cost(of: $1, identification(of: $1).cost)) }
         }
 
         func interface(for link: Link) -> Interface {
@@ -94,7 +84,7 @@ extension PathEvaluator {
         func verdict(for family: AddressFamily) -> FamilyVerdict {
             // The kernel's answer is authoritative unless it names an interface the
             // question excludes; then the allowed interfaces' own answers decide.
-            if criteria == .any, let lookup = snapshot.lookups[family] {
+            if !criteria.restrictsInterfaces, let lookup = snapshot.lookups[family] {
                 return verdict(for: family, lookup: lookup)
             }
             return throughAllowedInterfaces(family, lookup: snapshot.lookups[family])
@@ -233,7 +223,7 @@ extension PathEvaluator {
             if !usable.contains(where: { snapshot.hasUsableAddress($0.index, family: family) }) {
                 return .unusable(.noAddress, interface: usable.count == 1 ? usable[0].name : nil, progress: .absent)
             }
-            if criteria != .any, excludedInterfaceCouldCarry(family) {
+            if criteria.restrictsInterfaces, excludedInterfaceCouldCarry(family) {
                 return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed)
             }
             return .unusable(.noRoute, interface: nil, progress: .addressed)
@@ -271,11 +261,11 @@ extension PathEvaluator {
                 includes($0) && settings(of: $0).isOnDemand && state(of: $0) != .usable
             }
             if !onDemand.isEmpty {
-                let interfaces = onDemand.map(interface(for:))
-                let cost = Self.combined(onDemand.map { identification(of: $0).cost })
-                return Path(status: .requiresConnection, availableInterfaces: interfaces,
+                let cost = onDemand.reduce(Cost()) { $0.adding(Cost(of: $1, identification(of: $1).cost)) }
+                return Path(status: .requiresConnection, availableInterfaces: onDemand.map(interface(for:)),
                             isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
                             isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy)
+                    .meeting(criteria, cost: cost)
             }
             var best: (reason: UnsatisfiedReason, interface: String?, progress: Progress) = (.noRoute, nil, .absent)
             var found = false

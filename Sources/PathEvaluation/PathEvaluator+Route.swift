@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 extension PathEvaluator {
@@ -18,9 +18,10 @@ extension PathEvaluator {
     ///   interface the kernel names, by that interface's state and the source it names.
     /// - A destination on the link (`IPAddress.isLinkScoped`: fe80::1, ff02::1) may have a
     ///   link-local source (SourceAddress.swift).
-    /// - An IPv4-mapped IPv6 address is judged as its IPv4 address, which is where the
-    ///   kernel sends its traffic (`IPAddress.unmappingIPv4`); `lookup` must be that
-    ///   address's. The report keeps the address as asked.
+    /// - An address is judged where a socket sends its traffic
+    ///   (`IPAddress.socketDestination`): an IPv4-mapped IPv6 address as its IPv4
+    ///   address, `::` as `::1`; `lookup` must be that address's. The report keeps the
+    ///   address as asked.
     public static func route(to destination: IPAddress, lookup: DestinationLookup, snapshot: Snapshot,
                              policy: Policy = .standard) -> RouteReport {
         route(to: destination, lookup: lookup.route, throughInterface: lookup.throughInterface, snapshot: snapshot,
@@ -31,7 +32,7 @@ extension PathEvaluator {
     public static func route(to destination: IPAddress, lookup: RouteLookup,
                              throughInterface: [InterfaceIndex: RouteLookup] = [:], snapshot: Snapshot,
                              policy: Policy = .standard) -> RouteReport {
-        let target = destination.unmappingIPv4
+        let target = destination.socketDestination
         let family = target.family
         let context = Context(snapshot: snapshot, policy: policy, criteria: .any, route: (target, throughInterface))
         var report = RouteReport(destination: destination, status: .unsatisfied)

@@ -1,20 +1,22 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
+import PathSettings
 import PathModel
 
 /// Turns a snapshot into the path a subscriber sees. Pure: values in, a value out.
 ///
-/// Per family: with no criteria, the kernel's own route lookup decides (it applies
-/// policy rules, fwmarks and split routes exactly as traffic would); with criteria, or
-/// when the kernel's choice is an ignored interface, the allowed interfaces' own
-/// lookups (`Snapshot.interfaceLookups`: what a program bound to each would get) answer
-/// as if only they existed, ranked as the kernel ranks routes. A family is usable when the chosen route is
+/// Per family: with no interface restricted by the criteria, the kernel's own route
+/// lookup decides (it applies policy rules, fwmarks and split routes exactly as traffic
+/// would); with a required or prohibited type, or when the kernel's choice is an ignored
+/// interface, the allowed interfaces' own lookups (`Snapshot.interfaceLookups`: what a
+/// program bound to each would get) answer as if only they existed, ranked as the kernel
+/// ranks routes. A family is usable when the chosen route is
 /// unicast through a usable link (admin up, running, operstate UP or UNKNOWN; a master
 /// also needs a usable port: `Snapshot.linkState(of:)`), not loopback, and its traffic
 /// has a source address: the one the kernel's lookup names, or the one it would choose
 /// (SourceAddress.swift). The path is satisfied when either family is usable; the
 /// interfaces are the chosen ones first, then the others whose own lookups could carry
-/// traffic, in the same ranking.
+/// traffic, in the same ranking. Last, the criteria's conditions on the path itself
+/// (PathConditions.swift: not expensive, not constrained) judge the path that came out.
 public enum PathEvaluator {
     public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard, criteria: Criteria = .any) -> Path {
         let context = Context(snapshot: snapshot, policy: policy, criteria: criteria)
@@ -34,13 +36,14 @@ public enum PathEvaluator {
 
         let others = context.otherCandidates(families: supported, excluding: Set(primary.map(\.index)))
         let links = primary + others
-        let cost = Context.combined(primary.map { context.cost(of: $0, others: others) })
+        let cost = primary.reduce(Cost()) { $0.adding(context.cost(of: $1, others: others)) }
         return Path(status: .satisfied,
                     availableInterfaces: links.map { context.interface(for: $0) },
                     isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
                     isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy,
                     supportsIPv4: supported.contains(.ipv4), supportsIPv6: supported.contains(.ipv6),
                     supportsDNS: snapshot.dnsConfigured, gateways: gateways)
+            .meeting(criteria, cost: cost)
     }
 
     /// What one family's route came to.
@@ -71,10 +74,13 @@ public enum PathEvaluator {
         case .routeRejects: 5
         case .noAddress: 4
         case .interfaceTypeExcluded: 3
+        // A condition's reason (PathConditions.swift) judges a whole path, never a family.
+        case .expensiveExcluded, .constrainedExcluded, .networkExcluded: 0
         case .noInterface: 2
         case .noRoute: 1
-        // Only a client meets one (a newer pathd's reason); the evaluator never ranks it.
-        case .unrecognized: 0
+        // A host name's (WatchList), and a newer pathd's reason a client meets: the
+        // evaluator never ranks them.
+        case .unresolved, .unrecognized: 0
         }
     }
 }

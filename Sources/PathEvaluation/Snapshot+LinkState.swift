@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
 import PathModel
 
 /// Whether a link can carry traffic, from what the kernel reports about it and, for a

@@ -1,5 +1,4 @@
 // SPDX-License-Identifier: Apache-2.0
-import PathConfiguration
 import PathModel
 
 /// Whether traffic has a source address: the rule, in one place.

@@ -87,13 +87,23 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
-    /// The IPv4 address an IPv4-mapped IPv6 address (::ffff:a.b.c.d, RFC 4291 §2.5.5.2)
-    /// stands for, else the address itself. An AF_INET6 socket sends traffic to a mapped
-    /// address as IPv4 (net/ipv6/udp.c, tcp_ipv6.c hand it to the IPv4 code), so its
-    /// route is the IPv4 address's; the kernel's IPv6 lookup would answer for a packet
-    /// that is never sent.
-    public var unmappingIPv4: IPAddress {
+    /// Where a socket sends traffic addressed to this address, whose route is therefore
+    /// the one to ask the kernel about (the kernel's lookup of the address as written
+    /// would answer for a packet that is never sent):
+    ///
+    /// - an IPv4-mapped IPv6 address (::ffff:a.b.c.d, RFC 4291 §2.5.5.2): its IPv4
+    ///   address. An AF_INET6 socket sends to it as IPv4 (net/ipv6/udp.c, tcp_ipv6.c hand
+    ///   it to the IPv4 code).
+    /// - the unspecified IPv6 address `::`: `::1`. connect(2) of a TCP or UDP socket and
+    ///   sendto(2) of a UDP one send to the loopback address instead (tcp_v6_connect,
+    ///   ip6_datagram_connect, udpv6_sendmsg: ":: means loopback (BSD'ism)"), while the
+    ///   kernel's route lookup for `::` answers with the default route.
+    /// - anything else, 0.0.0.0 included: itself. For 0.0.0.0 the kernel's own lookup is
+    ///   what connect(2) does (`ip_route_output_key_hash_rcu` sends it to loopback, `local
+    ///   0.0.0.0 dev lo`).
+    public var socketDestination: IPAddress {
         if isIPv4Mapped, case .v6(_, let low) = self { return .v4(UInt32(truncatingIfNeeded: low)) }
+        if self == .v6(high: 0, low: 0) { return .v6(high: 0, low: 1) }
         return self
     }
 

@@ -34,8 +34,14 @@ public enum InterfaceClassifier {
 
     /// The value of `DEVTYPE=` in the text of a uevent file, if any.
     public static func devType(fromUevent text: String) -> String? {
-        for line in text.split(separator: "\n") where line.hasPrefix("DEVTYPE=") {
-            let value = line.dropFirst("DEVTYPE=".count)
+        value(of: "DEVTYPE", inUevent: text)
+    }
+
+    /// The value of `KEY=` in the text of a uevent file (`DEVTYPE`, a device's `DRIVER`),
+    /// if any and not empty.
+    public static func value(of key: String, inUevent text: String) -> String? {
+        for line in text.split(separator: "\n") where line.hasPrefix(key + "=") {
+            let value = line.dropFirst(key.count + 1)
             return value.isEmpty ? nil : String(value)
         }
         return nil

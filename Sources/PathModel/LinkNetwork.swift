@@ -70,6 +70,36 @@ public struct LinkNetwork: Hashable, Sendable {
         self.anchor = anchor
     }
 
+    /// Whether the network is the one `reference` names: identified, and `reference` is
+    /// its configured name or its ID (either case). A pending or unidentified network is
+    /// none yet, whatever it turns out to be.
+    public func isKnown(as reference: String) -> Bool {
+        guard state == .identified else { return false }
+        return name == reference || (id != nil && id == NetworkID(reference))
+    }
+
+    /// The longest `[Network] Name=`, in bytes.
+    public static let maximumNameBytes = 64
+
+    /// Whether `name` is a network name pathd takes (`[Network] Name=`, and a criterion
+    /// naming a network): it appears in metrics labels and on pathctl's command line, so
+    /// only a plain word: letters, digits, '.', '_' and '-', starting with a letter or a
+    /// digit, at most `maximumNameBytes` bytes.
+    public static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, (1...maximumNameBytes).contains(name.utf8.count) else {
+            return false
+        }
+        func plain(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar))
+        }
+        return plain(first) && name.unicodeScalars.allSatisfy { plain($0) || $0 == "." || $0 == "_" || $0 == "-" }
+    }
+
+    /// "letters, digits, '.', '_' and '-', …": what `isValidName` takes, in words.
+    public static let validNameDescription = "letters, digits, '.', '_' and '-', starting with a letter or digit, "
+        + "at most \(maximumNameBytes) bytes"
+
     /// "home (identified)", "3f2a… (identified)", "pending": for a person.
     public var summary: String {
         switch state {

@@ -8,6 +8,9 @@ public enum LogLevel: String, Hashable, Sendable, CaseIterable, Comparable {
     case info
     case debug
 
+    /// What a program logs unless told otherwise (`LogLevel=`'s default, pathd-probe's).
+    public static let standard = LogLevel.info
+
     /// The syslog(3) priority (`LOG_ERR` 3 … `LOG_DEBUG` 7), as sd-daemon(3) prefixes use.
     public var priority: Int {
         switch self {

@@ -45,22 +45,15 @@ public struct EventBatch: Hashable, Sendable {
     /// True when the batch is a complete dump: the snapshot is rebuilt from it alone.
     public var isFullState: Bool
     public var events: [NetworkEvent]
-    /// The kernel's route to each destination of the watched routes
-    /// (`PathEventSource.watchRoutes`), asked right after the events, as the default
-    /// path's lookups are, without an interface; empty when the source asked none (more
-    /// than it asks in a batch, or a source that never does).
-    public var watchedLookups: [IPAddress: DestinationLookup]
     /// When the source read the batch's last message: a full state's links whose carrier
     /// was lost while nobody listened (their carrier-down count grew) lost it before this
     /// (`Snapshot.replaceKernelState`). Nil from a source that does not say.
     public var readAt: MonotonicInstant?
 
-    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent],
-                watchedLookups: [IPAddress: DestinationLookup] = [:], readAt: MonotonicInstant? = nil) {
+    public init(generation: Generation, isFullState: Bool, events: [NetworkEvent], readAt: MonotonicInstant? = nil) {
         self.generation = generation
         self.isFullState = isFullState
         self.events = events
-        self.watchedLookups = watchedLookups
         self.readAt = readAt
     }
 }

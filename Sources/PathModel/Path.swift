@@ -41,11 +41,25 @@ public enum UnsatisfiedReason: OpenEnumeration {
     case routeRejects
     /// Interfaces exist and work, but the subscription's criteria exclude all of them.
     case interfaceTypeExcluded
+    /// The path works but is expensive, and the criteria prohibit expensive paths
+    /// (`Criteria.prohibitExpensivePaths`, pathctl's `--not-expensive`).
+    case expensiveExcluded
+    /// The path works but is constrained, and the criteria prohibit constrained paths
+    /// (`Criteria.prohibitConstrainedPaths`, pathctl's `--not-constrained`).
+    case constrainedExcluded
+    /// The path works but its first interface is not on the network the criteria require
+    /// (`Criteria.requiredNetwork`, pathctl's `--network`), or is on one they prohibit
+    /// (`prohibitedNetworks`, `--not-network`); a network not yet identified is on none.
+    case networkExcluded
+    /// The destination is a host name that resolves to no address (a `[Watch]` host's
+    /// history entry, its `pathd_route_*` series); never a path's reason.
+    case unresolved
     /// A reason a newer pathd sent, by its name.
     case unrecognized(String)
 
     public static let allCases: [UnsatisfiedReason] = [
         .noInterface, .noCarrier, .dormant, .noAddress, .noRoute, .routeRejects, .interfaceTypeExcluded,
+        .expensiveExcluded, .constrainedExcluded, .networkExcluded, .unresolved,
     ]
 
     public var rawValue: String {
@@ -57,6 +71,10 @@ public enum UnsatisfiedReason: OpenEnumeration {
         case .noRoute: "noRoute"
         case .routeRejects: "routeRejects"
         case .interfaceTypeExcluded: "interfaceTypeExcluded"
+        case .expensiveExcluded: "expensiveExcluded"
+        case .constrainedExcluded: "constrainedExcluded"
+        case .networkExcluded: "networkExcluded"
+        case .unresolved: "unresolved"
         case .unrecognized(let name): name
         }
     }
@@ -80,6 +98,14 @@ public enum UnsatisfiedReason: OpenEnumeration {
                 ?? "the route rejects traffic (unreachable, blackhole or prohibit route)"
         case .interfaceTypeExcluded:
             return "only interfaces the criteria exclude are available"
+        case .expensiveExcluded:
+            return "the path\(interface.map { " via \($0)" } ?? "") is expensive, which the criteria exclude"
+        case .constrainedExcluded:
+            return "the path\(interface.map { " via \($0)" } ?? "") is constrained, which the criteria exclude"
+        case .networkExcluded:
+            return "the path\(interface.map { " via \($0)" } ?? "") is not on a network the criteria allow"
+        case .unresolved:
+            return "the host name resolves to no address"
         case .unrecognized(let name):
             return interface.map { "\(name) on \($0)" } ?? name
         }
@@ -128,7 +154,8 @@ public struct Path: Hashable, Sendable {
         self.gateways = gateways
     }
 
-    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)" or
+    /// One readable line: "satisfied via eth0 (IPv4, IPv6, DNS)", "satisfied via wlan0 on
+    /// hotspot (IPv4, expensive)" (the network's configured name) or
     /// "unsatisfied: no carrier on eth0 (cable unplugged or peer down)".
     public var summary: String {
         switch status {
@@ -140,7 +167,9 @@ public struct Path: Hashable, Sendable {
             if supportsDNS { features.append("DNS") }
             if isExpensive { features.append("expensive") }
             if isConstrained { features.append("constrained") }
-            let via = names.isEmpty ? "" : " via \(names)"
+            if network?.state == .pending { features.append("network pending") }
+            let on = network?.name.map { " on \($0)" } ?? ""
+            let via = names.isEmpty ? "" : " via \(names)\(on)"
             let detail = features.isEmpty ? "" : " (\(features.joined(separator: ", ")))"
             return "\(status.rawValue)\(via)\(detail)"
         case .unsatisfied:

@@ -5,8 +5,8 @@
 ///
 /// Threading: a source works on a queue of its own, so that the kernel never blocks the
 /// state queue. `start()` and `cancel()` may be called from any queue and return at
-/// once; the callbacks are called on the source's queue, and the receiver hops onto its
-/// state queue and checks the generation there, after the hop.
+/// once; the callbacks are called on the source's queue or thread, never the receiver's
+/// state queue, and the receiver enters its state queue and checks the generation there.
 public protocol PathEventSource: AnyObject, Sendable {
     /// Subscribes and dumps the current state, asynchronously. The first batch
     /// delivered has `isFullState` set; later batches carry changes. A source that
@@ -31,6 +31,12 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// through from now on). Returns at once; applied in order with the lookups, so a
     /// lookup asked after this call is answered after the filter changed.
     func watchRoutes(to destinations: Set<IPAddress>)
+    /// Asks the kernel again about these gateways' neighbour entries, which do not name
+    /// their link's network yet (`Snapshot.unconfirmedGateways`): a confirmation by
+    /// traffic changes an entry without a message. The netlink monitor reads them
+    /// (RTM_GETNEIGH) and, with `ResolveGateways=`, first asks the kernel to confirm
+    /// them as a first packet would; what it read comes as a batch. Returns at once.
+    func refreshNeighbours(_ gateways: [Neighbour.Key])
 }
 
 /// One route lookup: a destination and, for a link-scoped one, the interface its traffic
@@ -57,7 +63,9 @@ public struct RouteLookupError: Error, Hashable, Sendable, CustomStringConvertib
 
 /// What an event source reports. Called on the source's own queue.
 public struct SourceCallbacks: Sendable {
-    /// A drained batch of events.
+    /// A drained batch of events. Called on the source's own queue or thread, never on
+    /// the receiver's state queue, so the receiver may enter that queue with `sync` and
+    /// publish on the source's thread; the source waits meanwhile.
     public let deliver: @Sendable (EventBatch) -> Void
     /// The instance of this generation can no longer be trusted or never started (a
     /// receive-buffer overrun, a failed dump): the receiver replaces it. The loss says

@@ -29,9 +29,12 @@ public enum SocketPath {
 
     /// nil when `path` is acceptable, else what it must be ("an absolute path of at most
     /// 107 bytes"), for a message that names the key or flag. A daemon's must be absolute
-    /// (it outlives the directory it was started in).
+    /// (it outlives the directory it was started in). The rule `UnixSocketAddress`
+    /// (SystemCalls) applies when it builds the address: a test holds the two together.
     public static func expectation(for path: String, absolute: Bool) -> String? {
         let bytes = path.utf8
+        // sun_path ends at its first NUL: the kernel would bind or connect to a shorter path.
+        if bytes.contains(0) { return "a path with no NUL byte" }
         if absolute {
             guard path.hasPrefix("/"), bytes.count <= maximumBytes else {
                 return "an absolute path of at most \(maximumBytes) bytes"

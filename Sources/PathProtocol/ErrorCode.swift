@@ -28,12 +28,15 @@ public enum ErrorCode: OpenEnumeration {
     /// `route`: the kernel could not be asked (the network monitor is being replaced);
     /// not an answer about the destination. The connection stays; ask again.
     case lookupFailed
+    /// `status` or `subscribe`: the criteria name a network that no `[Network] Name=`
+    /// of the daemon's configuration defines and that is no ID (pathctl: a usage error).
+    case unknownNetwork
     /// A code a newer pathd sent, by its name; the message says what happened.
     case unrecognized(String)
 
     public static let allCases: [ErrorCode] = [
         .badJSON, .unknownOp, .badArgument, .lineTooLong, .tooManyClients, .permissionDenied, .shuttingDown,
-        .unknownSubscription, .configInvalid, .limitExceeded, .lookupFailed,
+        .unknownSubscription, .configInvalid, .limitExceeded, .lookupFailed, .unknownNetwork,
     ]
 
     public var rawValue: String {
@@ -49,6 +52,7 @@ public enum ErrorCode: OpenEnumeration {
         case .configInvalid: "configInvalid"
         case .limitExceeded: "limitExceeded"
         case .lookupFailed: "lookupFailed"
+        case .unknownNetwork: "unknownNetwork"
         case .unrecognized(let name): name
         }
     }

@@ -51,6 +51,11 @@ extension InterfaceReport {
         writer.endArray()
         writer.member("isExpensive", isExpensive)
         writer.member("isConstrained", isConstrained)
+        writer.member("isExpensiveSetBy", isExpensiveSetBy.rawValue)
+        writer.member("isConstrainedSetBy", isConstrainedSetBy.rawValue)
+        LinkNetwork.write(network, to: &writer)
+        // Only in a privileged peer's reply (RequestHandler leaves it out of the others').
+        if let networkFacts { networkFacts.write(to: &writer) }
         writer.member("usable", isUsable)
         writer.member("why", unusableReason?.explanation)
         writer.member("unusableReason", unusableReason?.rawValue)
@@ -115,7 +120,12 @@ extension InterfaceReport {
         return InterfaceReport(name: name, index: index, type: type, kind: value["kind"]?.stringValue,
                                operState: operState, flags: flags, addresses: addresses,
                                isExpensive: value["isExpensive"]?.boolValue ?? false,
-                               isConstrained: value["isConstrained"]?.boolValue ?? false, unusableReason: reason,
+                               isConstrained: value["isConstrained"]?.boolValue ?? false,
+                               isExpensiveSetBy: CostSource(rawValue: value["isExpensiveSetBy"]?.stringValue ?? "type"),
+                               isConstrainedSetBy: CostSource(rawValue: value["isConstrainedSetBy"]?.stringValue
+                                   ?? "type"),
+                               network: LinkNetwork.decode(value["network"]),
+                               networkFacts: NetworkFacts.decode(value["networkFacts"]), unusableReason: reason,
                                connectivity: connectivity)
     }
 }

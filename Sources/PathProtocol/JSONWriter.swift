@@ -7,7 +7,12 @@ public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []
     private var needsComma: [Bool] = []
 
-    public init() {}
+    /// `capacity`: the bytes the line is expected to take (a path line about 400), so
+    /// that it grows in one allocation.
+    public init(capacity: Int = 512) {
+        bytes.reserveCapacity(capacity)
+        needsComma.reserveCapacity(8)
+    }
 
     /// Opens an object: an array element or the top level without a key, a member with one.
     public mutating func beginObject(_ key: String? = nil) {
@@ -133,6 +138,19 @@ public struct JSONWriter {
 
     private mutating func appendString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (every key, names, addresses) need no escape: copied whole.
+        var text = text
+        let copied = text.withUTF8 { utf8 -> Bool in
+            guard !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
+            else { return false }
+            bytes.append(contentsOf: utf8)
+            return true
+        }
+        if !copied { appendEscaped(text) }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ text: String) {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
@@ -148,6 +166,5 @@ public struct JSONWriter {
                 bytes.append(byte)
             }
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -50,25 +50,7 @@ public struct EncodedPathLine: Sendable {
     public init(_ update: PathUpdate) {
         var writer = JSONWriter()
         writer.beginMessage(.path)
-        writer.member("generation", update.generation.rawValue)
-        writer.member("sequence", update.sequence)
-        let path = update.path
-        writer.member("status", path.status.rawValue)
-        writer.member("unsatisfiedReason", path.unsatisfiedReason?.rawValue)
-        writer.member("reasonInterface", path.reasonInterface)
-        writer.member("reason", path.status == .unsatisfied ? path.summary : nil)
-        writer.beginArray("interfaces")
-        for interface in path.availableInterfaces { interface.write(to: &writer) }
-        writer.endArray()
-        writer.member("isExpensive", path.isExpensive)
-        writer.member("isConstrained", path.isConstrained)
-        writer.member("supportsIPv4", path.supportsIPv4)
-        writer.member("supportsIPv6", path.supportsIPv6)
-        writer.member("supportsDNS", path.supportsDNS)
-        writer.beginArray("gateways")
-        for gateway in path.gateways { writer.element(gateway.description) }
-        writer.endArray()
-        update.connectivity.write(to: &writer, key: "connectivity")
+        update.write(to: &writer)
         self.init(body: writer.bytes)
     }
 
@@ -106,5 +88,81 @@ public struct EncodedPathLine: Sendable {
         writer.member("id", id)
         // `{"id":X` → `,"id":X`
         return [UInt8(ascii: ",")] + writer.bytes.dropFirst()
+    }
+}
+
+/// The members of a path line (docs/PROTOCOL.md, "`path`"), in the order they are
+/// written: the one place their names are, read by the encoder and the decoder below.
+private enum Member: String {
+    case generation, sequence, status, unsatisfiedReason, reasonInterface, reason, interfaces
+    case network, isExpensive, isConstrained, isExpensiveSetBy, isConstrainedSetBy
+    case supportsIPv4, supportsIPv6, supportsDNS, gateways, connectivity
+}
+
+extension PathUpdate {
+    /// Writes a path line's members after `type`; the caller adds `id`.
+    func write(to writer: inout JSONWriter) {
+        writer.member(Member.generation.rawValue, generation.rawValue)
+        writer.member(Member.sequence.rawValue, sequence)
+        writer.member(Member.status.rawValue, path.status.rawValue)
+        writer.member(Member.unsatisfiedReason.rawValue, path.unsatisfiedReason?.rawValue)
+        writer.member(Member.reasonInterface.rawValue, path.reasonInterface)
+        writer.member(Member.reason.rawValue, path.status == .unsatisfied ? path.summary : nil)
+        writer.beginArray(Member.interfaces.rawValue)
+        for interface in path.availableInterfaces { interface.write(to: &writer) }
+        writer.endArray()
+        LinkNetwork.write(path.network, to: &writer, key: Member.network.rawValue)
+        writer.member(Member.isExpensive.rawValue, path.isExpensive)
+        writer.member(Member.isConstrained.rawValue, path.isConstrained)
+        writer.member(Member.isExpensiveSetBy.rawValue, path.isExpensiveSetBy?.rawValue)
+        writer.member(Member.isConstrainedSetBy.rawValue, path.isConstrainedSetBy?.rawValue)
+        writer.member(Member.supportsIPv4.rawValue, path.supportsIPv4)
+        writer.member(Member.supportsIPv6.rawValue, path.supportsIPv6)
+        writer.member(Member.supportsDNS.rawValue, path.supportsDNS)
+        writer.beginArray(Member.gateways.rawValue)
+        for gateway in path.gateways { writer.element(gateway.description) }
+        writer.endArray()
+        connectivity.write(to: &writer, key: Member.connectivity.rawValue)
+    }
+
+    /// Reads a path line's members. Unknown members are ignored, an unknown value keeps
+    /// its name (docs/PROTOCOL.md, "Version rule"); `reason` is derived, not read.
+    static func decode(_ value: JSONValue) throws(MessageDecodingError) -> PathUpdate {
+        func fail(_ what: String) -> MessageDecodingError { MessageDecodingError(description: "path line: \(what)") }
+        func flag(_ member: Member) -> Bool { value[member.rawValue]?.boolValue ?? false }
+        guard let generation = value[Member.generation.rawValue]?.integerValue,
+              let sequence = value[Member.sequence.rawValue]?.integerValue,
+              let statusName = value[Member.status.rawValue]?.stringValue else {
+            throw fail("missing or invalid generation, sequence or status")
+        }
+        var path = Path(status: PathStatus(rawValue: statusName))
+        path.unsatisfiedReason = value[Member.unsatisfiedReason.rawValue]?.stringValue
+            .map(UnsatisfiedReason.init(rawValue:))
+        path.reasonInterface = value[Member.reasonInterface.rawValue]?.stringValue
+        for element in value[Member.interfaces.rawValue]?.arrayValue ?? [] {
+            guard let interface = Interface.decode(element) else { throw fail("invalid interface entry") }
+            path.availableInterfaces.append(interface)
+        }
+        path.isExpensive = flag(.isExpensive)
+        path.isConstrained = flag(.isConstrained)
+        path.isExpensiveSetBy = value[Member.isExpensiveSetBy.rawValue]?.stringValue.map(CostSource.init(rawValue:))
+        path.isConstrainedSetBy = value[Member.isConstrainedSetBy.rawValue]?.stringValue.map(CostSource.init(rawValue:))
+        path.supportsIPv4 = flag(.supportsIPv4)
+        path.supportsIPv6 = flag(.supportsIPv6)
+        path.supportsDNS = flag(.supportsDNS)
+        for gateway in value[Member.gateways.rawValue]?.arrayValue ?? [] {
+            guard let text = gateway.stringValue, let address = IPAddress(text) else { throw fail("invalid gateway") }
+            path.gateways.append(address)
+        }
+        var connectivity = Connectivity.unknown
+        if let value = value[Member.connectivity.rawValue] {
+            do {
+                connectivity = try Connectivity.decode(value, strict: false)
+            } catch {
+                throw fail(error.message)
+            }
+        }
+        return PathUpdate(generation: Generation(rawValue: UInt64(clamping: generation)),
+                          sequence: UInt64(clamping: sequence), path: path, connectivity: connectivity)
     }
 }

@@ -10,8 +10,8 @@ public enum DaemonVersion {
     public static let current = "0.1.0"
 }
 
-/// The longest request line the daemon accepts, newline excluded (64 KiB). A longer
-/// line gets `lineTooLong` and the connection is closed: framing is lost.
+/// The longest request line the daemon accepts, newline excluded. A longer line gets
+/// `lineTooLong` and the connection is closed: framing is lost.
 public let maximumRequestLineLength = 64 * 1024
 
 /// The longest `id` the daemon echoes, as JSON text (256 bytes): an id is copied into

@@ -179,6 +179,16 @@ extension Request {
                 for type in criteria.prohibitedInterfaceTypes.map(\.rawValue).sorted() { writer.element(type) }
                 writer.endArray()
             }
+            // Only when set: a daemon older than these fields refuses them (badArgument),
+            // and a request without them is understood by every daemon of protocol 1.
+            if criteria.prohibitExpensivePaths { writer.member("prohibitExpensivePaths", true) }
+            if criteria.prohibitConstrainedPaths { writer.member("prohibitConstrainedPaths", true) }
+            if let network = criteria.requiredNetwork { writer.member("requiredNetwork", network) }
+            if !criteria.prohibitedNetworks.isEmpty {
+                writer.beginArray("prohibitedNetworks")
+                for network in criteria.prohibitedNetworks.sorted() { writer.element(network) }
+                writer.endArray()
+            }
             writer.endObject()
         case .reportConnectivity(let connectivity):
             connectivity.write(to: &writer, key: "connectivity")
@@ -291,6 +301,21 @@ private struct RequestFields {
             }
             return type
         }
+        /// A condition: true, or false (or null) for none.
+        func flag(_ value: JSONValue, field: String) throws(RequestError) -> Bool {
+            if value.isNull { return false }
+            guard let flag = value.boolValue else { throw fail("\(field) must be true or false") }
+            return flag
+        }
+        /// A network as criteria name it: a `[Network] Name=` or an ID, by form only
+        /// (whether the configuration defines the name is the daemon's check).
+        func network(_ value: JSONValue, field: String) throws(RequestError) -> String {
+            guard let text = value.stringValue, NetworkID(text) != nil || LinkNetwork.isValidName(text) else {
+                throw fail("\(field) must name networks: a [Network] Name= (\(LinkNetwork.validNameDescription)) "
+                    + "or an ID (32 hexadecimal digits)")
+            }
+            return text
+        }
         var criteria = Criteria.any
         for (key, member) in members {
             switch key {
@@ -299,6 +324,15 @@ private struct RequestFields {
             case "prohibitedInterfaceTypes":
                 guard let list = member.arrayValue else { throw fail("prohibitedInterfaceTypes must be an array") }
                 for element in list { criteria.prohibitedInterfaceTypes.insert(try type(element, field: key)) }
+            case "prohibitExpensivePaths":
+                criteria.prohibitExpensivePaths = try flag(member, field: key)
+            case "prohibitConstrainedPaths":
+                criteria.prohibitConstrainedPaths = try flag(member, field: key)
+            case "requiredNetwork":
+                if !member.isNull { criteria.requiredNetwork = try network(member, field: key) }
+            case "prohibitedNetworks":
+                guard let list = member.arrayValue else { throw fail("prohibitedNetworks must be an array") }
+                for element in list { criteria.prohibitedNetworks.insert(try network(element, field: key)) }
             default:
                 throw fail("unknown criteria field \"\(key)\"")
             }

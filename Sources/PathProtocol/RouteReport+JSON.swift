@@ -59,8 +59,8 @@ extension RouteReport {
     }
 }
 
-/// `{"name","index","type","tunnel"}`: an interface as a path's `interfaces` and a
-/// route's `interface` carry it.
+/// `{"name","index","type","tunnel","network"}`: an interface as a path's `interfaces`
+/// and a route's `interface` carry it.
 extension Interface {
     func write(to writer: inout JSONWriter, key: String? = nil) {
         writer.beginObject(key)
@@ -68,6 +68,7 @@ extension Interface {
         writer.member("index", index.rawValue)
         writer.member("type", type.rawValue)
         writer.member("tunnel", isTunnel)
+        LinkNetwork.write(network, to: &writer)
         // Added within version 1: present only when the network announced one.
         if let captivePortal { writer.member("captivePortal", captivePortal) }
         writer.endObject()
@@ -77,7 +78,7 @@ extension Interface {
         guard let name = value["name"]?.stringValue, let index = value["index"]?.integerValue,
               let index32 = Int32(exactly: index), let typeName = value["type"]?.stringValue else { return nil }
         return Interface(name: name, index: InterfaceIndex(rawValue: index32), type: InterfaceType(rawValue: typeName),
-                         isTunnel: value["tunnel"]?.boolValue ?? false,
+                         isTunnel: value["tunnel"]?.boolValue ?? false, network: LinkNetwork.decode(value["network"]),
                          captivePortal: value["captivePortal"]?.stringValue)
     }
 }

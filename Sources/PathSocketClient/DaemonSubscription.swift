@@ -21,10 +21,9 @@ import SystemCalls
 /// Threading: no thread waits for the daemon. The socket is non-blocking and read by a
 /// dispatch source on a private serial queue (`io`), which runs only when bytes came or
 /// a deadline passed, so a thousand idle subscriptions hold no thread between them.
-/// `lifecycle` is behind a lock; everything the handler sees happens on the start queue.
-/// `@unchecked Sendable`: `reconnect` and `connection` are touched on `io` only, the
-/// rest is immutable or locked.
-public final class DaemonSubscription: @unchecked Sendable {
+/// `lifecycle` is behind a lock; everything the handler sees happens on the start queue;
+/// the connection and its schedule are bound to `io` (`QueueBound`).
+public final class DaemonSubscription: Sendable {
     /// What happened to the subscription.
     public enum Event: Hashable, Sendable {
         /// A daemon answered and the subscription is in place; a `path` follows at once.
@@ -61,13 +60,17 @@ public final class DaemonSubscription: @unchecked Sendable {
     /// each get a thread (libdispatch makes one per busy overcommit queue, up to ~255).
     private let io = DispatchQueue(label: "pathd.DaemonSubscription", target: .global())
     private let lifecycle = Mutex(Lifecycle())
-    /// When to try again; on `io` only.
-    private var reconnect: ReconnectSchedule
-    /// The connection being made or read; on `io` only.
-    private var connection: Connection?
-    /// Numbers the connections, so that a deadline or a read of one that was since
-    /// closed finds it gone; on `io` only.
-    private var connectionCount: UInt64 = 0
+    private let onIO: QueueBound<IOState>
+
+    private struct IOState {
+        /// When to try again.
+        var reconnect: ReconnectSchedule
+        /// The connection being made or read.
+        var connection: Connection?
+        /// Numbers the connections, so that a deadline or a read of one that was since
+        /// closed finds it gone.
+        var connectionCount: UInt64 = 0
+    }
 
     private struct Lifecycle {
         enum Phase { case idle, running, cancelled }
@@ -116,7 +119,7 @@ public final class DaemonSubscription: @unchecked Sendable {
         self.request = request
         self.criteria = criteria
         self.socketPath = socketPath
-        reconnect = ReconnectSchedule(backoff: backoff)
+        onIO = QueueBound(sending: IOState(reconnect: ReconnectSchedule(backoff: backoff)), on: io)
         self.scheduler = scheduler
         self.helloTimeout = helloTimeout
         self.random = random
@@ -155,8 +158,7 @@ public final class DaemonSubscription: @unchecked Sendable {
 
     /// Connects, without waiting: the hello and what follows arrive through `readable`.
     private func connect() {
-        dispatchPrecondition(condition: .onQueue(io))
-        guard isRunning, connection == nil else { return }
+        guard isRunning, onIO.value.connection == nil else { return }
         let descriptor: Int32
         let socketPath: String
         do throws(PathClientError) {
@@ -166,36 +168,35 @@ public final class DaemonSubscription: @unchecked Sendable {
             failed(error)
             return
         }
-        connectionCount &+= 1
-        let number = connectionCount
+        onIO.value.connectionCount &+= 1
+        let number = onIO.value.connectionCount
         let readable = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: io)
         readable.setEventHandler { [self] in read(number) }
         readable.setCancelHandler { _ = Glibc.close(descriptor) }
         let deadline = DispatchSource.makeTimerSource(queue: io)
         deadline.setEventHandler { [self] in
-            guard let connection, connection.number == number else { return }
+            guard let connection = onIO.value.connection, connection.number == number else { return }
             failed(connection.reader.timedOut)
         }
         deadline.schedule(deadline: .now() + helloTimeout.dispatchInterval)
-        connection = Connection(number: number, socketPath: socketPath, descriptor: descriptor, readable: readable,
-                                deadline: deadline)
+        onIO.value.connection = Connection(number: number, socketPath: socketPath, descriptor: descriptor,
+                                           readable: readable, deadline: deadline)
         readable.resume()
         deadline.resume()
     }
 
     /// The socket is readable: every line it holds now, in order; then back to waiting.
     private func read(_ number: UInt64) {
-        dispatchPrecondition(condition: .onQueue(io))
         do throws(PathClientError) {
             // A bounded number of receives a turn, so a flood cannot hold the queue;
             // the source fires again while bytes remain.
             for _ in 0..<16 {
-                guard let current = connection, current.number == number else { return }
+                guard let current = onIO.value.connection, current.number == number else { return }
                 let more = try current.reader.receive(from: current.descriptor)
                 while let line = current.reader.nextLine() {
                     try handle(ServerLineReader.decode(line), on: current)
                     // A handled line may have ended the connection (an error line).
-                    guard connection === current else { return }
+                    guard onIO.value.connection === current else { return }
                 }
                 if !more { return }
             }
@@ -217,7 +218,7 @@ public final class DaemonSubscription: @unchecked Sendable {
             } catch {
                 throw PathClientError("cannot send to pathd: \(error)", kind: .closed)
             }
-            reconnect.connected(at: scheduler.now())
+            onIO.value.reconnect.connected(at: scheduler.now())
             deliver(.event(.connected(socketPath: current.socketPath, daemonVersion: hello.daemonVersion,
                                       generation: hello.generation)))
             return
@@ -238,9 +239,8 @@ public final class DaemonSubscription: @unchecked Sendable {
 
     /// Closes the current connection, if any: its descriptor once its source is done.
     private func close() {
-        dispatchPrecondition(condition: .onQueue(io))
-        guard let current = connection else { return }
-        connection = nil
+        guard let current = onIO.value.connection else { return }
+        onIO.value.connection = nil
         current.deadline?.cancel()
         current.readable.cancel()
     }
@@ -248,11 +248,10 @@ public final class DaemonSubscription: @unchecked Sendable {
     /// The connection could not be made or ended: reported, and the next attempt
     /// scheduled after the back-off.
     private func failed(_ error: PathClientError) {
-        dispatchPrecondition(condition: .onQueue(io))
         close()
         guard isRunning else { return }
         deliver(.event(.disconnected(error)))
-        let delay = reconnect.failed(at: scheduler.now(), random: random())
+        let delay = onIO.value.reconnect.failed(at: scheduler.now(), random: random())
         scheduler.schedule(after: delay, on: io) { [self] in connect() }
     }
 

@@ -18,7 +18,7 @@ public struct Logger: Sendable {
     /// Writes to `descriptor` (stderr by default) through write(2): Swift 6 rejects the
     /// `stderr` global as shared mutable state. With `journalPrefixes` each line carries
     /// an sd-daemon(3) priority prefix (`<4>`), so the journal records its level.
-    public init(threshold: LogLevel = .info, descriptor: FileDescriptor = .standardError, journalPrefixes: Bool) {
+    public init(threshold: LogLevel = .standard, descriptor: FileDescriptor = .standardError, journalPrefixes: Bool) {
         self.init(threshold: threshold) { level, message in
             let line = (journalPrefixes ? "<\(level.priority)>" : "") + message + "\n"
             // A log line that cannot be written is lost; there is nowhere to report it.

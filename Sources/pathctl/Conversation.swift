@@ -35,6 +35,8 @@ enum CommandError: Error {
         switch self {
         case .usage: .usage
         case .unreachable: .unreachable
+        // A network pathd.conf does not name: the command line's mistake, found by pathd.
+        case .refused(.unknownNetwork, _): .usage
         case .refused: .refused
         }
     }

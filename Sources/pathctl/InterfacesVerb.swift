@@ -21,13 +21,23 @@ struct InterfacesVerb: PlainVerb, Equatable {
         }
     }
 
+    /// A link's network in one cell: its name, else the first 12 digits of its ID, else
+    /// its state; with the gateway's MAC when the daemon gave the facts (root's reply).
+    static func network(of report: InterfaceReport) -> String {
+        guard let network = report.network else { return "-" }
+        let name = network.name.map { PeerText.oneLine($0) } ?? network.id.map { String($0.description.prefix(12)) }
+        let shown = network.state == .identified ? (name ?? "identified") : PeerText.oneLine(network.state.rawValue)
+        let macs = report.networkFacts?.gatewayMACs.map(\.description) ?? []
+        return macs.isEmpty ? shown : "\(shown)[\(macs.joined(separator: ","))]"
+    }
+
     /// The readable table: columns padded to their widest cell, the last one free.
     static func table(_ reports: [InterfaceReport]) -> String {
-        let header = ["IDX", "LINK", "TYPE", "KIND", "OPERSTATE", "USABLE", "COST", "ADDRESSES"]
+        let header = ["IDX", "LINK", "TYPE", "KIND", "OPERSTATE", "USABLE", "NETWORK", "COST", "ADDRESSES"]
         let rows = reports.map { report -> [String] in
             var cost: [String] = []
-            if report.isExpensive { cost.append("expensive") }
-            if report.isConstrained { cost.append("constrained") }
+            if report.isExpensive { cost.append("expensive(\(report.isExpensiveSetBy.rawValue))") }
+            if report.isConstrained { cost.append("constrained(\(report.isConstrainedSetBy.rawValue))") }
             let addresses = report.addresses.map { address -> String in
                 // The flags that say why an address is not (or not preferably) used.
                 let notes = InterfaceReport.addressFlagNames
@@ -38,7 +48,7 @@ struct InterfacesVerb: PlainVerb, Equatable {
             }
             return [String(report.index.rawValue), report.name, report.type.rawValue, report.kind ?? "-",
                     report.operState.name, report.unusableReason.map { "no (\($0))" } ?? "yes",
-                    cost.isEmpty ? "-" : cost.joined(separator: ","),
+                    network(of: report), cost.isEmpty ? "-" : cost.joined(separator: ","),
                     addresses.isEmpty ? "-" : addresses.joined(separator: ", ")]
         }
         let all = [header] + rows

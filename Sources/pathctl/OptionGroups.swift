@@ -44,18 +44,43 @@ struct GlobalOptions: Equatable, Sendable {
     }
 }
 
-/// `--require-type` and `--prohibit-type`: the question status, monitor and wait ask.
+/// The criteria: which interfaces count (`--require-type`, `--prohibit-type`) and what the
+/// path must (not) be (`--not-expensive`, `--not-constrained`, `--network`,
+/// `--not-network`); the question status,
+/// monitor, wait, run and hold ask, with one meaning (`Criteria`, docs/PROTOCOL.md). A
+/// new criterion is its option here, in `options`, and its line in `criteria(in:)`.
 enum CriteriaOptions {
     private static let interfaceTypes = ValueCompletion.words(InterfaceType.writtenNames.map(\.name))
-    static let requireType = CommandOption(OptionSpec("--require-type", value: "TYPE",
-                                                      help: "status, monitor, wait: only paths over TYPE count"),
-                                           brief: "only paths over this interface type count",
-                                           completion: interfaceTypes)
+    static let requireType = CommandOption(
+        OptionSpec("--require-type", value: "TYPE",
+                   help: "status, monitor, wait, run, hold: only paths over\nTYPE count"),
+        brief: "only paths over this interface type count", completion: interfaceTypes)
     static let prohibitType = CommandOption(
         OptionSpec("--prohibit-type", value: "TYPE", repeatable: true,
-                   help: "status, monitor, wait: paths over TYPE do not count\n(repeatable)"),
+                   help: "status, monitor, wait, run, hold: paths over TYPE\ndo not count (repeatable)"),
         brief: "paths over this interface type do not count", completion: interfaceTypes)
-    static let options = [requireType, prohibitType]
+    static let notExpensive = CommandOption(OptionSpec("--not-expensive", help: """
+        status, monitor, wait, run, hold: an expensive path
+        (pathd.conf's Expensive=; cellular by default) does
+        not count: it is unsatisfied, expensiveExcluded
+        """), brief: "an expensive path does not count")
+    static let notConstrained = CommandOption(OptionSpec("--not-constrained", help: """
+        status, monitor, wait, run, hold: a constrained path
+        (pathd.conf's Constrained=) does not count
+        (constrainedExcluded)
+        """), brief: "a constrained path does not count")
+    static let network = CommandOption(OptionSpec("--network", value: "NAME", help: """
+        status, monitor, wait, run, hold: only while the path's
+        first interface is on the network NAME (a [Network]
+        Name= of pathd.conf, or an ID) does it count; else
+        networkExcluded (a network still pending is on none)
+        """), brief: "only a path on this network counts")
+    static let notNetwork = CommandOption(OptionSpec("--not-network", value: "NAME", repeatable: true, help: """
+        status, monitor, wait, run, hold: a path whose first
+        interface is on the network NAME does not count
+        (networkExcluded; repeatable)
+        """), brief: "a path on this network does not count")
+    static let options = [requireType, prohibitType, notExpensive, notConstrained, network, notNetwork]
 
     static func criteria(in line: ParsedCommandLine) throws(UsageError) -> Criteria {
         var criteria = Criteria.any
@@ -70,7 +95,27 @@ enum CriteriaOptions {
             }
             criteria.prohibitedInterfaceTypes.insert(type)
         }
+        criteria.prohibitExpensivePaths = line.has(notExpensive)
+        criteria.prohibitConstrainedPaths = line.has(notConstrained)
+        if let name = line.value(network) { criteria.requiredNetwork = try networkName(name, for: network) }
+        for name in line.values(notNetwork) {
+            if name == criteria.requiredNetwork {
+                throw UsageError("\(network.name) \(name) and \(notNetwork.name) \(name) contradict each other")
+            }
+            criteria.prohibitedNetworks.insert(try networkName(name, for: notNetwork))
+        }
         return criteria
+    }
+
+    /// A network NAME as written: its form only. Whether pathd.conf defines it is pathd's
+    /// to say (pathctl does not read pathd.conf): it refuses an unknown one
+    /// (`unknownNetwork`), which pathctl reports as a usage error too.
+    private static func networkName(_ text: String, for option: CommandOption) throws(UsageError) -> String {
+        guard NetworkID(text) != nil || LinkNetwork.isValidName(text) else {
+            throw UsageError("\(option.name) expects a network's Name= (\(LinkNetwork.validNameDescription)) "
+                + "or its ID (32 hexadecimal digits), got \"\(text)\"")
+        }
+        return text
     }
 
     private static func interfaceType(_ text: String, for option: CommandOption) throws(UsageError) -> InterfaceType {

@@ -27,8 +27,11 @@ enum PathFormatting {
         lines.append("IPv4:        \(yesNo(path.supportsIPv4))")
         lines.append("IPv6:        \(yesNo(path.supportsIPv6))")
         lines.append("DNS:         \(yesNo(path.supportsDNS))")
-        lines.append("Expensive:   \(yesNo(path.isExpensive))")
-        lines.append("Constrained: \(yesNo(path.isConstrained))")
+        lines.append("Network:     " + networkReport(path.network))
+        lines.append("Expensive:   \(yesNo(path.isExpensive))"
+            + (path.isExpensiveSetBy.map { " (\($0.rawValue))" } ?? ""))
+        lines.append("Constrained: \(yesNo(path.isConstrained))"
+            + (path.isConstrainedSetBy.map { " (\($0.rawValue))" } ?? ""))
         if !path.gateways.isEmpty {
             lines.append("Gateways:    \(path.gateways.map(\.description).joined(separator: ", "))")
         }
@@ -40,6 +43,24 @@ enum PathFormatting {
         }
         lines.append("Generation:  \(update.generation) (sequence \(update.sequence))")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "home (identified by gatewayMAC, ID 5f0c…)", "pending (waiting for gatewayMAC)",
+    /// "unidentified", or "none" for a path on no network (or from a daemon that
+    /// identifies none). The daemon's words go through `PeerText`.
+    static func networkReport(_ network: LinkNetwork?) -> String {
+        guard let network else { return "none" }
+        let anchor = network.anchor.map { PeerText.oneLine($0.rawValue) }
+        switch network.state {
+        case .identified:
+            let id = network.id.map { "ID \($0)" } ?? "no ID"
+            let name = network.name.map { PeerText.oneLine($0) + " " } ?? ""
+            return name + "(identified" + (anchor.map { " by \($0)" } ?? "") + ", \(id))"
+        case .pending:
+            return "pending" + (anchor.map { " (waiting for \($0))" } ?? "")
+        case .unidentified, .unrecognized:
+            return PeerText.oneLine(network.state.rawValue)
+        }
     }
 
     /// "satisfied via wlan0 (IPv4, DNS) — captive portal: http://login.example/": the

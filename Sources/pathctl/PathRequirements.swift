@@ -3,7 +3,7 @@ import CommandLineOptions
 import PathModel
 import PathProtocol
 
-/// What `wait` and `status` ask of a path beyond being satisfied: `--ipv4` / `-4`,
+/// What `wait`, `status`, `run` and `hold` ask of a path beyond being satisfied: `--ipv4` / `-4`,
 /// `--ipv6` / `-6` and `--dns` as systemd-networkd-wait-online(8) has them, and
 /// `--internet`, the connectivity check's `full` (pathctl(1)).
 struct PathRequirements: OptionSet, Hashable, Sendable {
@@ -19,23 +19,24 @@ struct PathRequirements: OptionSet, Hashable, Sendable {
     static let options: [(option: CommandOption, requirement: PathRequirements, name: String,
                           isMet: @Sendable (PathUpdate) -> Bool)] = [
         (CommandOption(OptionSpec("--ipv4", short: "-4", help: """
-            status, wait: the path must also carry IPv4 (route,
-            interface and source address); status then exits 1
-            without it
+            status, wait, run, hold: the path must also carry
+            IPv4 (route, interface and source address); status
+            then exits 1 without it
             """), brief: "the path must also carry IPv4"), .ipv4, "IPv4", { $0.path.supportsIPv4 }),
         (CommandOption(OptionSpec("--ipv6", short: "-6", help: """
-            status, wait: likewise for IPv6 (status then exits 1
-            without it)
+            status, wait, run, hold: likewise for IPv6 (status
+            then exits 1 without it)
             """), brief: "the path must also carry IPv6"), .ipv6, "IPv6", { $0.path.supportsIPv6 }),
         (CommandOption(OptionSpec("--dns", help: """
-            status, wait: the resolver configuration must also
-            name a nameserver (status then exits 1 without one)
+            status, wait, run, hold: the resolver configuration
+            must also name a nameserver (status then exits 1
+            without one)
             """), brief: "the resolver configuration must name a nameserver"), .dns, "DNS",
          { $0.path.supportsDNS }),
         (CommandOption(OptionSpec("--internet", help: """
-            status, wait: the connectivity check must also have
-            found full Internet access (needs pathd-probe; status
-            then exits 1 without it)
+            status, wait, run, hold: the connectivity check must
+            also have found full Internet access (needs
+            pathd-probe; status then exits 1 without it)
             """), brief: "the connectivity check must have found full Internet access"), .internet,
          "full Internet access", { $0.connectivity.state == .full }),
     ]

@@ -15,6 +15,10 @@ enum PathctlExitStatus: Int32, Sendable, CaseIterable {
     case refused = 4
     /// `route`: a HOST could not be resolved to any address (the others were answered).
     case unresolved = 5
+    /// `run`: the criteria stopped holding and pathctl stopped the command (without
+    /// `--restart`); `hold`: they stopped holding. EX_TEMPFAIL of sysexits(3): try again
+    /// later, as a timer or `Restart=` does.
+    case networkChanged = 75
 }
 
 enum PathctlCommand {
@@ -55,7 +59,11 @@ enum PathctlCommandLine {
             satisfied (wait timed out, status --check, route); 2 usage error; 3 pathd cannot
             be reached, or did not answer within \(deadline) s (wait: said no hello before
             the timeout); 4 pathd refused (its error code is shown); 5 route, and
-            wait --route --timeout 0: a HOST did not resolve. See pathctl(1).
+            wait --route --timeout 0: a HOST did not resolve; 75 run: the criteria
+            stopped holding and the command was stopped (otherwise run ends as its
+            command did: its status, or its signal), 126 or 127 its command could not
+            run or was not found; hold: 1 the criteria did not hold, 75 they stopped
+            holding. See pathctl(1).
 
             """
     }

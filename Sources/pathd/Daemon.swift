@@ -30,7 +30,8 @@ final class Daemon: @unchecked Sendable {
         let settings = configuration.initial.daemon
         let queue = stateQueue
         let netlink = NetlinkConfiguration(lookupDestinations: settings.lookupDestinations,
-                                           receiveBufferBytes: settings.receiveBufferBytes)
+                                           receiveBufferBytes: settings.receiveBufferBytes,
+                                           resolvesGateways: settings.resolvesGateways)
         let service = PathService(
             queue: queue,
             configuration: configuration.initial,

@@ -4,14 +4,14 @@ import PathModel
 import PathConfiguration
 
 /// `pathd --print-example-config`: packaging/pathd.conf, written from the key tables so a
-/// new key reaches the shipped example without editing it (`make example-config`; a test
+/// new key reaches the shipped example without editing it (`make generate`; a test
 /// holds the checked-in file to this output). Every key is commented out with its default.
 enum ExampleConfiguration {
     static var text: String {
         var lines = preamble
         lines += [""] + section(DaemonSettings.self, live: true, notesRestart: true)
-        lines += [""] + interfacePreamble + section(InterfaceRule.self, live: false, notesRestart: false)
-        lines += [""] + networkPreamble + section(NetworkRule.self, live: false, notesRestart: false)
+        lines += [""] + interfacePreamble + section(InterfaceSettings.self, live: false, notesRestart: false)
+        lines += [""] + networkPreamble + section(NetworkSettings.self, live: false, notesRestart: false)
         lines += [""] + connectivityPreamble + section(ConnectivitySettings.self, live: false, notesRestart: false)
         lines += [""] + watchPreamble + section(WatchSettings.self, live: false, notesRestart: false)
         return lines.joined(separator: "\n") + "\n"
@@ -58,12 +58,6 @@ enum ExampleConfiguration {
         "# Names are resolved with the system resolver, again on reload and path changes.",
     ]
 
-    /// What the example says of a key beyond its summary: where pathd.service lets it write.
-    private static let notes = [
-        "MetricsFile": "Under pathd.service only /run/pathd-metrics/ is writable: "
-            + "/run/pathd-metrics/pathd.prom, linked into /var/lib/prometheus/node-exporter/ (pathd(8), METRICS).",
-    ]
-
     /// The section's heading (commented out unless `live`), then each key: its summary
     /// and bounds as a comment, and `#Key=default`. Only `[Daemon]` keys can need a
     /// restart; the other sections are applied whole by a reload.
@@ -82,7 +76,7 @@ enum ExampleConfiguration {
                 if [.level, .types, .type, .text, .hex].contains(key.kind) { text += ": \(range)" }
             }
             text += "."
-            if let note = notes[key.name] { text += " " + note }
+            if let note = key.note { text += " " + note }
             if notesRestart && !key.isReloadable { text += " Needs a restart." }
             // At most 86 columns, so each comment line fits in 88.
             lines += wordWrapped(text, width: 86).map { "# " + $0 }

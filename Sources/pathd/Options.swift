@@ -131,12 +131,6 @@ struct Options {
         return result
     }
 
-    /// `--log-level`, for the messages logged before the files are read (or when they
-    /// are invalid).
-    var logLevel: LogLevel? {
-        overrides.contains { $0.key == "LogLevel" } ? applied(to: DaemonSettings()).logLevel : nil
-    }
-
     static func parse(_ arguments: [String]) throws(UsageError) -> Action {
         let line = try table.parser.parse(arguments)
         if line.has(.help) { return .help }

@@ -3,6 +3,7 @@ import CommandLineOptions
 import Dispatch
 import Glibc
 import PathDaemon
+import PathConfiguration
 import PathModel
 import PathProtocol
 import ServiceSupport
@@ -47,7 +48,8 @@ do {
 }
 
 let (loaded, diagnostics) = DaemonConfiguration.load(options: options)
-let level = loaded?.initial.daemon.logLevel ?? options.logLevel ?? .info
+// Before the files are read, or when they are invalid: `--log-level`, else the default.
+let level = loaded?.initial.daemon.logLevel ?? options.applied(to: DaemonSettings()).logLevel
 let log = Logger(threshold: level, journalPrefixes: Logger.stderrIsJournal)
 for diagnostic in diagnostics {
     log.log(diagnostic.severity == .error ? .error : .warning, diagnostic.description)

@@ -9,7 +9,7 @@ import PathTestFixtures
 import Testing
 
 /// docs/PROTOCOL.md, "Reconnecting": a capped, jittered back-off, on an injected clock.
-@Suite("reconnect back-off")
+@Suite("reconnect back-off", .blocking)
 struct BackoffTests {
     @Test("doubling from initial to the cap; the longest wait at random 0")
     func doubling() {

@@ -11,7 +11,7 @@ import Testing
 
 /// docs/ARCHITECTURE.md, "Client library": start and cancel from any thread, handlers only on the start queue.
 /// Run once under the thread sanitizer (docs/PERFORMANCE.md, "Thread sanitizer").
-@Suite("start and cancel from many threads")
+@Suite("start and cancel from many threads", .blocking)
 struct ConcurrentLifecycleTests {
     static let key = DispatchSpecificKey<Int>()
 

@@ -13,7 +13,7 @@ import Testing
 /// suspended, a path line and the connection's end are handed to it, the monitor is
 /// cancelled, the queue resumed and drained; nothing may have been called. Without the
 /// cancel (the control), both arrive, which shows they really were queued.
-@Suite("delivery gate")
+@Suite("delivery gate", .blocking)
 struct DeliveryGateTests {
     /// With `queue` suspended, makes the subscription hand two events to it: a carrier
     /// loss (seen first by another subscriber, so the daemon wrote it to everyone) and

@@ -11,7 +11,7 @@ import Testing
 /// A program built against this library, talking to a newer pathd of protocol 1 (a fake
 /// one on a real socket, sending `future-v1.jsonl`): it delivers the path and keeps its
 /// connection (docs/PROTOCOL.md, "Version rule").
-@Suite("clients against a newer daemon")
+@Suite("clients against a newer daemon", .blocking)
 struct FutureDaemonTests {
     /// A daemon that greets with a message type this client does not know, then its
     /// hello and a path with a new reason, interface type and connectivity state.
@@ -104,7 +104,7 @@ struct FutureDaemonTests {
     }
 }
 
-@Suite("messages before the hello")
+@Suite("messages before the hello", .blocking)
 struct LinesBeforeHelloTests {
     @Test("a connect skips messages it does not know before the hello, a bounded number of them",
           arguments: [(3, true), (64, true), (65, false)])
@@ -129,7 +129,7 @@ struct LinesBeforeHelloTests {
 
 /// The other direction: today's daemon answers the requests of the oldest protocol 1
 /// clients (the examples of the first docs/PROTOCOL.md), as they expect.
-@Suite("today's daemon and the oldest clients")
+@Suite("today's daemon and the oldest clients", .blocking)
 struct OldestClientTests {
     @Test("every request of the first protocol document gets the reply it promised")
     func oldestRequests() throws {

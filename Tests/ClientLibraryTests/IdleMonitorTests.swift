@@ -9,8 +9,9 @@ import Testing
 /// A connected monitor waits for the daemon's next line without holding a thread
 /// (DaemonSubscription reads a non-blocking socket from a dispatch source): libdispatch's
 /// pool has about 255 workers, so a reader blocked per monitor froze a process with a
-/// few hundred monitors: no first path, and no other queue's work either.
-@Suite("idle monitors hold no thread")
+/// few hundred monitors: no first path, and no other queue's work either. It counts the
+/// threads of the whole test process, so no other blocking test runs meanwhile.
+@Suite("idle monitors hold no thread", .blocking(.alone))
 struct IdleMonitorTests {
     static let hello = #"{"type":"hello","protocol":1,"version":"0.1.0","generation":1}"#
     static let path = #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[]}"#

@@ -6,7 +6,7 @@ import PathModel
 import PathTestFixtures
 import Testing
 
-@Suite("PathMonitor's connectivity, apart from the path")
+@Suite("PathMonitor's connectivity, apart from the path", .blocking)
 struct MonitorConnectivityTests {
     @Test("connectivityUpdateHandler gets each verdict; pathUpdateHandler is not called for it")
     func separateHandler() throws {

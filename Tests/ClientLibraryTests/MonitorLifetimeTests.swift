@@ -12,7 +12,7 @@ import Testing
 /// What a monitor holds and when it lets go: an iteration that ends stops what it
 /// started, `cancel()` ends a connection in any phase, `.automatic` does not wait on a
 /// daemon that stays silent, and `start` after an iteration takes the handler over.
-@Suite("monitor lifetime")
+@Suite("monitor lifetime", .blocking)
 struct MonitorLifetimeTests {
     static let hello = #"{"type":"hello","protocol":1,"version":"0.1.0","generation":1}"#
     /// A path no host has: its interface name tells the daemon's answer from the engine's.

@@ -12,7 +12,7 @@ import Testing
 /// The Apple-named layer is a mapping of pathd's values: tested here value by value,
 /// and the monitor's Apple behaviour (first path, changes, iteration, cancel) against
 /// a daemon.
-@Suite("NWPath mapping")
+@Suite("NWPath mapping", .blocking)
 struct NWPathMappingTests {
     static let wlan0 = Interface(name: "wlan0", index: InterfaceIndex(rawValue: 3), type: .wifi)
     static let eth0 = Interface(name: "eth0", index: InterfaceIndex(rawValue: 2), type: .wiredEthernet)
@@ -121,7 +121,7 @@ struct NWPathMappingTests {
     }
 }
 
-@Suite("NWPathMonitor behaviour")
+@Suite("NWPathMonitor behaviour", .blocking)
 struct NWPathMonitorTests {
     @Test("the handler gets the current path, then each change; currentPath follows; a second start does nothing")
     func handler() throws {
@@ -144,6 +144,33 @@ struct NWPathMonitorTests {
         #expect(second.status == .unsatisfied && second.linuxUnsatisfiedReason == .noCarrier)
         #expect(monitor.currentPath == second)
         #expect(monitor.pathMonitor.currentState == .unavailable(second.path))
+    }
+
+    /// Apple declares `currentPath` `{ get set }`: a path assigned is read back until the
+    /// next delivery replaces it, and it decides nothing about which paths are delivered.
+    @Test("currentPath is settable as Apple's: read back until the next delivery, which still comes")
+    func settableCurrentPath() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let watched = WatchedAppleMonitor(socketPath: harness.socketPath,
+                                          queue: DispatchQueue(label: "pathd.test.apple"))
+        let monitor = watched.monitor
+        let assigned = NWPath(Path(status: .unsatisfied, unsatisfiedReason: .noRoute))
+        monitor.currentPath = assigned
+        #expect(monitor.currentPath == assigned)
+        #expect(monitor.debugDescription == "NWPathMonitor: unsatisfied: no route to the Internet (no default route)")
+        watched.start()
+        defer { monitor.cancel() }
+        let first = try watched.paths.next("the first path")
+        #expect(first.status == .satisfied)
+        #expect(monitor.currentPath == first)
+        monitor.currentPath = assigned
+        #expect(monitor.currentPath == assigned)
+        // A change is still delivered, and replaces the assigned path.
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let second = try watched.paths.next("the change")
+        #expect(second.linuxUnsatisfiedReason == .noCarrier)
+        #expect(monitor.currentPath == second)
     }
 
     @Test("""

@@ -12,7 +12,7 @@ import Testing
 
 /// The lifecycle contract (docs/ARCHITECTURE.md, "Client library") for the native API, against a daemon on a real
 /// socket (the in-process engine is in the kernel tests: it needs a kernel).
-@Suite("PathMonitor (client library)")
+@Suite("PathMonitor (client library)", .blocking)
 struct PathMonitorTests {
     static let offline: [NetworkEvent] = Fixture.online.map {
         if case .linkChanged(let link) = $0, link.index
@@ -65,6 +65,55 @@ struct PathMonitorTests {
         let path = try watched.paths.next("the wifi-only path")
         #expect(path.status == .unsatisfied)
         #expect(path.unsatisfiedReason == .interfaceTypeExcluded)
+    }
+
+    @Test("not expensive travels with the subscription: an expensive path is .unavailable, expensiveExcluded")
+    func notExpensive() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let watched = WatchedMonitor(socketPath: harness.socketPath, prohibitExpensivePaths: true)
+        watched.start()
+        defer { watched.monitor.cancel() }
+        #expect(try watched.paths.next("the free path").status == .satisfied)
+        #expect(watched.monitor.prohibitExpensivePaths && !watched.monitor.prohibitConstrainedPaths)
+
+        script.answer(valid: ReloadScript.expensiveEth0())
+        let admin = try harness.connect()
+        try admin.send(Request(.reload))
+        let refused = try watched.paths.next("the expensive path")
+        #expect(refused.unsatisfiedReason == .expensiveExcluded)
+        #expect(refused.reasonInterface == "eth0")
+        #expect(watched.monitor.currentState == .unavailable(refused))
+        // Apple's view of it: unsatisfied, for a reason Apple has no word for.
+        let apple = NWPath(refused)
+        #expect(apple.status == .unsatisfied)
+        #expect(apple.unsatisfiedReason == .notAvailable)
+        #expect(apple.linuxUnsatisfiedReason == .expensiveExcluded)
+        #expect(apple.isExpensive)
+    }
+
+    @Test("the network conditions travel with the subscription: on no identified network, --network is unavailable")
+    func networkConditions() throws {
+        // The built-in configuration has no network key: eth0's network is not identified.
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let id = String(repeating: "5a", count: 16)
+        let required = WatchedMonitor(socketPath: harness.socketPath, requiredNetwork: id)
+        required.start()
+        defer { required.monitor.cancel() }
+        let refused = try required.paths.next("the path on no network")
+        #expect(refused.unsatisfiedReason == .networkExcluded)
+        #expect(refused.reasonInterface == "eth0")
+        #expect(required.monitor.requiredNetwork == id)
+        #expect(NWPath(refused).linuxUnsatisfiedReason == .networkExcluded)
+
+        let prohibited = WatchedMonitor(socketPath: harness.socketPath, prohibitedNetworks: [id],
+                                        label: "pathd.test.monitor.prohibited")
+        prohibited.start()
+        defer { prohibited.monitor.cancel() }
+        #expect(try prohibited.paths.next("the path on no prohibited network").status == .satisfied)
     }
 
     @Test("before the first path the state is .unknown, and start, reads and cancel never wait for the daemon")
@@ -192,6 +241,7 @@ struct PathMonitorTests {
             if id == 1 {
                 var expected = first
                 expected.isExpensive = true
+                expected.isExpensiveSetBy = .interface
                 #expect(try watched.paths.next("the expensive path") == expected)
                 #expect(try apple.paths.next("the expensive NWPath").isExpensive)
             }

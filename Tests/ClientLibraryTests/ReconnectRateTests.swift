@@ -13,7 +13,7 @@ import Testing
 /// daemon that misbehaves in each way, every attempt waits the back-off's next delay,
 /// growing to the cap, and the daemon sees exactly one connection per attempt. Time is
 /// the injected `ManualScheduler`: a retry happens only when the test runs it.
-@Suite("reconnect rate against a misbehaving daemon")
+@Suite("reconnect rate against a misbehaving daemon", .blocking)
 struct ReconnectRateTests {
     static let hello = #"{"type":"hello","protocol":1,"version":"0.1.0","generation":1}"#
     static let path = #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[]}"#

@@ -7,7 +7,7 @@ import PathTestFixtures
 import Testing
 
 /// `PathMonitor.route(to:)` against a daemon whose kernel is the fake network.
-@Suite("route request (client library)")
+@Suite("route request (client library)", .blocking)
 struct RouteLibraryTests {
     @Test("the Swift library asks the daemon and returns the typed answer")
     func libraryAsksTheDaemon() async throws {

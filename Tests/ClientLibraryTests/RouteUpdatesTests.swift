@@ -8,7 +8,7 @@ import Testing
 
 /// `PathMonitor.routeUpdates(to:)`: from a daemon whose kernel is the fake network, and
 /// from the engine in this process.
-@Suite("route updates (client library)")
+@Suite("route updates (client library)", .blocking)
 struct RouteUpdatesTests {
     @Test("the daemon's answer, then each change; ending the iteration ends the subscription")
     func followsTheDaemon() async throws {

@@ -42,6 +42,28 @@ struct CommandTableTests {
         #expect(try table.command(in: table.parser.parse(["paint", "--colour", "never"])).0.action == "painting")
     }
 
+    /// `run -- COMMAND [ARG...]`: the command must be there and not empty; its arguments
+    /// are taken as given, empty ones and dashed ones (after `--`) too.
+    @Test("a command line's operands: the command required, its arguments as given")
+    func commandLine() throws {
+        let run = CommandSpec("exec", summary: "run COMMAND", options: [Self.colour],
+                              operands: .commandLine("COMMAND", description: "what to run"), action: "running")
+        let table = table([run])
+        let (_, operands) = try table.command(in: table.parser.parse(["exec", "--colour=never", "--", "printf", "",
+                                                                      "-x"]))
+        #expect(operands == ["printf", "", "-x"])
+        #expect(throws: UsageError("exec needs a COMMAND: what to run")) {
+            try table.command(in: table.parser.parse(["exec", "--colour=never"]))
+        }
+        #expect(throws: UsageError("exec: \"\" is no COMMAND")) {
+            try table.command(in: table.parser.parse(["exec", "--", ""]))
+        }
+        #expect(run.operands?.usage == "-- COMMAND [ARG...]")
+        #expect(table.completion(for: .bash).contains("compgen -c -f"))
+        #expect(table.completion(for: .zsh).contains("_command_names -e"))
+        #expect(table.completion(for: .fish).contains("__fish_complete_command"))
+    }
+
     @Test("the option list derives from the table: the global options, each command's, the standalone ones, once")
     func derivedOptions() {
         let table = table([CommandSpec("mix", summary: "mix the paint", options: [Self.colour], action: "mixing")])

@@ -10,7 +10,7 @@ import Testing
 /// What pathd-probe logs about its way to pathd: enough for `systemctl status` to show
 /// why nothing is checked, never a line per retry. Retries happen only when the test runs
 /// them (`ManualScheduler`); pathd is a `FakeDaemon` on a real socket.
-@Suite("pathd-probe's log while pathd is unreachable")
+@Suite("pathd-probe's log while pathd is unreachable", .blocking)
 struct ProbeLogTests {
     static let hello = #"{"type":"hello","protocol":1,"version":"0.1.0","generation":1}"#
     static let path = #"{"type":"path","generation":1,"sequence":1,"status":"satisfied","interfaces":[]}"#

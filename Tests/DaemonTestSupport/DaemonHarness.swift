@@ -30,6 +30,7 @@ public final class DaemonHarness {
          log: Logger = Logger(threshold: .error, journalPrefixes: false), failingStarts: Int = 0,
          scheduler: any Scheduler = DispatchScheduler(), clock: any TimeSource = SystemTimeSource(),
          stateDirectory: String? = nil, socketPath: String? = nil) throws {
+        try BlockingTest.requireOwnThread("starting an in-process pathd")
         if let socketPath {
             self.socketPath = socketPath
             directory = nil
@@ -89,6 +90,7 @@ public final class DaemonHarness {
     /// Waits until the number of connected clients satisfies `condition`, as the daemon
     /// reports admissions and departures; fails after 10 s.
     public func waitForClients(_ description: String, _ condition: @escaping @Sendable (Int) -> Bool) throws {
+        try BlockingTest.requireOwnThread("waiting for \(description)")
         let changed = DispatchSemaphore(value: 0)
         queue.sync { service.onClientsChanged = { changed.signal() } }
         defer { queue.sync { service.onClientsChanged = nil } }
@@ -108,6 +110,15 @@ public final class DaemonHarness {
     /// A client that fails (rather than hangs) when a line does not come within 10 s.
     public func connect() throws -> PathConnection {
         try PathConnection(socketPath: socketPath, timeout: .seconds(10))
+    }
+
+    /// Lets every user reach the socket (clients run as nobody: `HostileClient`) and
+    /// returns the harness's directory, where their stderr can go. Only for a harness
+    /// that made its own directory.
+    public func openDirectoryToOthers() throws -> String {
+        guard let directory else { throw StartFailed(reason: "the test owns the socket's directory") }
+        try directory.openToOthers()
+        return directory.url.path
     }
 
     /// Idempotent, so a test that stops the daemon midway can still `defer` it.

@@ -68,12 +68,16 @@ public final class FakeEventSource: PathEventSource, Sendable {
         queue.async { [network] in network?.watched(destinations) }
     }
 
-    /// Delivers a batch of changes from the source's queue, as a real source does, with
-    /// the kernel's answers for watched destinations it brings (`EventBatch.watchedLookups`).
-    /// A cancelled source still delivers: the daemon's generation gate must drop it.
-    public func emit(_ events: [NetworkEvent], watchedLookups: [IPAddress: RouteLookup] = [:]) {
-        let batch = EventBatch(generation: generation, isFullState: false, events: events,
-                               watchedLookups: watchedLookups.mapValues { DestinationLookup(route: $0) })
+    /// Recorded by the fake kernel (`FakeNetwork.refreshedNeighbours`); the fake has no
+    /// neighbour table to answer from (a test emits the entries it wants).
+    public func refreshNeighbours(_ gateways: [Neighbour.Key]) {
+        queue.async { [network] in network?.refreshed(gateways) }
+    }
+
+    /// Delivers a batch of changes from the source's queue, as a real source does. A
+    /// cancelled source still delivers: the daemon's generation gate must drop it.
+    public func emit(_ events: [NetworkEvent]) {
+        let batch = EventBatch(generation: generation, isFullState: false, events: events)
         queue.async { [callbacks] in callbacks.deliver(batch) }
     }
 
@@ -104,6 +108,8 @@ public final class FakeNetwork: Sendable {
         var lookedUpThrough: [InterfaceIndex?] = []
         /// What the sources were last told to let through for watched routes.
         var watchedDestinations: Set<IPAddress> = []
+        /// Each time the sources were asked about gateways' neighbour entries, what.
+        var refreshedNeighbours: [[Neighbour.Key]] = []
     }
 
     private let state: Mutex<State>
@@ -154,6 +160,13 @@ public final class FakeNetwork: Sendable {
 
     /// The destinations a source was last told are watched (`watchRoutes(to:)`).
     public var watchedDestinations: Set<IPAddress> { state.withLock { $0.watchedDestinations } }
+
+    /// Each time a source was asked about gateways' neighbour entries, what.
+    public var refreshedNeighbours: [[Neighbour.Key]] { state.withLock { $0.refreshedNeighbours } }
+
+    fileprivate func refreshed(_ gateways: [Neighbour.Key]) {
+        state.withLock { $0.refreshedNeighbours.append(gateways) }
+    }
 
     /// Called on the fake kernel's queue.
     fileprivate func watched(_ destinations: Set<IPAddress>) {

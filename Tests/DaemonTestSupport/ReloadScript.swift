@@ -13,7 +13,7 @@ public final class ReloadScript: Sendable {
 
     /// A configuration that makes eth0 expensive: the change the reload tests load.
     public static func expensiveEth0() -> Configuration {
-        var rule = InterfaceRule(settings: .init(isExpensive: true), origin: "pathd.conf:1")
+        var rule = InterfaceSettings(stated: .init(isExpensive: true), origin: "pathd.conf:1")
         rule.match.name.append("eth*")
         return Configuration(policy: Policy(rules: [rule]))
     }

@@ -13,12 +13,15 @@ public final class WatchedMonitor: Sendable {
     public let paths = Received<Path>()
     public let states = Received<PathMonitor.State>()
 
-    public init(socketPath: String, requiredInterfaceType: InterfaceType? = nil,
+    public init(socketPath: String, requiredInterfaceType: InterfaceType? = nil, prohibitExpensivePaths: Bool = false,
+                requiredNetwork: String? = nil, prohibitedNetworks: [String] = [],
                 scheduler: any Scheduler = DispatchScheduler(),
          label: String = "pathd.test.monitor") {
         let queue = DispatchQueue(label: label)
         self.queue = queue
-        monitor = PathMonitor(requiredInterfaceType: requiredInterfaceType, socketPath: socketPath, mode: .daemon,
+        monitor = PathMonitor(requiredInterfaceType: requiredInterfaceType,
+                              prohibitExpensivePaths: prohibitExpensivePaths, requiredNetwork: requiredNetwork,
+                              prohibitedNetworks: prohibitedNetworks, socketPath: socketPath, mode: .daemon,
                               scheduler: scheduler)
         monitor.pathUpdateHandler = { [paths] path in
             dispatchPrecondition(condition: .onQueue(queue))

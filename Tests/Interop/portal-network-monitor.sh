@@ -19,19 +19,15 @@ a="pathd-portal-$$-a"
 b="pathd-portal-$$-b"
 directory="$(mktemp -d)"
 
+netns="$root/scripts/test/netns.py"
+
 cleanup() {
-    for namespace in "$a" "$b"; do
-        for pid in $(ip netns pids "$namespace" 2>/dev/null); do kill -9 "$pid" 2>/dev/null || true; done
-        ip netns del "$namespace" 2>/dev/null || true
-    done
+    "$netns" remove "$a" "$b" || true
     rm -rf "$directory"
 }
 trap cleanup EXIT
 
-ip netns add "$a"
-ip netns add "$b"
-ip -n "$a" link set lo up
-ip -n "$b" link set lo up
+"$netns" add "$a" "$b"
 ip -n "$a" link add vA type veth peer name vB netns "$b"
 ip -n "$a" address add 198.51.100.2/24 dev vA
 ip -n "$b" address add 198.51.100.1/24 dev vB

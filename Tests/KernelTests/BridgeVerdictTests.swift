@@ -8,7 +8,7 @@ extension KernelTests {
     /// through a port. A bridge that never had one reports UP, LOWER_UP, operstate UNKNOWN;
     /// pathd must still say noCarrier. Each case cold (pathd started after the setup) and
     /// live (changed under pathd).
-    @Suite("Bridge verdicts")
+    @Suite("Bridge verdicts", .serialized)
     struct BridgeVerdicts {
         static func noCarrierOnBridge(_ line: [String: Any]) -> Bool {
             PathLine.unsatisfied(reason: "noCarrier")(line) && line["reasonInterface"] as? String == "br0"

@@ -7,7 +7,7 @@ extension KernelTests {
     /// docs/ARCHITECTURE.md, "Client library", with a kernel: in `.automatic` mode the in-process engine takes over
     /// when pathd goes away and hands back when it returns, and since both give the same
     /// path, the handlers are not called at all.
-    @Suite("PathMonitor failover")
+    @Suite("PathMonitor failover", .serialized)
     struct ClientFailover {
         static func report(_ probe: ProgramProcess) throws -> [String: Any] {
             try probe.send("report")

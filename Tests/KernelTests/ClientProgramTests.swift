@@ -22,7 +22,7 @@ extension KernelTests {
     /// The two programs written for Apple's Network (Examples/), with only the import changed, print
     /// `online` in a namespace with a default route, the first through pathd, the
     /// second with no pathd at all.
-    @Suite("Client programs")
+    @Suite("Client programs", .serialized)
     struct ClientPrograms {
         /// The daemon marks vA expensive; the in-process engine reads /etc/pathd, which
         /// does not exist here. So "online true false" can only come from pathd: the

@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// pathd.conf against the real daemon: a Name= glob, reloads through `pathctl reload`.
-    @Suite("pathd.conf and reload against pathd")
+    @Suite("pathd.conf and reload against pathd", .serialized)
     struct ConfigAgainstDaemon {
         static func isExpensive(_ line: [String: Any]) -> Bool? { line["isExpensive"] as? Bool }
         static func sequence(_ line: [String: Any]) -> Int? { line["sequence"] as? Int }
@@ -26,6 +26,7 @@ extension KernelTests {
                 let subscriber = try topology.subscribe()
                 let first = try subscriber.waitFor("an expensive path through vA") {
                     PathLine.satisfied(through: "vA")($0) && Self.isExpensive($0) == true
+                        && PathLine.hasSettledNetwork($0)
                 }
                 let sequence = try #require(Self.sequence(first))
 
@@ -63,6 +64,7 @@ extension KernelTests {
                 let subscriber = try topology.subscribe()
                 let first = try subscriber.waitFor("a free path through vA") {
                     PathLine.satisfied(through: "vA")($0) && Self.isExpensive($0) == false
+                        && PathLine.hasSettledNetwork($0)
                 }
                 let sequence = try #require(Self.sequence(first))
                 // A drop-in, as a package would add one.

@@ -7,7 +7,7 @@ extension KernelTests {
     /// docs/ARCHITECTURE.md, "The connectivity check": pathd-probe checks beyond the path, against a server in the peer
     /// namespace, and pathd publishes what it found beside the path. All traffic stays in
     /// the test's two namespaces.
-    @Suite("connectivity check (pathd-probe)")
+    @Suite("connectivity check (pathd-probe)", .serialized)
     struct Connectivity {
         static func writeConfig(_ topology: VethTopology, url: String?, timeout: String = "2s",
                                 interval: String = "1h") throws -> String {
@@ -58,7 +58,9 @@ extension KernelTests {
                 let config = try Self.writeConfig(topology, url: server.url)
                 try topology.startDaemon(arguments: ["--config", config])
                 let subscriber = try topology.subscribe()
-                let first = try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+                let first = try subscriber.waitFor("satisfied through vA") {
+                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
                 #expect(Self.state(first) == "unknown")
                 let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
                                              stderrPath: topology.directory.path("probe.stderr"))

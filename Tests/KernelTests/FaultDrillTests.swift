@@ -6,7 +6,7 @@ import Testing
 extension KernelTests {
     /// docs/PERFORMANCE.md, "Fault drills": the daemon under faults — lost events, a crash, links that vanish or move.
     /// Every wait has a failing deadline; nothing is ordered by sleeping.
-    @Suite("Fault drills")
+    @Suite("Fault drills", .serialized)
     struct FaultDrills {
         @Test("an overrun of a 4 KiB receive buffer ends in a resync line and the kernel's current path")
         func forcedOverrun() throws {

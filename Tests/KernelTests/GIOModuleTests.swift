@@ -7,7 +7,8 @@ extension KernelTests {
     /// docs/ARCHITECTURE.md, "The GIO module (programs that ask GLib)": the module loaded
     /// into a real GLib program (gio-watch), which must say what pathd's path says, value
     /// by value (gio-module/README.md, "Mapping").
-    @Suite("GIO network-monitor module", .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"))
+    @Suite("GIO network-monitor module", .enabled(if: GIOModuleBuild.isBuilt, "\(GIOModuleBuild.notBuiltMessage)"),
+           .serialized)
     struct GIOModule {
         static let monitorType = "PathdNetworkMonitor"
 

@@ -6,7 +6,7 @@ import Testing
 extension KernelTests {
     /// Programs that know nothing of pathd, through pathd's GIO module: the packaged module
     /// in gio-module's GLib test program, and a Qt 6 program through Qt's glib plug-in.
-    @Suite("GLib and Qt programs through the GIO module")
+    @Suite("GLib and Qt programs through the GIO module", .serialized)
     struct GLibInterop {
         /// The packaged module, not the one in gio-module/build, in a real GLib process.
         @Test("a GLib process loading the packaged module picks the pathd backend and follows pathd",

@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// The real pathd with a history file or state directory it cannot fully use.
-    @Suite("history file faults")
+    @Suite("history file faults", .serialized)
     struct HistoryFileFaults {
         @Test("""
             hostile numbers in history.jsonl: pathd starts, skips each such line with a warning, and answers pathctl \

@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// `pathctl history` against the real daemon, its file in a state directory of the test's.
-    @Suite("path history")
+    @Suite("path history", .serialized)
     struct PathHistory {
         /// pathd with `STATE_DIRECTORY` set, as `StateDirectory=pathd` sets it.
         static func start(_ topology: VethTopology, state: String) throws -> (DaemonProcess, Subscriber) {

@@ -10,7 +10,7 @@ extension KernelTests {
     /// send that hits EAGAIN) with a deadline that fails the test; nothing is timed.
     /// Sizes are scaled down from the issue where the old daemon (9e8ee03) still failed
     /// at the smaller size; each test says so.
-    @Suite("Hostile local users")
+    @Suite("Hostile local users", .serialized)
     struct HostileClients {
         // MARK: 1. pipelining
 
@@ -215,7 +215,9 @@ extension KernelTests {
                 try topology.addVethLinks(pairs: 20)
                 try topology.startDaemon()
                 let subscriber = try topology.subscribe()
-                let initial = try subscriber.waitFor("satisfied", PathLine.satisfied(through: "vA"))
+                let initial = try subscriber.waitFor("satisfied") {
+                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
 
                 let spam = try HostileClient(topology, mode: "subscribe-spam",
                                              ["--subscribes", "20000", "--unsubscribes", "5000"])

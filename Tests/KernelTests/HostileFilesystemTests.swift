@@ -7,7 +7,7 @@ extension KernelTests {
     /// Hostile local users, the files (docs/PROTOCOL.md, "Where the socket is"): what
     /// another user can put where pathd opens, binds or removes a file must neither hang it
     /// nor make it touch something it did not make.
-    @Suite("Hostile files and sockets")
+    @Suite("Hostile files and sockets", .serialized)
     struct HostileFiles {
         // MARK: 8. FIFOs
 

@@ -6,7 +6,7 @@ import Testing
 extension KernelTests {
     /// Each kernel change of the veth topology and the path it must produce (docs/ARCHITECTURE.md,
     /// "Which interfaces can carry traffic").
-    @Suite("Path transitions")
+    @Suite("Path transitions", .serialized)
     struct PathTransitions {
         @Test("starts satisfied through vA with IPv4")
         func startsSatisfied() throws {

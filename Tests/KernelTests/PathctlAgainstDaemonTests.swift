@@ -6,7 +6,7 @@ import Testing
 
 extension KernelTests {
     /// pathctl against the real daemon.
-    @Suite("pathctl against pathd")
+    @Suite("pathctl against pathd", .serialized)
     struct PathctlAgainstDaemon {
         @Test("status --json prints exactly one path object")
         func statusJSON() throws {

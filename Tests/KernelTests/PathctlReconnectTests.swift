@@ -7,7 +7,7 @@ extension KernelTests {
     /// `monitor` and `wait` across a restart of pathd on the same socket path, as
     /// `systemctl restart pathd` does it (socket activation keeps the socket; here the new
     /// daemon binds it again, so pathctl also has to retry a refused connect meanwhile).
-    @Suite("pathctl across a daemon restart")
+    @Suite("pathctl across a daemon restart", .serialized)
     struct PathctlReconnect {
         @Test("monitor reconnects after shuttingDown and prints the new daemon's path")
         func monitorReconnects() throws {

@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// `pathctl wait` and the criteria flags against the real daemon.
-    @Suite("pathctl wait and criteria")
+    @Suite("pathctl wait and criteria", .serialized)
     struct PathctlWaitAndCriteria {
         @Test("wait returns 0 once the route comes back")
         func waitsForSatisfied() throws {
@@ -78,10 +78,7 @@ extension KernelTests {
                                               stderrPath: topology.directory.path("wait.stderr"),
                                               stdoutPath: topology.directory.path("wait.stdout"))
                 // The waiter has the IPv4-only path before IPv6 comes: its subscription is the second.
-                try waitUntil("the waiter subscribed") {
-                    try Command.run(pathctl, socket + ["metrics", "--format", "prometheus"]).stdout
-                        .contains("\npathd_subscriptions 2\n")
-                }
+                try topology.waitForSubscriptions(2, "the waiter subscribed")
                 #expect(waiter.isRunning, "wait -6 returned on an IPv4-only path")
                 try topology.addIPv6()
                 try subscriber.waitFor("IPv6 too") { $0["supportsIPv6"] as? Bool == true }
@@ -110,13 +107,42 @@ extension KernelTests {
 
                 let waiter = try ChildProcess(pathctl, socket + ["wait", "--dns", "--timeout", "30"],
                                               stderrPath: topology.directory.path("wait.stderr"))
-                try waitUntil("the waiter subscribed") {
-                    try Command.run(pathctl, socket + ["metrics", "--format", "prometheus"]).stdout
-                        .contains("\npathd_subscriptions 2\n")
-                }
+                try topology.waitForSubscriptions(2, "the waiter subscribed")
                 #expect(waiter.isRunning, "wait --dns returned without a nameserver")
                 try "nameserver \(VethTopology.routerAddress)\n".write(toFile: resolvConf, atomically: true,
                                                                        encoding: .utf8)
+                #expect(waiter.wait(until: Date().addingTimeInterval(20)) == .exit(0))
+            }
+        }
+
+        /// The conditions through pathctl, against the real daemon: a reload that marks
+        /// vA expensive makes `status --check --not-expensive` fail, saying why, while plain
+        /// `status --check` still passes; `wait --not-expensive` returns when it is free.
+        @Test("status --check --not-expensive fails on an expensive path; wait --not-expensive waits for a free one")
+        func notExpensive() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                let expensive = "[Interface]\nName=vA\nExpensive=yes\n"
+                try expensive.write(toFile: config, atomically: true, encoding: .utf8)
+                try topology.startSubscribed(arguments: ["--config", config], waitingFor: "expensive through vA") {
+                    PathLine.satisfied(through: "vA")($0) && $0["isExpensive"] as? Bool == true
+                }
+                let pathctl = try BuiltProduct.url("pathctl")
+                let socket = ["--socket", topology.socketPath]
+                let refused = try Command.run(pathctl, socket + ["status", "--check", "--not-expensive"])
+                #expect(refused.termination == .exit(1))
+                #expect(refused.stderr == "pathctl: the path is not satisfied: unsatisfied: the path via vA is "
+                    + "expensive, which the criteria exclude\n")
+                #expect(try Command.run(pathctl, socket + ["status", "--check"]).termination == .exit(0))
+                let constrained = try Command.run(pathctl, socket + ["status", "--check", "--not-constrained"])
+                #expect(constrained.termination == .exit(0), "stderr: \(constrained.stderr)")
+
+                let waiter = try ChildProcess(pathctl, socket + ["wait", "--not-expensive", "--timeout", "30"],
+                                              stderrPath: topology.directory.path("wait.stderr"))
+                try topology.waitForSubscriptions(2, "the waiter subscribed")
+                #expect(waiter.isRunning, "wait --not-expensive returned on an expensive path")
+                try "".write(toFile: config, atomically: true, encoding: .utf8)
+                #expect(try Command.run(pathctl, socket + ["reload"]).termination == .exit(0))
                 #expect(waiter.wait(until: Date().addingTimeInterval(20)) == .exit(0))
             }
         }

@@ -6,7 +6,7 @@ import Testing
 
 extension KernelTests {
     @Suite("metrics with the real Prometheus tools",
-           .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"))
+           .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"), .serialized)
     struct MetricsTools {
         @Test("""
             promtool check metrics reports nothing for pathctl metrics --format prometheus; OpenMetrics parses as such

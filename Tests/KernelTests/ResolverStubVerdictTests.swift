@@ -8,7 +8,7 @@ extension KernelTests {
     /// DNS; resolved's own resolv.conf, naming its upstream servers, decides supportsDNS.
     /// The two files live in the test's directory (`--resolv-conf`,
     /// `--upstream-resolv-conf`), replaced atomically as resolved replaces them.
-    @Suite("resolved stub verdicts")
+    @Suite("resolved stub verdicts", .serialized)
     struct ResolverStubVerdicts {
         static let stub = "# managed by man:systemd-resolved(8)\nnameserver 127.0.0.53\noptions edns0 " +
                           "trust-ad\nsearch .\n"

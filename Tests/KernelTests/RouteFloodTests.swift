@@ -7,7 +7,7 @@ extension KernelTests {
     /// docs/ARCHITECTURE.md, "Route messages that cannot change an answer stay in the kernel":
     /// under a flood of routes that cannot change the answer (dropped in the
     /// kernel by the route filter), the changes that can are still noticed, in order.
-    @Suite("Route floods")
+    @Suite("Route floods", .serialized)
     struct RouteFloods {
         @Test("a covering /24 via tun0 amid 50,000 routes is noticed; then tun0 going down amid 50,000 more")
         func changesAmidAFlood() throws {
@@ -16,7 +16,9 @@ extension KernelTests {
                 // A small buffer: the flood must not even reach it.
                 let daemon = try topology.startDaemon(arguments: ["--receive-buffer", "64K"])
                 let subscriber = try topology.subscribe()
-                try subscriber.waitFor("initially satisfied through vA", PathLine.satisfied(primarily: "vA"))
+                try subscriber.waitFor("initially satisfied through vA") {
+                    PathLine.satisfied(primarily: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
 
                 // /32s in 100.64/10 through vA: each one a message the filter drops.
                 func flood(_ indexes: Range<Int>) -> [String] {

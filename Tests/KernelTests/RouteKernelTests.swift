@@ -9,7 +9,7 @@ extension KernelTests {
     /// The `route` request against the real daemon: the kernel's lookup for one address
     /// in namespace A (vA 198.51.100.2/24, default via 198.51.100.1), through `pathctl
     /// route`, judged as the path is.
-    @Suite("route to one destination")
+    @Suite("route to one destination", .serialized)
     struct RouteKernelTests {
         /// `pathctl --socket … route ARGUMENTS`, run in the host's namespace (the socket is
         /// a file) unless `namespace` is given.

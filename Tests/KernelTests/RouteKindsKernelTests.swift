@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import Foundation
 import PathClient
+import PathModel
 import PathTestFixtures
 import Testing
 
@@ -8,7 +9,7 @@ extension KernelTests {
     /// The `route` request for destinations that are not one host beyond a gateway,
     /// checked against the kernel's own answer in namespace A: on the link (fe80::1,
     /// ff02::1, with and without a zone), IPv4-mapped, broadcast and multicast.
-    @Suite("route to link-local, mapped, broadcast and multicast destinations")
+    @Suite("route to link-local, mapped, broadcast and multicast destinations", .serialized)
     struct RouteKindsKernelTests {
         typealias Route = RouteKernelTests
 
@@ -157,6 +158,52 @@ extension KernelTests {
                 #expect(Route.interfaceName(loopback) == "lo")
                 #expect(loopback["source"] as? String == "127.0.0.1")
             }
+        }
+
+        /// Where connect(2) sends a socket's traffic to the unspecified address, printed by
+        /// a TCP and a UDP socket (the UDP connect sends nothing).
+        static let peerOfUnspecified = """
+            import socket
+            server = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+            server.bind(("::1", 0))
+            server.listen()
+            tcp = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+            tcp.connect(("::", server.getsockname()[1]))
+            print("tcp", tcp.getpeername()[0])
+            udp = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+            udp.connect(("::", 9))
+            print("udp", udp.getpeername()[0])
+            """
+
+        @Test("the unspecified addresses are judged where a socket sends them: :: as ::1, 0.0.0.0 as itself, via lo")
+        func unspecified() async throws {
+            try withVethTopology { topology in
+                try Self.addIPv6(topology)
+                try topology.a.ip("-6", "route", "add", "default", "via", "2001:db8:77::1")
+                try topology.startSatisfied()
+                // The kernel: a socket sends to ::1 for ::, while its route lookup of :: takes
+                // the default route (as 0.0.0.0's takes lo: `local 0.0.0.0 dev lo`).
+                let peers = try topology.a.run("python3", "-c", Self.peerOfUnspecified)
+                #expect(peers.split(separator: "\n") == ["tcp ::1", "udp ::1"])
+                #expect(try topology.a.ip("-6", "route", "get", "::").contains("via 2001:db8:77::1"))
+                let asked = ["::", "0.0.0.0", "::ffff:0.0.0.0"]
+                let answers = try Route.routes(topology, asked[0], asked[1], asked[2])
+                #expect(answers.count == asked.count)
+                for (answer, destination) in zip(answers, asked) {
+                    #expect(answer["destination"] as? String == destination)
+                    #expect(answer["status"] as? String == "satisfied", "\(destination): \(answer)")
+                    #expect(Route.interfaceName(answer) == "lo", "\(destination): \(answer)")
+                    #expect(answer["source"] as? String == (destination == "::" ? "::1" : "127.0.0.1"), "\(answer)")
+                }
+                // A route subscription judges it the same way (pathctl wait: satisfied at once).
+                let wait = try Command.run(BuiltProduct.url("pathctl"), ["--socket", topology.socketPath, "wait",
+                                                                         "--timeout", "0", "--route", "::"])
+                #expect(wait.termination == .exit(0), "stderr: \(wait.stderr)")
+            }
+            // And the library's in-process engine, which asks this process's own kernel.
+            let report = try await PathMonitor.route(to: "::", mode: .inProcess)
+            #expect(report.status == .satisfied && report.interface?.name == "lo", "\(report)")
+            #expect(report.source == PathModel.IPAddress("::1"))
         }
 
         @Test("broadcast and multicast go through the interface the kernel names, judged by its state")

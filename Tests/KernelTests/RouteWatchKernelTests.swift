@@ -7,7 +7,7 @@ extension KernelTests {
     /// Route subscriptions against the real daemon and kernel, through `pathctl monitor
     /// --route` and `pathctl wait --route`: namespace A's uplink vA (default via
     /// 198.51.100.1) and a VPN-like link vC whose more specific route carries 192.0.2.0/24.
-    @Suite("watched routes")
+    @Suite("watched routes", .serialized)
     struct RouteWatchKernelTests {
         static let host = "192.0.2.10"
 

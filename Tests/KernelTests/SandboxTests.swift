@@ -8,7 +8,7 @@ extension KernelTests {
     /// systemd as PID 1 (scripts/test/sandbox-exec.py says which and how): the unit's
     /// SystemCallFilter= set, RestrictAddressFamilies=, MemoryDenyWriteExecute= (PR_SET_MDWE),
     /// NoNewPrivileges=, LimitNOFILE= and an unprivileged uid without capabilities.
-    @Suite("pathd under the unit's sandbox")
+    @Suite("pathd under the unit's sandbox", .serialized)
     struct Sandbox {
         /// Kill on any call outside the unit's set; a call the unit answers with an errno
         /// (setpriority(2), with 0: libdispatch renices its threads) gets that answer.

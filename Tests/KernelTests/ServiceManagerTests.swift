@@ -55,7 +55,7 @@ private final class NotifySocket {
 extension KernelTests {
     /// What pathd tells systemd, read from a NOTIFY_SOCKET the test opens (PID 1 is not
     /// systemd here), and how it marks its log lines for the journal.
-    @Suite("service manager")
+    @Suite("service manager", .serialized)
     struct ServiceManagerTests {
         @Test("READY with the path as STATUS, RELOADING and READY around a reload, WATCHDOG, STOPPING")
         func notifications() throws {

@@ -5,10 +5,11 @@ import Testing
 
 extension KernelTests {
     /// docs/ARCHITECTURE.md, "Client library": the in-process engine (a program with no daemon) and pathd give the
-    /// same answer, every field, for the verdict and transition cases, under three
-    /// criteria sets; live after each change and cold (a probe started afterwards).
+    /// same answer, every field, for the verdict and transition cases, under five
+    /// criteria sets (among them the conditions, not expensive and not constrained); live
+    /// after each change and cold (a probe started afterwards).
     /// See `EngineComparison`.
-    @Suite("Daemon and in-process engine side by side")
+    @Suite("Daemon and in-process engine side by side", .serialized)
     struct SideBySide {
         static func first(_ name: String) -> ([String: Any]) -> Bool {
             { PathLine.interfaceNames($0).first == name && PathLine.status($0) == "satisfied" }
@@ -97,6 +98,14 @@ extension KernelTests {
                         return Self.first("tun7")(line) && interfaces.first?["tunnel"] as? Bool == true
                             && line["isConstrained"] as? Bool == true && line["isExpensive"] as? Bool == true
                     }
+                    // The conditions judged that path in both engines (the check compared
+                    // them): expensive through the underlay vA, constrained by tun7 itself.
+                    let notExpensive = try engines.status(EngineComparison.notExpensive)
+                    #expect(PathLine.unsatisfiedReason(notExpensive) == "expensiveExcluded")
+                    #expect(notExpensive["reasonInterface"] as? String == "vA")
+                    let notConstrained = try engines.status(EngineComparison.criteria[4])
+                    #expect(PathLine.unsatisfiedReason(notConstrained) == "constrainedExcluded")
+                    #expect(notConstrained["reasonInterface"] as? String == "tun7")
                     holder.closeInput()
                     try engines.check("tun7 without carrier") { PathLine.interfaceNames($0).first != "tun7" }
                 }

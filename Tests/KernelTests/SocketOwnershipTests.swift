@@ -5,7 +5,7 @@ import Testing
 
 extension KernelTests {
     /// Who owns the socket path: a live daemon keeps it, a dead one's file is taken over, a clean exit removes it.
-    @Suite("Socket ownership")
+    @Suite("Socket ownership", .serialized)
     struct SocketOwnership {
         @Test("a second pathd on a live daemon's socket fails clearly and leaves the first serving")
         func secondDaemonRefused() throws {

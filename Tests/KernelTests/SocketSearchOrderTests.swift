@@ -10,7 +10,7 @@ extension KernelTests {
     /// The real path is used, inside a private mount namespace with an empty tmpfs
     /// over /run: the host's /run is never touched, and no daemon of the host can
     /// answer instead. The clients run as uid 65534 (nobody) with no XDG_RUNTIME_DIR.
-    @Suite("Socket search order")
+    @Suite("Socket search order", .serialized)
     struct SocketSearchOrder {
         static let system = "/run/pathd/pathd.sock"
         static let elsewhere = "/run/elsewhere/pathd.sock"

@@ -7,7 +7,7 @@ extension KernelTests {
     /// docs/ARCHITECTURE.md, "When traffic has a source address": a usable source is the
     /// one the kernel says it will use. Each case cold (pathd started after the setup) and
     /// live (changed under pathd).
-    @Suite("Source address verdicts")
+    @Suite("Source address verdicts", .serialized)
     struct SourceAddressVerdicts {
         static func noAddressOnVA(_ line: [String: Any]) -> Bool {
             PathLine.unsatisfied(reason: "noAddress")(line) && line["reasonInterface"] as? String == "vA"

@@ -4,7 +4,7 @@ import PathTestFixtures
 import Testing
 
 extension KernelTests {
-    @Suite("the units' commands against pathd")
+    @Suite("the units' commands against pathd", .serialized)
     struct UnitCommands {
         @Test("pathd-wait-route@HOST waits while the route to HOST is unusable and succeeds once it is usable")
         func waitRouteInstance() throws {
@@ -27,6 +27,40 @@ extension KernelTests {
                 let end = unit.wait(until: Date().addingTimeInterval(20))
                 let said = try String(contentsOfFile: errors, encoding: .utf8)
                 #expect(end == .exit(0), "stderr: \(said)")
+            }
+        }
+
+        /// pathd-path@not-expensive's command as systemd runs it (Type=notify): READY=1 once
+        /// the path holds, exit 75 the moment a reload makes it expensive, and exit 1 at
+        /// once when it does not hold at the start (the unit fails, its jobs do not start).
+        @Test("pathd-path@not-expensive: READY=1 on a free path, exit 75 when it turns expensive, 1 when it is")
+        func pathInstance() throws {
+            try withVethTopology { topology in
+                let config = topology.directory.path("pathd.conf")
+                try "".write(toFile: config, atomically: true, encoding: .utf8)
+                try topology.startDaemon(arguments: ["--config", config])
+                let (pathctl, arguments) = try UnitFile.command("ExecStart", in: "pathd-path@.service",
+                                                                socketPath: topology.socketPath,
+                                                                instance: "not-expensive")
+                let notify = try NotifyReceiver(path: topology.directory.path("notify.sock"))
+                let errors = topology.directory.path("hold.err")
+                let unit = try ChildProcess(pathctl, arguments, stderrPath: errors,
+                                            environment: ["NOTIFY_SOCKET": notify.path])
+                defer { teardown("stop the unit's command") { try unit.terminate("pathd-path@") } }
+                #expect(notify.next() == "READY=1\nSTATUS=the criteria hold: satisfied via vA (IPv4)")
+                #expect(unit.isRunning)
+                try "[Interface]\nName=vA\nExpensive=yes\n".write(toFile: config, atomically: true, encoding: .utf8)
+                #expect(try Command.run(pathctl, ["--socket", topology.socketPath, "reload"]).termination == .exit(0))
+                let end = unit.wait(until: Date().addingTimeInterval(20))
+                let said = try String(contentsOfFile: errors, encoding: .utf8)
+                #expect(end == .exit(75), "stderr: \(said)")
+                #expect(said == "pathctl: the path is not satisfied: unsatisfied: the path via vA is expensive, which "
+                    + "the criteria exclude\n")
+
+                // Expensive from the start: no READY=1, exit 1 at once.
+                let refused = try Command.run(pathctl, arguments)
+                #expect(refused.termination == .exit(1), "stderr: \(refused.stderr)")
+                #expect(notify.next(within: 0) == nil)
             }
         }
 

@@ -6,7 +6,7 @@ import Testing
 extension KernelTests {
     /// The answer is right where today's monitors are wrong (docs/ARCHITECTURE.md, "Which
     /// interfaces can carry traffic").
-    @Suite("Verdicts")
+    @Suite("Verdicts", .serialized)
     struct Verdicts {
         @Test("IPv6-only default route, then dual stack")
         func families() throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// An interface's own lookup (RTA_OIF with RTM_F_FIB_MATCH), batched, against the
 /// kernel: the facts docs/ARCHITECTURE.md ("Which interfaces can carry traffic") relies on.
-@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"))
+@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"), .blocking)
 struct InterfaceLookupKernelTests {
     static let destinations = LookupDestinations.standard
 

@@ -8,7 +8,7 @@ import Testing
 @testable import Netlink
 
 /// Read-only: watches the host's own namespace and changes nothing in it.
-@Suite struct LiveMonitorTests {
+@Suite(.blocking) struct LiveMonitorTests {
     @Test func firstBatchIsTheFullStateOfTheHost() throws {
         let queue = DispatchQueue(label: "pathd.test.netlink.live")
         let inbox = BatchInbox()

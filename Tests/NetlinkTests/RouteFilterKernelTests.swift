@@ -8,7 +8,7 @@ import Testing
 
 /// The route filter attached in a namespace's kernel: changes made with `ip` arrive,
 /// or not, exactly as the interpreter's tests say (RouteFilterTests).
-@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"))
+@Suite(.enabled(if: namespaceSupport.isAvailable, "needs root and ip netns: \(namespaceSupport.reason)"), .blocking)
 struct RouteFilterKernelTests {
     /// What one received message was, for comparing with the expected sequence.
     private enum Received: Equatable, CustomStringConvertible {

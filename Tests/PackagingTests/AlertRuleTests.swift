@@ -5,7 +5,7 @@ import Testing
 
 /// promtool on the shipped rules, with their unit tests: needs no namespace.
 @Suite("example alert rules",
-       .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"))
+       .enabled(if: PrometheusTools.promtool != nil, "promtool is not installed (package prometheus)"), .blocking)
 struct AlertRuleTests {
     @Test("promtool check rules accepts pathd.rules.yml, and promtool test rules passes its tests")
     func rules() throws {

@@ -4,7 +4,7 @@ import PathTestFixtures
 import Testing
 
 /// packaging/completions: each program's, written from its table, completes what its `--help` lists.
-@Suite("Shell completions")
+@Suite("Shell completions", .blocking)
 struct CompletionTests {
     @Test("bash: sourcing the completion completes `pathctl w` to wait, and options and types in place")
     func bash() throws {
@@ -48,7 +48,7 @@ struct CompletionTests {
         let file = shell.file.replacing("%", with: program)
         let generated = try Command.check(BuiltProduct.url(program), ["--completions", shell.name])
         #expect(generated == (try Repository.read("packaging/completions/\(file)")),
-                "packaging/completions/\(file) is stale: run `make completions`")
+                "packaging/completions/\(file) is stale: run `make generate`")
     }
 
     @Test("every command, option and interface type of pathctl --help is in each pathctl completion")

@@ -11,7 +11,7 @@ import Testing
     "Debian package maintainer scripts",
     .serialized,
     .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"),
-    .enabled(if: getuid() == 0, "unshare --mount needs root")
+    .enabled(if: getuid() == 0, "unshare --mount needs root"), .blocking
 )
 struct MaintainerScriptTests {
     let deb = PackageUnderTest.probe.path
@@ -29,7 +29,7 @@ struct MaintainerScriptTests {
         #expect(calls.contains("deb-systemd-helper enable pathd.socket"), "\(calls)")
         #expect(calls.contains { $0.hasPrefix("deb-systemd-invoke start ") && $0.contains("pathd.service") },
                 "\(calls)")
-        for unit in ["pathd-probe.service", "pathd-wait-online.service", "pathd-wait-route@"] {
+        for unit in ["pathd-probe.service", "pathd-wait-online.service", "pathd-wait-route@", "pathd-path@"] {
             #expect(!calls.contains { $0.contains(unit) && Self.startsOrEnables($0) }, "\(unit): \(calls)")
         }
     }
@@ -62,13 +62,13 @@ struct MaintainerScriptTests {
         #expect(!after.contains("deb-systemd-helper enable pathd-wait-online.service"), "\(after)")
     }
 
-    @Test("apt remove stops pathd-probe, pathd-wait-online, pathd-wait-route's instances and pathd")
+    @Test("apt remove stops pathd-probe, pathd-wait-online, the templates' instances and pathd")
     func remove() throws {
         let calls = try run("prerm", ["remove"], installed: Self.units, enabled: Self.enabledByDefault)
         let stopped = Set(calls.filter { $0.hasPrefix("deb-systemd-invoke stop ") }
             .flatMap { $0.split(separator: " ").dropFirst(2).map(String.init) })
         #expect(stopped.isSuperset(of: ["pathd-probe.service", "pathd-wait-online.service", "pathd.service",
-                                        "pathd.socket", "pathd-wait-route@*.service"]),
+                                        "pathd.socket", "pathd-wait-route@*.service", "pathd-path@*.service"]),
                 "\(calls)")
     }
 

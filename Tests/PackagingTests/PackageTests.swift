@@ -9,7 +9,7 @@ import Testing
 @Suite(
     "Debian package",
     .serialized,
-    .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)")
+    .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"), .blocking
 )
 struct PackageTests {
     let deb = PackageUnderTest.probe.path
@@ -103,6 +103,8 @@ struct PackageTests {
                                         "60\n"))
             #expect(try text("lib/systemd/system/pathd-wait-route@.service")
                 .contains("\nExecStart=/usr/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60 --route %I\n"))
+            #expect(try text("lib/systemd/system/pathd-path@.service")
+                .contains("\nExecStart=/usr/bin/pathctl --socket /run/pathd/pathd.sock hold %i\n"))
             #expect(FileManager.default.fileExists(
                 atPath: root.appendingPathComponent("lib/systemd/system/pathd.socket").path))
             let pathd8 = try Command.check(Command.find("zcat"),
@@ -190,6 +192,7 @@ struct PackageTests {
             #expect(!enabledOnInstall("pathd-wait-online.service"), "postinst:\n\(postinst)")
             #expect(!enabledOnInstall("pathd-probe.service"), "postinst:\n\(postinst)")
             #expect(!postinst.contains("pathd-wait-route@"), "a template is neither enabled nor started:\n\(postinst)")
+            #expect(!postinst.contains("pathd-path@"), "a template is neither enabled nor started:\n\(postinst)")
             #expect(postinst.contains("deb-systemd-invoke $_dh_action 'pathd.service' 'pathd.socket'"),
                     "postinst:\n\(postinst)")
             let conffiles = try String(contentsOfFile: directory.path("control/conffiles"), encoding: .utf8)

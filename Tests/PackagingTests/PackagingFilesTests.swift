@@ -7,7 +7,7 @@ import PathTestFixtures
 import Testing
 
 /// The packaging sources: one version, the example configuration, `make install`.
-@Suite("Packaging files")
+@Suite("Packaging files", .blocking)
 struct PackagingFilesTests {
     @Test("the Debian version is the binaries' version (DaemonVersion.current)")
     func oneVersion() throws {
@@ -171,13 +171,18 @@ struct PackagingFilesTests {
                     #expect(description.contains(key.documentedDefault),
                             "pathd.conf.5 does not give \(key.name)='s default \(key.documentedDefault)")
                 }
+                // A number's bounds ("from 1 to 65536"), as the table's range says them.
+                if let range = key.range, [.count, .size, .span].contains(key.kind) {
+                    #expect(description.replacingOccurrences(of: "\n", with: " ").contains(range),
+                            "pathd.conf.5 does not give \(key.name)='s range \(range)")
+                }
                 #expect(examplePart.contains("\n#\(key.name)=\(key.documentedDefault)\n"),
                         "packaging/pathd.conf lacks #\(key.name)=\(key.documentedDefault) under \(heading)")
             }
         }
         check(DaemonSettings.self)
-        check(InterfaceRule.self)
-        check(NetworkRule.self)
+        check(InterfaceSettings.self)
+        check(NetworkSettings.self)
         check(ConnectivitySettings.self)
         check(WatchSettings.self)
     }
@@ -186,7 +191,7 @@ struct PackagingFilesTests {
     func exampleConfigurationIsGenerated() throws {
         let generated = try Command.check(BuiltProduct.url("pathd"), ["--print-example-config"])
         #expect(generated == (try Repository.read("packaging/pathd.conf")),
-                "packaging/pathd.conf is stale: run `make example-config`")
+                "packaging/pathd.conf is stale: run `make generate`")
     }
 
     @Test("the pathd completions offer the log levels LogLevel= takes")
@@ -244,6 +249,8 @@ struct PackagingFilesTests {
                 .contains("\nExecStart=/opt/pathd/bin/pathctl "))
             #expect(try text("opt/pathd/lib/systemd/system/pathd-wait-route@.service").contains(
                 "\nExecStart=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock wait --timeout 60 --route %I\n"))
+            #expect(try text("opt/pathd/lib/systemd/system/pathd-path@.service").contains(
+                "\nExecStart=/opt/pathd/bin/pathctl --socket /run/pathd/pathd.sock hold %i\n"))
             let manual = try text("opt/pathd/share/man/man8/pathd.8")
             #expect(manual.contains("/opt/pathd/lib/systemd/system/pathd.service"))
             #expect(manual.contains("/opt/pathd/share/doc/pathd/PROTOCOL.md"))

@@ -3,7 +3,7 @@ import Foundation
 import PathTestFixtures
 import Testing
 
-@Suite("systemd units")
+@Suite("systemd units", .blocking)
 struct UnitFileTests {
     @Test("pathd.service keeps its exposure at 0.7 with its state and metrics directories",
           .enabled(if: PrometheusTools.find("systemd-analyze") != nil, "systemd-analyze is not installed"))
@@ -63,6 +63,25 @@ struct UnitFileTests {
         #expect(try UnitFile.value("Requires", in: "pathd-wait-route@.service") == "pathd.socket")
         // Pulled in by the units that need it, never enabled by itself.
         #expect(!(try Repository.read("packaging/systemd/pathd-wait-route@.service")).contains("[Install]"))
+        let (_, hold) = try UnitFile.command("ExecStart", in: "pathd-path@.service", socketPath: "/x",
+                                             instance: "prohibit-type:cellular")
+        #expect(hold == ["--socket", "/x", "hold", "prohibit-type:cellular"])
+    }
+
+    /// The template a job binds to (pathd(8), "Background work only on the right
+    /// network"): active exactly while the criterion holds, READY=1 from pathctl hold,
+    /// its exit 75 (the criterion stopped holding) a clean stop, gone once unneeded.
+    @Test("pathd-path@.service: notify, its change of network no failure, stopped when unneeded, never enabled")
+    func pathTemplate() throws {
+        #expect(try UnitFile.value("Type", in: "pathd-path@.service") == "notify")
+        // pathctl(1)'s exit status 75: the criteria stopped holding.
+        #expect(try UnitFile.value("SuccessExitStatus", in: "pathd-path@.service") == "75")
+        #expect(try UnitFile.value("StopWhenUnneeded", in: "pathd-path@.service") == "yes")
+        #expect(try UnitFile.value("Requires", in: "pathd-path@.service") == "pathd.socket")
+        #expect(try UnitFile.value("RestrictAddressFamilies", in: "pathd-path@.service") == "AF_UNIX")
+        #expect(try UnitFile.value("ExecStart", in: "pathd-path@.service").hasSuffix(" hold %i"),
+                "the raw instance name: %I would make not-expensive not/expensive")
+        #expect(!(try Repository.read("packaging/systemd/pathd-path@.service")).contains("[Install]"))
     }
 
     @Test("pathd-probe runs as pathd's own dynamic user, whom pathd trusts; IP for it, none for pathd")

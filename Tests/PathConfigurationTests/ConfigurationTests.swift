@@ -106,9 +106,9 @@ struct ConfigurationTests {
 
     @Test("booleans as systemd spells them")
     func booleans() {
-        for text in ["yes", "true", "on", "1", "YES", "True"] { #expect(Configuration.parseBoolean(text) == true) }
-        for text in ["no", "false", "off", "0", "No", "OFF"] { #expect(Configuration.parseBoolean(text) == false) }
-        for text in ["", "y", "2", "maybe", "yes please"] { #expect(Configuration.parseBoolean(text) == nil) }
+        for text in ["yes", "true", "on", "1", "YES", "True"] { #expect(SettingText.boolean(text) == true) }
+        for text in ["no", "false", "off", "0", "No", "OFF"] { #expect(SettingText.boolean(text) == false) }
+        for text in ["", "y", "2", "maybe", "yes please"] { #expect(SettingText.boolean(text) == nil) }
     }
 
     @Test("drop-ins: later [Daemon] keys win, [Interface] sections accumulate in order, empty resets")
@@ -122,7 +122,7 @@ struct ConfigurationTests {
         #expect(configuration.daemon.maximumClients == 20)
         #expect(configuration.daemon.logLevel == .info)
         #expect(configuration.policy.rules.map(\.origin) == ["pathd.conf:4", "pathd.conf.d/10-a.conf:3"])
-        #expect(configuration.policy.rules.map(\.settings.isExpensive) == [true, false])
+        #expect(configuration.policy.rules.map(\.stated.isExpensive) == [true, false])
     }
 
     @Test("an error in one drop-in invalidates the whole configuration")
@@ -245,20 +245,20 @@ struct ConfigurationKeyTableTests {
         }
         check(DaemonSettings.self)
         check(ConnectivitySettings.self)
-        check(InterfaceRule.self)
+        check(InterfaceSettings.self)
         #expect(DaemonSettings.keys.first { $0.name == "ClientQueueLimit" }?.documentedDefault == "256K")
         #expect(ConnectivitySettings.keys.first { $0.name == "Interval" }?.documentedDefault == "5min")
     }
 
     @Test("a refused value changes nothing, whatever the section")
     func refusedValueChangesNothing() {
-        var rule = InterfaceRule()
+        var rule = InterfaceSettings()
         #expect(rule.set("Type", to: "wifi !modem") == .refused(
             "Type= expects types among \(InterfaceType.writtenNamesDescription) (each may start with !), "
                 + "got \"!modem\""))
-        #expect(rule == InterfaceRule())
+        #expect(rule == InterfaceSettings())
         #expect(rule.set("Name", to: "eth* !") == .refused("Name= has a lone \"!\"; write !PATTERN with no space"))
-        #expect(rule == InterfaceRule())
+        #expect(rule == InterfaceSettings())
         #expect(rule.set("Name", to: "eth* !eth9") == .set)
         #expect(rule.renderedLines == ["Name=eth* !eth9"])
     }

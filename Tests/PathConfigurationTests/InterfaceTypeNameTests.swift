@@ -22,7 +22,7 @@ struct InterfaceTypeNameTests {
         let result = parse("[Interface]\nName=x*\nType=\(written) !\(written)\nSetType=\(written)\n")
         #expect(result.isValid, "\(result.diagnostics.map(\.description))")
         let rule = try #require(result.configuration.policy.rules.first)
-        #expect(rule.settings.setType == type)
+        #expect(rule.stated.setType == type)
         #expect(rule.match.type.terms == [type.rawValue, "!" + type.rawValue])
         #expect(rule.renderedLines.contains("SetType=\(type.rawValue)"), "\(rule.renderedLines)")
         #expect(rule.renderedLines.contains("Type=\(type.rawValue) !\(type.rawValue)"), "\(rule.renderedLines)")
@@ -63,9 +63,9 @@ struct InterfaceTypeNameTests {
             "pathd.conf:2: Type= expects types among \(accepted) (each may start with !), got \"modem\"",
             "pathd.conf:3: SetType= expects one of \(accepted), got \"wire\"",
         ])
-        var rule = InterfaceRule()
+        var rule = InterfaceSettings()
         #expect(rule.set("Type", to: "wifi !modem") != .set)
-        #expect(rule == InterfaceRule(), "the accepted term before the refused one was kept")
+        #expect(rule == InterfaceSettings(), "the accepted term before the refused one was kept")
     }
 
     @Test("the protocol's reading stays exact: no other case, no everyday words")

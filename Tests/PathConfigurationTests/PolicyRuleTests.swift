@@ -49,7 +49,7 @@ struct PolicyRuleTests {
         #expect(!b.isExpensive && b.isConstrained)
         let untouched = rules.settings(for: link("eth0", .wiredEthernet))
         #expect(untouched == Policy.standard.settings(for: link("eth0", .wiredEthernet)))
-        #expect(untouched.stated == InterfaceRule.Settings())
+        #expect(untouched.stated == InterfaceSettings.Stated())
     }
 
     @Test("all match keys must admit the link; Kind= needs a kind unless only negated")

@@ -38,12 +38,20 @@ struct WatchSettingsTests {
         #expect(result.configuration.watch.destinations.isEmpty, "nothing of a refused line is kept")
     }
 
-    @Test("at most 64 hosts in all, over every line")
+    @Test("at most 64 hosts in all, over every line: the 65th distinct host is refused, named, with its line")
     func bound() {
         let hosts = (1...64).map { "h\($0).example" }
         #expect(parse("[Watch]\nDestination=\(hosts.joined(separator: " "))\n").isValid)
         let result = parse("[Watch]\nDestination=\(hosts.joined(separator: " "))\nDestination=one-more.example\n")
         #expect(!result.isValid)
-        #expect(result.diagnostics.errors.first?.message == "Destination= names more than 64 hosts in all")
+        #expect(result.diagnostics.errors.map(\.description)
+            == ["pathd.conf:3: Destination= names more than 64 hosts in all: \"one-more.example\" is the 65th"])
+        // Repeats are no new hosts, however many; on one line, the host past the limit is
+        // named even when the line goes on (with a word that is no host at all). A line
+        // holds at most 16 KiB (INIParser.maximumLineLength).
+        let repeated = Array(repeating: "h1.example", count: 1000) + hosts + ["h65.example", "not_a_host"]
+        let long = parse("[Watch]\nDestination=\(repeated.joined(separator: " "))\n")
+        #expect(long.diagnostics.errors.map(\.description)
+            == ["pathd.conf:2: Destination= names more than 64 hosts in all: \"h65.example\" is the 65th"])
     }
 }

@@ -8,7 +8,7 @@ import PathModel
 import PathProtocol
 import Testing
 
-@Suite("bad input and limits")
+@Suite("bad input and limits", .blocking)
 struct BadInputTests {
     @Test("malformed lines get errors and the connection stays usable", arguments: [
         ("not json", ErrorCode.badJSON),

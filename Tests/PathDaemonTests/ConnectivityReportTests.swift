@@ -11,7 +11,7 @@ import Testing
 
 /// pathd's side of the connectivity check: reports from pathd-probe recorded, published
 /// beside the path (never in it), one line per change of verdict.
-@Suite("connectivity reports")
+@Suite("connectivity reports", .blocking)
 struct ConnectivityReportTests {
     @Test("a report changes no path field; subscribers get one line per verdict, none for a confirmation")
     func publishedBesideThePath() throws {
@@ -154,7 +154,7 @@ struct ConnectivityReportTests {
     }
 }
 
-@Suite("connectivity in the metrics")
+@Suite("connectivity in the metrics", .blocking)
 struct ConnectivityMetricsTests {
     @Test("the default path's verdict, each link's state and check time, and reports by state")
     func metricsShowTheVerdict() throws {

@@ -10,7 +10,7 @@ import Testing
 
 /// A history file pathd did not write as it is: the daemon starts, skips what it cannot
 /// use with a warning, and keeps serving (pathd(8), HISTORY).
-@Suite("history file faults")
+@Suite("history file faults", .blocking)
 struct HistoryFileFaultTests {
     static let good = [
         #"{"event":"started","wallTime":1796150000.000,"monotonicTime":100.000}"#,

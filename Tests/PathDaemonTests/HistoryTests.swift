@@ -10,7 +10,7 @@ import PathProtocol
 import Synchronization
 import Testing
 
-@Suite("path history")
+@Suite("path history", .blocking)
 struct HistoryTests {
     static func history(_ client: PathConnection, since: Duration? = nil, limit: Int? = nil) throws
         -> (capacity: Int, persistent: Bool, entries: [HistoryEntry]) {

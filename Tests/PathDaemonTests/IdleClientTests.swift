@@ -11,7 +11,7 @@ import Testing
 /// subscriber's sources must not fire at all while another client keeps the daemon
 /// busy for a fixed number of round trips. (Process CPU time would be unsound here:
 /// other tests run in the same process at the same time.)
-@Suite("idle clients")
+@Suite("idle clients", .blocking)
 struct IdleClientTests {
     @Test("an idle subscriber's sources never fire while another client makes 500 round trips")
     func idleSubscriberCostsNothing() throws {

@@ -7,7 +7,7 @@ import PathModel
 import PathProtocol
 import Testing
 
-@Suite("interfaces request")
+@Suite("interfaces request", .blocking)
 struct InterfacesRequestTests {
     func interfaces(_ client: PathConnection, id: JSONValue) throws -> (Generation, [InterfaceReport]) {
         try client.send(Request(.interfaces, id: id))

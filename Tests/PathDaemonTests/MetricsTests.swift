@@ -10,7 +10,7 @@ import PathConfiguration
 import PathProtocol
 import Testing
 
-@Suite("metrics")
+@Suite("metrics", .blocking)
 struct MetricsTests {
     /// The metrics as `pathctl metrics --format prometheus` gets them.
     static func metrics(_ client: PathConnection) throws -> String {
@@ -29,6 +29,27 @@ struct MetricsTests {
     /// The sample of eth0's usability, as Fixture's eth0 is labelled.
     static let eth0Usable = #"pathd_interface_usable{interface="eth0",type="wiredEthernet",kind="","#
         + #"expensive="false",constrained="false",in_path="true",network=""}"#
+
+    /// pathd(8)'s METRICS lists the series; a family added to `DaemonMetrics` and not
+    /// there fails here (every family is exported, with or without samples).
+    @Test("pathd(8) names every metric family pathd exports")
+    func manualNamesEveryFamily() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let client = try harness.connect()
+        try client.send(Request(.metrics(format: .openMetrics)))
+        guard case .metrics(_, let text, _) = try client.next() else { throw PathClientError("no metrics line") }
+        // "# TYPE pathd_path_status stateset"
+        let families = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
+            .compactMap { $0.split(separator: " ").dropFirst(2).first.map(String.init) }
+        #expect(families.count >= 20, "families exported: \(families)")
+        let manual = try Repository.read("man/pathd.8")
+        let section = manual.components(separatedBy: "\n.Ss METRICS\n").dropFirst().first?
+            .components(separatedBy: "\n.Ss ").first ?? ""
+        for family in families {
+            #expect(section.contains(family), "pathd(8), METRICS, does not name \(family)")
+        }
+    }
 
     @Test("""
         the counters follow the default path: changes, unsatisfied seconds by the clock, the reason, the last change
@@ -100,13 +121,15 @@ struct MetricsTests {
         #expect(throws: PathClientError.self) { _ = try harness.connect() }
         second.close()
         try harness.waitForClients("one client") { $0 == 1 }
+        let reloaded = DispatchSemaphore(value: 0)
         harness.queue.sync {
             harness.service.setConfigurationReloader { .invalid(errors: ["x.conf:1: broken"], warnings: []) }
-            harness.service.reloadConfiguration(requestedBy: "test")
+            harness.service.reloadConfiguration(requestedBy: "test") { _ in reloaded.signal() }
             harness.service.setConfigurationReloader { .valid(.builtIn, warnings: []) }
-            harness.service.reloadConfiguration(requestedBy: "test")
-            harness.service.reloadConfiguration(requestedBy: "test")
+            harness.service.reloadConfiguration(requestedBy: "test") { _ in reloaded.signal() }
+            harness.service.reloadConfiguration(requestedBy: "test") { _ in reloaded.signal() }
         }
+        for _ in 0..<3 { #expect(reloaded.wait(timeout: .now() + 10) == .success, "a reload never ended") }
         let text = try Self.metrics(client)
         #expect(Self.value(#"pathd_client_disconnects_total{reason="refused"}"#, in: text) == "1")
         #expect(Self.value(#"pathd_client_disconnects_total{reason="endOfInput"}"#, in: text) == "1")
@@ -149,7 +172,7 @@ struct MetricsTests {
     }
 }
 
-@Suite("metrics file")
+@Suite("metrics file", .blocking)
 struct MetricsFileTests {
     @Test("written at the first path, then on change at most once a second (the scheduler's), emptied on stop")
     func throttledAndAtomic() throws {

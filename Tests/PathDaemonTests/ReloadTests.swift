@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 import DaemonTestSupport
+import Dispatch
 import Glibc
 import PathSocketClient
 @testable import PathDaemon
+import PathConfiguration
 import PathModel
 import PathProtocol
+import PathTestFixtures
 import Testing
 
-@Suite("reload over the socket")
+@Suite("reload over the socket", .blocking)
 struct ReloadTests {
     @Test("a reload that makes eth0 expensive publishes exactly one line, and a repeat publishes none")
     func reloadPublishesOnce() throws {
@@ -36,6 +39,44 @@ struct ReloadTests {
         try subscriber.expectNothingPending()
         #expect(script.callCount == 2)
         #expect(harness.queue.sync { harness.service.clientCount } == 2)
+    }
+
+    @Test("not expensive: a reload that makes eth0 expensive makes the path unsatisfied, expensiveExcluded; and back")
+    func notExpensiveFollowsTheReload() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let script = ReloadScript()
+        script.install(on: harness)
+        let client = try harness.connect()
+        let criteria = Criteria(prohibitExpensivePaths: true)
+        try client.send(Request(.subscribe(.path(criteria)), id: .string("backup")))
+        let first = try client.nextPath()
+        #expect(first.id == .string("backup"))
+        #expect(first.update.path.status == .satisfied)
+
+        let admin = try harness.connect()
+        script.answer(valid: ReloadScript.expensiveEth0())
+        try admin.send(Request(.reload))
+        #expect(try admin.next() == .reloaded(warnings: [], id: nil))
+        let refused = try client.nextPath()
+        #expect(refused.id == .string("backup"))
+        #expect(refused.update.path.status == .unsatisfied)
+        #expect(refused.update.path.unsatisfiedReason == .expensiveExcluded)
+        #expect(refused.update.path.reasonInterface == "eth0")
+        #expect(refused.update.sequence == first.update.sequence + 1)
+        // status with the same criteria answers the same path; without, the expensive one.
+        try admin.send(Request(.status(criteria)))
+        #expect(try admin.nextPath().update.path == refused.update.path)
+        try admin.send(Request(.status(.any)))
+        let unconditioned = try admin.nextPath().update.path
+        #expect(unconditioned.status == .satisfied && unconditioned.isExpensive)
+
+        script.answer(valid: Configuration())
+        try admin.send(Request(.reload))
+        #expect(try admin.next() == .reloaded(warnings: [], id: nil))
+        let free = try client.nextPath().update
+        #expect(free.path.status == .satisfied)
+        #expect(!free.path.isExpensive)
     }
 
     @Test("a reload with errors changes nothing: error line with file:line, no path line, nobody disconnected")
@@ -69,6 +110,43 @@ struct ReloadTests {
         try admin.send(Request(.reload))
         #expect(try admin.next() == .reloaded(warnings: [], id: nil))
         #expect(try subscriber.nextPath().update.sequence == first.sequence + 1)
+    }
+
+    @Test("while a reload reads and parses the files, the daemon answers clients and publishes changes")
+    func readOffTheStateQueue() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let reading = DispatchSemaphore(value: 0)
+        let proceed = DispatchSemaphore(value: 0)
+        harness.queue.sync {
+            harness.service.setConfigurationReloader {
+                reading.signal()
+                // Bounded: a daemon that read on its state queue is let go when the test fails.
+                _ = proceed.wait(timeout: .now() + 30)
+                return .valid(ReloadScript.expensiveEth0(), warnings: [])
+            }
+        }
+        var isProceeding = false
+        defer { if !isProceeding { proceed.signal() } }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        let admin = try harness.connect()
+        try admin.send(Request(.reload, id: .integer(1)))
+        #expect(reading.wait(timeout: .now() + 10) == .success, "the reload never began")
+        // The reloader is still reading (it waits for `proceed`): a new client is admitted
+        // and answered, and a change of the kernel's state is published.
+        let client = try harness.connect()
+        try client.send(Request(.ping, id: .string("meanwhile")))
+        #expect(try client.next() == .pong(id: .string("meanwhile")))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        let noCarrier = try subscriber.nextPath().update
+        #expect(noCarrier.path.unsatisfiedReason == .noCarrier && noCarrier.sequence == first.sequence + 1)
+        proceed.signal()
+        isProceeding = true
+        #expect(try admin.next() == .reloaded(warnings: [], id: .integer(1)))
+        harness.network.latest.emit([.linkChanged(Fixture.eth0())])
+        var update = try subscriber.nextPath().update
+        while update.path.status != .satisfied { update = try subscriber.nextPath().update }
+        #expect(update.path.isExpensive, "the configuration read meanwhile is applied")
     }
 
     @Test("a service with no reloader answers configInvalid")

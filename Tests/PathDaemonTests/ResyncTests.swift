@@ -7,7 +7,7 @@ import PathModel
 import PathProtocol
 import Testing
 
-@Suite("generations and resync")
+@Suite("generations and resync", .blocking)
 struct ResyncTests {
     @Test("an overrun starts a new generation, re-dumps, and sends resync then the path")
     func resyncAfterOverrun() throws {
@@ -77,7 +77,7 @@ struct ResyncTests {
     }
 }
 
-@Suite("the kernel does not hold the state queue")
+@Suite("the kernel does not hold the state queue", .blocking)
 struct DumpOffTheStateQueueTests {
     @Test("while a new generation's dump runs, another client's ping is answered before the resync")
     func pingDuringDump() throws {

@@ -8,7 +8,7 @@ import Testing
 
 /// The `route` request against a daemon whose kernel is the fake network: the lookup
 /// crosses to the source's queue and back, and the reply keeps its place.
-@Suite("route request")
+@Suite("route request", .blocking)
 struct RouteRequestTests {
 
     static func line(_ text: String) -> [UInt8] { Array(text.utf8) + [10] }

@@ -11,7 +11,7 @@ import Testing
 /// `subscribe` with a `destination` against a daemon whose kernel is the fake network:
 /// the first answer, a line per change of the judged answer and none for churn, one
 /// lookup per watched destination per batch, the budgets, and what a bad destination does.
-@Suite("route subscriptions")
+@Suite("route subscriptions", .blocking)
 struct RouteSubscriptionTests {
     static let destination = Fixture.routeDestination
     static let satisfied = RouteReport(destination: destination, status: .satisfied, interface: Fixture.eth0Interface,
@@ -51,20 +51,27 @@ struct RouteSubscriptionTests {
         try client.expectNothingPending()
     }
 
-    @Test("answers a batch brings are taken as they are: no lookup, the line at once; a zoned route is still asked")
-    func answersInTheBatch() throws {
+    @Test("a change's path line goes out while the watched routes' lookups are still out; their line follows")
+    func pathLineFirst() throws {
         let harness = try DaemonHarness()
         defer { harness.stop() }
         harness.network.setRoute(to: Self.destination, .success(Fixture.routeViaEth0))
-        let client = try harness.connect()
-        try client.send(Request(.subscribe(.route(destination: Self.destination)), id: .string("r")))
-        #expect(try client.nextRoute().update.report == Self.satisfied)
-        harness.network.latest.emit([.ruleAdded(RoutingRule(family: .ipv4, priority: 7, action: .reject(.prohibit),
-                                                            hasOtherSelectors: true))],
-                                    watchedLookups: [Self.destination: .rejected(.prohibit)])
-        let rejected = try client.nextRoute().update
-        #expect(rejected.sequence == 2 && rejected.report.unsatisfiedReason == .routeRejects)
-        #expect(harness.network.lookedUp == [Self.destination], "only the first answer was asked for")
+        let watcher = try harness.connect()
+        try watcher.send(Request(.subscribe(.route(destination: Self.destination)), id: .string("r")))
+        #expect(try watcher.nextRoute().update.report == Self.satisfied)
+        let bystander = try harness.connect()
+        try bystander.send(Request(.subscribe(.path(.any)), id: .string("p")))
+        _ = try bystander.nextPath()
+        let gate = harness.network.holdNextLookup()
+        var isOpen = false
+        defer { if !isOpen { gate.signal() } }
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(harness.network.waitForLookup(), "the watched route was asked after the change")
+        // The kernel has not answered the watched route yet: the path's line is out already.
+        #expect(try bystander.nextPath().update.path.unsatisfiedReason == .noCarrier)
+        gate.signal()
+        isOpen = true
+        #expect(try watcher.nextRoute().update.report.unsatisfiedReason == .noCarrier)
     }
 
     @Test("two subscribers of one destination cost one lookup per batch, and both get each line")
@@ -223,6 +230,93 @@ struct RouteSubscriptionTests {
         #expect(again.report == Self.satisfied)
         #expect(harness.network.sources.count == 2)
         #expect(harness.network.watchedDestinations == [Self.destination], "the new source watches it too")
+    }
+
+    /// `count` route subscriptions on one connection, with ids 0…, to 198.51.100.0… (each
+    /// satisfied via eth0), their first lines read.
+    static func subscribe(_ count: Int, on harness: DaemonHarness) throws -> (PathConnection, [IPAddress]) {
+        let destinations = (0..<count).map { IPAddress.v4(0xC633_6400 + UInt32($0)) }
+        for destination in destinations { harness.network.setRoute(to: destination, .success(Fixture.routeViaEth0)) }
+        let client = try harness.connect()
+        for (index, destination) in destinations.enumerated() {
+            try client.send(Request(.subscribe(.route(destination: destination)), id: .integer(Int64(index))))
+            #expect(try client.nextRoute().update.report.status == .satisfied)
+        }
+        return (client, destinations)
+    }
+
+    @Test("a round longer than a part reaches every route; after a resync each gets its resync line, then its route")
+    func roundInParts() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let count = RouteWatcher.routesPerPart * 2 + 3
+        let (client, destinations) = try Self.subscribe(count, on: harness)
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        var noCarrier: Set<IPAddress> = []
+        for _ in 0..<count {
+            let report = try client.nextRoute().update.report
+            #expect(report.unsatisfiedReason == .noCarrier)
+            noCarrier.insert(report.destination)
+        }
+        #expect(noCarrier == Set(destinations))
+        // The new generation's answers differ: each part's lines must still wait for the resync.
+        for destination in destinations { harness.network.setRoute(to: destination, .success(.rejected(.unreachable))) }
+        harness.network.latest.overrun()
+        var resynced: Set<JSONValue> = []
+        var again: Set<JSONValue> = []
+        for _ in 0..<2 * count {
+            switch try client.next() {
+            case .resync(_, _, let id?):
+                resynced.insert(id)
+            case .routeUpdate(let update, let id?):
+                #expect(resynced.contains(id), "the route line of \(id) came before its resync line")
+                #expect(update.generation == Generation.first.next())
+                #expect(update.report.unsatisfiedReason == .routeRejects)
+                again.insert(id)
+            case let other:
+                Issue.record("unexpected \(other)")
+            }
+        }
+        #expect(resynced.count == count && again.count == count)
+        try client.expectNothingPending()
+    }
+
+    @Test("a resync that comes while a round's parts are out: no route line of the new generation before its resync")
+    func resyncDuringRound() throws {
+        let harness = try DaemonHarness()
+        defer { harness.stop() }
+        let count = RouteWatcher.routesPerPart * 5 + 3
+        let (client, destinations) = try Self.subscribe(count, on: harness)
+        // The round's first part waits in the fake kernel while the source is lost; the new
+        // source's dump is read behind the parts asked before it, ahead of those after.
+        let gate = harness.network.holdNextLookup()
+        var isOpen = false
+        defer { if !isOpen { gate.signal() } }
+        harness.network.latest.emit([.linkChanged(Fixture.eth0NoCarrier)])
+        #expect(harness.network.waitForLookup(), "the round was never asked")
+        for destination in destinations { harness.network.setRoute(to: destination, .success(.rejected(.unreachable))) }
+        harness.network.latest.overrun()
+        gate.signal()
+        isOpen = true
+        var resynced: Set<JSONValue> = []
+        var again: Set<JSONValue> = []
+        while again.count < count {
+            switch try client.next() {
+            case .resync(_, _, let id?):
+                resynced.insert(id)
+            case .routeUpdate(let update, let id?) where update.generation == Generation.first:
+                #expect(!resynced.contains(id), "a line of the old generation after the resync of \(id)")
+            case .routeUpdate(let update, let id?):
+                #expect(resynced.contains(id), "the route line of \(id) came before its resync line")
+                #expect(update.report.unsatisfiedReason == .routeRejects)
+                again.insert(id)
+            case let other:
+                Issue.record("unexpected \(other)")
+                return
+            }
+        }
+        #expect(resynced.count == count)
+        try client.expectNothingPending()
     }
 
     @Test("a reload that changes the interface's cost sends a line, without asking the kernel")

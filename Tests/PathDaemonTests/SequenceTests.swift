@@ -7,7 +7,7 @@ import PathModel
 import PathProtocol
 import Testing
 
-@Suite("sequences per subscription")
+@Suite("sequences per subscription", .blocking)
 struct SequenceTests {
     static let wlan0 = Link(index: InterfaceIndex(rawValue: 3), name: "wlan0", flags: [.up, .running, .lowerUp],
                             operState: .up, hardwareType: .ether, type: .wifi)

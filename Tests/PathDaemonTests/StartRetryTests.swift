@@ -9,7 +9,7 @@ import PathProtocol
 import PathTestFixtures
 import Testing
 
-@Suite("monitor start")
+@Suite("monitor start", .blocking)
 struct StartRetryTests {
     @Test("a monitor that fails to start is replaced by a new generation")
     func retriesWithNewGeneration() throws {
@@ -33,7 +33,7 @@ struct StartRetryTests {
     }
 }
 
-@Suite("monitor restart, on an injected clock")
+@Suite("monitor restart, on an injected clock", .blocking)
 struct RestartRetryTests {
     @Test("a replacement that fails after a resync is retried after KernelStateTracker.restartDelay, not before")
     func failedRestartWaitsForTheClock() throws {

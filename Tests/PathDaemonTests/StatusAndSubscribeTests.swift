@@ -7,7 +7,7 @@ import PathModel
 import PathProtocol
 import Testing
 
-@Suite("status and subscribe over the socket")
+@Suite("status and subscribe over the socket", .blocking)
 struct StatusAndSubscribeTests {
     @Test("hello, then status answers one path line with generation and sequence")
     func statusReply() throws {

@@ -53,14 +53,23 @@ struct SubscriptionRegistryTests {
         #expect(again.number == kept.number + 1)
     }
 
-    @Test("route subscriptions count against their user over all its connections, until they end")
+    @Test("route subscriptions count against their user over all its connections, from reservation until they end")
     func routesPerUser() {
         var registry = SubscriptionRegistry()
         let route = { (index: UInt32) in SubscriptionTopic.route(WatchedRoute(destination: .v4(0x0A00_0000 + index))) }
         for index: UInt32 in 0..<3 {
+            registry.reserveRoute(for: 1000)
             _ = registry.add(client: alice, id: .integer(1), topic: route(index), countedUser: 1000)
         }
+        // Reserved while its first answer is out: counted already, and again once only when added.
+        registry.reserveRoute(for: 1000)
+        #expect(registry.routes(countedAgainst: 1000) == 4)
         _ = registry.add(client: bob, id: .integer(2), topic: route(9), countedUser: 1000)
+        #expect(registry.routes(countedAgainst: 1000) == 4)
+        // One that made no subscription (its lookup failed) is given back.
+        registry.reserveRoute(for: 1000)
+        #expect(registry.routes(countedAgainst: 1000) == 5)
+        registry.releaseReservedRoute(of: 1000)
         _ = registry.add(client: bob, id: .integer(3), topic: route(9), countedUser: nil)  // root's: counted nowhere
         _ = registry.add(client: bob, id: .integer(4), topic: .path(wifi))
         #expect(registry.routes(countedAgainst: 1000) == 4)

@@ -13,7 +13,7 @@ import Testing
 /// `[Watch] Destination=` against a daemon whose kernel is the fake network: the routes
 /// it watches of its own accord, as `pathd_route_*` metrics, with names resolved by the
 /// system resolver (localhost from /etc/hosts, a name in .invalid that never resolves).
-@Suite("watched routes of pathd.conf")
+@Suite("watched routes of pathd.conf", .blocking)
 struct WatchListTests {
     static let unresolvable = "name-that-does-not-exist.invalid"
 
@@ -98,6 +98,9 @@ struct WatchListTests {
         // One entry, or one more if the resolver's words changed when the path did
         // ("Temporary failure in name resolution", then "Name or service not known").
         #expect(!name.isEmpty && name.allSatisfy { $0.explanation?.hasPrefix("cannot resolve: ") == true }, "\(name)")
+        // A reason the client library knows (docs/PROTOCOL.md), not one "sent by a newer pathd".
+        #expect(name.allSatisfy { $0.unsatisfiedReason == .unresolved && $0.unsatisfiedReason?.isRecognized == true },
+                "\(name)")
     }
 
     @Test("a list that changes on every reload leaves the last one watched, and nothing of the others")

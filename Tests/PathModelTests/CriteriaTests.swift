@@ -25,3 +25,30 @@ struct CriteriaTests {
         }
     }
 }
+
+@Suite("Criteria: conditions on the path")
+struct CriteriaConditionTests {
+    /// Only the interface criteria restrict interfaces; a condition on the path leaves
+    /// every type allowed (the kernel's own route still decides, PathEvaluator).
+    @Test(arguments: [
+        (Criteria.any, false),
+        (Criteria(prohibitExpensivePaths: true), false),
+        (Criteria(prohibitConstrainedPaths: true), false),
+        (Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true), false),
+        (Criteria(requiredInterfaceType: .wifi), true),
+        (Criteria(prohibitedInterfaceTypes: [.cellular], prohibitExpensivePaths: true), true),
+    ])
+    func restrictsInterfacesOnlyForTypes(criteria: Criteria, restricts: Bool) {
+        #expect(criteria.restrictsInterfaces == restricts)
+        if !restricts {
+            for type in InterfaceType.allCases { #expect(criteria.allows(type), "\(type)") }
+        }
+    }
+
+    @Test func conditionsMakeDistinctCriteria() {
+        let all: Set<Criteria> = [.any, Criteria(prohibitExpensivePaths: true),
+                                  Criteria(prohibitConstrainedPaths: true),
+                                  Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true)]
+        #expect(all.count == 4)
+    }
+}

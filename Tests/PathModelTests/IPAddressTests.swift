@@ -157,13 +157,17 @@ struct IPAddressTests {
         #expect(try #require(IPAddress(text)).isLinkScoped == isLinkScoped)
     }
 
-    @Test("an IPv4-mapped IPv6 address stands for its IPv4 address; every other address for itself", arguments: [
-        ("::ffff:127.0.0.1", "127.0.0.1"), ("::ffff:198.51.100.7", "198.51.100.7"), ("::ffff:0.0.0.0", "0.0.0.0"),
-        ("::ffff:c000:201", "192.0.2.1"), ("::1", "::1"), ("::198.51.100.7", "::198.51.100.7"),
-        ("64:ff9b::198.51.100.7", "64:ff9b::c633:6407"), ("::fffe:1.2.3.4", "::fffe:102:304"),
-        ("198.51.100.7", "198.51.100.7"), ("2001:db8::7", "2001:db8::7"),
-    ])
-    func unmapping(text: String, unmapped: String) throws {
-        #expect(try #require(IPAddress(text)).unmappingIPv4 == IPAddress(unmapped))
+    @Test("a socket sends to an IPv4-mapped address's IPv4 address, to ::1 for ::, to any other address itself",
+          arguments: [
+              ("::ffff:127.0.0.1", "127.0.0.1"), ("::ffff:198.51.100.7", "198.51.100.7"), ("::ffff:0.0.0.0", "0.0.0.0"),
+              ("::ffff:c000:201", "192.0.2.1"), ("::1", "::1"), ("::198.51.100.7", "::198.51.100.7"),
+              ("64:ff9b::198.51.100.7", "64:ff9b::c633:6407"), ("::fffe:1.2.3.4", "::fffe:102:304"),
+              ("198.51.100.7", "198.51.100.7"), ("2001:db8::7", "2001:db8::7"),
+              // The unspecified address: connect(2) and sendto(2) of an AF_INET6 socket send
+              // to ::1; an AF_INET socket's 0.0.0.0 the kernel's own lookup answers (local).
+              ("::", "::1"), ("0.0.0.0", "0.0.0.0"),
+          ])
+    func socketDestination(text: String, destination: String) throws {
+        #expect(try #require(IPAddress(text)).socketDestination == IPAddress(destination))
     }
 }

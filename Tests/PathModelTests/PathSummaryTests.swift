@@ -13,7 +13,8 @@ struct PathSummaryTests {
         #expect(!reason.explanation(interface: "eth0").isEmpty)
     }
 
-    @Test(arguments: [UnsatisfiedReason.noCarrier, .dormant, .noAddress, .routeRejects])
+    @Test(arguments: [UnsatisfiedReason.noCarrier, .dormant, .noAddress, .routeRejects, .expensiveExcluded,
+                      .constrainedExcluded])
     func explanationNamesTheInterface(_ reason: UnsatisfiedReason) {
         #expect(reason.explanation(interface: "enp3s0").contains("enp3s0"))
         #expect(!reason.explanation(interface: nil).contains("enp3s0"))

@@ -3,7 +3,7 @@
 // which run it inside a network namespace beside the real pathd.
 //
 //   PathMonitorPrinter --mode automatic|daemon|inProcess [--socket PATH] [--require TYPE]
-//             [--prohibit TYPE]...
+//             [--prohibit TYPE]... [--not-expensive] [--not-constrained]
 //
 // stdout: {"event":"state", "state":…, "path":{every field}|null, "source":…} per call of
 // the state handler, the path's fields named as in pathd's path lines, and the same with
@@ -30,8 +30,15 @@ var mode = PathMonitor.Mode.automatic
 var socketPath: String?
 var required: InterfaceType?
 var prohibited: [InterfaceType] = []
+var notExpensive = false
+var notConstrained = false
 var arguments = CommandLine.arguments.dropFirst()
 while let argument = arguments.popFirst() {
+    switch argument {
+    case "--not-expensive": notExpensive = true; continue
+    case "--not-constrained": notConstrained = true; continue
+    default: break
+    }
     guard let value = arguments.popFirst() else { fail("\(argument) needs a value") }
     switch argument {
     case "--mode":
@@ -55,7 +62,7 @@ func json(_ path: Path) -> [String: Any] {
         "reasonInterface": path.reasonInterface ?? NSNull(),
         "interfaces": path.availableInterfaces.map { interface -> [String: Any] in
             ["name": interface.name, "index": Int(interface.index.rawValue), "type": interface.type.rawValue,
-             "tunnel": interface.isTunnel]
+             "tunnel": interface.isTunnel, "network": json(interface.network)]
         },
         "isExpensive": path.isExpensive,
         "isConstrained": path.isConstrained,
@@ -64,6 +71,13 @@ func json(_ path: Path) -> [String: Any] {
         "supportsDNS": path.supportsDNS,
         "gateways": path.gateways.map(\.description),
     ]
+}
+
+/// A link's network as pathd's lines carry it (`{"state","id","name","anchor"}`, or null).
+func json(_ network: LinkNetwork?) -> Any {
+    guard let network else { return NSNull() }
+    return ["state": network.state.rawValue, "id": network.id?.description ?? NSNull(),
+            "name": network.name ?? NSNull(), "anchor": network.anchor?.rawValue ?? NSNull()] as [String: Any]
 }
 
 func json(_ state: PathMonitor.State) -> String {
@@ -101,6 +115,7 @@ func emit(_ event: String, _ state: PathMonitor.State, _ source: PathMonitor.Sou
 
 let queue = DispatchQueue(label: "PathMonitorPrinter.handler")
 let monitor = PathMonitor(requiredInterfaceType: required, prohibitedInterfaceTypes: prohibited,
+                          prohibitExpensivePaths: notExpensive, prohibitConstrainedPaths: notConstrained,
                           socketPath: socketPath, mode: mode)
 monitor.pathUpdateHandler = { path in
     dispatchPrecondition(condition: .onQueue(queue))

@@ -21,8 +21,14 @@ private func decodeAll(_ name: String) throws -> [ServerMessage] {
 private func unrecognizedValues(in message: ServerMessage) -> [String] {
     func path(_ path: Path) -> [String] {
         [path.status.isRecognized ? nil : path.status.rawValue,
-         path.unsatisfiedReason.flatMap { $0.isRecognized ? nil : $0.rawValue }].compactMap { $0 }
-            + path.availableInterfaces.compactMap { $0.type.isRecognized ? nil : $0.type.rawValue }
+         path.unsatisfiedReason.flatMap { $0.isRecognized ? nil : $0.rawValue },
+         path.isExpensiveSetBy.flatMap { $0.isRecognized ? nil : $0.rawValue },
+         path.isConstrainedSetBy.flatMap { $0.isRecognized ? nil : $0.rawValue }].compactMap { $0 }
+            + path.availableInterfaces.flatMap { interface in
+                [interface.type.isRecognized ? nil : interface.type.rawValue,
+                 interface.network.flatMap { $0.state.isRecognized ? nil : $0.state.rawValue },
+                 interface.network?.anchor.flatMap { $0.isRecognized ? nil : $0.rawValue }].compactMap { $0 }
+            }
     }
     func state(_ connectivity: Connectivity) -> [String] {
         connectivity.state.isRecognized ? [] : [connectivity.state.rawValue]
@@ -91,6 +97,11 @@ struct CompatibilityTests {
         #expect(degraded.path.status == .unrecognized("degraded"))
         #expect(degraded.path.availableInterfaces.map(\.type) == [.wiredEthernet])
         #expect(degraded.connectivity == .unknown)
+        #expect(degraded.path.network == LinkNetwork(state: .unrecognized("roaming"),
+                                                     id: NetworkID("00112233445566778899aabbccddeeff"),
+                                                     name: "office", anchor: .unrecognized("ssid")))
+        #expect(degraded.path.isExpensiveSetBy == .unrecognized("billingPlan"))
+        #expect(degraded.path.isConstrainedSetBy == .type)
 
         #expect(messages[4] == .resync(reason: "a reason of the future", generation: Generation(rawValue: 2),
                                        id: .string("future")))

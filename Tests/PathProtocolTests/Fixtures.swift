@@ -8,19 +8,42 @@ import Testing
 /// The wire-format tests' part of the shared `Fixture`: path updates (PathProtocol's
 /// values) and the golden files next to this source file.
 extension Fixture {
-    /// The update pinned by Golden/path-satisfied.jsonl: behind a captive portal.
+    /// The update pinned by Golden/path-satisfied.jsonl: behind a captive portal, on the
+    /// network a `[Network]` section names home and calls free, beside a wired link whose
+    /// network is pending.
     static let satisfied = PathUpdate(
         generation: Generation(rawValue: 3), sequence: 7,
-        path: Path(status: .satisfied, availableInterfaces: [wlan0Interface, eth0Interface], isExpensive: false,
-                   isConstrained: true,
+        path: Path(status: .satisfied, availableInterfaces: [
+                       Interface(name: "wlan0", index: wlanIndex, type: .wifi, network: home),
+                       Interface(name: "eth0", index: ethIndex, type: .wiredEthernet,
+                                 network: LinkNetwork(state: .pending, anchor: .gatewayMAC)),
+                   ], isExpensive: false, isConstrained: true, isExpensiveSetBy: .network,
+                   isConstrainedSetBy: .interface,
                    supportsIPv4: true, supportsIPv6: true, supportsDNS: true,
                    gateways: [ip("fe80::1"), ip("192.0.2.1")]),
         connectivity: portal)
+
+    /// The network `satisfied` is on.
+    static let home = LinkNetwork(state: .identified, id: NetworkID("5f0c1e0f8b6a4c2d9e7f3a1b2c4d6e8f"), name: "home",
+                                  anchor: .gatewayMAC)
 
     /// The update pinned by Golden/path-unsatisfied.jsonl.
     static let unsatisfied = PathUpdate(
         generation: Generation(rawValue: 3), sequence: 8,
         path: Path(status: .unsatisfied, unsatisfiedReason: .noCarrier, reasonInterface: "eth0"))
+
+    /// A backup's subscription (`prohibitExpensivePaths`) while the path goes through a
+    /// tethered phone: pinned by Golden/path-with-id.jsonl.
+    static let expensiveExcluded = PathUpdate(
+        generation: Generation(rawValue: 3), sequence: 2,
+        path: Path(status: .unsatisfied, unsatisfiedReason: .expensiveExcluded, reasonInterface: "usb0",
+                   isExpensive: true))
+
+    /// A photo sync's subscription (`requiredNetwork` home) while wlan0 is on another
+    /// network: pinned by Golden/path-with-id.jsonl.
+    static let networkExcluded = PathUpdate(
+        generation: Generation(rawValue: 4), sequence: 1,
+        path: Path(status: .unsatisfied, unsatisfiedReason: .networkExcluded, reasonInterface: "wlan0"))
 
     static let requiresConnection = PathUpdate(
         generation: Generation(rawValue: 18), sequence: 1,

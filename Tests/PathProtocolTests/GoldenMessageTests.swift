@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import PathTestFixtures
 import PathModel
 import PathProtocol
 import Testing
 
 /// The interface reports pinned by Golden/interfaces.jsonl: a loopback, a wired link
-/// with a tentative and a deprecated address, a dormant modem the policy marks
-/// expensive and constrained.
+/// with a tentative and a deprecated address on a network a `[Network]` section makes
+/// expensive (with its facts, as a privileged peer sees them), a dormant modem the
+/// policy marks expensive and constrained.
 private let goldenReports: [InterfaceReport] = [
     InterfaceReport(name: "lo", index: InterfaceIndex(rawValue: 1), type: .loopback, operState: .unknown,
                     flags: [.up, .running, .lowerUp, .loopback],
@@ -23,9 +25,13 @@ private let goldenReports: [InterfaceReport] = [
                                          prefixLength: 64, flags: .tentative),
                         InterfaceAddress(interface: InterfaceIndex(rawValue: 2), address: Fixture.ip("fe80::1"),
                                          prefixLength: 64, flags: .deprecated, scope: .link),
-                    ], connectivity: Fixture.full),
+                    ], isExpensive: true, isExpensiveSetBy: .network, network: Fixture.home,
+                    networkFacts: NetworkFacts(anchor: .gatewayMAC,
+                                               gatewayMACs: [LinkLayerAddress("02:00:00:00:00:01")!]),
+                    connectivity: Fixture.full),
     InterfaceReport(name: "wwan0", index: InterfaceIndex(rawValue: 5), type: .cellular, operState: .dormant,
-                    flags: [.up, .dormant], isExpensive: true, isConstrained: true, unusableReason: .dormant),
+                    flags: [.up, .dormant], isExpensive: true, isConstrained: true, isConstrainedSetBy: .interface,
+                    unusableReason: .dormant),
 ]
 
 /// The history pinned by Golden/history.jsonl: a start, an outage and its end, a stop.
@@ -63,11 +69,13 @@ private let goldenMetrics: [MetricFamily] = [
 ]
 
 /// Every message type, and the golden file whose lines are their exact encodings.
-/// path-satisfied.jsonl and path-unsatisfied.jsonl are checked by EncodedPathLineTests.
 private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
     ("hello.jsonl", [.hello(protocolVersion: 1, daemonVersion: "0.1.0", generation: .first)]),
+    ("path-satisfied.jsonl", [.path(Fixture.satisfied, id: nil)]),
+    ("path-unsatisfied.jsonl", [.path(Fixture.unsatisfied, id: nil)]),
     ("path-with-id.jsonl",
-     [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17))]),
+     [.path(Fixture.satisfied, id: .string("watch")), .path(Fixture.unsatisfied, id: .integer(17)),
+      .path(Fixture.expensiveExcluded, id: .string("backup")), .path(Fixture.networkExcluded, id: .string("sync"))]),
     ("resync.jsonl", [
         .resync(reason: "kernel receive buffer overrun (ENOBUFS): events lost", generation: Generation(rawValue: 2),
                 id: nil),
@@ -103,6 +111,10 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
                message: "the kernel could not be asked for the route to 198.51.100.7: the network monitor is " +
                         "restarting; ask again",
                id: .integer(7)),
+        .error(code: .unknownNetwork,
+               message: "no network is named \"hotel\": no [Network] section of pathd.conf has Name=hotel, and it " +
+                        "is no network ID",
+               id: .string("sync")),
     ]),
     ("reloaded.jsonl", [
         .reloaded(warnings: [], id: nil),
@@ -161,12 +173,12 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
 ]
 
 /// The golden file that pins a message's type. No `default`: a new message type does not
-/// compile here until it names its golden file, and `everyMessageTypeIsPinned` then
-/// fails until that file pins an example.
+/// compile here until it names its golden file; `everyKindIsPinned` fails until a golden
+/// file pins a line of each `ServerMessage.Kind`.
 private func goldenFile(pinning message: ServerMessage) -> String {
     switch message {
     case .hello: "hello.jsonl"
-    case .path(_, nil): "path-satisfied.jsonl"
+    case .path(let update, nil): update.path.status == .satisfied ? "path-satisfied.jsonl" : "path-unsatisfied.jsonl"
     case .path: "path-with-id.jsonl"
     case .resync: "resync.jsonl"
     case .pong: "pong.jsonl"
@@ -184,6 +196,25 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     // No daemon of this version sends one: a newer daemon's, read by CompatibilityTests.
     case .unrecognized: "Compatibility/future-v1.jsonl"
     }
+}
+
+/// The golden files whose bytes another suite pins, beside the code that makes them: the
+/// error lines the request parser's refusals become, the `route` request's forms, what
+/// a newer and the oldest pathd of protocol 1 send. `everyGoldenFileIsRead` reads them too.
+private let pinnedElsewhere: [String: String] = [
+    "error-unknown-field.jsonl": "RefusedRequestGoldenTests",
+    "route-request.jsonl": "RouteMessageTests",
+    "Compatibility/future-v1.jsonl": "CompatibilityTests",
+    "Compatibility/oldest-v1.jsonl": "CompatibilityTests",
+]
+
+/// Every file under Golden/, by its path below it.
+private func goldenDirectoryFiles() throws -> [String] {
+    let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+    guard let walk = FileManager.default.enumerator(atPath: directory.path) else {
+        throw HarnessError("cannot list \(directory.path)")
+    }
+    return walk.compactMap { $0 as? String }.filter { $0.hasSuffix(".jsonl") }.sorted()
 }
 
 /// The wire form of every message, byte for byte. A failure here is a protocol change:
@@ -209,34 +240,46 @@ struct GoldenMessageTests {
         }
     }
 
-    /// For one message of each type (the switch in `goldenFile(pinning:)` has no
-    /// default, so a new type must be named there), the golden file it names holds a
-    /// line of that wire type: a type without a pinned example fails here.
-    @Test func everyMessageTypeIsPinned() throws {
+    /// Each example names the file it is in (`goldenFile(pinning:)`, a switch without a
+    /// default), and each message type on the wire has a line pinned: a new kind with
+    /// only its switch arms fails here until its golden file holds an example.
+    @Test func everyKindIsPinned() throws {
         for (file, messages) in goldenFiles {
             for message in messages { #expect(goldenFile(pinning: message) == file, "\(message) is pinned in \(file)") }
         }
-        let probes: [ServerMessage] = [
-            .hello(protocolVersion: 1, daemonVersion: "", generation: .first), .path(Fixture.satisfied, id: nil),
-            .path(Fixture.satisfied, id: .null), .resync(reason: "", generation: .first, id: nil), .pong(id: nil),
-            .unsubscribed(id: nil), .error(code: .badJSON, message: "", id: nil), .reloaded(warnings: [], id: nil),
-            .interfaces(generation: .first, interfaces: [], id: nil), .reported(id: nil),
-            .metrics(format: .openMetrics, text: "", id: nil),
-            .history(capacity: 1, persistence: .inMemory(because: nil), entries: [], id: nil),
-            .route(RouteReport(destination: Fixture.ip("192.0.2.1"), status: .satisfied), generation: .first, id: nil),
-            .routeUpdate(RouteUpdate(generation: .first, sequence: 1,
-                                     report: RouteReport(destination: Fixture.ip("192.0.2.1"), status: .satisfied)),
-                         id: nil),
-            .networks(capacity: 1, persistence: .persistent, networks: [], id: nil),
-        ]
-        for probe in probes {
-            let type = try Fixture.object(probe.encoded().dropLast())["type"]?.stringValue
-            let file = goldenFile(pinning: probe)
-            let pinnedTypes = try Fixture.golden(file).split(separator: UInt8(ascii: "\n")).map { line in
-                try Fixture.object(Array(line))["type"]?.stringValue
+        var pinnedKinds: Set<ServerMessage.Kind> = []
+        for (file, _) in goldenFiles {
+            for line in try Fixture.golden(file).split(separator: UInt8(ascii: "\n")) {
+                let type = try Fixture.object(Array(line))["type"]?.stringValue
+                if let kind = type.flatMap(ServerMessage.Kind.init(rawValue:)) { pinnedKinds.insert(kind) }
             }
-            #expect(type != nil && pinnedTypes.contains(type), "no \(type ?? "?") line is pinned in \(file)")
         }
+        let unpinned = ServerMessage.Kind.allCases.filter { !pinnedKinds.contains($0) }
+        #expect(unpinned.isEmpty, "no golden line pins the message types \(unpinned.map(\.rawValue))")
+    }
+
+    /// Every file under Golden/ is pinned: by this suite's table, or by the suite named in
+    /// `pinnedElsewhere`; and each line of every one is read here, as a request or a
+    /// message, without a failure and with no value this version does not know (but the
+    /// future pathd's, which exist to be unknown).
+    @Test func everyGoldenFileIsRead() throws {
+        let files = try goldenDirectoryFiles()
+        #expect(files.count >= goldenFiles.count + pinnedElsewhere.count, "\(files)")
+        let pinned = Set(goldenFiles.map(\.file)).union(pinnedElsewhere.keys)
+        for file in files {
+            #expect(pinned.contains(file), "Golden/\(file) is pinned by no test: add it to goldenFiles")
+            for line in try Fixture.golden(file).split(separator: UInt8(ascii: "\n")) {
+                if try Fixture.object(Array(line))["op"] != nil {
+                    _ = try Request.parse(line: line)
+                    continue
+                }
+                let message = try ServerMessage.decode(line: line)
+                if file != "Compatibility/future-v1.jsonl" {
+                    #expect(!message.isUnrecognized, "Golden/\(file): \(String(decoding: line, as: UTF8.self))")
+                }
+            }
+        }
+        for file in pinned { #expect(files.contains(file), "Golden/\(file) is missing") }
     }
 
     @Test func everyErrorCodeIsPinned() throws {

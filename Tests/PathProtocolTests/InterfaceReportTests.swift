@@ -78,7 +78,7 @@ struct InterfaceReportTests {
     func configurationRules() {
         var usbPhone = InterfaceMatch()
         usbPhone.name.append("usb*")
-        let policy = Policy(rules: [InterfaceRule(match: usbPhone, settings: .init(setType: .cellular))])
+        let policy = Policy(rules: [InterfaceSettings(match: usbPhone, stated: .init(setType: .cellular))])
         var usb0 = Self.link(flags: [.up, .running, .lowerUp], operState: .up)
         usb0.name = "usb0"
         let tethered = Self.report(usb0, [Self.address("192.0.2.2")], policy: policy)
@@ -88,7 +88,7 @@ struct InterfaceReportTests {
 
         var everything = InterfaceMatch()
         everything.name.append("*")
-        let ignoring = Policy(rules: [InterfaceRule(match: everything, settings: .init(isIgnored: true))])
+        let ignoring = Policy(rules: [InterfaceSettings(match: everything, stated: .init(isIgnored: true))])
         // Ignore= outranks every other reason: it is why the link never counts.
         let ignored = Self.report(Self.link(flags: [], operState: .down), [], policy: ignoring)
         #expect(ignored.unusableReason == .ignored)

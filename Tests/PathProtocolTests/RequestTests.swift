@@ -75,6 +75,17 @@ struct RequestTests {
         (#"{"prohibitedInterfaceTypes":["cellular","cellular"]}"#, Criteria(prohibitedInterfaceTypes: [.cellular])),
         (#"{"requiredInterfaceType":"cellular","prohibitedInterfaceTypes":["wifi"]}"#,
          Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.wifi])),
+        (#"{"prohibitExpensivePaths":true}"#, Criteria(prohibitExpensivePaths: true)),
+        (#"{"prohibitConstrainedPaths":true}"#, Criteria(prohibitConstrainedPaths: true)),
+        (#"{"prohibitExpensivePaths":false,"prohibitConstrainedPaths":null}"#, .any),
+        (#"{"prohibitConstrainedPaths":true,"prohibitExpensivePaths":true,"prohibitedInterfaceTypes":["wifi"]}"#,
+         Criteria(prohibitedInterfaceTypes: [.wifi], prohibitExpensivePaths: true, prohibitConstrainedPaths: true)),
+        (#"{"requiredNetwork":"home"}"#, Criteria(requiredNetwork: "home")),
+        (#"{"requiredNetwork":null,"prohibitedNetworks":[]}"#, .any),
+        (#"{"prohibitedNetworks":["hotspot","hotel-wifi","hotspot"]}"#,
+         Criteria(prohibitedNetworks: ["hotspot", "hotel-wifi"])),
+        (#"{"requiredNetwork":"3F2A00000000000000000000000000AB"}"#,
+         Criteria(requiredNetwork: "3F2A00000000000000000000000000AB")),
     ])
     func parsesCriteria(criteriaText: String, expected: Criteria) throws {
         #expect(try Self.parse(#"{"op":"subscribe","criteria":\#(criteriaText)}"#).op == .subscribe(.path(expected)))
@@ -91,6 +102,11 @@ struct RequestTests {
         #"{"prohibitedInterfaceTypes":"cellular"}"#, #"{"prohibitedInterfaceTypes":null}"#,
         #"{"prohibitedInterfaceTypes":[1]}"#, #"{"prohibitedInterfaceTypes":["cellular","satellite"]}"#,
         #"{"requiredInterfaceTypes":"wifi"}"#, #"{"expensive":false}"#,
+        #"{"prohibitExpensivePaths":"yes"}"#, #"{"prohibitExpensivePaths":1}"#,
+        #"{"prohibitConstrainedPaths":[true]}"#, #"{"prohibitExpensivePath":true}"#,
+        #"{"requiredNetwork":["home"]}"#, #"{"requiredNetwork":""}"#, #"{"requiredNetwork":"home wifi"}"#,
+        #"{"requiredNetwork":"-home"}"#, #"{"prohibitedNetworks":"hotspot"}"#, #"{"prohibitedNetworks":[7]}"#,
+        #"{"prohibitedNetworks":null}"#, #"{"network":"home"}"#,
     ])
     func rejectsBadCriteria(criteriaText: String) {
         let error = Self.failure(#"{"op":"subscribe","id":"c","criteria":\#(criteriaText)}"#)
@@ -184,6 +200,12 @@ struct RequestTests {
         Request(.subscribe(.path(Criteria(requiredInterfaceType: .wifi))), id: .double(0.25)),
         Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.cellular, .other, .wifi]))), id: .integer(-1)),
         Request(.status(Criteria(requiredInterfaceType: .cellular, prohibitedInterfaceTypes: [.loopback]))),
+        Request(.status(Criteria(prohibitExpensivePaths: true))),
+        Request(.status(Criteria(requiredNetwork: "home"))),
+        Request(.subscribe(.path(Criteria(prohibitExpensivePaths: true, prohibitedNetworks: ["hotspot", "hotel"]))),
+                id: .string("sync")),
+        Request(.subscribe(.path(Criteria(prohibitedInterfaceTypes: [.wifi], prohibitExpensivePaths: true,
+                                          prohibitConstrainedPaths: true))), id: .string("backup")),
     ])
     func encodedRoundTripsThroughParse(_ request: Request) throws {
         let line = request.encoded()
@@ -198,6 +220,38 @@ struct RequestTests {
         #expect(String(decoding: request.encoded(), as: UTF8.self)
             == #"{"op":"subscribe","id":1,"criteria":{"prohibitedInterfaceTypes":["cellular","wifi"]}}"# + "\n")
         #expect(String(decoding: Request(.ping).encoded(), as: UTF8.self) == #"{"op":"ping"}"# + "\n")
+    }
+
+    /// A condition is written only when set, so a request without one is what every
+    /// daemon of protocol 1 reads (an older daemon refuses the field it does not know).
+    @Test func conditionsAreWrittenOnlyWhenSet() {
+        let both = Request(.subscribe(.path(Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true))),
+                           id: .string("b"))
+        #expect(String(decoding: both.encoded(), as: UTF8.self) == #"{"op":"subscribe","id":"b","criteria":"#
+            + #"{"prohibitExpensivePaths":true,"prohibitConstrainedPaths":true}}"# + "\n")
+        #expect(String(decoding: Request(.status(Criteria(prohibitConstrainedPaths: true))).encoded(), as: UTF8.self)
+            == #"{"op":"status","criteria":{"prohibitConstrainedPaths":true}}"# + "\n")
+        #expect(String(decoding: Request(.status(.any)).encoded(), as: UTF8.self) == #"{"op":"status"}"# + "\n")
+    }
+
+    /// The network conditions too are written only when set, the prohibited ones sorted.
+    @Test func networkConditionsAreWrittenOnlyWhenSet() {
+        let sync = Request(.subscribe(.path(Criteria(requiredNetwork: "home", prohibitedNetworks: ["b", "a"]))),
+                           id: .string("s"))
+        #expect(String(decoding: sync.encoded(), as: UTF8.self) == #"{"op":"subscribe","id":"s","criteria":"#
+            + #"{"requiredNetwork":"home","prohibitedNetworks":["a","b"]}}"# + "\n")
+    }
+
+    @Test func aMalformedNetworkSaysWhatItTakes() {
+        let error = Self.failure(#"{"op":"status","criteria":{"requiredNetwork":"home wifi"}}"#)
+        #expect(error?.code == .badArgument)
+        #expect(error?.message == "requiredNetwork must name networks: a [Network] Name= (letters, digits, '.', "
+            + "'_' and '-', starting with a letter or digit, at most 64 bytes) or an ID (32 hexadecimal digits)")
+    }
+
+    @Test func aConditionOfTheWrongTypeSaysWhatItTakes() {
+        let error = Self.failure(#"{"op":"status","criteria":{"prohibitExpensivePaths":"yes"}}"#)
+        #expect(error?.message == "prohibitExpensivePaths must be true or false")
     }
 }
 

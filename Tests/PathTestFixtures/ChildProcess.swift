@@ -19,6 +19,7 @@ public final class ChildProcess {
     public init(_ executable: URL, _ arguments: [String], stderrPath: String, stdoutPath: String? = nil,
                 environment: [String: String] = [:], replacesEnvironment: Bool = false,
                 standardInput: Int32? = nil, standardOutput: Int32? = nil) throws {
+        try BlockingTest.requireOwnThread("running \(executable.lastPathComponent)")
         var attributes = posix_spawnattr_t()
         var actions = posix_spawn_file_actions_t()
         posix_spawnattr_init(&attributes)

@@ -45,6 +45,7 @@ public final class FakeDaemon: Sendable {
 
     /// Listens at `socketPath` (which must not exist) and serves until `stop`.
     public init(socketPath: String, script: @escaping @Sendable (Int) -> Reply) throws {
+        try BlockingTest.requireOwnThread("a fake pathd")
         self.socketPath = socketPath
         self.script = script
         let address = try UnixSocketAddress(path: socketPath)

@@ -69,6 +69,7 @@ public final class OutputLines: @unchecked Sendable {
     /// The first line not yet consumed that `predicate` accepts, consuming it and every
     /// line before it; throws `Ending` when the output ends or `deadline` passes first.
     public func waitFor(deadline: Date, _ predicate: (String) -> Bool) throws -> String {
+        try BlockingTest.requireOwnThread("waiting for a line of output")
         condition.lock()
         defer { condition.unlock() }
         var scanned = consumed

@@ -18,6 +18,12 @@ public final class TemporaryDirectory {
         url.appendingPathComponent(name).path
     }
 
+    /// Lets every user reach what is in it (mkdtemp makes it 0700): a socket there for
+    /// clients run as nobody.
+    public func openToOthers() throws {
+        guard chmod(url.path, 0o755) == 0 else { throw HarnessError.posix("chmod 0755 \(url.path)", errno: errno) }
+    }
+
     public func remove() throws {
         try FileManager.default.removeItem(at: url)
     }

@@ -26,11 +26,16 @@ public enum UnitFile {
 
     /// A command line of a unit (`ExecReload=` of pathd.service…), its program the built
     /// one instead of /usr/local/bin's and the socket `socketPath` instead of pathd.socket's;
-    /// for a template, `%I` is `instance` (the unescaped instance name, as systemd makes it).
+    /// for a template, `%i` and `%I` are `instance` (an instance name with nothing systemd
+    /// escapes, which the two specifiers then give alike).
     public static func command(_ key: String, in unit: String, socketPath: String,
                         instance: String? = nil) throws -> (URL, [String]) {
         var words = try value(key, in: unit).split(separator: " ").map(String.init)
-        if let instance { words = words.map { $0.replacingOccurrences(of: "%I", with: instance) } }
+        if let instance {
+            words = words.map {
+                $0.replacingOccurrences(of: "%I", with: instance).replacingOccurrences(of: "%i", with: instance)
+            }
+        }
         let installed = "/usr/local/bin/"
         guard let program = words.first, program.hasPrefix(installed) else {
             throw HarnessError("\(key)= of \(unit) does not run a program from \(installed): \(words)")

@@ -37,6 +37,13 @@ public struct UsageText {
 
     /// What comes before the HOSTs, by command: nothing for `route`, `--route` for
     /// `monitor` and `wait` (which also run without HOSTs).
+    /// The commands that run a command line given after `--` (`run -- COMMAND [ARG...]`).
+    public var commandLineRunners: Set<String> {
+        Set(lines.compactMap { line in
+            line.firstMatch(of: /pathctl \[--socket PATH\] ([a-z]+) \[--json\] -- COMMAND/).map { String($0.1) }
+        })
+    }
+
     public var hostIntroducers: [String: [String]] {
         Dictionary(lines.compactMap { line in
             line.firstMatch(of: /pathctl \[--socket PATH\] ([a-z]+) \[--json\] ((?:--[a-z]+ )*)HOST\.\.\./).map {

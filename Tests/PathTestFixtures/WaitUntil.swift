@@ -7,6 +7,7 @@ import Foundation
 /// message, read when the deadline passes.
 public func waitUntil(_ description: String, timeout: Duration = .seconds(10),
                       detail: () throws -> String = { "" }, _ condition: () throws -> Bool) throws {
+    try BlockingTest.requireOwnThread("waiting until \(description)")
     let deadline = Date().addingTimeInterval(timeout.timeInterval)
     while try !condition() {
         guard Date() < deadline else {

@@ -32,6 +32,70 @@ struct PathctlCommandLineTests {
             == [type])
     }
 
+    @Test("--not-expensive and --not-constrained are conditions of status, monitor and wait, and take no value")
+    func conditions() throws {
+        let status = try parsed(StatusVerb.self, "status", "--not-expensive")
+        #expect(status.criteria == Criteria(prohibitExpensivePaths: true))
+        let monitor = try parsed(MonitorVerb.self, "monitor", "--not-constrained", "--prohibit-type", "wifi")
+        #expect(monitor.criteria == Criteria(prohibitedInterfaceTypes: [.wifi], prohibitConstrainedPaths: true))
+        let wait = try parsed(WaitVerb.self, "wait", "--not-constrained", "--not-expensive")
+        #expect(wait.criteria == Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true))
+        #expect(try parsed(StatusVerb.self, "status").criteria == .any)
+        #expect(usageError("status", "--not-expensive=yes") != nil)
+        #expect(usageError("route", "--not-expensive", "example.org") != nil)
+        #expect(usageError("monitor", "--not-expensive", "--route", "example.org")
+            == "--not-expensive does not apply with --route")
+    }
+
+    /// pathd-path@.service's instance names: each word an option of hold without its
+    /// dashes, `:` before a value, read by the same table as the options.
+    @Test("hold takes its criteria as options or as words, one meaning; a word that is no option is a usage error")
+    func holdCriteriaWords() throws {
+        let words = try parsed(HoldVerb.self, "hold", "not-expensive", "prohibit-type:Cellular", "ipv6")
+        let options = try parsed(HoldVerb.self, "hold", "--not-expensive", "--prohibit-type", "Cellular", "-6")
+        #expect(words == options)
+        #expect(words.criteria == Criteria(prohibitedInterfaceTypes: [.cellular], prohibitExpensivePaths: true))
+        #expect(words.requirements == .ipv6)
+        #expect(try parsed(HoldVerb.self, "hold", "--not-constrained", "not-expensive").criteria
+            == Criteria(prohibitExpensivePaths: true, prohibitConstrainedPaths: true))
+        #expect(try parsed(HoldVerb.self, "hold").criteria == .any)
+        #expect(usageError("hold", "expensive")?.hasPrefix("hold: \"expensive\" is no criterion: one of "
+            + "require-type:TYPE, prohibit-type:TYPE, not-expensive") == true)
+        #expect(usageError("hold", "require-type") == "hold: \"require-type\" needs a value: require-type:TYPE")
+        #expect(usageError("hold", "not-expensive:yes") == "hold: \"not-expensive:yes\" takes no value")
+        #expect(usageError("hold", "require-type:pigeon")?.hasPrefix("--require-type expects one of") == true)
+        #expect(usageError("hold", "not-expensive", "--not-expensive") == "--not-expensive given more than once")
+        #expect(usageError("hold", "timeout:3") != nil, "only criteria: wait's --timeout is no word of hold")
+    }
+
+    @Test("--network and --not-network name networks by Name= or ID; a malformed NAME is a usage error")
+    func networkConditions() throws {
+        let status = try parsed(StatusVerb.self, "status", "--network", "home")
+        #expect(status.criteria == Criteria(requiredNetwork: "home"))
+        let monitor = try parsed(MonitorVerb.self, "monitor", "--not-network", "hotspot", "--not-network", "hotel")
+        #expect(monitor.criteria == Criteria(prohibitedNetworks: ["hotspot", "hotel"]))
+        let id = String(repeating: "0f", count: 16)
+        let wait = try parsed(WaitVerb.self, "wait", "--network", id, "--not-expensive")
+        #expect(wait.criteria == Criteria(prohibitExpensivePaths: true, requiredNetwork: id))
+        #expect(usageError("status", "--network", "home wifi")?.hasPrefix("--network expects a network's Name=")
+            == true)
+        #expect(usageError("status", "--not-network", "") != nil)
+        #expect(usageError("status", "--network", "home", "--not-network", "home")
+            == "--network home and --not-network home contradict each other")
+        #expect(usageError("status", "--network", "home", "--network", "office") != nil)
+        #expect(usageError("monitor", "--network", "home", "--route", "example.org")
+            == "--network does not apply with --route")
+        // The template unit's instance words: pathd-path@network:home.service.
+        let hold = try parsed(HoldVerb.self, "hold", "network:home", "not-network:hotspot")
+        #expect(hold.criteria == Criteria(requiredNetwork: "home", prohibitedNetworks: ["hotspot"]))
+    }
+
+    @Test("a network pathd's configuration does not name (unknownNetwork) is a usage error; other refusals are not")
+    func unknownNetworkIsUsage() {
+        #expect(CommandError.refused(.unknownNetwork, "no network is named \"hotel\"").exitStatus == .usage)
+        #expect(CommandError.refused(.badArgument, "requiredNetwork must name networks").exitStatus == .refused)
+    }
+
     @Test("an unknown interface type lists the accepted names")
     func unknownType() {
         let message = usageError("status", "--require-type", "pigeon")
@@ -107,12 +171,12 @@ struct PathctlCommandLineTests {
         #expect(try PathctlCommandLine.parse(["status", "--version"]).word == "version")
     }
 
-    @Test("the requirement options' help names status and wait, and says what status does without them",
+    @Test("the requirement options' help names status, wait, run and hold, and says what status does without them",
           arguments: PathRequirements.options.map(\.option.name))
     func requirementHelp(option: String) throws {
         let spec = try #require(Commands.table.options.first { $0.name == option }).spec
         let help = spec.help.split(separator: "\n").joined(separator: " ")
-        #expect(help.hasPrefix("status, wait: "), "\(option): \(help)")
+        #expect(help.hasPrefix("status, wait, run, hold: "), "\(option): \(help)")
         #expect(help.contains("status then exits 1 without"), "\(option): \(help)")
         #expect(!PathctlCommandLine.usage.contains("status --check, wait"))
         #expect(try PathctlCommandLine.parse(["status", option]).word == "status")

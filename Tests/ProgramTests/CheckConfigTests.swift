@@ -4,7 +4,7 @@ import PathTestFixtures
 import Testing
 
 /// `pathd --check-config`: needs no namespace and no socket, so it runs everywhere.
-@Suite("pathd --check-config")
+@Suite("pathd --check-config", .blocking)
 struct CheckConfigCommand {
     @Test("a valid file prints the effective configuration; an invalid one exits 1 with file:line")
     func checkConfig() throws {

@@ -4,7 +4,7 @@ import PathTestFixtures
 import Testing
 
 /// What a program links, by `ldd`: needs no namespace, so it runs everywhere.
-@Suite("Client programs' libraries")
+@Suite("Client programs' libraries", .blocking)
 struct ClientLibraries {
     static func libraries(of program: String) throws -> [String] {
         let output = try Command.check(try Command.find("ldd"), [try BuiltProduct.url(program).path])

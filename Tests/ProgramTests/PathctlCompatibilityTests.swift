@@ -6,7 +6,7 @@ import Testing
 /// pathctl against a fake daemon on a real socket (no kernel needed): a newer daemon's
 /// lines are printed, not fatal (docs/PROTOCOL.md, "Version rule"), and a daemon that
 /// fails at once is retried by the back-off pathctl(1) documents, never in a loop.
-@Suite("pathctl against a newer or misbehaving daemon")
+@Suite("pathctl against a newer or misbehaving daemon", .blocking)
 struct PathctlCompatibilityTests {
     static func futureDaemon(_ socketPath: String) throws -> (FakeDaemon, [String]) {
         let lines = try Fixture.compatibilityLines("future-v1.jsonl")
@@ -77,7 +77,8 @@ struct PathctlCompatibilityTests {
             }
             try waitUntil("monitor printed the path with a status it does not know",
                           detail: { try Self.read(output, errors) }) {
-                try String(contentsOfFile: output, encoding: .utf8).contains("degraded via eth0 (IPv4, IPv6, DNS)")
+                try String(contentsOfFile: output, encoding: .utf8)
+                    .contains("degraded via eth0 on office (IPv4, IPv6, DNS)")
             }
             #expect(monitor.isRunning)
             let said = try Self.read(output, errors)

@@ -6,7 +6,7 @@ import Testing
 /// pathctl against something on the socket that accepts and never answers (a hung
 /// daemon, or another program): no command blocks for ever, and each says which socket
 /// stayed silent (pathctl(1), EXIT STATUS). A real Unix socket; no kernel needed.
-@Suite("pathctl against a daemon that never answers")
+@Suite("pathctl against a daemon that never answers", .blocking)
 struct PathctlSilentDaemonTests {
     static let hello = PathctlCompatibilityTests.hello
 

@@ -24,4 +24,29 @@ struct SocketPathLimitTests {
         #expect(SocketPath.expectation(for: "x.sock", absolute: false) == nil)
         #expect(SocketPath.expectation(for: "", absolute: false) == "a path of 1 to 107 bytes")
     }
+
+    /// Every path SocketPath accepts (for a client: relative allowed) makes an address,
+    /// and every path it refuses does not: one rule on both sides of the programs.
+    @Test("SocketPath accepts exactly the paths UnixSocketAddress can build", arguments: [
+        "", "x", "/", "/run/pathd/pathd.sock", "relative/pathd.sock", "/tmp/a\0b", "\0", "/run/pathd.sock\0",
+        "/" + String(repeating: "s", count: 106), "/" + String(repeating: "s", count: 107),
+        "/" + String(repeating: "é", count: 53), "/" + String(repeating: "é", count: 54),
+    ])
+    func oneRule(path: String) {
+        let accepted = SocketPath.expectation(for: path, absolute: false) == nil
+        let built: Bool
+        do {
+            _ = try UnixSocketAddress(path: path)
+            built = true
+        } catch {
+            built = false
+        }
+        #expect(accepted == built, "\(path.debugDescription): SocketPath \(accepted), UnixSocketAddress \(built)")
+    }
+
+    @Test("a NUL byte is refused with its own words")
+    func nulIsRefused() {
+        #expect(SocketPath.expectation(for: "/run/a\0b", absolute: true) == "a path with no NUL byte")
+        #expect(SocketPath.expectation(for: "a\0", absolute: false) == "a path with no NUL byte")
+    }
 }

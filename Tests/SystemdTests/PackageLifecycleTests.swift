@@ -37,7 +37,7 @@ extension SystemdTests {
             try system.check("""
                 dpkg-deb -R \(package) /var/tmp/newer && \
                 sed -i 's/^Version: .*/&+upgrade1/' /var/tmp/newer/DEBIAN/control && \
-                dpkg-deb -b /var/tmp/newer /var/tmp/pathd-newer.deb >/dev/null
+                dpkg-deb -Znone -b /var/tmp/newer /var/tmp/pathd-newer.deb >/dev/null
                 """)
             func reconnects() -> Int {
                 monitor.stderr.components(separatedBy: "pathctl: reconnected to pathd").count - 1

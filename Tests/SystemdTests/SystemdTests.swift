@@ -6,13 +6,15 @@ import Testing
 /// pathd's packages under a real systemd 252, as an administrator meets them: each test
 /// boots a container (scripts/test/booted_systemd.py), installs the .debs `make test`
 /// built with dpkg, and works the units from inside while the uplink's carrier is
-/// switched from outside. One container at a time: each boots in well under a second,
-/// and the checks wait on systemd's and pathd's own answers, never on time alone.
-@Suite("pathd under a booted systemd", .serialized,
-       .enabled(if: ContainerSupport.unavailable == nil, "\(ContainerSupport.unavailable ?? "")"))
+/// switched from outside. Each test has a container, namespaces and a cgroup of its own
+/// (scripts/test/booted_systemd.py), so the tests run beside each other on the lanes of
+/// `.blocking(.systems)`; the checks wait on systemd's and pathd's own answers, never on time alone.
+@Suite("pathd under a booted systemd",
+       .enabled(if: ContainerSupport.unavailable == nil, "\(ContainerSupport.unavailable ?? "")"),
+       .blocking(.systems))
 struct SystemdTests {
     static let units = ["pathd.socket", "pathd.service", "pathd-wait-online.service", "pathd-probe.service",
-                        "pathd-wait-route@*.service"]
+                        "pathd-wait-route@*.service", "pathd-path@*.service"]
 
     /// Boots a container with both packages installed by dpkg, runs `body`, then holds the
     /// journal of pathd's units to pathd's own lines (`allowedWarnings` names the words of

@@ -18,7 +18,7 @@ _pathctl() {
         --require-type|--prohibit-type)
             COMPREPLY=($(compgen -W "wifi cellular wiredEthernet loopback other wired ethernet" -- "$cur"))
             return ;;
-        --timeout|--since|--address|--server|--domain|--vendor-option|--captive-portal)
+        --network|--not-network|--timeout|--since|--grace|--address|--server|--domain|--vendor-option|--captive-portal)
             COMPREPLY=()
             return ;;
         --format)
@@ -34,7 +34,7 @@ _pathctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket|--require-type|--prohibit-type|--timeout|--format|--since|--family|--address|--server|--domain|--vendor-option|--captive-portal)
+            --socket|--require-type|--prohibit-type|--network|--not-network|--timeout|--format|--since|--grace|--family|--address|--server|--domain|--vendor-option|--captive-portal)
                 [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
                 ((i++)) ;;
             -*) ;;
@@ -44,15 +44,17 @@ _pathctl() {
 
     local options="--socket --json --no-color --help --version"
     case $command in
-        status) options+=" --require-type --prohibit-type --check --ipv4 --ipv6 --dns --internet" ;;
-        monitor) options+=" --require-type --prohibit-type --route" ;;
-        wait) options+=" --require-type --prohibit-type --ipv4 --ipv6 --dns --internet --route --timeout" ;;
+        status) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --check --ipv4 --ipv6 --dns --internet" ;;
+        monitor) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --route" ;;
+        wait) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet --route --timeout" ;;
         metrics) options+=" --format" ;;
         history) options+=" --route --since" ;;
+        run) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet --restart --grace" ;;
+        hold) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet" ;;
         lease) options+=" --family --address --server --domain --vendor-option --captive-portal --ended" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history networks lease" -- "$cur"))
+        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run hold networks lease" -- "$cur"))
     elif [[ $command == monitor && $cur != -* ]]; then
         # monitor --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
@@ -65,6 +67,12 @@ _pathctl() {
     elif [[ $command == history && $cur != -* ]]; then
         # history --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))
+    elif [[ $command == run && $cur != -* ]]; then
+        # run -- COMMAND [ARG...]: command names, then file names
+        COMPREPLY=($(compgen -c -f -- "$cur"))
+    elif [[ $command == hold && $cur != -* ]]; then
+        # hold [CRITERION...]: one of the words
+        COMPREPLY=($(compgen -W "require-type: prohibit-type: not-expensive not-constrained network: not-network: ipv4 ipv6 dns internet" -- "$cur"))
     else
         COMPREPLY=($(compgen -W "$options" -- "$cur"))
     fi

@@ -21,8 +21,9 @@ behind; `sweep`, which each test run calls first, removes it.
 
 As on a real host, the image's /usr/sbin/policy-rc.d (which forbids maintainer scripts
 to start services) is removed. Not as on a host, to keep a boot within seconds on two
-cores: services of this machine that have nothing to do with pathd are masked (see
-UNRELATED), and man-db's trigger does not rebuild its index on each dpkg run.
+cores: what this machine starts of its own that pathd's tests do not need is masked
+(see `unrelated_units`: read from the image, not named), and man-db's trigger does not
+rebuild its index on each dpkg run.
 """
 
 import argparse
@@ -36,14 +37,15 @@ import sys
 import time
 import uuid
 
-IP = "/usr/sbin/ip" if os.path.exists("/usr/sbin/ip") else "ip"
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import netns  # noqa: E402
+
 PREFIX = "pathd-systemd-"
 BASE = "/var/tmp"
-# Enabled on this kind of machine, slow to start, and unrelated to pathd.
-UNRELATED = ["postgresql.service", "postgresql@15-main.service", "prometheus.service",
-             "prometheus-node-exporter.service", "docker.service", "containerd.service", "cron.service",
-             "apt-daily.timer", "apt-daily-upgrade.timer", "man-db.timer", "e2scrub_all.timer",
-             "fstrim.timer", "logrotate.timer", "systemd-tmpfiles-clean.timer"]
+# Where the image's units are enabled: the administrator's and the packages' (etc), and
+# the vendor's own (lib).
+ENABLED_BY_HOST = "etc/systemd/system"
+ENABLED_BY_VENDOR = ("lib/systemd/system", "usr/lib/systemd/system")
 CONTAINER_ADDRESS = "10.77.0.2"
 PEER_ADDRESS = "10.77.0.1"
 CONTAINER_ADDRESS6 = "fd00:77::2"
@@ -99,22 +101,43 @@ def mounted_below(directory):
 
 def network(state):
     """The two namespaces and the veth pair between them."""
-    container, peer = state["namespace"], state["peerNamespace"]
-    for namespace in (container, peer):
-        run(IP, "netns", "add", namespace)
-        state.setdefault("created", []).append(namespace)
-        run(IP, "netns", "exec", namespace, "sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0",
-            "net.ipv6.conf.all.accept_dad=0")
-        run(IP, "-n", namespace, "link", "set", "lo", "up")
-    run(IP, "-n", container, "link", "add", "uplink0", "type", "veth", "peer", "name", "peer0", "netns", peer)
-    run(IP, "-n", container, "address", "add", f"{CONTAINER_ADDRESS}/24", "dev", "uplink0")
-    run(IP, "-n", container, "address", "add", f"{CONTAINER_ADDRESS6}/64", "dev", "uplink0", "nodad")
-    run(IP, "-n", peer, "address", "add", f"{PEER_ADDRESS}/24", "dev", "peer0")
-    run(IP, "-n", peer, "address", "add", f"{PEER_ADDRESS6}/64", "dev", "peer0", "nodad")
-    run(IP, "-n", container, "link", "set", "uplink0", "up")
-    run(IP, "-n", peer, "link", "set", "peer0", "up")
-    run(IP, "-n", container, "route", "add", "default", "via", PEER_ADDRESS)
-    run(IP, "-n", container, "-6", "route", "add", "default", "via", PEER_ADDRESS6)
+    made = {}
+    for name in (state["namespace"], state["peerNamespace"]):
+        made[name] = netns.Namespace(name)
+        state.setdefault("created", []).append(name)
+    container, peer = made[state["namespace"]], made[state["peerNamespace"]]
+    container.veth("uplink0", peer, "peer0")
+    container.ip("address", "add", f"{CONTAINER_ADDRESS}/24", "dev", "uplink0")
+    container.ip("address", "add", f"{CONTAINER_ADDRESS6}/64", "dev", "uplink0", "nodad")
+    peer.ip("address", "add", f"{PEER_ADDRESS}/24", "dev", "peer0")
+    peer.ip("address", "add", f"{PEER_ADDRESS6}/64", "dev", "peer0", "nodad")
+    container.ip("link", "set", "uplink0", "up")
+    peer.ip("link", "set", "peer0", "up")
+    container.ip("route", "add", "default", "via", PEER_ADDRESS)
+    container.ip("-6", "route", "add", "default", "via", PEER_ADDRESS6)
+
+
+def unrelated_units(root):
+    """What the image starts at boot that pathd's tests do not need, read from its unit
+    directories: every unit the administrator or a package enabled (a link in a `.wants`
+    or `.requires` directory of /etc/systemd/system: a database, a container engine, a
+    router advertisement daemon, a getty), but systemd's own units and the targets; and
+    every timer, wherever enabled (apt's and man-db's first run at boot would load two
+    cores for minutes). pathd's own units are never among them."""
+    units = set()
+    for base, vendor in [(ENABLED_BY_HOST, False)] + [(directory, True) for directory in ENABLED_BY_VENDOR]:
+        directory = os.path.join(root, base)
+        if not os.path.isdir(directory):
+            continue
+        for wants in os.listdir(directory):
+            if not wants.endswith((".wants", ".requires")):
+                continue
+            for unit in os.listdir(os.path.join(directory, wants)):
+                if unit.startswith("pathd") or unit.endswith(".target"):
+                    continue
+                if unit.endswith(".timer") or (not vendor and not unit.startswith("systemd-")):
+                    units.add(unit)
+    return sorted(units)
 
 
 def prepare_root(state, debs):
@@ -132,8 +155,8 @@ def prepare_root(state, debs):
     policy = os.path.join(root, "usr/sbin/policy-rc.d")
     if os.path.lexists(policy):
         os.remove(policy)
-    units = os.path.join(root, "etc/systemd/system")
-    for unit in UNRELATED:
+    units = os.path.join(root, ENABLED_BY_HOST)
+    for unit in unrelated_units(root):
         link = os.path.join(units, unit)
         if os.path.lexists(link):
             os.remove(link)
@@ -265,12 +288,7 @@ def halt(state, nspawn_pid):
         if alive(nspawn_pid) and time.monotonic() >= deadline:
             os.kill(nspawn_pid, signal.SIGKILL)
     for namespace in state.get("created", []):
-        pids = run(IP, "netns", "pids", namespace, check=False).stdout.split()
-        for pid in pids:
-            try:
-                os.kill(int(pid), signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        netns.kill_processes(namespace)
 
 
 def teardown(directory):
@@ -293,10 +311,10 @@ def teardown(directory):
     except OSError as error:
         problems.append(f"cgroup: {error}")
     for namespace in state.get("created", []):
-        if os.path.exists(f"/run/netns/{namespace}"):
-            result = run(IP, "netns", "del", namespace, check=False)
-            if result.returncode != 0:
-                problems.append(f"ip netns del {namespace}: {result.stderr.strip()}")
+        try:
+            netns.remove(namespace)
+        except RuntimeError as error:
+            problems.append(str(error))
     if mounted_below(directory):
         problems.append(f"still mounted below {directory}: {mounted_below(directory)}; directory kept")
     else:

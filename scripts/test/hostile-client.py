@@ -369,6 +369,97 @@ def long_ids(arguments):
     emit("summary", hello=message_type(hello) if hello else None, **conversation.summary())
 
 
+def route_burst(arguments):
+    """`held` route subscriptions made one at a time (each waited for) over connections
+    of `per_connection` each, then `burst` more connections that each send one route
+    subscription at once, all written before any reply is read: the requests a budget
+    must count while their kernel lookups are out. Prints "held" after the first part
+    (with the replies' types), "sent" once the burst is written, a "reply" per burst
+    connection's answer (type, error code) as it comes, and "answered" once every one
+    came; then holds every connection (and so its subscriptions), reading the lines they
+    bring, until stdin closes. Destinations: 10.1.x.y for the held ones, 10.2.x.y for the burst."""
+    deadline = Deadline(arguments.deadline)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    total = -(-arguments.held // arguments.per_connection) + arguments.burst
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, total + 64)), hard))
+
+    def subscribe(network, index):
+        destination = f"10.{network}.{index >> 8}.{index & 255}"
+        return json.dumps({"op": "subscribe", "id": index, "destination": destination}).encode() + b"\n"
+
+    held_types = {}
+    sockets = []
+    for start in range(0, arguments.held, arguments.per_connection):
+        sock = connect(arguments.socket, deadline)
+        _, pending = read_line(sock, b"", deadline)
+        sockets.append(sock)
+        for index in range(start, min(arguments.held, start + arguments.per_connection)):
+            sock.sendall(subscribe(1, index))
+            line, pending = read_line(sock, pending, deadline)
+            if line is None:
+                kind = "endOfFile"
+            else:
+                kind = (error_code(line) or "error") if message_type(line) == "error" else message_type(line)
+            held_types[kind] = held_types.get(kind, 0) + 1
+    emit("held", types=held_types)
+    burst = [connect(arguments.socket, deadline) for _ in range(arguments.burst)]
+    pending = {}
+    for sock in burst:
+        _, pending[sock.fileno()] = read_line(sock, b"", deadline)
+    for index, sock in enumerate(burst):
+        sock.sendall(subscribe(2, index))
+    emit("sent", connections=len(burst))
+    answers = {}
+    by_fd = {sock.fileno(): sock for sock in burst}
+    for fd, rest in pending.items():
+        if b"\n" in rest:
+            answers[fd] = rest.split(b"\n", 1)[0]
+    poller = select.epoll()
+    for fd in by_fd:
+        if fd not in answers:
+            poller.register(fd, select.EPOLLIN)
+    for fd, line in answers.items():
+        emit("reply", type=message_type(line), code=error_code(line))
+    while len(answers) < len(burst) and not deadline.passed():
+        for fd, _ in poller.poll(min(0.5, deadline.remaining())):
+            chunk = by_fd[fd].recv(65536)
+            pending[fd] += chunk
+            if b"\n" in pending[fd] or not chunk:
+                line = pending[fd].split(b"\n", 1)[0] if chunk else b""
+                answers[fd] = line
+                poller.unregister(fd)
+                emit("reply", type=message_type(line) if line else "endOfFile", code=error_code(line))
+    types, codes = {}, {}
+    for line in answers.values():
+        kind = message_type(line) if line else "endOfFile"
+        types[kind] = types.get(kind, 0) + 1
+        if error_code(line):
+            codes[error_code(line)] = codes.get(error_code(line), 0) + 1
+    emit("answered", types=types, codes=codes, unanswered=len(burst) - len(answers))
+    # Reads (and drops) the lines the subscriptions bring, as a client that follows them,
+    # until stdin closes.
+    pushed = 0
+    every = {sock.fileno(): sock for sock in sockets + burst}
+    for sock in every.values():
+        sock.setblocking(False)
+    while True:
+        readable, _, _ = select.select([sys.stdin] + list(every.values()), [], [])
+        if sys.stdin in readable and not os.read(sys.stdin.fileno(), 4096):
+            break
+        for sock in readable:
+            if sock is not sys.stdin:
+                try:
+                    chunk = sock.recv(1 << 20)
+                except (BlockingIOError, ConnectionResetError):
+                    continue
+                if not chunk:
+                    del every[sock.fileno()]
+                pushed += chunk.count(b"\n")
+    for sock in sockets + burst:
+        sock.close()
+    emit("summary", held=held_types, types=types, codes=codes, unanswered=len(burst) - len(answers), pushed=pushed)
+
+
 def stream_empty_lines(arguments):
     """Empty lines as fast as the daemon takes them, until `cap` bytes or stdin closes;
     "streaming" once the daemon is behind (EAGAIN). Then a ping, which must be answered."""
@@ -490,6 +581,11 @@ def main():
     mode = modes.add_parser("empty-lines", help=stream_empty_lines.__doc__)
     mode.add_argument("--cap", type=int, required=True, help="bytes at most")
     mode.set_defaults(run=stream_empty_lines)
+    mode = modes.add_parser("route-burst", help=route_burst.__doc__)
+    mode.add_argument("--held", type=int, default=0, help="route subscriptions made first, one at a time")
+    mode.add_argument("--per-connection", type=int, default=64, help="of those, per connection")
+    mode.add_argument("--burst", type=int, required=True, help="connections sending one subscribe each, at once")
+    mode.set_defaults(run=route_burst)
     mode = modes.add_parser("connections", help=many_connections.__doc__)
     mode.add_argument("--count", type=int, required=True)
     mode.set_defaults(run=many_connections)

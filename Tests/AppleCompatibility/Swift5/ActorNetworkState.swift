@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: an actor owns the latest path; the handler hops in with a Task.
 import Foundation
-import PathClient
+import Network
 
 actor NetworkState {
     private let monitor = NWPathMonitor()

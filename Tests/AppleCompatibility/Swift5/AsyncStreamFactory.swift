@@ -2,7 +2,7 @@
 // Pattern: a static factory that owns its monitor inside the stream, keeps only the
 // newest path for a slow reader, and cancels the monitor when the reader goes away.
 import Foundation
-import PathClient
+import Network
 
 enum NetworkPathStream {
     static func updates(requiredInterfaceType: NWInterface.InterfaceType? = nil) -> AsyncStream<NWPath> {

@@ -2,7 +2,7 @@
 // Pattern: an AsyncStream extension on the monitor itself, cancelled from
 // onTermination (as in automerge-repo-swift's NWPathMonitor+paths).
 import Foundation
-import PathClient
+import Network
 
 extension NWPathMonitor {
     func paths() -> AsyncStream<NWPath> {

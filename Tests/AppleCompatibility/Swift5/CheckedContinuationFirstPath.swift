@@ -2,7 +2,7 @@
 // Pattern: bridging the first path into async code with withCheckedContinuation,
 // cancelling the monitor from inside its own handler.
 import Foundation
-import PathClient
+import Network
 
 func fetchCurrentPath() async -> NWPath {
     await withCheckedContinuation { continuation in

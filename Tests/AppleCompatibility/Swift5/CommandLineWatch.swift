@@ -2,7 +2,7 @@
 // Pattern: a command-line tool's "watch" subcommand: print every change with a
 // timestamp on the main queue and park the main thread in dispatchMain().
 import Foundation
-import PathClient
+import Network
 
 enum NetWatchCommand {
     static func run(arguments: [String]) -> Never {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: the app's own connection-type enum made from a path, with the order most
 // apps use (Wi-Fi before wired before cellular) and an "unknown" fallback.
-import PathClient
+import Network
 
 enum ConnectionKind: String, CaseIterable, Sendable {
     case wifi

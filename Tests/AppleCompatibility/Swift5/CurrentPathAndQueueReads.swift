@@ -2,7 +2,7 @@
 // Pattern: reading currentPath on demand (no handler at all) and checking which queue
 // a monitor was started on.
 import Foundation
-import PathClient
+import Network
 
 struct ConnectivityChecker: Sendable {
     let monitor: NWPathMonitor

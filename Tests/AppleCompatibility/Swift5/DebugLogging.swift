@@ -2,7 +2,7 @@
 // Pattern: logging paths the way apps do: debugDescription, String(describing:),
 // String(reflecting:), interpolation of paths, interfaces, reasons and endpoints.
 import Foundation
-import PathClient
+import Network
 
 func logLine(for path: NWPath) -> String {
     var parts = ["[Network] \(path)"]

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: the delegate style of older apps: a weak delegate told on the main queue.
 import Foundation
-import PathClient
+import Network
 
 protocol ReachabilityObserverDelegate: AnyObject {
     func reachabilityChanged(isReachable: Bool, isExpensive: Bool)

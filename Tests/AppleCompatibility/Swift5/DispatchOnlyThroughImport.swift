@@ -2,7 +2,7 @@
 // Pattern: a file whose only import is the path library, yet it makes its own queues
 // (`DispatchQueue(label:qos:)`, `.global(qos:)`, `DispatchQoS`), as files that import
 // only Network do: Network makes Dispatch visible.
-import PathClient
+import Network
 
 final class QueueOwningWatcher: Sendable {
     private let monitor = NWPathMonitor()

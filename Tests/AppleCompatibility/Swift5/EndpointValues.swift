@@ -2,7 +2,7 @@
 // Pattern: NWEndpoint values in configuration code: hosts from string literals and
 // text, ports from literals, raw values and text, and a switch over the cases.
 import Foundation
-import PathClient
+import Network
 
 struct ServerEndpoints {
     let primary: NWEndpoint = .hostPort(host: "api.example.com", port: .https)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: iOS 17's AsyncSequence conformance: `for await path in monitor`.
 import Foundation
-import PathClient
+import Network
 
 @available(iOS 17.0, macOS 14.0, watchOS 10.0, tvOS 17.0, *)
 struct ConnectivityWatcher: Sendable {

@@ -2,7 +2,7 @@
 // Pattern: reading the router's address from path.gateways: `.hostPort(let host, _)`,
 // then `.ipv4(let address)` / `.ipv6` / `.name`.
 import Foundation
-import PathClient
+import Network
 
 func gatewayAddresses(of path: NWPath) -> [String] {
     path.gateways.compactMap { endpoint -> String? in

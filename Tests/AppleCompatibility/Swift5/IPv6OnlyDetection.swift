@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: detecting an IPv6-only (NAT64) network and DNS availability before
 // choosing how to connect.
-import PathClient
+import Network
 
 enum AddressFamilyPreference: Sendable {
     case dualStack

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: NWInterface and its type as Hashable values: sets, dictionary keys,
 // grouping, sorting by index.
-import PathClient
+import Network
 
 func interfacesByType(_ path: NWPath) -> [NWInterface.InterfaceType: [NWInterface]] {
     Dictionary(grouping: path.availableInterfaces, by: \.type)

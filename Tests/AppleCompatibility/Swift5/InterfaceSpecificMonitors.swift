@@ -2,7 +2,7 @@
 // Pattern: one monitor per interface type (Wi-Fi, cellular, Ethernet) kept in a
 // dictionary keyed by NWInterface.InterfaceType, each reporting availability.
 import Foundation
-import PathClient
+import Network
 
 // @unchecked Sendable: its mutable state is touched on `queue` only.
 final class InterfaceAvailability: @unchecked Sendable {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: mapping interface types to UI symbols and labels with an exhaustive switch.
-import PathClient
+import Network
 
 enum NetworkBadge: String, Sendable {
     case wifi = "wifi"

@@ -2,7 +2,7 @@
 // Pattern: "are we on the office / home network?" by comparing the gateway with a
 // known router, built with NWEndpoint.Host("…") and IPv4Address("…").
 import Foundation
-import PathClient
+import Network
 
 struct KnownNetwork: Sendable {
     let name: String

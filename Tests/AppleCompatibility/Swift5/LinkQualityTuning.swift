@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: newer SDKs' `NWPath.LinkQuality`, behind the compiler and availability checks
 // that SDKs put around it, mapped to an app's own initial buffer size.
-import PathClient
+import Network
 
 enum InitialBufferSize: Int, Sendable {
     case small = 16

@@ -2,7 +2,7 @@
 // Pattern: a Swift 6-ready shared service: @unchecked Sendable, state behind an NSLock,
 // handlers that capture only Sendable values.
 import Foundation
-import PathClient
+import Network
 
 // @unchecked Sendable: every mutable property is touched with `lock` held.
 final class ConnectivityService: @unchecked Sendable {

@@ -3,7 +3,7 @@
 // the main actor with a Task, the model is never touched off it.
 import Foundation
 import Observation
-import PathClient
+import Network
 
 @MainActor
 @Observable

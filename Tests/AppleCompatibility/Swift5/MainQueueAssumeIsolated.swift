@@ -2,7 +2,7 @@
 // Pattern: a main-actor class that starts the monitor on the main queue and tells the
 // compiler so with MainActor.assumeIsolated (Swift 6 style).
 import Foundation
-import PathClient
+import Network
 
 @MainActor
 final class OfflineBannerController {

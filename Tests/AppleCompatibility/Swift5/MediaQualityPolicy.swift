@@ -2,7 +2,7 @@
 // Pattern: Low Data Mode and metered networks: pick a media quality from
 // isConstrained / isExpensive, kept in a Mutex for Swift 6.
 import Foundation
-import PathClient
+import Network
 import Synchronization
 
 enum MediaQuality: Sendable {

@@ -2,7 +2,7 @@
 // Pattern: a protocol that NWPathMonitor conforms to, so that tests can inject a mock
 // (the Swift 6-era spelling: the requirement's handler is @Sendable, as Apple's is).
 import Foundation
-import PathClient
+import Network
 
 @available(iOS 12.0, macOS 10.14, *)
 public protocol NetworkMonitoring: AnyObject, Sendable {

@@ -2,7 +2,7 @@
 // Pattern: re-broadcasting path changes through NotificationCenter for older parts of
 // an app, with the path and a flag in userInfo.
 import Foundation
-import PathClient
+import Network
 
 extension Notification.Name {
     static let networkReachabilityDidChange = Notification.Name("NetworkReachabilityDidChange")

@@ -3,7 +3,7 @@
 // Swift 5 mode: weak self captured by the handler, hop to the main queue.
 import Foundation
 import Observation
-import PathClient
+import Network
 
 @Observable
 final class NetworkStatusViewModel {

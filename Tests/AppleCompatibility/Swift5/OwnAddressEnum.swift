@@ -3,7 +3,7 @@
 // enum) kept in its `Sendable` values, and generic code that parses any `IPAddress`
 // from text through the protocol's `init?(_:)`.
 import FoundationEssentials
-import PathClient
+import Network
 
 enum EitherAddress: IPAddress, Hashable {
     case v4(IPv4Address)

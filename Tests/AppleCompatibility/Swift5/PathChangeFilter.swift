@@ -2,7 +2,7 @@
 // Pattern: de-duplicating paths with NWPath's Equatable before doing work (Swift 5
 // class state mutated from the handler on the monitor's queue).
 import Foundation
-import PathClient
+import Network
 
 final class PathChangeFilter {
     private let monitor = NWPathMonitor()

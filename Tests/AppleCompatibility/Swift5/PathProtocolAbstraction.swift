@@ -3,7 +3,7 @@
 // initializer, so tests fake the path), and a monitor protocol whose handler takes
 // the abstraction: Swift 5 code from before the handler became @Sendable.
 import Foundation
-import PathClient
+import Network
 
 public protocol NetworkPathProtocol {
     var status: NWPath.Status { get }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: copying a path into the app's own Sendable, Equatable value (for state
 // stores and tests), every field included.
-import PathClient
+import Network
 
 struct NetworkSnapshot: Equatable, Sendable {
     let status: NWPath.Status

@@ -2,7 +2,7 @@
 // Pattern: a download gate that ignores cellular (and falls back to "Wi-Fi only" on
 // systems without prohibitedInterfaceTypes).
 import Foundation
-import PathClient
+import Network
 
 final class LargeDownloadGate: Sendable {
     private let monitor: NWPathMonitor

@@ -2,7 +2,7 @@
 // Pattern: treating `.requiresConnection` (on-demand VPN, dial-up) as "will connect
 // when used", distinct from satisfied and unsatisfied, and never as offline.
 import Foundation
-import PathClient
+import Network
 
 enum ReachabilityState: Equatable, Sendable {
     case reachable(expensive: Bool)

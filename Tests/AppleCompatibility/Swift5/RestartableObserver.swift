@@ -2,7 +2,7 @@
 // Pattern: cancel() is final, so "restart" makes a new monitor each time (Swift 5
 // class, optional monitor property).
 import Foundation
-import PathClient
+import Network
 
 final class RestartableNetworkObserver {
     private var monitor: NWPathMonitor?

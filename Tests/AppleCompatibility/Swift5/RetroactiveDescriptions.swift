@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: Swift 5-era extensions that give Apple's enums descriptions and a case list
 // (Reachability-style libraries iterate every interface type).
-import PathClient
+import Network
 
 extension NWPath.Status: CustomStringConvertible {
     public var description: String {

@@ -2,7 +2,7 @@
 // Pattern: "give me the path now" for synchronous code: wait for the first update,
 // the result in a small locked box so that it also compiles in Swift 6.
 import Foundation
-import PathClient
+import Network
 
 // @unchecked Sendable: `stored` is only touched with `lock` held.
 private final class PathBox: @unchecked Sendable {

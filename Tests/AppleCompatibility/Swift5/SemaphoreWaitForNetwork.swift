@@ -2,7 +2,7 @@
 // Pattern: a script-style helper that blocks until the network is up (or a timeout),
 // with a semaphore and a captured flag: Swift 5 code, as CLI tools have it.
 import Foundation
-import PathClient
+import Network
 
 func waitForNetwork(timeout: DispatchTimeInterval = .seconds(10)) -> Bool {
     let semaphore = DispatchSemaphore(value: 0)

@@ -2,7 +2,7 @@
 // Pattern: the tutorial singleton (Hacking with Swift and countless apps): a shared
 // monitor with isConnected and a connection type worked out with usesInterfaceType.
 import Foundation
-import PathClient
+import Network
 
 final class NetworkMonitor {
     static let shared = NetworkMonitor()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: exhaustive switches over NWPath.Status and NWPath.UnsatisfiedReason with
 // `@unknown default`, as the compiler asks for Apple's non-frozen enums.
-import PathClient
+import Network
 
 func statusMessage(for path: NWPath) -> String {
     switch path.status {

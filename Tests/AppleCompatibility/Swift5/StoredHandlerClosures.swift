@@ -2,7 +2,7 @@
 // Pattern: handlers that are not closure literals: a stored closure value and a
 // method reference (Swift 5 code; neither is Sendable).
 import Foundation
-import PathClient
+import Network
 
 final class NetworkEventRecorder {
     private let monitor = NWPathMonitor()

@@ -3,7 +3,7 @@
 // private serial queue, the state changes are published on the main queue.
 import Foundation
 import Observation
-import PathClient
+import Network
 
 @Observable
 final class NetworkEnvironment {

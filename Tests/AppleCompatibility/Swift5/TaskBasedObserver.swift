@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: a long-lived Task iterating the monitor (iOS 17), cancelled by its owner.
 import Foundation
-import PathClient
+import Network
 
 @available(iOS 17.0, macOS 14.0, *)
 @MainActor

@@ -2,7 +2,7 @@
 // Pattern: resuming queued work when the network comes back (offline → online edge),
 // and never blocking a request because the path says offline.
 import Foundation
-import PathClient
+import Network
 
 final class UploadRetryQueue {
     private let monitor = NWPathMonitor()

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Pattern: "is a VPN on?" and "what is the VPN running over?" from one path, as
 // privacy and streaming apps check it; also reads interface indexes for logging.
-import PathClient
+import Network
 
 struct VPNStatus: Equatable, Sendable {
     var isActive: Bool

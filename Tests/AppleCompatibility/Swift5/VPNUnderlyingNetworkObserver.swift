@@ -3,7 +3,7 @@
 // Tailscale-style apps do): the first interface that is not `.other`, its name and
 // type, and whether the path still goes through a tunnel at all.
 import Foundation
-import PathClient
+import Network
 
 // @unchecked Sendable: its mutable state is touched on `queue` only.
 final class UnderlyingNetworkObserver: @unchecked Sendable {

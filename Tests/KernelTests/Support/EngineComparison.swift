@@ -8,7 +8,8 @@ import Testing
 ///
 /// Both run inside one private mount namespace whose /etc carries the same
 /// pathd.conf and resolv.conf, so the policy (expensive, constrained, types, on-demand)
-/// and DNS are the same for both. For each criteria set there are two PathMonitorPrinters that
+/// and DNS are the same for both. For each criteria set (interface criteria, and the
+/// conditions on the path: not expensive, not constrained) there are two PathMonitorPrinters that
 /// live through every change, one on the daemon (`.daemon`), one with its own engine
 /// (`.inProcess`), and at each check a third one started cold (`.inProcess`).
 final class EngineComparison {
@@ -25,7 +26,14 @@ final class EngineComparison {
                  statusRequest: #"{"op":"status","criteria":{"requiredInterfaceType":"wiredEthernet"}}"#),
         Criteria(name: "prohibited other", probeArguments: ["--prohibit", "other"],
                  statusRequest: #"{"op":"status","criteria":{"prohibitedInterfaceTypes":["other"]}}"#),
+        notExpensive,
+        Criteria(name: "not constrained", probeArguments: ["--not-constrained"],
+                 statusRequest: #"{"op":"status","criteria":{"prohibitConstrainedPaths":true}}"#),
     ]
+
+    /// The condition every path through vA fails (vA is expensive), in both engines.
+    static let notExpensive = Criteria(name: "not expensive", probeArguments: ["--not-expensive"],
+                                       statusRequest: #"{"op":"status","criteria":{"prohibitExpensivePaths":true}}"#)
 
     /// vA (a veth) reported as wired Ethernet and expensive; tunnels constrained; dial0
     /// on demand. Every setting appears in some path of the tests.
@@ -96,7 +104,8 @@ final class EngineComparison {
         var latest: [String: Any] = [:]
         try waitUntil("pathd: \(description)", detail: { "; its path: \(Self.text(latest))" }) {
             latest = try status(Self.criteria[0])
-            return expected(latest)
+            // Settled first: a cold probe finds the gateway pathd is still resolving resolved.
+            return expected(latest) && PathLine.hasSettledNetwork(latest)
         }
         for witness in witnesses {
             let reference = try status(witness.criteria)
@@ -132,7 +141,7 @@ final class EngineComparison {
     }
 
     /// pathd's current path line for `criteria`, from a status request.
-    private func status(_ criteria: Criteria) throws -> [String: Any] {
+    func status(_ criteria: Criteria) throws -> [String: Any] {
         let client = try Subscriber(socketPath: topology.socketPath, request: criteria.statusRequest)
         defer { client.close() }
         return try client.waitFor("pathd's status for \(criteria.name)", PathLine.isPath)

@@ -30,6 +30,16 @@ enum PathLine {
         }
     }
 
+    /// The path's network is settled: identified, or none, or with nothing to be
+    /// identified by (no anchor: a link-scope default route has no gateway). pathd
+    /// resolves the veth topology's gateway just after it starts, and that change of
+    /// network is a line of its own (docs/ARCHITECTURE.md, "Network identity"): a test
+    /// that counts the lines after the first waits for this.
+    static func hasSettledNetwork(_ line: [String: Any]) -> Bool {
+        guard let network = line["network"] as? [String: Any] else { return true }
+        return network["state"] as? String == "identified" || network["anchor"] is NSNull
+    }
+
     /// Unsatisfied, for `reason` when one is given.
     static func unsatisfied(reason: String? = nil) -> ([String: Any]) -> Bool {
         { line in

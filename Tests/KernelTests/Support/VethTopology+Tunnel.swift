@@ -20,8 +20,18 @@ extension VethTopology {
                          _ predicate: ([String: Any]) -> Bool) throws -> Subscriber {
         try startDaemon(arguments: arguments)
         let subscriber = try subscribe()
-        try subscriber.waitFor(description, predicate)
+        try subscriber.waitFor(description) { predicate($0) && PathLine.hasSettledNetwork($0) }
         return subscriber
+    }
+
+    /// Waits until pathd counts `count` subscriptions (its metrics), so that a client
+    /// started in the background is known to hold the path it was given.
+    func waitForSubscriptions(_ count: Int, _ description: String) throws {
+        let pathctl = try BuiltProduct.url("pathctl")
+        try waitUntil(description) {
+            try Command.run(pathctl, ["--socket", socketPath, "metrics", "--format", "prometheus"]).stdout
+                .contains("\npathd_subscriptions \(count)\n")
+        }
     }
 
     func addTunnel() throws {

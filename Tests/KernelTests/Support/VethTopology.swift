@@ -87,9 +87,7 @@ final class VethTopology {
 
     /// Lets every user reach the sockets in the test's directory (mkdtemp makes it 0700).
     func openDirectoryToOthers() throws {
-        guard chmod(directory.url.path, 0o755) == 0 else {
-            throw HarnessError.posix("chmod 0755 \(directory.url.path)", errno: errno)
-        }
+        try directory.openToOthers()
     }
 
     func subscribe(socketPath: String? = nil, request: String = "{\"op\":\"subscribe\"}") throws -> Subscriber {

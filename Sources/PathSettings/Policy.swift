@@ -3,9 +3,9 @@ import PathModel
 
 /// One link's settings, after every `[Interface]` section that matches it applied (see
 /// `Policy`): what they state, and the built-in defaults for the rest.
-public struct InterfaceSettings: Hashable, Sendable {
+public struct LinkSettings: Hashable, Sendable {
     /// What the matching sections state, the later section's value where two state one.
-    public let stated: InterfaceRule.Settings
+    public let stated: InterfaceSettings.Stated
     /// The type the path reports: the last `SetType=`, else the detected type.
     public let type: InterfaceType
     /// What the type alone says (`Policy.expensiveTypes`, `constrainedTypes`): the last
@@ -17,7 +17,7 @@ public struct InterfaceSettings: Hashable, Sendable {
     public var isOnDemand: Bool { stated.isOnDemand ?? false }
     public var isIgnored: Bool { stated.isIgnored ?? false }
 
-    init(stated: InterfaceRule.Settings, detectedType: InterfaceType, policy: Policy) {
+    init(stated: InterfaceSettings.Stated, detectedType: InterfaceType, policy: Policy) {
         self.stated = stated
         type = stated.setType ?? detectedType
         typeIsExpensive = policy.expensiveTypes.contains(type)
@@ -45,16 +45,16 @@ public struct Policy: Hashable, Sendable {
     /// Types constrained unless a rule says otherwise.
     public var constrainedTypes: Set<InterfaceType>
     /// The `[Interface]` sections of the configuration, in file order.
-    public var rules: [InterfaceRule]
+    public var rules: [InterfaceSettings]
     /// The `[Network]` sections of the configuration, in file order.
-    public var networks: [NetworkRule]
+    public var networks: [NetworkSettings]
     /// The key network IDs are computed with (`NetworkKey`), read from the machine ID or
     /// `NetworkKeyFile=` with the files (`ConfigurationFiles.load`); nil identifies no
     /// network (no interface then has one).
     public var networkKey: NetworkKey?
 
     public init(expensiveTypes: Set<InterfaceType> = [.cellular], constrainedTypes: Set<InterfaceType> = [],
-                rules: [InterfaceRule] = [], networks: [NetworkRule] = [], networkKey: NetworkKey? = nil) {
+                rules: [InterfaceSettings] = [], networks: [NetworkSettings] = [], networkKey: NetworkKey? = nil) {
         self.expensiveTypes = expensiveTypes
         self.constrainedTypes = constrainedTypes
         self.rules = rules
@@ -65,25 +65,35 @@ public struct Policy: Hashable, Sendable {
     /// The built-in default.
     public static let standard = Policy()
 
-    public func settings(for link: Link) -> InterfaceSettings {
-        var merged = InterfaceRule()
+    public func settings(for link: Link) -> LinkSettings {
+        var merged = InterfaceSettings()
         for rule in rules where rule.match.matches(link) {
-            for key in InterfaceRule.keys { key.overlay?(&merged, rule) }
+            for key in InterfaceSettings.keys { key.overlay?(&merged, rule) }
         }
-        return InterfaceSettings(stated: merged.settings, detectedType: link.type, policy: self)
+        return LinkSettings(stated: merged.stated, detectedType: link.type, policy: self)
     }
 
     /// The `[Network]` section of an identified network: the first that matches it.
-    public func network(for candidate: NetworkCandidate) -> NetworkRule? {
+    public func network(for candidate: NetworkCandidate) -> NetworkSettings? {
         networks.first { $0.match.matches(candidate) }
+    }
+
+    /// The first network `criteria` name (`Criteria.namedNetworks`) that is neither a
+    /// `[Network] Name=` of this policy nor an ID: nil when there is none. pathd refuses a
+    /// request naming one (`unknownNetwork`): a typo would otherwise never match, and a
+    /// job waiting for it would wait for ever.
+    public func unknownNetwork(in criteria: Criteria) -> String? {
+        criteria.namedNetworks.first { reference in
+            NetworkID(reference) == nil && !networks.contains { $0.stated.name == reference }
+        }
     }
 
     /// What traffic over a link costs, by precedence (`LinkCost.decide`): its network's
     /// section, its `[Interface]` sections, the hints about its network, its type.
-    public func cost(of settings: InterfaceSettings, network: NetworkRule?, hints: NetworkHints) -> LinkCost {
-        let expensive = LinkCost.decide(network: network?.settings.isExpensive, interface: settings.stated.isExpensive,
+    public func cost(of settings: LinkSettings, network: NetworkSettings?, hints: NetworkHints) -> LinkCost {
+        let expensive = LinkCost.decide(network: network?.stated.isExpensive, interface: settings.stated.isExpensive,
                                         hint: hints.isExpensive, typeDefault: settings.typeIsExpensive)
-        let constrained = LinkCost.decide(network: network?.settings.isConstrained,
+        let constrained = LinkCost.decide(network: network?.stated.isConstrained,
                                           interface: settings.stated.isConstrained, hint: nil,
                                           typeDefault: settings.typeIsConstrained)
         return LinkCost(isExpensive: expensive.value, isExpensiveSetBy: expensive.setBy,

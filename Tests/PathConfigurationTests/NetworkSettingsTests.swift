@@ -4,7 +4,7 @@ import PathConfiguration
 import Testing
 
 @Suite("[Network] sections: keys, errors, matching, cost")
-struct NetworkRuleTests {
+struct NetworkSettingsTests {
     func parse(_ text: String) -> ConfigurationResult {
         Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
     }
@@ -38,7 +38,7 @@ struct NetworkRuleTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let rule = try #require(result.configuration.policy.networks.first)
         #expect(rule.origin == "pathd.conf:1")
-        #expect(rule.settings == NetworkRule.Settings(name: "home", isExpensive: false, isConstrained: true))
+        #expect(rule.stated == NetworkSettings.Stated(name: "home", isExpensive: false, isConstrained: true))
         #expect(rule.match.gatewayMACs == [[2, 0, 0, 0, 0, 1], [0, 0, 0x5e]])
         #expect(rule.match.dnsDomains == ["home.example"])
         #expect(rule.renderedLines == [
@@ -110,13 +110,13 @@ struct NetworkRuleTests {
             [Network]
             Name=anything
             """).configuration.policy
-        #expect(policy.network(for: candidate())?.settings.name == "home")
-        #expect(policy.network(for: candidate(hints: NetworkHints(dnsDomains: ["hotel.example"])))?.settings.name
+        #expect(policy.network(for: candidate())?.stated.name == "home")
+        #expect(policy.network(for: candidate(hints: NetworkHints(dnsDomains: ["hotel.example"])))?.stated.name
                 == "hotel")
         var eth0 = Self.wlan0
         eth0.name = "eth0"
-        #expect(policy.network(for: candidate(link: eth0))?.settings.name == "wired-only")
-        #expect(policy.network(for: candidate(mac: LinkLayerAddress("0a:00:00:00:00:01")!))?.settings.name
+        #expect(policy.network(for: candidate(link: eth0))?.stated.name == "wired-only")
+        #expect(policy.network(for: candidate(mac: LinkLayerAddress("0a:00:00:00:00:01")!))?.stated.name
                 == "anything")
     }
 
@@ -142,7 +142,7 @@ struct NetworkRuleTests {
         // The hint says expensive, [Interface] says no: [Interface] wins; the phone's section states nothing.
         let phone = policy.network(for: candidate(mac: LinkLayerAddress("0a:00:00:00:00:07")!, link: usb0,
                                                   hints: iphone))
-        #expect(phone?.settings.name == "phone")
+        #expect(phone?.stated.name == "phone")
         #expect(policy.cost(of: settings, network: phone, hints: iphone).isExpensiveSetBy == .interface)
         #expect(policy.cost(of: settings, network: phone, hints: iphone).isExpensive == false)
         let hotspot = try #require(policy.network(for: candidate(link: usb0)))

@@ -29,7 +29,7 @@ public struct NetworkCandidate: Hashable, Sendable {
 /// first section that matches a network is that network's; later ones are not read
 /// for it. A section matches only an identified network: a pending or unidentified one
 /// has no facts to match, so a section never names a network by a guess.
-public struct NetworkRule: Hashable, Sendable, RepeatedSection {
+public struct NetworkSettings: Hashable, Sendable, RepeatedSection {
     public struct Match: Hashable, Sendable {
         /// `ID=`: as pathctl prints it.
         public var ids: [NetworkID] = []
@@ -64,7 +64,8 @@ public struct NetworkRule: Hashable, Sendable, RepeatedSection {
         }
     }
 
-    public struct Settings: Hashable, Sendable {
+    /// What a section states of the networks it matches.
+    public struct Stated: Hashable, Sendable {
         /// `Name=`: what pathctl, the path's `network` and the metrics call the network.
         public var name: String?
         public var isExpensive: Bool?
@@ -78,31 +79,29 @@ public struct NetworkRule: Hashable, Sendable, RepeatedSection {
     }
 
     public var match: Match
-    public var settings: Settings
+    public var stated: Stated
     /// Where the section starts ("pathd.conf:12").
     public var origin: String
 
-    public init(match: Match = Match(), settings: Settings = Settings(), origin: String = "") {
+    public init(match: Match = Match(), stated: Stated = Stated(), origin: String = "") {
         self.match = match
-        self.settings = settings
+        self.stated = stated
         self.origin = origin
     }
 
     public init(origin: String) {
-        self.init(match: .init(), settings: Settings(), origin: origin)
+        self.init(match: .init(), stated: Stated(), origin: origin)
     }
 
     public static let sectionName = "Network"
-    public static var defaults: NetworkRule { NetworkRule() }
+    public static var defaults: NetworkSettings { NetworkSettings() }
     /// Values one list key of a section takes at most, over all its lines.
     public static let maximumValuesPerKey = 64
-    /// The longest `Name=`, in bytes.
-    public static let maximumNameBytes = 64
 }
 
-extension NetworkRule {
+extension NetworkSettings {
     /// Every `[Network]` key, in the order `--check-config` prints those a section sets.
-    public static let keys: [ConfigurationKey<NetworkRule>] = [
+    public static let keys: [ConfigurationKey<NetworkSettings>] = [
         list("ID", .ids, \.match.ids, range: "IDs of 32 hexadecimal digits, as pathctl prints them",
              "match the network's ID", parse: NetworkID.init, print: \.description),
         list("GatewayMAC", .macs, \.match.gatewayMACs,
@@ -124,50 +123,34 @@ extension NetworkRule {
              "match a hint the network gave: androidMetered (DHCP's ANDROID_METERED), "
                  + "ipheth (an iPhone's USB tethering)",
              parse: { NetworkHint(known: $0) }, print: \.rawValue),
-        ConfigurationKey("Name", .name,
-                         range: "letters, digits, '.', '_' and '-', starting with a letter or digit, "
-                             + "at most \(maximumNameBytes) bytes",
+        ConfigurationKey("Name", .name, range: LinkNetwork.validNameDescription,
                          "what pathctl, the path's network and the metrics call the network",
                          parse: { rule, value in
-                             guard isValidName(value) else {
-                                 return .invalid(expectation: "letters, digits, '.', '_' and '-', starting with a "
-                                     + "letter or digit, at most \(maximumNameBytes) bytes")
+                             guard LinkNetwork.isValidName(value) else {
+                                 return .invalid(expectation: LinkNetwork.validNameDescription)
                              }
-                             rule.settings.name = value
+                             rule.stated.name = value
                              return .set
                          },
-                         reset: { $0.settings.name = nil },
-                         print: { $0.settings.name }),
+                         reset: { $0.stated.name = nil },
+                         print: { $0.stated.name }),
         flag("Expensive", \.isExpensive, "paths through the network are expensive, whatever [Interface] says"),
         flag("Constrained", \.isConstrained, "paths through the network are constrained, whatever [Interface] says"),
     ]
 
-    /// Whether `name` is a `Name=` pathd takes: it appears in metrics labels and on
-    /// pathctl's command line, so only a plain word.
-    public static func isValidName(_ name: String) -> Bool {
-        guard let first = name.unicodeScalars.first, (1...maximumNameBytes).contains(name.utf8.count) else {
-            return false
-        }
-        func plain(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                || ("0"..."9").contains(scalar))
-        }
-        return plain(first) && name.unicodeScalars.allSatisfy { plain($0) || $0 == "." || $0 == "_" || $0 == "-" }
-    }
-
     /// A match key taking a list of values: each line adds its words, checked whole
     /// first (a refused line changes nothing); an empty value empties the list.
     private static func list<Value: Hashable & Sendable>(
-        _ name: String, _ kind: ConfigurationKey<NetworkRule>.Kind,
-        _ setting: WritableKeyPath<NetworkRule, [Value]> & Sendable, range: String, _ summary: String,
+        _ name: String, _ kind: ConfigurationKey<NetworkSettings>.Kind,
+        _ setting: WritableKeyPath<NetworkSettings, [Value]> & Sendable, range: String, _ summary: String,
         parse: @escaping @Sendable (String) -> Value?, print: @escaping @Sendable (Value) -> String
-    ) -> ConfigurationKey<NetworkRule> {
+    ) -> ConfigurationKey<NetworkSettings> {
         ConfigurationKey(name, kind, range: range, summary,
                          parse: { rule, value in
                              var added = rule[keyPath: setting]
                              for word in terms(value) {
                                  guard let parsed = parse(word) else {
-                                     return .refused("\(name)= expects \(range), got \(quoted(word))")
+                                     return .refused("\(name)= expects \(range), got \(SettingText.quoted(word))")
                                  }
                                  if !added.contains(parsed) { added.append(parsed) }
                              }
@@ -184,17 +167,23 @@ extension NetworkRule {
                          })
     }
 
-    private static func flag(_ name: String, _ setting: WritableKeyPath<Settings, Bool?> & Sendable,
-                             _ summary: String) -> ConfigurationKey<NetworkRule> {
-        ConfigurationKey(name, .bool, range: "yes, no, true, false, on, off, 1, 0", summary,
+    private static func flag(_ name: String, _ setting: WritableKeyPath<Stated, Bool?> & Sendable,
+                             _ summary: String) -> ConfigurationKey<NetworkSettings> {
+        ConfigurationKey(name, .bool, range: SettingText.booleanWords, summary,
                          parse: { rule, value in
-                             guard let flag = Configuration.parseBoolean(value) else {
-                                 return .invalid(expectation: "a boolean (yes, no, true, false, on, off, 1, 0)")
+                             guard let flag = SettingText.boolean(value) else {
+                                 return .invalid(expectation: "a boolean (\(SettingText.booleanWords))")
                              }
-                             rule.settings[keyPath: setting] = flag
+                             rule.stated[keyPath: setting] = flag
                              return .set
                          },
-                         reset: { $0.settings[keyPath: setting] = nil },
-                         print: { $0.settings[keyPath: setting].map { $0 ? "yes" : "no" } })
+                         reset: { $0.stated[keyPath: setting] = nil },
+                         print: { $0.stated[keyPath: setting].map(SettingText.word(for:)) })
     }
+}
+
+extension NetworkKey {
+    /// Where the machine ID is (machine-id(5)): the key's base unless `[Daemon]
+    /// NetworkKeyFile=` names another (PathConfiguration reads it).
+    public static let machineIDPath = "/etc/machine-id"
 }

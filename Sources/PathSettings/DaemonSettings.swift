@@ -37,7 +37,7 @@ public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
     /// servers; read (and watched) when `ResolvConf=` names only the resolved stub.
     public var upstreamResolvConfPath = "/run/systemd/resolve/resolv.conf"
     /// `LogLevel=`.
-    public var logLevel = LogLevel.info
+    public var logLevel = LogLevel.standard
     /// `MetricsFile=`: where to write the metrics for node_exporter's textfile
     /// collector; nil (the default) writes none.
     public var metricsFilePath: String?
@@ -99,7 +99,7 @@ extension DaemonSettings {
                       return .set
                   },
                   reset: { $0.socketPath = nil },
-                  print: { $0.socketPath ?? "" }),
+                  print: { $0.socketPath ?? "" }).meaningWhenEmpty(SocketPath.defaultInWords),
         address("LookupIPv4", \.lookupIPv4, family: .ipv4,
                 "destination of the IPv4 route lookup (no packet is sent): a unicast address, not loopback, "
                     + "link-local, multicast, broadcast or unspecified"),
@@ -133,7 +133,9 @@ extension DaemonSettings {
                   reset: { $0.logLevel = DaemonSettings().logLevel },
                   print: { $0.logLevel.rawValue }),
         path("MetricsFile", \.metricsFilePath, maximumBytes: maximumFilePathBytes,
-             "write the metrics here for node_exporter's textfile collector; empty: no file"),
+             "write the metrics here for node_exporter's textfile collector; empty: no file")
+            .noting("Under pathd.service only /run/pathd-metrics/ is writable: /run/pathd-metrics/pathd.prom, "
+                + "linked into /var/lib/prometheus/node-exporter/ (pathd(8), METRICS)."),
         count("HistorySize", \.historySize, in: historySizeRange, isReloadable: false,
               "entries the path history keeps"),
         path("NetworkKeyFile", \.networkKeyFilePath, maximumBytes: maximumFilePathBytes, isReloadable: true,
@@ -147,16 +149,16 @@ extension DaemonSettings {
     /// A boolean, read when the process starts.
     private static func flag(_ name: String, _ setting: WritableKeyPath<DaemonSettings, Bool> & Sendable,
                              _ summary: String) -> DaemonKey {
-        DaemonKey(name, .bool, range: "yes, no, true, false, on, off, 1, 0", summary,
+        DaemonKey(name, .bool, range: SettingText.booleanWords, summary,
                   parse: { settings, value in
-                      guard let flag = Configuration.parseBoolean(value) else {
-                          return .invalid(expectation: "a boolean (yes, no, true, false, on, off, 1, 0)")
+                      guard let flag = SettingText.boolean(value) else {
+                          return .invalid(expectation: "a boolean (\(SettingText.booleanWords))")
                       }
                       settings[keyPath: setting] = flag
                       return .set
                   },
                   reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
-                  print: { $0[keyPath: setting] ? "yes" : "no" })
+                  print: { SettingText.word(for: $0[keyPath: setting]) })
     }
 
     private static func path(_ name: String, _ setting: WritableKeyPath<DaemonSettings, String?> & Sendable,
@@ -232,11 +234,11 @@ extension DaemonSettings {
     /// A byte size (`4K`, `8M`) in `range`.
     private static func size(_ name: String, _ setting: WritableKeyPath<DaemonSettings, Int> & Sendable,
                              in range: ClosedRange<Int>, isReloadable: Bool, _ summary: String) -> DaemonKey {
-        let bounds = Configuration.documentedSize(range.lowerBound) + " to "
-            + Configuration.documentedSize(range.upperBound)
+        let bounds = SettingText.documentedSize(range.lowerBound) + " to "
+            + SettingText.documentedSize(range.upperBound)
         return DaemonKey(name, .size, range: bounds, isReloadable: isReloadable, summary,
                          parse: { settings, value in
-                             guard let bytes = Configuration.parseSize(value), range.contains(bytes) else {
+                             guard let bytes = SettingText.size(value), range.contains(bytes) else {
                                  return .invalid(
                                      expectation: "a size from \(bounds) (bytes, or with a K, M or G suffix)")
                              }
@@ -245,6 +247,6 @@ extension DaemonSettings {
                          },
                          reset: { $0[keyPath: setting] = DaemonSettings()[keyPath: setting] },
                          print: { String($0[keyPath: setting]) },
-                         document: { Configuration.documentedSize($0[keyPath: setting]) })
+                         document: { SettingText.documentedSize($0[keyPath: setting]) })
     }
 }

@@ -50,13 +50,20 @@ public struct ConfigurationKey<Settings>: Sendable {
     /// lays a later section's value of the key over the merged earlier ones. Nil for a
     /// key that does not merge (a match key, or a section that appears once).
     let overlay: (@Sendable (_ merged: inout Settings, _ later: Settings) -> Void)?
+    /// What an empty value stands for, when that is more than "none" (`Socket=`: the
+    /// per-user default): `--check-config` says it beside the empty key.
+    public private(set) var emptyMeaning: String?
+    /// What the example configuration says of the key beyond its summary.
+    public private(set) var note: String?
 
-    init(_ name: String, _ kind: Kind, range: String? = nil, isReloadable: Bool = false, _ summary: String,
-         parse: @escaping @Sendable (inout Settings, String) -> SettingOutcome,
-         reset: @escaping @Sendable (inout Settings) -> Void,
-         print printed: @escaping @Sendable (Settings) -> String?,
-         document documented: (@Sendable (Settings) -> String)? = nil,
-         overlay: (@Sendable (inout Settings, Settings) -> Void)? = nil) {
+    /// `package`: a section's table may be declared beside the code that reads it, in
+    /// another module of the package.
+    package init(_ name: String, _ kind: Kind, range: String? = nil, isReloadable: Bool = false, _ summary: String,
+                 parse: @escaping @Sendable (inout Settings, String) -> SettingOutcome,
+                 reset: @escaping @Sendable (inout Settings) -> Void,
+                 print printed: @escaping @Sendable (Settings) -> String?,
+                 document documented: (@Sendable (Settings) -> String)? = nil,
+                 overlay: (@Sendable (inout Settings, Settings) -> Void)? = nil) {
         self.name = name
         self.kind = kind
         self.range = range
@@ -71,6 +78,20 @@ public struct ConfigurationKey<Settings>: Sendable {
 
     /// The value as `--check-config` prints it, empty when unset.
     public func render(_ settings: Settings) -> String { printed(settings) ?? "" }
+
+    /// This key, saying what its empty value stands for (`emptyMeaning`).
+    package func meaningWhenEmpty(_ meaning: String) -> Self {
+        var key = self
+        key.emptyMeaning = meaning
+        return key
+    }
+
+    /// This key, with what the example configuration says of it beyond its summary (`note`).
+    package func noting(_ note: String) -> Self {
+        var key = self
+        key.note = note
+        return key
+    }
 }
 
 extension ConfigurationKey where Settings: ConfigurationSection {
@@ -109,15 +130,5 @@ extension ConfigurationSection {
     /// The section's keys that are set, as `Key=value` lines.
     public var renderedLines: [String] {
         Self.keys.compactMap { key in key.printed(self).map { "\(key.name)=\($0)" } }
-    }
-}
-
-extension Configuration {
-    /// A byte count in the largest of G, M, K that divides it (`256K`), as `parseSize` reads it.
-    static func documentedSize(_ bytes: Int) -> String {
-        for (suffix, shift) in [("G", 30), ("M", 20), ("K", 10)] where bytes > 0 && bytes % (1 << shift) == 0 {
-            return "\(bytes >> shift)\(suffix)"
-        }
-        return String(bytes)
     }
 }

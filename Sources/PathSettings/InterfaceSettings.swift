@@ -51,12 +51,12 @@ public struct InterfaceMatch: Hashable, Sendable {
 }
 
 /// One `[Interface]` section: a match and the settings it states.
-public struct InterfaceRule: Hashable, Sendable, RepeatedSection {
+public struct InterfaceSettings: Hashable, Sendable, RepeatedSection {
     /// What a section states, one property per key of `keys` that is not a match key. A
     /// setting left nil says nothing, so an earlier section's value (or the built-in
     /// default) stands; `Policy.settings(for:)` lays the matching sections over each
     /// other through the keys' `overlay`, so a new key needs no merge of its own.
-    public struct Settings: Hashable, Sendable {
+    public struct Stated: Hashable, Sendable {
         public var isExpensive: Bool?
         public var isConstrained: Bool?
         /// `SetType=`: the type to report instead of the detected one.
@@ -77,18 +77,18 @@ public struct InterfaceRule: Hashable, Sendable, RepeatedSection {
     }
 
     public var match: InterfaceMatch
-    public var settings: Settings
+    public var stated: Stated
     /// Where the section starts, for `--check-config` output and logs ("pathd.conf:12").
     public var origin: String
 
-    public init(match: InterfaceMatch = InterfaceMatch(), settings: Settings = Settings(), origin: String = "") {
+    public init(match: InterfaceMatch = InterfaceMatch(), stated: Stated = Stated(), origin: String = "") {
         self.match = match
-        self.settings = settings
+        self.stated = stated
         self.origin = origin
     }
 
     public init(origin: String) {
-        self.init(match: .init(), settings: Settings(), origin: origin)
+        self.init(match: .init(), stated: Stated(), origin: origin)
     }
 }
 
@@ -133,7 +133,7 @@ extension ConfigurationSection {
                                  else {
                                      return .refused("\(name)= expects types among "
                                          + "\(InterfaceType.writtenNamesDescription) (each may start with !), "
-                                         + "got \(quoted(term))")
+                                         + "got \(SettingText.quoted(term))")
                                  }
                                  // Kept by the protocol's name, the name `matches` compares and
                                  // --check-config prints.
@@ -149,14 +149,14 @@ extension ConfigurationSection {
     }
 }
 
-extension InterfaceRule {
+extension InterfaceSettings {
     public static let sectionName = "Interface"
-    public static var defaults: InterfaceRule { InterfaceRule() }
+    public static var defaults: InterfaceSettings { InterfaceSettings() }
 
     /// Every `[Interface]` key, in the order `--check-config` prints those a section sets.
     /// Match keys accumulate their terms (an empty value empties the list, as in
     /// systemd); every other key is unset (nil) until a section sets it.
-    public static let keys: [ConfigurationKey<InterfaceRule>] = [
+    public static let keys: [ConfigurationKey<InterfaceSettings>] = [
         globs("Name", \.match.name, "match the interface name"),
         types("Type", \.match.type, "match the detected type"),
         globs("Kind", \.match.kind, "match the netlink link kind (veth, bridge, wireguard, tun, vlan, ...)"),
@@ -179,39 +179,39 @@ extension InterfaceRule {
         case invalid(expectation: String)
     }
 
-    /// A key that states one of `Settings`: reset to nil by an empty value, not printed
+    /// A key that states one of `Stated`: reset to nil by an empty value, not printed
     /// while nil, and laid over an earlier section's value only where this section states it.
     private static func setting<Value: Sendable>(
-        _ name: String, _ kind: ConfigurationKey<InterfaceRule>.Kind,
-        _ setting: WritableKeyPath<Settings, Value?> & Sendable, range: String, _ summary: String,
+        _ name: String, _ kind: ConfigurationKey<InterfaceSettings>.Kind,
+        _ setting: WritableKeyPath<Stated, Value?> & Sendable, range: String, _ summary: String,
         parse: @escaping @Sendable (String) -> SettingValue<Value>,
         print: @escaping @Sendable (Value) -> String
-    ) -> ConfigurationKey<InterfaceRule> {
+    ) -> ConfigurationKey<InterfaceSettings> {
         ConfigurationKey(name, kind, range: range, summary,
                          parse: { rule, text in
                              switch parse(text) {
                              case .set(let value):
-                                 rule.settings[keyPath: setting] = value
+                                 rule.stated[keyPath: setting] = value
                                  return .set
                              case .invalid(let expectation):
                                  return .invalid(expectation: expectation)
                              }
                          },
-                         reset: { $0.settings[keyPath: setting] = nil },
-                         print: { $0.settings[keyPath: setting].map(print) },
+                         reset: { $0.stated[keyPath: setting] = nil },
+                         print: { $0.stated[keyPath: setting].map(print) },
                          overlay: { merged, later in
-                             guard let value = later.settings[keyPath: setting] else { return }
-                             merged.settings[keyPath: setting] = value
+                             guard let value = later.stated[keyPath: setting] else { return }
+                             merged.stated[keyPath: setting] = value
                          })
     }
 
-    private static func flag(_ name: String, _ setting: WritableKeyPath<Settings, Bool?> & Sendable,
-                             _ summary: String) -> ConfigurationKey<InterfaceRule> {
-        Self.setting(name, .bool, setting, range: "yes, no, true, false, on, off, 1, 0", summary,
+    private static func flag(_ name: String, _ setting: WritableKeyPath<Stated, Bool?> & Sendable,
+                             _ summary: String) -> ConfigurationKey<InterfaceSettings> {
+        Self.setting(name, .bool, setting, range: SettingText.booleanWords, summary,
                      parse: { value in
-                         Configuration.parseBoolean(value).map(SettingValue.set)
-                             ?? .invalid(expectation: "a boolean (yes, no, true, false, on, off, 1, 0)")
+                         SettingText.boolean(value).map(SettingValue.set)
+                             ?? .invalid(expectation: "a boolean (\(SettingText.booleanWords))")
                      },
-                     print: { $0 ? "yes" : "no" })
+                     print: SettingText.word(for:))
     }
 }

@@ -41,15 +41,25 @@ extension WatchSettings {
                              + "addresses (a link-local one with its zone, fe80::1%eth0) or names; "
                              + "each line adds to the list, an empty value empties it",
                          parse: { settings, value in
+                             // Linear in the line: each word is checked against a set of
+                             // the hosts so far, and the line is read word by word and
+                             // refused at the host past the limit, not at its end.
                              var added = settings.destinations
-                             for word in value.split(whereSeparator: \.isWhitespace).map(String.init) {
-                                 guard let host = host(word) else {
+                             var seen = Set(added)
+                             var rest = Substring(value)
+                             while let start = rest.firstIndex(where: { !$0.isWhitespace }) {
+                                 let end = rest[start...].firstIndex(where: \.isWhitespace) ?? rest.endIndex
+                                 let word = rest[start..<end]
+                                 rest = rest[end...]
+                                 guard let host = host(String(word)) else {
                                      return .refused("Destination= expects addresses or host names, got \"\(word)\"")
                                  }
-                                 if !added.contains(host) { added.append(host) }
-                             }
-                             guard added.count <= maximumDestinations else {
-                                 return .refused("Destination= names more than \(maximumDestinations) hosts in all")
+                                 guard seen.insert(host).inserted else { continue }
+                                 guard added.count < maximumDestinations else {
+                                     return .refused("Destination= names more than \(maximumDestinations) hosts in "
+                                         + "all: \"\(word)\" is the \(maximumDestinations + 1)th")
+                                 }
+                                 added.append(host)
                              }
                              settings.destinations = added
                              return .set

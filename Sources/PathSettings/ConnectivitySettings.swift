@@ -33,6 +33,8 @@ public struct ConnectivitySettings: Hashable, Sendable, ConfigurationSection {
     /// Longer URLs are refused (and longer expected contents): a check is a small thing.
     public static let maximumURLBytes = 2048
     public static let maximumExpectedContentBytes = 64 * 1024
+    /// "at most 64 KiB", for the key's range and messages.
+    static let expectedContentLimit = "at most \(maximumExpectedContentBytes >> 10) KiB"
 
     public static let sectionName = "Connectivity"
     public static var defaults: ConnectivitySettings { ConnectivitySettings() }
@@ -54,12 +56,12 @@ extension ConnectivitySettings {
                          },
                          reset: { $0.url = nil },
                          print: { $0.url ?? "" }),
-        ConfigurationKey("ExpectedContent", .text, range: "at most 64 KiB, with escapes",
+        ConfigurationKey("ExpectedContent", .text, range: "\(expectedContentLimit), with escapes",
                          "the exact body the URL serves",
                          parse: { settings, value in
                              guard let bytes = unescaped(value), bytes.count <= maximumExpectedContentBytes else {
-                                 return .invalid(expectation: "text of at most 64 KiB, with \\n, \\r, \\t, \\\\, "
-                                     + "\\s (space) and \\xHH escapes")
+                                 return .invalid(expectation: "text of \(expectedContentLimit), with \\n, \\r, "
+                                     + "\\t, \\\\, \\s (space) and \\xHH escapes")
                              }
                              settings.expected = .bytes(bytes)
                              return .set
@@ -109,16 +111,19 @@ extension ConnectivitySettings {
 
     /// What makes the section as a whole wrong, if anything: a URL without expected
     /// content, expected content without a URL, a timeout not shorter than the interval.
-    var inconsistency: (key: String, message: String)? {
+    /// `keys` are those a message names, the one at fault first, then the ones it clashes
+    /// with: the diagnostic names where the first of them was written.
+    package var inconsistency: (keys: [String], message: String)? {
         if url != nil && expected == nil {
-            return ("URL", "URL= needs ExpectedContent= or ExpectedSHA256=: the check is proved by content")
+            return (["URL"], "URL= needs ExpectedContent= or ExpectedSHA256=: the check is proved by content")
         }
         if url == nil && expected != nil {
             let key = expectedKey ?? "ExpectedContent"
-            return (key, "\(key)= is set but URL= is not; nothing would be checked")
+            return ([key], "\(key)= is set but URL= is not; nothing would be checked")
         }
         if url != nil && timeout >= interval {
-            return ("Timeout",
+            // A default Timeout= against a written Interval=, else the URL= that turned the check on.
+            return (["Timeout", "Interval", "URL"],
                     "Timeout=\(TimeSpan.render(timeout)) must be shorter than Interval=\(TimeSpan.render(interval))")
         }
         return nil

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: Apache-2.0
+import CLinux
+import Dispatch
+import PathModel
+import SystemCalls
+
+/// What a monitor keeps to follow the gateways' neighbour entries (docs/ARCHITECTURE.md,
+/// "Network identity"): the carrier each link's last message showed, the gateway of each
+/// link's own routes, and whether the kernel refused to resolve. Used on the monitor's
+/// queue only.
+struct NeighbourWatch {
+    /// What a link message said of the carrier.
+    struct Carrier: Equatable {
+        var hasCarrier: Bool
+        var downCount: UInt32?
+    }
+
+    private(set) var carrier: [InterfaceIndex: Carrier] = [:]
+    /// Per link and family, the gateway of the link's own route (`NetworkEvent.interfaceLookup`).
+    private(set) var gateways: [InterfaceIndex: [AddressFamily: IPAddress]] = [:]
+    /// The kernel refused a resolution (no CAP_NET_ADMIN): this monitor asks no more.
+    var isResolutionRefused = false
+
+    /// Every gateway, as the filter passes their entries.
+    var keys: Set<Neighbour.Key> {
+        Set(gateways.flatMap { index, byFamily in
+            byFamily.values.map { Neighbour.Key(interface: index, address: $0) }
+        })
+    }
+
+    /// The carrier events a link message means, read at `instant`: a loss when the
+    /// carrier went (or the link is first seen without one: a confirmation from before
+    /// is not of the present carrier), or when the carrier-down count grew (a loss and a
+    /// return the kernel reported in one message); a return when it came back. Nothing
+    /// for a link first seen with carrier: pathd did not see it come up.
+    mutating func carrierEvents(of link: Link, at instant: MonotonicInstant) -> [NetworkEvent] {
+        let now = Carrier(hasCarrier: link.hasCarrier, downCount: link.carrierDownCount)
+        let before = carrier.updateValue(now, forKey: link.index)
+        guard let before else { return now.hasCarrier ? [] : [.carrierLost(link.index, at: instant)] }
+        let lostMeanwhile = (now.downCount ?? 0) > (before.downCount ?? 0)
+        var events: [NetworkEvent] = []
+        if (before.hasCarrier && !now.hasCarrier) || lostMeanwhile {
+            events.append(.carrierLost(link.index, at: instant))
+        }
+        if now.hasCarrier && (!before.hasCarrier || lostMeanwhile) {
+            events.append(.carrierRegained(link.index, at: instant))
+        }
+        return events
+    }
+
+    mutating func forget(_ index: InterfaceIndex) {
+        carrier[index] = nil
+        gateways[index] = nil
+    }
+
+    /// Takes the gateways of a batch's interface lookups, and drops those of links no
+    /// longer asked about (`asked`); returns the gateways that are new and those that
+    /// are gone.
+    mutating func noteGateways(in events: [NetworkEvent],
+                               asked: Set<InterfaceIndex>) -> (added: Set<Neighbour.Key>, removed: Set<Neighbour.Key>) {
+        let before = keys
+        for case .interfaceLookup(let family, let index, let lookup) in events {
+            if case .route(let answer) = lookup, answer.outputInterface == index, let gateway = answer.gateway,
+               gateway.family == family {
+                gateways[index, default: [:]][family] = gateway
+            } else {
+                gateways[index]?[family] = nil
+            }
+        }
+        gateways = gateways.filter { asked.contains($0.key) && !$0.value.isEmpty }
+        let after = keys
+        return (after.subtracting(before), before.subtracting(after))
+    }
+}
+
+extension NetlinkMonitor {
+    /// The time now on CLOCK_MONOTONIC, the clock of the kernel's neighbour ages.
+    static func now() -> MonotonicInstant {
+        MonotonicInstant(sinceBoot: .nanoseconds(SystemClock.monotonicNanoseconds))
+    }
+
+    /// What a decoded event means beyond itself: a link message's carrier events.
+    func observed(_ event: NetworkEvent) -> [NetworkEvent] {
+        switch event {
+        case .linkChanged(let link):
+            return neighbourWatch.carrierEvents(of: link, at: Self.now())
+        case .linkRemoved(let index):
+            neighbourWatch.forget(index)
+            return []
+        default:
+            return []
+        }
+    }
+
+    /// After a batch's lookups (`events`): when the gateways changed, the filter passes
+    /// the new set's entries from now on, the kernel is asked for the new gateways'
+    /// entries as they are (a filter passes only later messages), and the gone ones are
+    /// forgotten.
+    func gatewayEvents(after events: [NetworkEvent]) throws(NetlinkError) -> [NetworkEvent] {
+        let (added, removed) = neighbourWatch.noteGateways(in: events, asked: lookupInterfaces)
+        guard !added.isEmpty || !removed.isEmpty else { return [] }
+        if let eventSocket { attachRouteFilter(to: eventSocket) }
+        return removed.sorted().map { .neighbourRemoved($0) } + (try readNeighbours(added.sorted()))
+    }
+
+    /// The entries of `gateways` as the kernel holds them now (RTM_GETNEIGH): an entry's
+    /// change, or its absence.
+    private func readNeighbours(_ gateways: [Neighbour.Key]) throws(NetlinkError) -> [NetworkEvent] {
+        guard let socket = requestSocket else {
+            throw NetlinkError(operation: "neighbour request", code: .protocolViolation("request socket is closed"))
+        }
+        let answers = try NeighbourRequest.perform(gateways.map { NeighbourRequest(gateway: $0, kind: .read) },
+                                                   on: socket, buffer: buffer, clock: Self.now)
+        return zip(gateways, answers).compactMap { gateway, answer in
+            switch answer {
+            case .entry(.changed(let neighbour)): .neighbourChanged(neighbour)
+            case .entry(.removed(let key)): .neighbourRemoved(key)
+            case .none: .neighbourRemoved(gateway)
+            case .done, .refused: nil
+            }
+        }
+    }
+
+    /// Asks the kernel again about gateways whose entries do not name their network yet
+    /// (`PathEventSource.refreshNeighbours`): with `ResolveGateways=`, first asks it to
+    /// confirm them as a first packet would (a probe of the address it holds, else a
+    /// resolution; none while one runs), then reads them, and delivers what it read as a
+    /// batch. A confirmation by traffic updates an entry without any message, so the
+    /// read is what sees it.
+    public func refreshNeighbours(_ gateways: [Neighbour.Key]) {
+        queue.async { [self] in
+            guard case .running = state, !gateways.isEmpty else { return }
+            let watched = neighbourWatch.keys
+            let asked = gateways.filter(watched.contains)
+            guard !asked.isEmpty else { return }
+            do throws(NetlinkError) {
+                var events = try readNeighbours(asked)
+                if configuration.resolvesGateways && !neighbourWatch.isResolutionRefused {
+                    try resolve(asked, as: events)
+                    events = try readNeighbours(asked)
+                }
+                pending += events
+                deliver(try takeBatch(isFullState: false))
+            } catch {
+                fail(.failure(error.description))
+            }
+        }
+    }
+
+    /// Asks the kernel to confirm each gateway as it stands in `entries`: a probe of an
+    /// address it holds, a resolution of one it does not. Logs once, and stops, when the
+    /// kernel refuses (CAP_NET_ADMIN).
+    private func resolve(_ gateways: [Neighbour.Key], as entries: [NetworkEvent]) throws(NetlinkError) {
+        guard let socket = requestSocket else { return }
+        var held: [Neighbour.Key: NeighbourState] = [:]
+        for case .neighbourChanged(let neighbour) in entries { held[neighbour.key] = neighbour.state }
+        let requests = gateways.compactMap { gateway -> NeighbourRequest? in
+            let state = held[gateway] ?? .failed
+            if !state.isDisjoint(with: [.reachable, .stale, .delay]) {
+                return NeighbourRequest(gateway: gateway, kind: .probe)
+            }
+            if !state.isDisjoint(with: [.failed]) { return NeighbourRequest(gateway: gateway, kind: .resolve) }
+            return nil  // a resolution or probe runs, or the entry is permanent
+        }
+        let answers = try NeighbourRequest.perform(requests, on: socket, buffer: buffer, clock: Self.now)
+        for case .refused(let code) in answers {
+            neighbourWatch.isResolutionRefused = true
+            log(code == EPERM ? .info : .warning,
+                "netlink: the kernel refuses to resolve gateways (ResolveGateways=): \(Errno(rawValue: code)); "
+                    + "traffic confirms them instead (CAP_NET_ADMIN is needed, docs in pathd.conf(5))")
+            return
+        }
+    }
+}

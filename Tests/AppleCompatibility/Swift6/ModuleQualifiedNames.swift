@@ -1,0 +1,1 @@
+../Swift5/ModuleQualifiedNames.swift

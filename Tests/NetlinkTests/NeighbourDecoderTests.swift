@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: Apache-2.0
+import CLinux
+import PathModel
+import Testing
+@testable import Netlink
+
+/// The neighbour decoder over messages built byte by byte, and the carrier events a
+/// monitor draws from link messages: no socket, no namespace.
+@Suite("neighbour decoding and carrier events")
+struct NeighbourDecoderTests {
+    private func decode(_ bytes: [UInt8], readAt: MonotonicInstant) -> NeighbourMessage? {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 4)
+        defer { memory.deallocate() }
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        return NeighbourDecoder.decode(memory.assumingMemoryBound(to: nlmsghdr.self), readAt: readAt)
+    }
+
+    static let gateway = IPAddress("192.168.1.1")!
+    static let mac: [UInt8] = [2, 0, 0, 0, 0, 1]
+    static func cacheInfo(confirmedTicks: UInt32) -> [UInt8] {
+        MessageBytes.bytes(of: nda_cacheinfo(ndm_confirmed: confirmedTicks, ndm_used: 0, ndm_updated: 0,
+                                             ndm_refcnt: 1))
+    }
+
+    @Test("an entry: its link-layer address, state, router flag, and its confirmation dated by its age")
+    func entry() throws {
+        let readAt = MonotonicInstant(sinceBoot: .seconds(100))
+        let bytes = MessageBytes.neighbour(Self.gateway, on: 2, attributes: [
+            (UInt16(NDA_DST), Self.gateway.bytes), (UInt16(NDA_LLADDR), Self.mac),
+            (UInt16(NDA_CACHEINFO), Self.cacheInfo(confirmedTicks: 250)),
+        ])
+        let ticks = NeighbourDecoder.ticksPerSecond
+        guard case .changed(let neighbour)? = decode(bytes, readAt: readAt) else {
+            Issue.record("no entry")
+            return
+        }
+        #expect(neighbour.key == Neighbour.Key(interface: InterfaceIndex(rawValue: 2), address: Self.gateway))
+        #expect(neighbour.linkLayerAddress == LinkLayerAddress(bytes: Self.mac))
+        #expect(neighbour.state == .reachable && !neighbour.isRouter)
+        // The age and one tick more: the kernel truncates the age to whole ticks.
+        #expect(neighbour.confirmedAt == readAt - .nanoseconds((250 + 1) * 1_000_000_000 / ticks))
+    }
+
+    @Test("a deletion is the key; another family, a missing or foreign NDA_DST is nothing")
+    func others() {
+        let readAt = MonotonicInstant(sinceBoot: .seconds(1))
+        #expect(decode(MessageBytes.neighbour(Self.gateway, on: 2, type: Int(RTM_DELNEIGH)), readAt: readAt)
+                == .removed(Neighbour.Key(interface: InterfaceIndex(rawValue: 2), address: Self.gateway)))
+        #expect(decode(MessageBytes.neighbour(Self.gateway, on: 2, family: UInt8(AF_BRIDGE)), readAt: readAt) == nil)
+        #expect(decode(MessageBytes.neighbour(Self.gateway, on: 2, attributes: [(UInt16(NDA_LLADDR), Self.mac)]),
+                       readAt: readAt) == nil)
+        #expect(decode(MessageBytes.neighbour(Self.gateway, on: 2, family: AddressFamily.ipv6.linuxValue),
+                       readAt: readAt) == nil, "an IPv4 address in an IPv6 entry")
+    }
+
+    private static func link(carrier: Bool, downCount: UInt32?) -> Link {
+        Link(index: InterfaceIndex(rawValue: 2), name: "eth0", flags: carrier ? [.up, .running, .lowerUp] : [.up],
+             operState: carrier ? .up : .lowerLayerDown, hardwareType: .ether, type: .wiredEthernet,
+             carrierDownCount: downCount)
+    }
+
+    @Test("carrier events: first sight without carrier is a loss; loss, return, and a flap seen only in the count")
+    func carrierEvents() {
+        var watch = NeighbourWatch()
+        let index = InterfaceIndex(rawValue: 2)
+        func at(_ seconds: Int) -> MonotonicInstant { MonotonicInstant(sinceBoot: .seconds(seconds)) }
+        #expect(watch.carrierEvents(of: Self.link(carrier: true, downCount: 1), at: at(1)).isEmpty,
+                "first seen with carrier: pathd did not see it come up")
+        #expect(watch.carrierEvents(of: Self.link(carrier: true, downCount: 1), at: at(2)).isEmpty)
+        #expect(watch.carrierEvents(of: Self.link(carrier: false, downCount: 2), at: at(3))
+                == [.carrierLost(index, at: at(3))])
+        #expect(watch.carrierEvents(of: Self.link(carrier: true, downCount: 2), at: at(4))
+                == [.carrierRegained(index, at: at(4))])
+        // The kernel reported a short loss and the return in one message: only the count says so.
+        #expect(watch.carrierEvents(of: Self.link(carrier: true, downCount: 3), at: at(5))
+                == [.carrierLost(index, at: at(5)), .carrierRegained(index, at: at(5))])
+        var fresh = NeighbourWatch()
+        #expect(fresh.carrierEvents(of: Self.link(carrier: false, downCount: 0), at: at(6))
+                == [.carrierLost(index, at: at(6))])
+    }
+}

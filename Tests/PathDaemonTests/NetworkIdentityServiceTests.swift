@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: Apache-2.0
+import DaemonTestSupport
+import PathConfiguration
+import PathDaemon
+import PathModel
+import PathProtocol
+import PathSocketClient
+import PathTestFixtures
+import Testing
+
+/// The daemon's side of network identity, against a fake kernel and a clock the test
+/// turns: a path line for each change of network, the settling time ending in a line,
+/// and the questions about unconfirmed gateways going to the source.
+@Suite("network identity in the daemon")
+struct NetworkIdentityServiceTests {
+    private typealias F = Fixture
+    static let gateway = F.ip("192.168.1.1")
+    static let key = Neighbour.Key(interface: F.ethIndex, address: gateway)
+    static func at(_ seconds: Int) -> MonotonicInstant { MonotonicInstant(sinceBoot: .seconds(seconds)) }
+
+    static func neighbour(_ mac: String, confirmedAt seconds: Int) -> NetworkEvent {
+        .neighbourChanged(Neighbour(interface: F.ethIndex, address: gateway, linkLayerAddress: LinkLayerAddress(mac),
+                                    state: .reachable, confirmedAt: at(seconds)))
+    }
+
+    static let state: [NetworkEvent] = [
+        .linkChanged(F.lo), .linkChanged(F.eth0()), F.added("192.168.1.20"),
+        F.defaultRoute(.ipv4, via: F.ethIndex, gateway: "192.168.1.1"),
+        F.route(.ipv4, via: F.ethIndex, gateway: "192.168.1.1", source: "192.168.1.20"), .routeLookup(.ipv6, .noRoute),
+        neighbour("02:00:00:00:00:01", confirmedAt: 1),
+    ]
+
+    static func configuration() throws -> Configuration {
+        let text = """
+            [Network]
+            GatewayMAC=02:00:00:00:00:01
+            Name=home
+            [Network]
+            GatewayMAC=02:00:00:00:00:02
+            Name=hotspot
+            Expensive=yes
+            """
+        var configuration = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)]).configuration
+        let key = try #require(NetworkKey(base: Array(1...16)))
+        configuration.policy.networkKey = key
+        return configuration
+    }
+
+    @Test("home, a carrier flap (pending, asked about at once, unidentified when the settling time ends), hotspot")
+    func homeThenHotspot() throws {
+        let scheduler = ManualScheduler()
+        let harness = try DaemonHarness(state: Self.state, configuration: try Self.configuration(),
+                                        scheduler: scheduler)
+        defer { harness.stop() }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        #expect(first.path.network?.name == "home" && !first.path.isExpensive)
+        let scheduledBefore = try scheduler.waitForScheduled(0).count
+
+        harness.network.latest.emit([.linkChanged(F.eth0NoCarrier), .carrierLost(F.ethIndex, at: Self.at(10))])
+        #expect(try subscriber.nextPath().update.path.status == .unsatisfied)
+        harness.network.latest.emit([.linkChanged(F.eth0()), .carrierRegained(F.ethIndex, at: Self.at(12))])
+        let pending = try subscriber.nextPath().update.path
+        #expect(pending.network == LinkNetwork(state: .pending, anchor: .gatewayMAC), "the old entry names nothing")
+        #expect(pending.isExpensiveSetBy == .type)
+
+        // The settling timer, then the question about the gateway, at once.
+        let delays = try scheduler.waitForScheduled(scheduledBefore + 2).dropFirst(scheduledBefore)
+        #expect(Array(delays) == [CarrierEpoch.settlingTime, .zero])
+        try scheduler.runNext()
+        #expect(try subscriber.nextPath().update.path.network == LinkNetwork(state: .unidentified, anchor: .gatewayMAC))
+        try scheduler.runNext()
+        try waitUntil("the source is asked about the gateway") { harness.network.refreshedNeighbours == [[Self.key]] }
+
+        harness.network.latest.emit([Self.neighbour("02:00:00:00:00:02", confirmedAt: 13)])
+        let hotspot = try subscriber.nextPath().update.path
+        #expect(hotspot.network?.name == "hotspot" && hotspot.isExpensive && hotspot.isExpensiveSetBy == .network)
+        #expect(hotspot.summary == "satisfied via eth0 on hotspot (IPv4, expensive)")
+    }
+
+    @Test("a carrier coming back asks about its gateway at once, not at the 30 s question scheduled before")
+    func carrierBackAsksAtOnce() throws {
+        let scheduler = ManualScheduler()
+        // The gateway has no entry yet: pathd asks about it at once, then every 30 s.
+        let harness = try DaemonHarness(state: Array(Self.state.dropLast()), configuration: try Self.configuration(),
+                                        scheduler: scheduler)
+        defer { harness.stop() }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        #expect(first.path.network == LinkNetwork(state: .unidentified, anchor: .gatewayMAC))
+        let atStart = try scheduler.waitForScheduled(1)
+        #expect(atStart.last == .zero)
+        try scheduler.runNext()
+        try waitUntil("the source is asked about the gateway") { harness.network.refreshedNeighbours == [[Self.key]] }
+        #expect(try scheduler.waitForScheduled(atStart.count + 1).last == .seconds(30))
+        harness.network.latest.emit([Self.neighbour("02:00:00:00:00:01", confirmedAt: 1)])
+        #expect(try subscriber.nextPath().update.path.network?.name == "home")
+
+        harness.network.latest.emit([.linkChanged(F.eth0NoCarrier), .carrierLost(F.ethIndex, at: Self.at(10))])
+        #expect(try subscriber.nextPath().update.path.status == .unsatisfied)
+        let beforeReturn = try scheduler.waitForScheduled(0).count
+        harness.network.latest.emit([.linkChanged(F.eth0()), .carrierRegained(F.ethIndex, at: Self.at(12))])
+        #expect(try subscriber.nextPath().update.path.network?.state == .pending)
+        let delays = try scheduler.waitForScheduled(beforeReturn + 2).dropFirst(beforeReturn)
+        #expect(Array(delays) == [CarrierEpoch.settlingTime, .zero])
+        // The 30 s question, now stale, asks nothing; the settling timer; then the new question.
+        for _ in 0..<3 { try scheduler.runNext() }
+        try waitUntil("the source is asked again") { harness.network.refreshedNeighbours == [[Self.key], [Self.key]] }
+    }
+}

@@ -1,0 +1,84 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import PathTestFixtures
+import Testing
+
+extension SystemdTests {
+    /// pathd(8)'s worked example, as an administrator sets it up: a backup started by a
+    /// timer and bound to pathd-path@not-expensive.service, and the `ExecCondition=` recipe
+    /// beside it, in one container. A reload that marks the uplink expensive (as a phone's
+    /// hotspot is) stops the running backup, the next timer runs none while it is, and the
+    /// one after the path is free runs it again.
+    @Test("a backup bound to pathd-path@not-expensive stops when the path turns expensive, runs again when it is free")
+    func backupBoundToThePath() throws {
+        try withInstalledSystem { system in
+            try system.write("""
+                [Unit]
+                Description=Backup
+                BindsTo=pathd-path@not-expensive.service
+                After=pathd-path@not-expensive.service
+                [Service]
+                ExecStart=/bin/sh -c 'echo run >> /var/tmp/backup.log; exec sleep infinity'
+                """, to: "/etc/systemd/system/backup.service")
+            // Every two seconds, so that "the next timer" comes soon in a test; a real one
+            // says OnCalendar=daily.
+            try system.write("""
+                [Timer]
+                OnCalendar=*:*:0/2
+                AccuracySec=1ms
+                """, to: "/etc/systemd/system/backup.timer")
+            try system.write("""
+                [Service]
+                Type=oneshot
+                ExecCondition=/usr/bin/pathctl status --check --not-expensive
+                ExecStart=/bin/sh -c 'echo ran >> /var/tmp/condition.log'
+                """, to: "/etc/systemd/system/condition.service")
+            try system.check("systemctl daemon-reload && systemctl start backup.timer")
+            func runs() throws -> Int {
+                try system.run("cat /var/tmp/backup.log").stdout.split(separator: "\n").count
+            }
+            try waitUntil("the timer started the backup", timeout: .seconds(30)) {
+                try system.run("systemctl is-active backup.service").stdout == "active\n"
+            }
+            #expect(try system.check("systemctl is-active pathd-path@not-expensive.service") == "active\n")
+            let status = try system.property("StatusText", of: "pathd-path@not-expensive.service")
+            #expect(status.hasPrefix("the criteria hold: satisfied via \(system.state.uplink)"), "\(status)")
+            try system.check("systemctl start condition.service")
+            #expect(try system.read("/var/tmp/condition.log") == "ran\n")
+
+            // The hotspot takes over: the running backup is stopped with the template unit,
+            // which ends cleanly (a change of network is no failure).
+            try system.write("[Interface]\nName=\(system.state.uplink)\nExpensive=yes\n", to: "/etc/pathd/pathd.conf")
+            try system.check("systemctl reload pathd.service")
+            try waitUntil("the backup stopped", timeout: .seconds(30)) {
+                try system.run("systemctl is-active backup.service").stdout == "inactive\n"
+            }
+            #expect(try system.property("Result", of: "pathd-path@not-expensive.service") == "success")
+            #expect(try system.property("ExecMainStatus", of: "pathd-path@not-expensive.service") == "75")
+            #expect(try runs() == 1)
+            // The next timers while it is expensive run no backup: the template refuses to start.
+            try waitUntil("a timer found the path expensive", timeout: .seconds(30)) {
+                try system.journal(units: ["backup.service"]).contains { $0.message.contains("Dependency failed") }
+            }
+            #expect(try system.run("systemctl is-active backup.service").stdout == "inactive\n")
+            #expect(try runs() == 1)
+            // The ExecCondition= recipe skips its job, with no failure.
+            try system.check("systemctl start condition.service")
+            #expect(try system.read("/var/tmp/condition.log") == "ran\n")
+            #expect(try system.property("Result", of: "condition.service") == "success")
+
+            // Free again: the next timer runs the backup, and the recipe its job.
+            try system.write("", to: "/etc/pathd/pathd.conf")
+            try system.check("systemctl reload pathd.service")
+            try waitUntil("the next timer ran the backup again", timeout: .seconds(30)) {
+                try runs() == 2 && system.run("systemctl is-active backup.service").stdout == "active\n"
+            }
+            try system.check("systemctl start condition.service")
+            #expect(try system.read("/var/tmp/condition.log") == "ran\nran\n")
+            try system.check("systemctl stop backup.timer backup.service")
+            try waitUntil("the template stopped once unneeded", timeout: .seconds(30)) {
+                try system.run("systemctl is-active pathd-path@not-expensive.service").stdout == "inactive\n"
+            }
+        }
+    }
+}
