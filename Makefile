@@ -19,6 +19,10 @@ ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 FISHCOMPDIR ?= $(PREFIX)/share/fish/vendor_completions.d
 # Not a prefix path: pathd reads /etc/pathd/pathd.conf whatever the prefix.
 SYSCONFDIR  := /etc
+# Nor are the DHCP clients' hook directories: dhclient-script and dhcpcd-run-hooks read
+# these and no other (the hooks, packaging/hooks, tell pathd about each lease).
+DHCLIENTHOOKDIR := $(SYSCONFDIR)/dhcp/dhclient-exit-hooks.d
+DHCPCDHOOKDIR   := /usr/lib/dhcpcd/dhcpcd-hooks
 PATHD_ARGS  ?=
 
 # Every installed binary comes from this build: the Swift runtime linked in statically
@@ -201,7 +205,8 @@ install:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/prometheus \
 		$(DESTDIR)$(SYSCONFDIR)/pathd $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf.d \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) $(DESTDIR)$(FISHCOMPDIR) \
+		$(DESTDIR)$(DHCLIENTHOOKDIR) $(DESTDIR)$(DHCPCDHOOKDIR)
 	install -m 0755 $(RELEASE_DIR)/pathd $(RELEASE_DIR)/pathctl $(RELEASE_DIR)/pathd-probe $(DESTDIR)$(BINDIR)/
 	$(INSTALLED_PATHS) man/pathctl.1 > $(DESTDIR)$(MANDIR)/man1/pathctl.1
 	$(INSTALLED_PATHS) man/pathd.8 > $(DESTDIR)$(MANDIR)/man8/pathd.8
@@ -219,6 +224,10 @@ install:
 		$(DESTDIR)$(ZSHCOMPDIR)/
 	install -m 0644 packaging/completions/pathctl.fish packaging/completions/pathd.fish \
 		packaging/completions/pathd-probe.fish $(DESTDIR)$(FISHCOMPDIR)/
+	@# Sourced by the clients' scripts, not run: plain files, naming the installed pathctl.
+	$(INSTALLED_PATHS) packaging/hooks/dhclient-exit-hook > $(DESTDIR)$(DHCLIENTHOOKDIR)/pathd
+	$(INSTALLED_PATHS) packaging/hooks/dhcpcd-hook > $(DESTDIR)$(DHCPCDHOOKDIR)/90-pathd
+	chmod 0644 $(DESTDIR)$(DHCLIENTHOOKDIR)/pathd $(DESTDIR)$(DHCPCDHOOKDIR)/90-pathd
 	@# Never over an administrator's file.
 	@if [ -e $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf ]; then \
 		echo "install: keeping $(DESTDIR)$(SYSCONFDIR)/pathd/pathd.conf"; \
@@ -236,7 +245,8 @@ uninstall:
 		$(DESTDIR)$(DATADIR)/prometheus/pathd.rules.yml $(DESTDIR)$(DATADIR)/prometheus/pathd.rules.test.yml \
 		$(DESTDIR)$(BASHCOMPDIR)/pathctl $(DESTDIR)$(BASHCOMPDIR)/pathd $(DESTDIR)$(BASHCOMPDIR)/pathd-probe \
 		$(DESTDIR)$(ZSHCOMPDIR)/_pathctl $(DESTDIR)$(ZSHCOMPDIR)/_pathd $(DESTDIR)$(ZSHCOMPDIR)/_pathd-probe \
-		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/pathd-probe.fish
+		$(DESTDIR)$(FISHCOMPDIR)/pathctl.fish $(DESTDIR)$(FISHCOMPDIR)/pathd.fish $(DESTDIR)$(FISHCOMPDIR)/pathd-probe.fish \
+		$(DESTDIR)$(DHCLIENTHOOKDIR)/pathd $(DESTDIR)$(DHCPCDHOOKDIR)/90-pathd
 	-rmdir $(DESTDIR)$(DOCDIR) $(DESTDIR)$(DATADIR)/prometheus $(DESTDIR)$(DATADIR)
 
 # The tree is copied without .git and the build outputs; its own .build/ survives.

@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import gio  # noqa: E402
 import hostile  # noqa: E402
+import networks  # noqa: E402
 import routebench  # noqa: E402
 import routewatch  # noqa: E402
 import runbench  # noqa: E402
@@ -872,6 +873,10 @@ def print_report(results):
         routewatch.print_report(results["routewatch"])
     if "run" in results:
         runbench.print_report(results["run"], ms)
+    if "networks" in results:
+        networks.print_networks(results["networks"])
+    if "advertisements" in results:
+        networks.print_advertisements(results["advertisements"])
 
 
 def print_flood(f):
@@ -962,10 +967,10 @@ def main():
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,readers,latency5,latency-pair,breakdown,fanout,idle,"
-                                "hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run",
+                                "hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks",
                         help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
-                             "breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run "
-                             "(run: pathctl run, runbench.py; route-limit: a path line with one user at "
+                             "breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks "
+                             "(networks: memory per network remembered and router advertisements' cost, networks.py; run: pathctl run, runbench.py; route-limit: a path line with one user at "
                              "MaxRoutesPerUser= and none; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
                              "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
@@ -1110,6 +1115,11 @@ def main():
                   "(runbench.py)", file=sys.stderr, flush=True)
             results["run"] = runbench.report(binary, os.path.abspath(pathctl), arguments.prefix, arguments.run_rounds,
                                              arguments.run_idle_seconds, directory)
+        if "networks" in only:
+            print("bench: memory per network remembered", file=sys.stderr, flush=True)
+            results["networks"] = networks.networks_memory(binary, topology.a, directory)
+            print("bench: router advertisements' hints", file=sys.stderr, flush=True)
+            results["advertisements"] = networks.advertisement_cost(binary, topology, directory)
         results["pathd_log_tail"] = pathd.log_text().splitlines()[-10:]
     finally:
         if driver:

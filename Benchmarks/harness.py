@@ -107,9 +107,11 @@ class Topology:
 class Pathd:
     """pathd started with `ip netns exec` (which execs, so the pid is pathd's own)."""
 
-    def __init__(self, binary, namespace, socket_path, log_path, arguments=(), notify_socket=None):
+    def __init__(self, binary, namespace, socket_path, log_path, arguments=(), notify_socket=None,
+                 extra_environment=None):
         environment = dict(os.environ)
         environment.pop("NOTIFY_SOCKET", None)
+        environment.update(extra_environment or {})
         if notify_socket:
             environment["NOTIFY_SOCKET"] = notify_socket
         self.socket_path = socket_path

@@ -36,6 +36,10 @@ packages=(
     linux-perf         # make bench: `perf trace` splits pathd's part of a change into its stages
     systemd-container  # systemd-nspawn: Tests/SystemdTests boot systemd with the packages installed
     python3-gi         # Tests/SystemdTests: an unchanged GLib program (Gio.NetworkMonitor) in the container
+    dnsmasq-base       # the hints kernel tests: the router's DHCP server, sending ANDROID_METERED as a phone does
+    isc-dhcp-client    # the hints kernel tests: dhclient running pathd's exit hook
+    dhcpcd-base        # the hints kernel tests: dhcpcd (Debian 13's client) running pathd's hook
+    radvd              # the hints kernel tests: router advertisements with a DNS search list
 )
 
 missing=()

@@ -37,7 +37,8 @@ public struct CommandOption: Sendable {
     public var name: String { spec.name }
 }
 
-/// The operands a command takes, one or more of one kind (`route HOST...`).
+/// The operands a command takes, one or more of one kind (`route HOST...`), or exactly
+/// one (`lease INTERFACE`).
 public struct CommandOperands: Sendable {
     /// What one is called in the usage text, `HOST`.
     public let name: String
@@ -53,34 +54,38 @@ public struct CommandOperands: Sendable {
     public let isCommandLine: Bool
     /// None is needed (`hold [CRITERION...]`).
     public let isOptional: Bool
+    /// Exactly one is taken, not one or more (`lease INTERFACE`).
+    public let isSingle: Bool
 
     public init(_ name: String, description: String, completion: ValueCompletion = .nothing,
-                introducedBy: String? = nil, optional isOptional: Bool = false) {
+                introducedBy: String? = nil, optional isOptional: Bool = false, single isSingle: Bool = false) {
         self.init(name, description: description, completion: completion, introducedBy: introducedBy,
-                  isCommandLine: false, isOptional: isOptional)
+                  isCommandLine: false, isOptional: isOptional, isSingle: isSingle)
     }
 
     /// A command line: `COMMAND`, then its arguments (`isCommandLine`).
     public static func commandLine(_ name: String, description: String) -> CommandOperands {
         CommandOperands(name, description: description, completion: .commands, introducedBy: nil,
-                        isCommandLine: true, isOptional: false)
+                        isCommandLine: true, isOptional: false, isSingle: false)
     }
 
     private init(_ name: String, description: String, completion: ValueCompletion, introducedBy: String?,
-                 isCommandLine: Bool, isOptional: Bool) {
+                 isCommandLine: Bool, isOptional: Bool, isSingle: Bool) {
         self.name = name
         self.description = description
         self.completion = completion
         self.introducedBy = introducedBy
         self.isCommandLine = isCommandLine
         self.isOptional = isOptional
+        self.isSingle = isSingle
     }
 
     /// How they follow the command in the usage text: `HOST...`, `--route HOST...`,
-    /// `-- COMMAND [ARG...]`, `[CRITERION...]`.
+    /// `-- COMMAND [ARG...]`, `[CRITERION...]`, `INTERFACE`.
     public var usage: String {
         if isCommandLine { return "-- \(name) [ARG...]" }
         if isOptional { return "[\(name)...]" }
+        if isSingle { return (introducedBy.map { "\($0) " } ?? "") + name }
         return (introducedBy.map { "\($0) " } ?? "") + "\(name)..."
     }
 }
@@ -168,6 +173,9 @@ public struct CommandTable<Action: Sendable>: Sendable {
             }
             if let empty = (kind.isCommandLine ? Array(operands.prefix(1)) : operands).first(where: \.isEmpty) {
                 throw UsageError("\(name): \"\(empty)\" is no \(kind.name)")
+            }
+            if kind.isSingle && operands.count > 1 {
+                throw UsageError("\(name) takes one \(kind.name), got \(operands.count)")
             }
         } else if let extra = operands.first {
             throw UsageError("unexpected argument \"\(extra)\" after \(name)")

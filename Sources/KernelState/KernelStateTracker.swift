@@ -66,6 +66,10 @@ public final class KernelStateTracker: @unchecked Sendable {
     private var pendingResync: String?
     /// What `watchRoutes(to:)` was last given, for each new source.
     private var watchedDestinations: Set<IPAddress> = []
+    /// The timer that forgets what routers said when it expires (`expireRouterHints`):
+    /// when it is due, and its token (a later, earlier-due timer replaces it).
+    private var hintExpiry: (due: MonotonicInstant, token: UInt64)?
+    private var hintExpiryTokens: UInt64 = 0
 
     /// Called on `queue` after the snapshot changed. `resync` is the reason a new
     /// generation was started, on the first batch of that generation, nil otherwise.
@@ -109,6 +113,53 @@ public final class KernelStateTracker: @unchecked Sendable {
         guard configured != snapshot.dnsConfigured else { return }
         snapshot.dnsConfigured = configured
         if hasState { onChange?(nil) }
+    }
+
+    /// Keeps a DHCP lease's facts for the link `index` (the daemon's `reportLease`);
+    /// `onChange` is called when that changes the link's hints.
+    public func recordLease(_ lease: DHCPLease, on index: InterfaceIndex) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        changeHints { $0.recordLease(lease, on: index) }
+    }
+
+    /// Forgets the link's lease of `family` (it ended); whether there was one.
+    @discardableResult
+    public func endLease(of family: AddressFamily, on index: InterfaceIndex) -> Bool {
+        dispatchPrecondition(condition: .onQueue(queue))
+        var ended = false
+        changeHints { ended = $0.endLease(of: family, on: index) }
+        return ended
+    }
+
+    /// Changes the snapshot's hints from outside the kernel's events; tells `onChange`
+    /// when the hints the evaluator reads changed.
+    private func changeHints(_ change: (inout Snapshot) -> Void) {
+        let before = snapshot.hints
+        change(&snapshot)
+        if hasState && snapshot.hints != before { onChange?(nil) }
+    }
+
+    /// After a batch with router options read at `now` (the latest): the timer for the
+    /// first of their lifetimes to end, unless one is due no later.
+    private func scheduleHintExpiry(now: MonotonicInstant) {
+        guard let next = snapshot.nextRouterHintExpiry else { return }
+        if let scheduled = hintExpiry, scheduled.due <= next { return }
+        hintExpiryTokens += 1
+        let token = hintExpiryTokens
+        hintExpiry = (next, token)
+        scheduler.schedule(after: max(next.sinceBoot - now.sinceBoot, .zero), on: queue) { [weak self] in
+            self?.routerHintsExpire(token)
+        }
+    }
+
+    /// The timer: forgets what expired by its due time, and sets the next one. A lifetime
+    /// renewed meanwhile (the router's next advertisement) expires nothing.
+    private func routerHintsExpire(_ token: UInt64) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard lifecycle == .running, let scheduled = hintExpiry, scheduled.token == token else { return }
+        hintExpiry = nil
+        changeHints { $0.expireRouterHints(through: scheduled.due) }
+        scheduleHintExpiry(now: scheduled.due)
     }
 
     /// Asks the current source which route the kernel would take to `destination`;
@@ -200,6 +251,10 @@ public final class KernelStateTracker: @unchecked Sendable {
             for event in batch.events { snapshot.apply(event) }
         }
         hasState = true
+        let optionsReadAt = batch.events.compactMap { event -> MonotonicInstant? in
+            if case .routerOption(let option) = event { option.receivedAt } else { nil }
+        }.max()
+        if let optionsReadAt { scheduleHintExpiry(now: optionsReadAt) }
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
         onChange?(resync)

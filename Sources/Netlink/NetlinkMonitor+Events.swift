@@ -74,6 +74,12 @@ extension NetlinkMonitor {
             staleFamilies.formUnion(Self.families(ofRoute: header))
             // Nothing to learn from the message when every link is stale already.
             if staleInterfaces != .all { staleInterfaces.formUnion(.of(route: header)) }
+        case RTM_NEWNDUSEROPT:
+            // A hint about the network, no change of any route: no lookup of its own.
+            let now = MonotonicInstant(sinceBoot: .nanoseconds(SystemClock.monotonicNanoseconds))
+            if let option = RouterOptionDecoder.decode(header, receivedAt: now) {
+                pending.append(.routerOption(option))
+            }
         default:
             if let event = decode(header) {
                 pending.append(event)
@@ -94,15 +100,15 @@ extension NetlinkMonitor {
     }
 
     /// The families whose answers a decoded event can change: an address's or a rule's
-    /// own, both for a link, none for a neighbour (it changes no route) or a carrier
-    /// change (it comes with its link's message).
+    /// own, both for a link, none for a neighbour or a router's option (they change no
+    /// route) or a carrier change (it comes with its link's message).
     private static func families(of event: NetworkEvent) -> Set<AddressFamily> {
         switch event {
         case .addressChanged(let address): [address.family]
         case .addressRemoved(let key): [key.address.family]
         case .ruleAdded(let rule), .ruleRemoved(let rule): [rule.family]
         case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: Set(AddressFamily.allCases)
-        case .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained: []
+        case .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained, .routerOption: []
         }
     }
 
@@ -185,8 +191,10 @@ extension NetlinkMonitor {
                 if masters.contains(index) { staleInterfaces = .all }
             case .addressChanged, .addressRemoved, .ruleAdded, .ruleRemoved:
                 staleInterfaces = .all
-            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained:
-                // A neighbour changes no route, and a carrier change comes with its link's message.
+            case .routeLookup, .interfaceLookup, .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained,
+                 .routerOption:
+                // A neighbour or a router's option changes no route, and a carrier change
+                // comes with its link's message.
                 break
             }
         }

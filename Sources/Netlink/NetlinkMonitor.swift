@@ -196,7 +196,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         attachRouteFilter(to: events)
         // RTNLGRP_NEIGH: the filter passes the gateways' entries only (`NeighbourFilter`).
         for group in [RTNLGRP_LINK, RTNLGRP_IPV4_IFADDR, RTNLGRP_IPV6_IFADDR, RTNLGRP_IPV4_ROUTE,
-                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEIGH] {
+                      RTNLGRP_IPV6_ROUTE, RTNLGRP_IPV4_RULE, RTNLGRP_IPV6_RULE, RTNLGRP_NEIGH, RTNLGRP_ND_USEROPT] {
             try events.addMembership(group)
         }
         try events.setNonBlocking()

@@ -188,7 +188,8 @@ struct DaemonMetrics: Sendable {
             [
                 .gauge("pathd_interface_usable", help: """
                     1 for each link that could carry a path (up, carrier, an address it would send from; \
-                    not loopback, not ignored), at most \(Self.limit), the path's first.
+                    not loopback, not ignored), at most \(Self.limit), the path's first; network is the Name= \
+                    of the [Network] section naming the link's network (empty when none does).
                     """, usable.map { report in
                         MetricSample([
                             MetricLabel("interface", report.name),
@@ -197,6 +198,9 @@ struct DaemonMetrics: Sendable {
                             MetricLabel("expensive", report.isExpensive ? "true" : "false"),
                             MetricLabel("constrained", report.isConstrained ? "true" : "false"),
                             MetricLabel("in_path", inPath.contains(report.name) ? "true" : "false"),
+                            // A configured name only: never an ID or a MAC (bounded by the
+                            // configuration, and nothing a network can make up).
+                            MetricLabel("network", report.network?.name ?? ""),
                         ], value: 1)
                     }),
                 .gauge("pathd_interfaces_usable", help: "Links that could carry a path, all of them.",

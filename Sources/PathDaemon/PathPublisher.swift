@@ -29,6 +29,9 @@ final class PathPublisher: @unchecked Sendable {
     var onDefaultPathChange: ((Path) -> Void)?
     /// Called when the default path differs from the one before (not for its first).
     var onDefaultPathChanged: (() -> Void)?
+    /// Called with the default path, and when it was published, whenever it differs from
+    /// the one before, its first included (the networks it is on: `NetworkRegistry`).
+    var onDefaultPathRecorded: ((Path, Timestamp) -> Void)?
     /// Whether someone other than a subscriber holds a watched route (`WatchList`).
     var holdsRoute: ((WatchedRoute) -> Bool)?
     /// Called when watched routes' reports changed, before their lines are sent.
@@ -169,5 +172,6 @@ final class PathPublisher: @unchecked Sendable {
         if previous != nil { onDefaultPathChanged?() }
         records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous,
                                   at: publishedAt)
+        onDefaultPathRecorded?(group.path, publishedAt)
     }
 }

@@ -41,6 +41,8 @@ public final class PathService: @unchecked Sendable {
     let requests: RequestHandler
     /// The routes of `[Watch]`, for the metrics.
     let watchList: WatchList
+    /// The networks seen (`networks` request); opened by `start`, with the history.
+    private(set) var networks: NetworkRegistry?
     /// Where the history file goes (`$STATE_DIRECTORY`); nil keeps it in memory.
     private let stateDirectory: String?
 
@@ -108,6 +110,8 @@ public final class PathService: @unchecked Sendable {
         publisher.holdsRoute = { [weak watchList] route in watchList?.holds(route) ?? false }
         publisher.onRoutesChanged = { [weak watchList] in watchList?.routesChanged() }
         publisher.onDefaultPathChanged = { [weak watchList] in watchList?.pathChanged() }
+        publisher.onDefaultPathRecorded = { [unowned self] path, now in recordNetworks(of: path, at: now) }
+        requests.networks = { [unowned self] in networks }
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
         settings.onApplied = { [unowned self] in configurationApplied() }
@@ -133,6 +137,7 @@ public final class PathService: @unchecked Sendable {
         let daemon = configuration.current.daemon
         records.open(historySize: daemon.historySize, stateDirectory: stateDirectory,
                      metricsFilePath: daemon.metricsFilePath)
+        networks = NetworkRegistry(directory: stateDirectory, queue: queue, scheduler: records.scheduler, log: log)
     }
 
     /// Serves clients on `listener` once the first path exists.
@@ -156,6 +161,7 @@ public final class PathService: @unchecked Sendable {
         lifecycle = .stopped
         // First: the stop mark, and no metrics file written for the disconnects below.
         records.close()
+        networks?.close(at: records.clock.now().wall)
         admission.stop(goodbye: ServerMessage.error(code: .shuttingDown, message: "pathd is stopping: \(reason)",
                                                     id: nil).encoded())
         kernelState.stop()
@@ -229,6 +235,31 @@ public final class PathService: @unchecked Sendable {
             for handler in handlers { handler() }
             if admission.isListening { admission.startAccepting() }
         }
+    }
+
+    // MARK: Networks
+
+    /// The identified networks of `path`'s links, with their facts (`InterfaceReport`
+    /// reads them for the link), told to the registry: once per change of the default
+    /// path, which a network's change on a link is.
+    private func recordNetworks(of path: Path, at now: Timestamp) {
+        guard let networks else { return }
+        let snapshot = kernelState.snapshot
+        let policy = configuration.current.policy
+        var seen: [NetworkID: SeenNetwork] = [:]
+        for interface in path.availableInterfaces {
+            guard let network = interface.network, network.state == .identified, let id = network.id,
+                  let link = snapshot.links[interface.index] else { continue }
+            if seen[id] == nil {
+                guard let facts = InterfaceReport.report(for: link, in: snapshot, policy: policy).networkFacts
+                else { continue }
+                seen[id] = SeenNetwork(id: id, name: network.name, facts: facts,
+                                       domains: snapshot.hints[link.index]?.dnsDomains ?? [],
+                                       firstSeen: now.wall, lastSeen: now.wall, isCurrent: true)
+            }
+            seen[id]?.interfaces.append(interface.name)
+        }
+        networks.update(current: Array(seen.values), at: now.wall)
     }
 
     // MARK: Metrics

@@ -23,6 +23,8 @@ final class RequestHandler {
     private let publisher: PathPublisher
     private let connectivity: ConnectivityReports
     private let records: ServiceRecords
+    /// The networks seen, once the service started (`networks` request).
+    var networks: (() -> NetworkRegistry?)?
 
     init(log: Logger, kernelState: KernelStateTracker, configuration: ServiceConfiguration, publisher: PathPublisher,
          connectivity: ConnectivityReports, records: ServiceRecords) {
@@ -129,6 +131,36 @@ final class RequestHandler {
                                                   id: id).encoded())
         case .route(let destination, let zone):
             publisher.answerRoute(to: destination, zone: zone, id: id, for: connection)
+        case .reportLease(let zone, let report):
+            guard requireTrusted(connection, id: id, doing: "reported a DHCP lease",
+                                 allowed: "reportLease is allowed for root and the daemon's own user only "
+                                     + "(DHCP clients' hooks run as root)")
+            else { return }
+            // The tracker tells the publisher through onChange when the link's hints changed.
+            switch kernelState.report(report, onLink: zone) {
+            case .refused(let why):
+                log.info("client \(connection.id): DHCP lease on \(zone) not recorded: \(why)")
+                connection.send(ServerMessage.error(code: .badArgument, message: why, id: id).encoded())
+                return
+            case .recorded(let link):
+                log.info("\(link.name): \(report.protocolName) lease recorded"
+                    + (kernelState.snapshot.hints[link.index].map { ": \($0.summary)" } ?? ""))
+            case .ended(let forgotten):
+                log.info("\(zone): \(report.protocolName) lease ended; "
+                    + (forgotten ? "its hints are forgotten" : "nothing was kept of it"))
+            }
+            connection.send(ServerMessage.reported(id: id).encoded())
+        case .networks:
+            guard requireTrusted(connection, id: id, doing: "asked for the networks seen",
+                                 allowed: "networks is allowed for root and the daemon's own user only: it shows "
+                                     + "the facts network IDs are computed from (gateways' MAC addresses)")
+            else { return }
+            // Bounded by NetworkRegistry.capacity: O(the reply).
+            let registry = networks?()
+            connection.send(ServerMessage.networks(
+                capacity: NetworkRegistry.capacity,
+                persistence: registry?.persistence ?? .inMemory(because: nil),
+                networks: registry?.list(at: records.clock.now().wall) ?? [], id: id).encoded())
         }
     }
 

@@ -20,7 +20,7 @@ final class ServiceRecords: @unchecked Sendable {
 
     private let queue: DispatchQueue
     private let log: Logger
-    private let scheduler: any Scheduler
+    let scheduler: any Scheduler
     /// The clock of the history and the metrics.
     let clock: any TimeSource
     /// When the service was made, for `pathd_start_time_seconds`.

@@ -77,7 +77,8 @@ extension PathEvaluator {
 
         func interface(for link: Link) -> Interface {
             Interface(name: link.name, index: link.index, type: settings(of: link).type, isTunnel: link.isTunnel,
-                      network: identification(of: link).network)
+                      network: identification(of: link).network,
+                      captivePortal: snapshot.hints[link.index]?.captivePortal)
         }
 
         func verdict(for family: AddressFamily) -> FamilyVerdict {

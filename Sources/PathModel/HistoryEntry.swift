@@ -66,6 +66,24 @@ public struct PathChange: Hashable, Sendable {
     /// The reason in words as recorded, when it is not a path's (a watched route's: "no
     /// route to 192.0.2.10", "cannot resolve: Name or service not known").
     public var recordedExplanation: String?
+    /// The network the path's first interface was on, when identified: its ID and its
+    /// configured name, never the facts behind the ID.
+    public var network: Network?
+
+    /// A network as the history names it.
+    public struct Network: Hashable, Sendable {
+        public var id: NetworkID
+        /// `Name=` of the `[Network]` section that named it then.
+        public var name: String?
+
+        public init(id: NetworkID, name: String? = nil) {
+            self.id = id
+            self.name = name
+        }
+
+        /// Its name, else the first 12 digits of its ID (as `LinkNetwork.summary`).
+        public var label: String { name ?? String(id.description.prefix(12)) }
+    }
 
     public init(status: PathStatus, unsatisfiedReason: UnsatisfiedReason? = nil, reasonInterface: String? = nil,
                 interfaces: [String] = [], generation: Generation, sequence: UInt64) {
@@ -80,6 +98,9 @@ public struct PathChange: Hashable, Sendable {
     public init(_ path: Path, generation: Generation, sequence: UInt64) {
         self.init(status: path.status, unsatisfiedReason: path.unsatisfiedReason, reasonInterface: path.reasonInterface,
                   interfaces: path.availableInterfaces.map(\.name), generation: generation, sequence: sequence)
+        if let network = path.network, network.state == .identified, let id = network.id {
+            self.network = Network(id: id, name: network.name)
+        }
     }
 
     /// The reason in words ("no carrier on eth0 (cable unplugged or peer down)"); nil

@@ -31,6 +31,9 @@ public struct HistorySummary: Hashable, Sendable {
         public var reasons: [String]
         /// How long it lasted as far as pathd saw (until now when ongoing).
         public var duration: Duration
+        /// The network the path was on before it went (`PathChange.Network.label`): the
+        /// last satisfied path's of the same run, when that was identified.
+        public var network: String? = nil
     }
 
     public struct Gap: Hashable, Sendable {
@@ -82,6 +85,8 @@ public struct HistorySummary: Hashable, Sendable {
         var open: Outage?
         /// The last entry of the current run.
         var last: HistoryEntry?
+        /// The network of the current run's last satisfied path.
+        var network: String?
         var stoppedAt: Timestamp?
 
         func close(_ end: Outage.End, at time: Timestamp?) {
@@ -108,6 +113,7 @@ public struct HistorySummary: Hashable, Sendable {
                 }
                 stoppedAt = nil
                 last = entry
+                network = nil
             case .stopped:
                 close(.stopped(entry.time), at: entry.time)
                 stoppedAt = entry.time
@@ -115,12 +121,13 @@ public struct HistorySummary: Hashable, Sendable {
             case .change(let change):
                 if change.status == .satisfied {
                     close(.recovered(entry.time), at: entry.time)
+                    network = change.network?.label
                 } else if var outage = open {
                     if let words = change.explanation, outage.reasons.last != words { outage.reasons.append(words) }
                     open = outage
                 } else {
                     open = Outage(status: change.status, start: entry.time, end: .ongoing,
-                                  reasons: change.explanation.map { [$0] } ?? [], duration: .zero)
+                                  reasons: change.explanation.map { [$0] } ?? [], duration: .zero, network: network)
                 }
                 last = entry
             case .unrecognized, .route:

@@ -71,13 +71,18 @@ public struct Interface: Hashable, Sendable {
     /// The network the interface is on (`LinkNetwork`); nil when pathd identifies no
     /// networks (no key) or from a daemon older than network identity.
     public var network: LinkNetwork?
+    /// The captive portal's URI the network announced (DHCP option 114, a router
+    /// advertisement's option 37: RFC 8910), from its hints (`Snapshot.hints`); nil when
+    /// it announced none.
+    public var captivePortal: String?
 
     public init(name: String, index: InterfaceIndex, type: InterfaceType, isTunnel: Bool = false,
-                network: LinkNetwork? = nil) {
+                network: LinkNetwork? = nil, captivePortal: String? = nil) {
         self.name = name
         self.index = index
         self.type = type
         self.isTunnel = isTunnel
         self.network = network
+        self.captivePortal = captivePortal
     }
 }

@@ -26,6 +26,9 @@ public enum NetworkEvent: Hashable, Sendable {
     case carrierLost(InterfaceIndex, at: MonotonicInstant)
     /// A link message showed the carrier back (IFF_RUNNING set again), read at that instant.
     case carrierRegained(InterfaceIndex, at: MonotonicInstant)
+    /// An option of a router advertisement the kernel passed on (RTM_NEWNDUSEROPT) that
+    /// hints at the network: a DNS search list, a captive portal.
+    case routerOption(RouterOption)
     /// The kernel's answer to "which route for the lookup destination" for one family,
     /// asked after a batch of messages drained.
     case routeLookup(AddressFamily, RouteLookup)

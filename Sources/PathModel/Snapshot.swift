@@ -22,9 +22,12 @@ public struct Snapshot: Hashable, Sendable {
     /// for a link whose carrier pathd never saw lost.
     public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] = [:]
     /// Per link, what was learnt of its network without configuration (DHCP, router
-    /// advertisements): not the kernel's, so kept across a re-dump like DNS, and
-    /// forgotten with the link.
-    public var hints: [InterfaceIndex: NetworkHints] = [:]
+    /// advertisements): `hintSources` merged. Not in the kernel's dumps, so kept across
+    /// a re-dump like DNS; forgotten with the link, its carrier, and (a lease's) its
+    /// address (Snapshot+Hints.swift).
+    public internal(set) var hints: [InterfaceIndex: NetworkHints] = [:]
+    /// Per link, each source of its hints: its DHCP leases, its routers' options.
+    public internal(set) var hintSources: [InterfaceIndex: LinkHintSources] = [:]
 
     public init() {}
 
@@ -42,7 +45,7 @@ public struct Snapshot: Hashable, Sendable {
     public mutating func replaceKernelState(with events: [NetworkEvent], readAt: MonotonicInstant? = nil) {
         let previous = self
         self = Snapshot(events: events, dnsConfigured: dnsConfigured)
-        hints = previous.hints.filter { links[$0.key] != nil }
+        keepHints(of: previous)
         for (index, link) in links where carrierEpochs[index] == nil {
             guard let before = previous.links[index], before.name == link.name else { continue }
             if before.carrierDownCount == link.carrierDownCount {
@@ -73,13 +76,14 @@ public struct Snapshot: Hashable, Sendable {
             addresses[index] = nil
             neighbours[index] = nil
             carrierEpochs[index] = nil
-            hints[index] = nil
+            forgetHints(of: index)
             dropInterfaceLookups(of: index)
         case .addressChanged(let address):
             addresses[address.interface, default: [:]][address.key] = address
         case .addressRemoved(let key):
             addresses[key.interface]?[key] = nil
             if addresses[key.interface]?.isEmpty == true { addresses[key.interface] = nil }
+            changeHints(of: key.interface) { $0.addressRemoved(key.address) }
         case .ruleAdded(let rule):
             if !rules.contains(rule) { rules.append(rule) }
         case .ruleRemoved(let rule):
@@ -103,11 +107,15 @@ public struct Snapshot: Hashable, Sendable {
             if neighbours[key.interface]?.isEmpty == true { neighbours[key.interface] = nil }
         case .carrierLost(let index, let instant):
             carrierEpochs[index] = CarrierEpoch(lostAt: instant)
+            forgetHints(of: index)
         case .carrierRegained(let index, let instant):
             // A link first seen without carrier had its loss recorded then (the monitor
             // says so at first sight); without one, the return is the line.
             let lostAt = carrierEpochs[index]?.lostAt ?? instant
             carrierEpochs[index] = CarrierEpoch(lostAt: lostAt, cameBackAt: instant, isSettling: true)
+        case .routerOption(let option):
+            guard links[option.interface] != nil else { break }
+            changeHints(of: option.interface) { $0.apply(option) }
         }
     }
 

@@ -42,6 +42,13 @@ extension PathChange {
         writer.endArray()
         writer.member("generation", generation.rawValue)
         writer.member("sequence", sequence)
+        // Added within version 1: present only when the path was on an identified network.
+        if let network {
+            writer.beginObject("network")
+            writer.member("id", network.id.description)
+            writer.member("name", network.name)
+            writer.endObject()
+        }
     }
 
     /// Reads the members of a `change` (and a `route`) entry; `recordedExplanation` is its
@@ -66,6 +73,12 @@ extension PathChange {
                                 reasonInterface: value["reasonInterface"]?.stringValue, interfaces: interfaces,
                                 generation: Generation(rawValue: UInt64(generation)), sequence: UInt64(sequence))
         if keepingReason { change.recordedExplanation = value["reason"]?.stringValue }
+        if let network = value["network"], !network.isNull {
+            guard let text = network["id"]?.stringValue, let id = NetworkID(text) else {
+                throw fail("\"network\" must have an \"id\" of 32 hexadecimal digits")
+            }
+            change.network = PathChange.Network(id: id, name: network["name"]?.stringValue)
+        }
         return change
     }
 }

@@ -38,6 +38,13 @@ public enum RequestOp: Hashable, Sendable {
     /// link-scoped IPv6 address (`IPAddress.isLinkScoped`), through `interface`, its
     /// zone ("eth0" or an index in decimal, as after "%" in "fe80::1%eth0") if given.
     case route(destination: IPAddress, interface: String? = nil)
+    /// A DHCP lease's facts from a DHCP client's hook, or its end, for the link
+    /// `interface` (a name, or an index in decimal): hints about its network (root and
+    /// the daemon's own user only).
+    case reportLease(interface: String, LeaseReport)
+    /// The networks pathd has seen, with the facts their IDs were computed from (root and
+    /// the daemon's own user only).
+    case networks
 
     /// What a `subscribe` is to, told apart on the wire by its fields: `criteria` (or
     /// none) for a path, `destination` (and `interface`) for a route.
@@ -54,7 +61,8 @@ public enum RequestOp: Hashable, Sendable {
     /// compiler (no test) finds a case or a name left out of either direction; the golden
     /// files (Tests/PathProtocolTests/Golden) pin the bytes.
     public enum Name: String, Hashable, Sendable, CaseIterable {
-        case status, subscribe, unsubscribe, ping, interfaces, reload, reportConnectivity, metrics, history, route
+        case status, subscribe, unsubscribe, ping, interfaces, reload, reportConnectivity, metrics, history, route,
+             reportLease, networks
     }
 
     public var name: Name {
@@ -69,6 +77,8 @@ public enum RequestOp: Hashable, Sendable {
         case .metrics: .metrics
         case .history: .history
         case .route: .route
+        case .reportLease: .reportLease
+        case .networks: .networks
         }
     }
 }
@@ -144,6 +154,8 @@ extension Request {
         case .metrics: op = .metrics(format: try fields.format())
         case .history: op = .history(since: try fields.since(), limit: try fields.limit())
         case .route: op = try fields.route()
+        case .reportLease: op = try fields.reportLease()
+        case .networks: op = .networks
         }
         try fields.refuseOthers()
         return Request(op, id: id)
@@ -188,7 +200,10 @@ extension Request {
         case .route(let destination, let interface), .subscribe(.route(let destination, let interface)):
             writer.member("destination", destination.description)
             if let interface { writer.member("interface", interface) }
-        case .unsubscribe, .ping, .interfaces, .reload:
+        case .reportLease(let interface, let report):
+            writer.member("interface", interface)
+            report.write(to: &writer, key: "lease")
+        case .unsubscribe, .ping, .interfaces, .reload, .networks:
             break
         }
         writer.endObject()
@@ -205,7 +220,7 @@ extension Request {
 private struct RequestFields {
     /// Every field an op may carry, in the order they are checked.
     enum Field: String, CaseIterable, Comparable {
-        case criteria, connectivity, format, since, limit, destination, interface
+        case criteria, connectivity, format, since, limit, destination, interface, lease
 
         /// The ops that take the field.
         var ops: [RequestOp.Name] {
@@ -214,16 +229,18 @@ private struct RequestFields {
             case .connectivity: [.reportConnectivity]
             case .format: [.metrics]
             case .since, .limit: [.history]
-            case .destination, .interface: [.subscribe, .route]
+            case .destination: [.subscribe, .route]
+            case .interface: [.subscribe, .route, .reportLease]
+            case .lease: [.reportLease]
             }
         }
 
         /// The ops that take the field, for the refusal's message ("status and subscribe").
         var owners: String { listedInWords(ops.map(\.rawValue)) }
 
-        /// Whether an explicit `null` is the same as no field. A null `connectivity` is
-        /// a report that says nothing, refused as such.
-        var nullIsAbsent: Bool { self != .connectivity }
+        /// Whether an explicit `null` is the same as no field. A null `connectivity` or
+        /// `lease` is a report that says nothing, refused as such.
+        var nullIsAbsent: Bool { self != .connectivity && self != .lease }
 
         static func < (left: Field, right: Field) -> Bool { left.rank < right.rank }
 
@@ -357,6 +374,25 @@ private struct RequestFields {
         }
         do {
             return try Connectivity.decode(value, strict: true)
+        } catch {
+            throw fail(error.message)
+        }
+    }
+
+    /// A `reportLease`: the link (a name or an index, as a route's zone is written) and
+    /// the lease.
+    mutating func reportLease() throws(RequestError) -> RequestOp {
+        guard let interfaceValue = try value(.interface) else {
+            throw fail("reportLease needs \"interface\": the link's name")
+        }
+        guard let interface = interfaceValue.stringValue, RouteZone.isValid(interface) else {
+            throw fail("interface must be an interface name or index as a string")
+        }
+        guard let leaseValue = try value(.lease), !leaseValue.isNull else {
+            throw fail("reportLease needs a \"lease\" object")
+        }
+        do {
+            return .reportLease(interface: interface, try LeaseReport.decode(leaseValue))
         } catch {
             throw fail(error.message)
         }

@@ -69,6 +69,8 @@ extension Interface {
         writer.member("type", type.rawValue)
         writer.member("tunnel", isTunnel)
         LinkNetwork.write(network, to: &writer)
+        // Added within version 1: present only when the network announced one.
+        if let captivePortal { writer.member("captivePortal", captivePortal) }
         writer.endObject()
     }
 
@@ -76,6 +78,7 @@ extension Interface {
         guard let name = value["name"]?.stringValue, let index = value["index"]?.integerValue,
               let index32 = Int32(exactly: index), let typeName = value["type"]?.stringValue else { return nil }
         return Interface(name: name, index: InterfaceIndex(rawValue: index32), type: InterfaceType(rawValue: typeName),
-                         isTunnel: value["tunnel"]?.boolValue ?? false, network: LinkNetwork.decode(value["network"]))
+                         isTunnel: value["tunnel"]?.boolValue ?? false, network: LinkNetwork.decode(value["network"]),
+                         captivePortal: value["captivePortal"]?.stringValue)
     }
 }

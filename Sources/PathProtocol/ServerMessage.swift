@@ -29,6 +29,10 @@ public enum ServerMessage: Hashable, Sendable {
     case route(RouteReport, generation: Generation, id: JSONValue?)
     /// A line of a route subscription: a `route` line with a `sequence`.
     case routeUpdate(RouteUpdate, id: JSONValue?)
+    /// The reply to `networks`: the networks pathd has seen, with their raw facts (for
+    /// privileged peers only); `capacity` is how many it keeps, `persistence` whether
+    /// they survive a restart (a state directory) and if not why.
+    case networks(capacity: Int, persistence: HistoryPersistence, networks: [SeenNetwork], id: JSONValue?)
     /// A message of a type a newer pathd sends and this version does not know, whole
     /// (docs/PROTOCOL.md, "Version rule"): a client skips it.
     case unrecognized(type: String, JSONValue)
@@ -38,7 +42,8 @@ public enum ServerMessage: Hashable, Sendable {
     /// it the compiler checks for a missing case. GoldenMessageTests fails while a kind
     /// has no line pinned in a golden file.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        case hello, path, resync, pong, unsubscribed, error, interfaces, reloaded, reported, metrics, history, route
+        case hello, path, resync, pong, unsubscribed, error, interfaces, reloaded, reported, metrics, history, route,
+             networks
     }
 
     /// A message of a type this version does not know.
@@ -121,10 +126,7 @@ public enum ServerMessage: Hashable, Sendable {
             if let id { writer.member("id", id) }
         case .history(let capacity, let persistence, let entries, let id):
             writer.beginMessage(.history)
-            writer.member("capacity", capacity)
-            writer.member("persistent", persistence.isPersistent)
-            // Added within version 1: present only with a reason, so earlier lines keep their bytes.
-            if case .inMemory(let reason?) = persistence { writer.member("notPersistentBecause", reason) }
+            writer.kept(capacity: capacity, persistence: persistence)
             writer.beginArray("entries")
             for entry in entries { entry.write(to: &writer) }
             writer.endArray()
@@ -132,6 +134,13 @@ public enum ServerMessage: Hashable, Sendable {
         case .route(let report, let generation, let id):
             writer.beginMessage(.route)
             report.write(to: &writer, generation: generation)
+            if let id { writer.member("id", id) }
+        case .networks(let capacity, let persistence, let networks, let id):
+            writer.beginMessage(.networks)
+            writer.kept(capacity: capacity, persistence: persistence)
+            writer.beginArray("networks")
+            for network in networks { network.write(to: &writer) }
+            writer.endArray()
             if let id { writer.member("id", id) }
         case .unrecognized(_, let message):
             writer.value(message)
@@ -217,13 +226,7 @@ extension ServerMessage {
             }
             return .metrics(format: format, text: try string("text"), id: id)
         case .history:
-            guard let list = value["entries"]?.arrayValue, let persistent = value["persistent"]?.boolValue else {
-                throw MessageDecodingError(description: "history line lacks \"entries\" or \"persistent\"")
-            }
-            var entries: [HistoryEntry] = []
-            for element in list { entries.append(try HistoryEntry.decode(element)) }
-            let persistence = persistent ? HistoryPersistence.persistent
-                : .inMemory(because: value["notPersistentBecause"]?.stringValue)
+            let (persistence, entries) = try kept("entries", in: value, HistoryEntry.decode)
             return .history(capacity: Int(clamping: try integer("capacity")), persistence: persistence,
                             entries: entries, id: id)
         case .route:
@@ -236,7 +239,27 @@ extension ServerMessage {
                 throw MessageDecodingError(description: "route line: invalid \"sequence\"")
             }
             return .routeUpdate(RouteUpdate(generation: generation, sequence: exact, report: report), id: id)
+        case .networks:
+            let (persistence, networks) = try kept("networks", in: value, SeenNetwork.decode)
+            return .networks(capacity: Int(clamping: try integer("capacity")), persistence: persistence,
+                             networks: networks, id: id)
         }
+    }
+
+    /// What a reply about something the daemon keeps (`history`, `networks`) says: whether
+    /// it survives a restart, and its list under `key`, each element read by `decode`.
+    private static func kept<Element>(_ key: String, in value: JSONValue,
+                                      _ decode: (JSONValue) throws(MessageDecodingError) -> Element)
+        throws(MessageDecodingError) -> (HistoryPersistence, [Element]) {
+        guard let list = value[key]?.arrayValue, let persistent = value["persistent"]?.boolValue else {
+            let type = value["type"]?.stringValue ?? "?"
+            throw MessageDecodingError(description: "\(type) line lacks \"\(key)\" or \"persistent\"")
+        }
+        var elements: [Element] = []
+        for element in list { elements.append(try decode(element)) }
+        let persistence = persistent ? HistoryPersistence.persistent
+            : .inMemory(because: value["notPersistentBecause"]?.stringValue)
+        return (persistence, elements)
     }
 }
 
@@ -245,5 +268,16 @@ extension JSONWriter {
     mutating func beginMessage(_ kind: ServerMessage.Kind) {
         beginObject()
         member("type", kind.rawValue)
+    }
+}
+
+extension JSONWriter {
+    /// The members of a reply about something the daemon keeps (`history`, `networks`):
+    /// how many it keeps, and whether they survive a restart.
+    fileprivate mutating func kept(capacity: Int, persistence: HistoryPersistence) {
+        member("capacity", capacity)
+        member("persistent", persistence.isPersistent)
+        // Added within version 1: present only with a reason, so earlier lines keep their bytes.
+        if case .inMemory(let reason?) = persistence { member("notPersistentBecause", reason) }
     }
 }

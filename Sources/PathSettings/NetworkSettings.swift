@@ -187,21 +187,3 @@ extension NetworkKey {
     /// NetworkKeyFile=` names another (PathConfiguration reads it).
     public static let machineIDPath = "/etc/machine-id"
 }
-
-/// DNS names as pathd.conf takes them: `[Watch] Destination=`'s host names and
-/// `[Network] DNSDomain=`.
-enum DomainName {
-    /// The name in lowercase when it is one as DNS writes them: labels of letters,
-    /// digits and hyphens, 1 to 63 bytes, not starting or ending with a hyphen, at most
-    /// 253 bytes in all, the last label not all digits (that would be an address); nil
-    /// otherwise. A trailing dot (the root) is dropped.
-    static func canonical(_ word: String) -> String? {
-        let name = word.hasSuffix(".") ? String(word.dropLast()) : word
-        let labels = name.split(separator: ".", omittingEmptySubsequences: false)
-        guard name.utf8.count <= 253, !labels.isEmpty, labels.allSatisfy({ label in
-            (1...63).contains(label.utf8.count) && label.first != "-" && label.last != "-"
-                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
-        }), !(labels.last?.allSatisfy(\.isNumber) ?? true) else { return nil }
-        return name.lowercased()
-    }
-}

@@ -36,5 +36,5 @@ enum Commands {
         standaloneOptions: [.help, GlobalOptions.version, .completions],
         commands: [StatusVerb.command, MonitorVerb.command, WaitVerb.command, InterfacesVerb.command,
                    RouteVerb.command, ReloadVerb.command, MetricsVerb.command, HistoryVerb.command,
-                   RunVerb.command, HoldVerb.command])
+                   RunVerb.command, HoldVerb.command, NetworksVerb.command, LeaseVerb.command])
 }

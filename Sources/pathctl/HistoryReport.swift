@@ -6,10 +6,10 @@ import PathProtocol
 /// each under the date they began, then the totals.
 ///
 ///     2026-12-01
-///       offline 3 min 12 s, 03:01:07–03:04:19: no carrier on eth0 (cable unplugged or peer down)
+///       offline 3 min 12 s, 03:01:07–03:04:19 on hotel-wifi: no carrier on eth0 (cable unplugged or peer down)
 ///       unknown 10 min, 03:10:00–03:20:00: pathd was not running
 ///
-///     1 outage, offline 3 min 12 s in all; pathd not running for 10 min (unknown).
+///     1 outage, on hotel-wifi, offline 3 min 12 s in all; pathd not running for 10 min (unknown).
 enum HistoryReport {
     /// The report of `summary`, keeping the periods that end at `since` or later
     /// (ongoing ones always); times on `calendar`. A history kept in memory only is
@@ -34,7 +34,7 @@ enum HistoryReport {
         let shown = HistorySummary(periods: periods)
         let outages = shown.outages
         let ongoing = outages.filter { $0.end == HistorySummary.Outage.End.ongoing }
-        var totals = "\(outages.count) \(outages.count == 1 ? "outage" : "outages")"
+        var totals = "\(outages.count) \(outages.count == 1 ? "outage" : "outages")" + networks(of: outages)
         if !outages.isEmpty {
             let finished = outages.filter { $0.end != HistorySummary.Outage.End.ongoing }
                 .reduce(Duration.zero) { $0 + $1.duration }
@@ -59,12 +59,33 @@ enum HistoryReport {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// "offline 3 min 12 s, 03:01:07–03:04:19: no carrier on eth0 …"
+    /// Which networks the outages were on: ", all on hotel-wifi" (", on hotel-wifi" for
+    /// one), " (2 on hotel-wifi, 1 on home, 1 on an unidentified network)", or nothing when
+    /// none was identified.
+    static func networks(of outages: [HistorySummary.Outage]) -> String {
+        var counts: [(label: String, count: Int)] = []
+        for outage in outages {
+            let label = outage.network.map { "on \($0)" } ?? "on an unidentified network"
+            if let index = counts.firstIndex(where: { $0.label == label }) {
+                counts[index].count += 1
+            } else {
+                counts.append((label, 1))
+            }
+        }
+        guard outages.contains(where: { $0.network != nil }) else { return "" }
+        if counts.count == 1 { return outages.count == 1 ? ", \(counts[0].label)" : ", all \(counts[0].label)" }
+        // The most first; among equals, the one met first.
+        let ranked = counts.enumerated().sorted { ($0.element.count, $1.offset) > ($1.element.count, $0.offset) }
+        return " (" + ranked.map { "\($0.element.count) \($0.element.label)" }.joined(separator: ", ") + ")"
+    }
+
+    /// "offline 3 min 12 s, 03:01:07–03:04:19 on hotel-wifi: no carrier on eth0 …"
     static func line(for period: HistorySummary.Period, calendar: LocalCalendar) -> String {
         switch period {
         case .outage(let outage):
             let what = outage.status == .requiresConnection ? "waiting for a connection" : "offline"
-            let reasons = outage.reasons.isEmpty ? "" : ": " + outage.reasons.joined(separator: "; then ")
+            let reasons = (outage.network.map { " on \($0)" } ?? "")
+                + (outage.reasons.isEmpty ? "" : ": " + outage.reasons.joined(separator: "; then "))
             let start = time(outage.start.wall, calendar)
             switch outage.end {
             case .recovered(let end):
@@ -120,12 +141,12 @@ enum HistoryReport {
         return day == date(start, calendar) ? time(end.wall, calendar) : "\(day) \(time(end.wall, calendar))"
     }
 
-    private static func date(_ time: Timestamp, _ calendar: LocalCalendar) -> String {
+    static func date(_ time: Timestamp, _ calendar: LocalCalendar) -> String {
         let local = calendar.dateTime(floorSeconds(time.wall))
         return "\(local.year)-\(twoDigits(local.month))-\(twoDigits(local.day))"
     }
 
-    private static func time(_ wall: Duration, _ calendar: LocalCalendar) -> String {
+    static func time(_ wall: Duration, _ calendar: LocalCalendar) -> String {
         let local = calendar.dateTime(floorSeconds(wall))
         return "\(twoDigits(local.hour)):\(twoDigits(local.minute)):\(twoDigits(local.second))"
     }

@@ -36,6 +36,11 @@ enum PathFormatting {
             lines.append("Gateways:    \(path.gateways.map(\.description).joined(separator: ", "))")
         }
         lines.append("Connectivity: " + connectivityReport(update.connectivity))
+        // What the network announced (RFC 8910), which pathd shows and never checks.
+        if let announcing = path.availableInterfaces.first(where: { $0.captivePortal != nil }),
+           let portal = announcing.captivePortal {
+            lines.append("Portal:      \(PeerText.oneLine(portal)) (announced by \(announcing.name)'s network)")
+        }
         lines.append("Generation:  \(update.generation) (sequence \(update.sequence))")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -28,7 +28,7 @@ struct MetricsTests {
 
     /// The sample of eth0's usability, as Fixture's eth0 is labelled.
     static let eth0Usable = #"pathd_interface_usable{interface="eth0",type="wiredEthernet",kind="","#
-        + #"expensive="false",constrained="false",in_path="true"}"#
+        + #"expensive="false",constrained="false",in_path="true",network=""}"#
 
     /// pathd(8)'s METRICS lists the series; a family added to `DaemonMetrics` and not
     /// there fails here (every family is exported, with or without samples).

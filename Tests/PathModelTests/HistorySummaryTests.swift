@@ -140,3 +140,28 @@ struct HistorySummaryTests {
         #expect(HistorySummary.summarize([], now: Self.at(0)).periods.isEmpty)
     }
 }
+
+@Suite("history summary: networks")
+struct HistorySummaryNetworkTests {
+    static let home = PathChange.Network(id: NetworkID("3f2a91c0d4e5f6a7b8c9d0e1f2a3b4c5")!, name: "home")
+
+    static func change(_ status: PathStatus, on network: PathChange.Network? = nil, at seconds: Int64) -> HistoryEntry {
+        var change = PathChange(status: status, unsatisfiedReason: status == .satisfied ? nil : .noCarrier,
+                                generation: .first, sequence: 1)
+        change.network = network
+        return HistoryEntry(time: HistorySummaryTests.at(seconds), event: .change(change))
+    }
+
+    @Test("an outage is on the network of the run's last satisfied path; a new run knows none")
+    func attribution() {
+        let summary = HistorySummary.summarize([
+            HistoryEntry(time: HistorySummaryTests.at(0), event: .started),
+            Self.change(.satisfied, on: Self.home, at: 0),
+            Self.change(.unsatisfied, at: 10), Self.change(.unsatisfied, at: 15), Self.change(.satisfied, at: 20),
+            Self.change(.unsatisfied, at: 30), Self.change(.satisfied, on: Self.home, at: 40),
+            HistoryEntry(time: HistorySummaryTests.at(50), event: .stopped),
+            HistoryEntry(time: HistorySummaryTests.at(60), event: .started), Self.change(.unsatisfied, at: 60),
+        ], now: HistorySummaryTests.at(70))
+        #expect(summary.outages.map(\.network) == ["home", nil, nil])
+    }
+}

@@ -115,7 +115,7 @@ struct NetworkIdentityModelTests {
         eth0.carrierDownCount = 1
         var snapshot = Snapshot(events: [.linkChanged(eth0), .carrierLost(F.ethIndex, at: Self.instant(10)),
                                          .carrierRegained(F.ethIndex, at: Self.instant(11))])
-        snapshot.hints[F.ethIndex] = NetworkHints(names: [.androidMetered])
+        snapshot.recordLease(DHCPLease(family: .ipv4, hints: NetworkHints(names: [.androidMetered])), on: F.ethIndex)
         snapshot.replaceKernelState(with: [.linkChanged(eth0)], readAt: Self.instant(50))
         #expect(snapshot.carrierEpochs[F.ethIndex]?.lostAt == Self.instant(10))
         #expect(snapshot.hints[F.ethIndex]?.isExpensive == true)

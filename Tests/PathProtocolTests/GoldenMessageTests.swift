@@ -47,6 +47,19 @@ private let goldenHistory: [HistoryEntry] = [
                  event: .stopped),
 ]
 
+/// The networks pinned by Golden/networks.jsonl: a current one on two links, named,
+/// and one behind a virtual router seen before.
+private let goldenNetworks: [SeenNetwork] = [
+    SeenNetwork(id: NetworkID("3f2a91c0d4e5f6a7b8c9d0e1f2a3b4c5")!, name: "home",
+                facts: NetworkFacts(anchor: .gatewayMAC, gatewayMACs: [LinkLayerAddress("02:00:00:00:00:01")!]),
+                interfaces: ["wlan0", "enx00e04c680001"], domains: ["home.example"],
+                firstSeen: .seconds(1_796_150_000), lastSeen: .milliseconds(1_796_160_000_500), isCurrent: true),
+    SeenNetwork(id: NetworkID("9b0c1d2e3f405162738495a6b7c8d9e0")!,
+                facts: NetworkFacts(anchor: .virtualRouter, gatewayMACs: [LinkLayerAddress("00:00:5e:00:01:01")!],
+                                    gateways: [Fixture.ip("10.1.0.1")], prefix: IPPrefix("10.1.0.0/16")),
+                interfaces: ["eth0"], firstSeen: .seconds(1_796_000_000), lastSeen: .seconds(1_796_003_600)),
+]
+
 /// The exposition pinned by Golden/metrics.jsonl, in each format.
 private let goldenMetrics: [MetricFamily] = [
     .stateSet("pathd_path_status", help: "Status of the default path.", states: ["satisfied", "unsatisfied"],
@@ -145,6 +158,11 @@ private let goldenFiles: [(file: String, messages: [ServerMessage])] = [
         .history(capacity: 1000, persistence: .persistent, entries: goldenHistory, id: .string("h")),
         .history(capacity: 10, persistence: .inMemory(because: nil), entries: [], id: nil),
     ]),
+    ("networks.jsonl", [
+        .networks(capacity: 256, persistence: .persistent, networks: goldenNetworks, id: .string("n")),
+        .networks(capacity: 256, persistence: .inMemory(
+                    because: "pathd has no state directory (STATE_DIRECTORY is not set)"), networks: [], id: nil),
+    ]),
     ("history-not-persistent.jsonl", [
         .history(capacity: 1000, persistence: .inMemory(
                     because: "cannot append to /var/lib/pathd/history.jsonl: No space left on device"),
@@ -174,6 +192,7 @@ private func goldenFile(pinning message: ServerMessage) -> String {
     case .history: "history.jsonl"
     case .route: "route.jsonl"
     case .routeUpdate: "route-update.jsonl"
+    case .networks: "networks.jsonl"
     // No daemon of this version sends one: a newer daemon's, read by CompatibilityTests.
     case .unrecognized: "Compatibility/future-v1.jsonl"
     }

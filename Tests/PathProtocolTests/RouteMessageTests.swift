@@ -88,7 +88,7 @@ struct RouteMessageTests {
             #expect(error?.message.hasPrefix("interface must be an interface name or index as a string") == true)
         }
         let onStatus = Self.refusal(#"{"op":"status","interface":"eth0"}"#)
-        #expect(onStatus?.message == "\"interface\" applies to subscribe and route only")
+        #expect(onStatus?.message == "\"interface\" applies to subscribe, route and reportLease only")
     }
 
     @Test("the request forms, byte for byte (Golden/route-request.jsonl)")

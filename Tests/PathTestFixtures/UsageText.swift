@@ -21,6 +21,16 @@ public struct UsageText {
             .map { String($0.split(separator: " ")[0]) }
     }
 
+    /// The commands that take exactly one operand, with its name: "       pathctl
+    /// [--socket PATH] lease [--json] INTERFACE" (no "...").
+    public var singleOperands: [String: String] {
+        Dictionary(lines.compactMap { line in
+            line.firstMatch(of: /pathctl \[--socket PATH\] ([a-z]+) \[--json\] ([A-Z]+)$/).map {
+                (String($0.1), String($0.2))
+            }
+        }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The commands with a synopsis of their own for their operands:
     /// "       pathctl [--socket PATH] route [--json] HOST...".
     public var commandsTakingHosts: Set<String> { Set(hostIntroducers.keys) }

@@ -122,3 +122,54 @@ struct HistoryOptionsTests {
             """)
     }
 }
+
+/// The networks outages happened on, in `pathctl history`.
+@Suite("history report: networks")
+struct HistoryNetworkReportTests {
+    static let hotel = PathChange.Network(id: NetworkID("3f2a91c0d4e5f6a7b8c9d0e1f2a3b4c5")!, name: "hotel-wifi")
+    static let unnamed = PathChange.Network(id: NetworkID("9b0c1d2e3f405162738495a6b7c8d9e0")!)
+
+    static func at(_ seconds: Int64) -> Timestamp {
+        Timestamp(wall: .seconds(1_796_094_067 + seconds), monotonic: .seconds(5000 + seconds))
+    }
+
+    static func change(_ status: PathStatus, on network: PathChange.Network? = nil, at seconds: Int64) -> HistoryEntry {
+        var change = PathChange(status: status, unsatisfiedReason: status == .satisfied ? nil : .noRoute,
+                                generation: .first, sequence: 1)
+        change.network = network
+        return HistoryEntry(time: at(seconds), event: .change(change))
+    }
+
+    static func render(_ entries: [HistoryEntry]) -> String {
+        HistoryReport.render(HistorySummary.summarize(entries, now: at(2000)), since: nil, firstEntry: nil,
+                             calendar: .utc, persistence: .persistent)
+    }
+
+    @Test("three outages, all on hotel-wifi; each outage line names it")
+    func allOnOne() {
+        let text = Self.render([
+            HistoryEntry(time: Self.at(0), event: .started), Self.change(.satisfied, on: Self.hotel, at: 0),
+            Self.change(.unsatisfied, at: 60), Self.change(.satisfied, on: Self.hotel, at: 120),
+            Self.change(.unsatisfied, at: 300), Self.change(.satisfied, on: Self.hotel, at: 360),
+            Self.change(.unsatisfied, at: 600), Self.change(.satisfied, on: Self.hotel, at: 660),
+        ])
+        #expect(text.contains("3 outages, all on hotel-wifi, offline 3 min in all."), "\(text)")
+        #expect(text.contains("  offline 1 min, 03:02:07–03:03:07 on hotel-wifi: no route to the Internet"), "\(text)")
+    }
+
+    @Test("outages on several networks are counted per network, the most first; an unnamed one by its ID")
+    func several() {
+        let text = Self.render([
+            HistoryEntry(time: Self.at(0), event: .started), Self.change(.satisfied, on: Self.unnamed, at: 0),
+            Self.change(.unsatisfied, at: 60), Self.change(.satisfied, on: Self.hotel, at: 120),
+            Self.change(.unsatisfied, at: 300), Self.change(.satisfied, on: Self.hotel, at: 360),
+            Self.change(.unsatisfied, at: 600), Self.change(.satisfied, at: 660),
+            Self.change(.unsatisfied, at: 700), Self.change(.satisfied, at: 760),
+        ])
+        #expect(text.contains("4 outages (2 on hotel-wifi, 1 on 9b0c1d2e3f40, 1 on an unidentified network), "),
+                "\(text)")
+        let none = Self.render([HistoryEntry(time: Self.at(0), event: .started), Self.change(.satisfied, at: 0),
+                                Self.change(.unsatisfied, at: 60), Self.change(.satisfied, at: 120)])
+        #expect(none.contains("1 outage, offline 1 min in all."), "no network is named when none was known: \(none)")
+    }
+}

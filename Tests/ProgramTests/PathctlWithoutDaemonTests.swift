@@ -16,11 +16,15 @@ struct PathctlWithoutDaemon {
             let introducers = usage.hostIntroducers
             let runners = usage.commandLineRunners
             #expect(runners == ["run"])
+            let single = usage.singleOperands
+            #expect(single == ["lease": "INTERFACE"], "\(single)")
             // Each command as it runs: with HOSTs if it takes them, and also without
             // them where they follow an option (`monitor` and `monitor --route HOST`);
-            // with a command line if it runs one (`run -- /bin/true`: never started).
+            // with a command line if it runs one (`run -- /bin/true`: never started);
+            // with its one operand if it takes one (`lease lo`).
             let invocations = commands.flatMap { verb -> [[String]] in
                 if runners.contains(verb) { return [[verb, "--", "/bin/true"]] }
+                if single[verb] != nil { return [[verb, "lo"]] }
                 guard let introducer = introducers[verb] else { return [[verb]] }
                 let withHost = [verb] + introducer + ["192.0.2.1"]
                 return introducer.isEmpty ? [withHost] : [[verb], withHost]

@@ -18,11 +18,14 @@ _pathctl() {
         --require-type|--prohibit-type)
             COMPREPLY=($(compgen -W "wifi cellular wiredEthernet loopback other wired ethernet" -- "$cur"))
             return ;;
-        --network|--not-network|--timeout|--since|--grace)
+        --network|--not-network|--timeout|--since|--grace|--address|--server|--domain|--vendor-option|--captive-portal)
             COMPREPLY=()
             return ;;
         --format)
             COMPREPLY=($(compgen -W "openmetrics prometheus" -- "$cur"))
+            return ;;
+        --family)
+            COMPREPLY=($(compgen -W "ipv4 ipv6" -- "$cur"))
             return ;;
     esac
 
@@ -31,7 +34,7 @@ _pathctl() {
     for ((i = 1; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --socket|--require-type|--prohibit-type|--network|--not-network|--timeout|--format|--since|--grace)
+            --socket|--require-type|--prohibit-type|--network|--not-network|--timeout|--format|--since|--grace|--family|--address|--server|--domain|--vendor-option|--captive-portal)
                 [[ ${COMP_WORDS[i+1]} == = ]] && ((i++))
                 ((i++)) ;;
             -*) ;;
@@ -48,9 +51,10 @@ _pathctl() {
         history) options+=" --route --since" ;;
         run) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet --restart --grace" ;;
         hold) options+=" --require-type --prohibit-type --not-expensive --not-constrained --network --not-network --ipv4 --ipv6 --dns --internet" ;;
+        lease) options+=" --family --address --server --domain --vendor-option --captive-portal --ended" ;;
     esac
     if [[ -z $command && $cur != -* ]]; then
-        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run hold" -- "$cur"))
+        COMPREPLY=($(compgen -W "status monitor wait interfaces route reload metrics history run hold networks lease" -- "$cur"))
     elif [[ $command == monitor && $cur != -* ]]; then
         # monitor --route HOST...: the host names bash knows ($HOSTFILE, else /etc/hosts)
         COMPREPLY=($(compgen -A hostname -- "$cur"))

@@ -15,13 +15,15 @@ final class PrivateMounts {
     private let nsenter: URL
     private let mount: URL
 
-    init(in namespace: NetworkNamespace, stderrPath: String) throws {
+    /// `unsharing`: the namespaces of its own, as `unshare` names them (a mount
+    /// namespace always; `--uts` too for programs that set the hostname).
+    init(in namespace: NetworkNamespace, stderrPath: String, unsharing: [String] = ["--mount"]) throws {
         let unshare = try Command.find("unshare")
         let sleep = try Command.find("sleep")
         nsenter = try Command.find("nsenter")
         mount = try Command.find("mount")
-        let command = namespace.execArguments([unshare.path, "--mount", "--propagation", "private",
-                                               sleep.path, "infinity"])
+        let command = namespace.execArguments([unshare.path] + unsharing + ["--propagation", "private",
+                                                                            sleep.path, "infinity"])
         holder = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
         holderID = holder.pid
         // Until `unshare` has run and exec'd `sleep`, the holder's mount namespace is ip's
@@ -52,21 +54,21 @@ final class PrivateMounts {
     /// Lays `files` (paths relative to /etc, and their contents) over /etc with a
     /// read-only overlay, `directory` as its top layer.
     func overlayEtc(_ files: [String: String], directory: String) throws {
-        for (path, contents) in files {
-            let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
-            // The top layer's root becomes /etc: each directory 0755, whatever the umask.
-            var missing: [String] = []
-            var parent = url.deletingLastPathComponent()
-            while !FileManager.default.fileExists(atPath: parent.path) {
-                missing.append(parent.path)
-                parent = parent.deletingLastPathComponent()
-            }
-            for made in missing.reversed() {
-                try makeDirectory(made)
-            }
-            try contents.write(to: url, atomically: true, encoding: .utf8)
-        }
+        // The top layer's root becomes /etc: each directory 0755, whatever the umask.
+        try Self.write(files, under: directory)
         try run([mount.path, "-t", "overlay", "overlay", "-o", "lowerdir=\(directory):/etc", "/etc"])
+    }
+
+    /// Lays `files` (paths relative to `target`, and their contents, mode 0644) over the
+    /// directory `target` with a writable overlay whose upper layer and work directory
+    /// are under `directory`: what is written there lands in the test's directory.
+    func overlay(_ target: String, adding files: [String: String], directory: String) throws {
+        let upper = directory + "/upper"
+        let work = directory + "/work"
+        for made in [directory, work] { try makeDirectory(made) }
+        try Self.write(files, under: upper)
+        try run([mount.path, "-t", "overlay", "overlay", "-o", "lowerdir=\(target),upperdir=\(upper),workdir=\(work)",
+                 target])
     }
 
     /// An empty tmpfs (mode 0755) over /run: /run/pathd is then the test's alone.
@@ -96,6 +98,25 @@ final class PrivateMounts {
             return try log().contains("listening on ")
         }
         return daemon
+    }
+
+    /// Writes `files` (paths relative to `directory`, made with its missing parents, and
+    /// their contents) with modes 0755 and 0644, whatever the umask of the moment (the
+    /// daemon tests narrow it around bind(2)).
+    private static func write(_ files: [String: String], under directory: String) throws {
+        if !FileManager.default.fileExists(atPath: directory) { try makeDirectory(directory) }
+        for (path, contents) in files {
+            let url = URL(fileURLWithPath: directory).appendingPathComponent(path)
+            var missing: [String] = []
+            var parent = url.deletingLastPathComponent()
+            while !FileManager.default.fileExists(atPath: parent.path) {
+                missing.append(parent.path)
+                parent = parent.deletingLastPathComponent()
+            }
+            for made in missing.reversed() { try makeDirectory(made) }
+            try contents.write(to: url, atomically: false, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: url.path)
+        }
     }
 
     /// Ends the holder; what still runs inside keeps the namespace until it exits.

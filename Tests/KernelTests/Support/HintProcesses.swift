@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: Apache-2.0
+import Foundation
+import PathTestFixtures
+
+/// Debian's dnsmasq as the "router"'s DHCP server in namespace B, on vB, leasing
+/// 198.51.100.50–99 with the options a phone's hotspot sends: `ANDROID_METERED` in
+/// vendor option 43, a domain and search list, a captive portal (option 114).
+final class DHCPServer {
+    static let domain = "hotel.example"
+    static let captivePortal = "https://portal.hotel.example/capport"
+
+    private let child: ChildProcess
+    private let stderrPath: String
+
+    init(in namespace: NetworkNamespace, directory: TemporaryDirectory, metered: Bool = true) throws {
+        stderrPath = directory.path("dnsmasq.stderr")
+        var arguments = [try Command.find("dnsmasq").path, "--no-daemon", "--conf-file=/dev/null", "--port=0",
+                         "--user=root", "--interface=vB", "--bind-interfaces",
+                         "--dhcp-range=198.51.100.50,198.51.100.99,2m", "--dhcp-leasefile=" + directory.path("leases"),
+                         "--pid-file=" + directory.path("dnsmasq.pid"), "--domain=" + Self.domain,
+                         "--dhcp-option=option:domain-search," + Self.domain,
+                         "--dhcp-option-force=114,\(Self.captivePortal)", "--log-dhcp"]
+        if metered { arguments.append("--dhcp-option-force=43,ANDROID_METERED") }
+        let command = namespace.execArguments(arguments)
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
+        try waitUntil("dnsmasq serves DHCP on vB", detail: { "; its log:\n\(try self.log)" }) {
+            if let end = child.wait(until: Date()) { throw HarnessError("dnsmasq exited (\(end)):\n\(try log)") }
+            return try log.contains("DHCP, IP range")
+        }
+    }
+
+    var log: String {
+        get throws { try String(contentsOfFile: stderrPath, encoding: .utf8) }
+    }
+
+    func stop() throws {
+        try child.terminate("dnsmasq")
+    }
+}
+
+/// Namespace A as a host whose DHCP client runs the hooks pathd ships: a mount and UTS
+/// namespace of its own (the clients set the hostname and write resolv.conf; neither
+/// reaches the host), with the hooks installed where the clients read them
+/// (`/etc/dhcp/dhclient-exit-hooks.d/pathd`, `/usr/lib/dhcpcd/dhcpcd-hooks/90-pathd`),
+/// naming the built pathctl as `make install` names the installed one, and the test's
+/// socket directory at `/run/pathd`, where pathctl looks first as root. The clients'
+/// own files (leases, dhcpcd's database) go to tmpfs.
+final class DHCPClientHost {
+    let mounts: PrivateMounts
+    private let directory: TemporaryDirectory
+
+    init(_ topology: VethTopology) throws {
+        directory = topology.directory
+        mounts = try PrivateMounts(in: topology.a, stderrPath: topology.directory.path("holder.stderr"),
+                                   unsharing: ["--mount", "--uts"])
+        do {
+            try install()
+        } catch {
+            try? mounts.stop()
+            throw error
+        }
+    }
+
+    /// The hook as `make install` writes it: the built pathctl instead of /usr/local/bin's.
+    static func hook(_ name: String) throws -> String {
+        let text = try String(contentsOfFile: Repository.path("packaging/hooks/\(name)"), encoding: .utf8)
+        return text.replacingOccurrences(of: "/usr/local/bin/pathctl", with: try BuiltProduct.url("pathctl").path)
+    }
+
+    private func install() throws {
+        let mount = try Command.find("mount").path
+        try mounts.emptyRun()
+        try mounts.run(["/bin/mkdir", "-p", "/run/pathd"])
+        try mounts.run([mount, "--bind", directory.url.path, "/run/pathd"])
+        for state in ["/var/lib/dhcpcd", "/var/lib/dhcp"] where FileManager.default.fileExists(atPath: state) {
+            try mounts.run([mount, "-t", "tmpfs", "-o", "mode=0755", "tmpfs", state])
+        }
+        // Writable: the clients' scripts write /etc/resolv.conf, into the test's upper layer.
+        try mounts.overlay("/etc", adding: ["dhcp/dhclient-exit-hooks.d/pathd": try Self.hook("dhclient-exit-hook")],
+                           directory: directory.path("etc"))
+        try mounts.overlay("/usr/lib/dhcpcd/dhcpcd-hooks", adding: ["90-pathd": try Self.hook("dhcpcd-hook")],
+                           directory: directory.path("dhcpcd-hooks"))
+    }
+
+    /// Starts a DHCP client (`command`, its first word found on PATH) on vA inside.
+    func start(_ command: [String], name: String) throws -> ChildProcess {
+        let (executable, arguments) = mounts.execArguments([try Command.find(command[0]).path]
+                                                             + command.dropFirst())
+        return try ChildProcess(executable, arguments, stderrPath: directory.path("\(name).stderr"))
+    }
+
+    /// Runs a command inside and returns its output.
+    @discardableResult
+    func run(_ command: [String]) throws -> String {
+        try mounts.run([try Command.find(command[0]).path] + command.dropFirst())
+    }
+
+    func stop() throws {
+        try mounts.stop()
+    }
+}
