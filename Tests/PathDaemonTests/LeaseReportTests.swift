@@ -9,7 +9,7 @@ import Testing
 /// `reportLease`: a DHCP client's hook tells pathd what a lease says of the network. The
 /// harness's clients are this process, root: trusted (the refusal of other users is a
 /// kernel test, DHCPHintTests).
-@Suite("DHCP lease reports")
+@Suite("DHCP lease reports", .blocking)
 struct LeaseReportTests {
     private static let metered = DHCPLease(family: .ipv4, address: Fixture.ip("198.51.100.2"),
                                            server: "198.51.100.1",

@@ -14,7 +14,7 @@ import Testing
 /// Where the networks a link was on go: the `networks` request and its file, the
 /// history's entries, the metrics' labels. eth0 on one gateway address, 198.51.100.1,
 /// behind two routers told apart by their MAC: `home`, then `hotspot`.
-@Suite("networks seen, in the history and the metrics")
+@Suite("networks seen, in the history and the metrics", .blocking)
 struct NetworksSeenTests {
     static let homeMAC = "02:00:00:00:00:01"
     static let hotspotMAC = "02:00:00:00:00:02"

@@ -199,11 +199,12 @@ private func goldenFile(pinning message: ServerMessage) -> String {
 }
 
 /// The golden files whose bytes another suite pins, beside the code that makes them: the
-/// error lines the request parser's refusals become, the `route` request's forms, what
+/// error lines the request parser's refusals become, the `route` and `reportLease` requests' forms, what
 /// a newer and the oldest pathd of protocol 1 send. `everyGoldenFileIsRead` reads them too.
 private let pinnedElsewhere: [String: String] = [
     "error-unknown-field.jsonl": "RefusedRequestGoldenTests",
     "route-request.jsonl": "RouteMessageTests",
+    "lease-request.jsonl": "LeaseRequestTests",
     "Compatibility/future-v1.jsonl": "CompatibilityTests",
     "Compatibility/oldest-v1.jsonl": "CompatibilityTests",
 ]
