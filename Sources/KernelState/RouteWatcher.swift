@@ -18,6 +18,14 @@ public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
     public var description: String { zone.map { "\(destination)%\($0)" } ?? destination.description }
 }
 
+/// Who holds a watched route (the daemon's subscribers, its `[Watch]` list): a route is
+/// watched while anyone holds it, so each holder releases its own and none asks another.
+public struct RouteHolder: Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ name: String) { description = name }
+}
+
 /// The routes someone watches, kept current: the kernel's answer for each (the `route`
 /// request's RTM_GETROUTE) and its judgement (`PathEvaluator.route`). The daemon's route
 /// subscriptions and the client library's in-process route sequences both run it on
@@ -44,6 +52,8 @@ public final class RouteWatcher: @unchecked Sendable {
         /// names no interface.
         var lookup: DestinationLookup?
         var report: RouteReport?
+        /// Who holds it; never empty while the entry exists.
+        var holders: Set<RouteHolder>
     }
 
     private let kernelState: KernelStateTracker
@@ -76,52 +86,66 @@ public final class RouteWatcher: @unchecked Sendable {
     /// How many routes are watched.
     public var count: Int { entries.count }
 
-    /// Starts watching `route` (nothing if it is watched) and calls `reply` once, on the
-    /// queue, with its report: at once when there is one, else after its first lookup.
-    /// A lookup the kernel could not answer is a failure, and the route is not watched.
-    public func watch(_ route: WatchedRoute,
+    /// `holder` holds `route` (watched from now on if it was not) and `reply` is called
+    /// once, on the queue, with its report: at once when there is one, else after its
+    /// first lookup. A lookup the kernel could not answer is a failure, and a route first
+    /// watched by this call is not watched.
+    public func watch(_ route: WatchedRoute, by holder: RouteHolder,
                       reply: @escaping @Sendable (Result<RouteReport, RouteLookupError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(kernelState.queue))
+        if entries[route] != nil { entries[route]?.holders.insert(holder) }
         if let report = entries[route]?.report {
             reply(.success(report))
             return
         }
         let isNew = entries[route] == nil
         if isNew {
-            entries[route] = Entry()
+            entries[route] = Entry(holders: [holder])
             watchedDestinationsChanged()
         }
         ask([route], publishingIn: kernelState.generation) { [weak self] answers in
             guard let self else { return }
             switch answers.first {
             case .failure(let error)?:
-                if isNew && entries[route]?.report == nil { unwatch(route) }
+                if isNew && entries[route]?.report == nil, entries.removeValue(forKey: route) != nil {
+                    watchedDestinationsChanged()
+                }
                 reply(.failure(error))
             case .success(let lookup)?:
-                reply(.success(settle(route, lookup: lookup)))
+                reply(.success(settle(route, by: holder, lookup: lookup)))
             case nil:
                 // The zone names no interface: not asked (`ask`).
-                reply(.success(settle(route, lookup: nil)))
+                reply(.success(settle(route, by: holder, lookup: nil)))
             }
         }
     }
 
     /// The report of `route` once its first answer came. Dropped meanwhile (a failed first
-    /// lookup of another caller unwatched it), the route is watched again with this
-    /// answer: the caller releases what it no longer needs (`unwatch`).
-    private func settle(_ route: WatchedRoute, lookup: DestinationLookup?) -> RouteReport {
+    /// lookup of another caller unwatched it), the route is watched again for `holder`
+    /// with this answer: the holder releases what it no longer needs (`release`).
+    private func settle(_ route: WatchedRoute, by holder: RouteHolder, lookup: DestinationLookup?) -> RouteReport {
         if let report = entries[route]?.report { return report }
         let wasWatched = entries[route] != nil
-        let report = store(route, lookup: lookup)
+        let report = store(route, lookup: lookup, holders: entries[route]?.holders ?? [holder])
         if !wasWatched { watchedDestinationsChanged() }
         return report
     }
 
-    /// Stops watching `route`.
-    public func unwatch(_ route: WatchedRoute) {
+    /// `holder` no longer holds `route`; it is not watched once nobody does.
+    public func release(_ route: WatchedRoute, by holder: RouteHolder) {
         dispatchPrecondition(condition: .onQueue(kernelState.queue))
-        guard entries.removeValue(forKey: route) != nil else { return }
+        guard var entry = entries[route], entry.holders.remove(holder) != nil else { return }
+        guard entry.holders.isEmpty else {
+            entries[route] = entry
+            return
+        }
+        entries[route] = nil
         watchedDestinationsChanged()
+    }
+
+    /// Whether `holder` holds `route`.
+    public func isHeld(_ route: WatchedRoute, by holder: RouteHolder) -> Bool {
+        entries[route]?.holders.contains(holder) ?? false
     }
 
     /// The kernel's state changed: asks the kernel again for every watched route, in one
@@ -229,15 +253,15 @@ public final class RouteWatcher: @unchecked Sendable {
     /// Records the answer for `route` (nil: its zone names no interface) and its
     /// judgement; whether the report changed from an earlier one.
     private func record(_ route: WatchedRoute, lookup: DestinationLookup?) -> Bool {
-        let previous = entries[route]?.report
-        let report = store(route, lookup: lookup)
-        return previous != nil && previous != report
+        guard let entry = entries[route] else { return false }
+        let report = store(route, lookup: lookup, holders: entry.holders)
+        return entry.report != nil && entry.report != report
     }
 
     /// Keeps the answer for `route` and its judgement; returns the judgement.
-    private func store(_ route: WatchedRoute, lookup: DestinationLookup?) -> RouteReport {
+    private func store(_ route: WatchedRoute, lookup: DestinationLookup?, holders: Set<RouteHolder>) -> RouteReport {
         let report = lookup.map { judge(route.destination, $0) } ?? Self.zoneGone(route)
-        entries[route] = Entry(lookup: lookup, report: report)
+        entries[route] = Entry(lookup: lookup, report: report, holders: holders)
         return report
     }
 

@@ -132,7 +132,7 @@ final class InProcessPathSource: @unchecked Sendable {
             handler(.refused(Self.unknownZone(zone, of: route.destination)))
             return
         }
-        routes.watch(route) { [weak self] answer in
+        routes.watch(route, by: RouteHolder("the route sequence")) { [weak self] answer in
             guard let self, !isCancelled else { return }
             switch answer {
             case .success(let report): handler(.route(report))

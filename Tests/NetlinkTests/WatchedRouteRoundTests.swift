@@ -80,7 +80,7 @@ struct WatchedRouteRoundTests {
         let first = DispatchSemaphore(value: 0)
         let firstReport = Mutex<RouteReport?>(nil)
         queue.sync {
-            watcher.watch(route) { result in
+            watcher.watch(route, by: RouteHolder("the test")) { result in
                 firstReport.withLock { $0 = try? result.get() }
                 first.signal()
             }
