@@ -158,14 +158,12 @@ final class WatchList {
         isResolving = true
         let list = QueueBound(self, on: queue)
         resolverQueue.async {
-            let answers = names.map { name in
-                (name, Result { () throws(HostResolver.Failure) in try HostResolver.addresses(of: name) })
-            }
+            let answers = names.map { name in (name, HostResolver.ipAddresses(of: name)) }
             list.queue.async { list.value.resolved(answers) }
         }
     }
 
-    private func resolved(_ answers: [(String, Result<[[UInt8]], HostResolver.Failure>)]) {
+    private func resolved(_ answers: [(String, Result<[IPAddress], HostResolver.Failure>)]) {
         isResolving = false
         defer {
             if resolveAgain {
@@ -176,16 +174,15 @@ final class WatchList {
         var before = Set(hosts.flatMap(\.routes))
         for (name, answer) in answers {
             guard let index = hosts.firstIndex(where: { $0.host == .name(name) }) else { continue }
+            let reason = HostResolver.unresolvedReason(answer)
             switch answer {
             case .success(let list):
-                let addresses = list.compactMap { IPAddress(bytes: $0) }.prefix(Self.maximumAddressesPerHost)
-                hosts[index].routes = addresses.map { WatchedRoute(destination: $0) }
-                hosts[index].unresolved = addresses.isEmpty ? "the resolver returned no address" : nil
-            case .failure(let failure):
-                if hosts[index].unresolved == nil { log.notice("[Watch] \(name): cannot resolve: \(failure)") }
+                hosts[index].routes = list.prefix(Self.maximumAddressesPerHost).map { WatchedRoute(destination: $0) }
+            case .failure:
+                if hosts[index].unresolved == nil, let reason { log.notice("[Watch] \(name): \(reason)") }
                 hosts[index].routes = []
-                hosts[index].unresolved = "cannot resolve: \(failure)"
             }
+            hosts[index].unresolved = reason
             hosts[index].isKnown = true
         }
         before.subtract(hosts.flatMap(\.routes))
