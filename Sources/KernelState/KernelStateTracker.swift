@@ -44,8 +44,9 @@ public final class KernelStateTracker: @unchecked Sendable {
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
     private var pendingResync: String?
-    /// What `watchRoutes(to:)` was last given, for each new source.
-    private var watchedDestinations: Set<IPAddress> = []
+    /// The owner of the watched routes (it registers itself), whose destinations each
+    /// source is told (`watchedDestinationsChanged`). Weak: the watcher holds the tracker.
+    weak var routeWatcher: RouteWatcher?
 
     /// Called on `queue` after the snapshot changed. `resync` is the reason a new
     /// generation was started, on the first batch of that generation, nil otherwise.
@@ -125,16 +126,18 @@ public final class KernelStateTracker: @unchecked Sendable {
         }
     }
 
-    /// The destinations of the routes someone watches (`RouteWatcher`): every source,
-    /// this one and the ones that replace it, lets the route messages covering them
-    /// through (`PathEventSource.watchRoutes`), each where a socket sends its traffic,
-    /// as it is looked up (`IPAddress.socketDestination`).
-    public func watchRoutes(to destinations: Set<IPAddress>) {
+    /// The routes `routeWatcher` watches changed: the source lets the route messages
+    /// covering their destinations through (`PathEventSource.watchRoutes`); each source
+    /// that replaces it is told them before it starts.
+    func watchedDestinationsChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let asked = Set(destinations.map(\.socketDestination))
-        guard asked != watchedDestinations else { return }
-        watchedDestinations = asked
-        source?.watchRoutes(to: asked)
+        source?.watchRoutes(to: watchedDestinations)
+    }
+
+    /// The destinations of the watched routes, each where a socket sends its traffic, as
+    /// it is looked up (`IPAddress.socketDestination`).
+    private var watchedDestinations: Set<IPAddress> {
+        Set((routeWatcher?.destinations ?? []).map(\.socketDestination))
     }
 
     private func startSource() {
@@ -155,7 +158,8 @@ public final class KernelStateTracker: @unchecked Sendable {
         let source = makeSource(generation, callbacks)
         self.source = source
         // Before `start`, so that the new source's filter covers them from its first message.
-        if !watchedDestinations.isEmpty { source.watchRoutes(to: watchedDestinations) }
+        let destinations = watchedDestinations
+        if !destinations.isEmpty { source.watchRoutes(to: destinations) }
         source.start()
     }
 

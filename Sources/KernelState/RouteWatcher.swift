@@ -37,8 +37,8 @@ public struct RouteHolder: Hashable, Sendable, CustomStringConvertible {
 /// distinct route, however many subscribers it has. While a round is out, further
 /// changes only mark that one more round is due, so a burst of batches costs at most two
 /// rounds. `onChange` hears of the routes whose report changed, part by part, and of
-/// every route after a resync. The tracker's sources are told the watched destinations,
-/// for their kernel-side route filter.
+/// every route after a resync. It is the one owner of the watched destinations: the
+/// tracker reads them for its sources' kernel-side route filter.
 ///
 /// Threading: the tracker's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
 /// lookups' replies capture `self` and are called on that queue.
@@ -75,6 +75,8 @@ public final class RouteWatcher: @unchecked Sendable {
         self.kernelState = kernelState
         self.log = log
         self.judge = judge
+        precondition(kernelState.routeWatcher == nil, "one RouteWatcher per KernelStateTracker")
+        kernelState.routeWatcher = self
     }
 
     /// The current report of a watched route; nil before its first answer.
@@ -85,6 +87,10 @@ public final class RouteWatcher: @unchecked Sendable {
 
     /// How many routes are watched.
     public var count: Int { entries.count }
+
+    /// The destinations of the watched routes: the one list of them, which the tracker
+    /// reads for its sources' route filter.
+    var destinations: Set<IPAddress> { Set(entries.keys.map(\.destination)) }
 
     /// `holder` holds `route` (watched from now on if it was not) and `reply` is called
     /// once, on the queue, with its report: at once when there is one, else after its
@@ -272,6 +278,6 @@ public final class RouteWatcher: @unchecked Sendable {
     }
 
     private func watchedDestinationsChanged() {
-        kernelState.watchRoutes(to: Set(entries.keys.map(\.destination)))
+        kernelState.watchedDestinationsChanged()
     }
 }
