@@ -42,15 +42,6 @@ struct RouteGroup {
 /// judged; a subscription's first line once the kernel answered, then a line whenever the
 /// judged answer changes.
 extension PathPublisher {
-    /// The kernel's answer for `destination`, judged as a path is, against the snapshot of
-    /// the moment and the running policy: the one judgement of the `route` request and of
-    /// every watched route.
-    static func judgeRoute(to destination: IPAddress, lookup: DestinationLookup, kernelState: KernelStateTracker,
-                           configuration: ServiceConfiguration) -> RouteReport {
-        PathEvaluator.route(to: destination, lookup: lookup, snapshot: kernelState.snapshot,
-                            policy: configuration.current.policy)
-    }
-
     /// Answers a `route` request: the kernel's route to one address, judged as a path is.
     /// The lookup is I/O on the netlink monitor's queue, so the reply is deferred
     /// (docs/ARCHITECTURE.md, "The route to one destination"): the connection holds its
@@ -71,8 +62,7 @@ extension PathPublisher {
                             id: JSONValue?) -> [UInt8] {
         switch result {
         case .success(let lookup):
-            let report = Self.judgeRoute(to: destination, lookup: lookup, kernelState: kernelState,
-                                         configuration: configuration)
+            let report = routes.judge(destination, .lookup(lookup))
             return ServerMessage.route(report, generation: kernelState.generation, id: id).encoded()
         case .failure(let error):
             log.warning("route lookup for \(destination) failed: \(error)")

@@ -7,7 +7,7 @@ import ServiceSupport
 
 /// Publishing to subscription groups: the path, sequence and encoded line of every
 /// criteria anyone asked about (`CriteriaGroup`) and of every watched route
-/// (`RouteGroup`, answered by `RouteWatcher`), who is subscribed to what
+/// (`RouteGroup`, judged by `RouteReports`), who is subscribed to what
 /// (`SubscriptionRegistry`), and the lines sent when a path or a route changes.
 ///
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
@@ -19,7 +19,7 @@ final class PathPublisher: @unchecked Sendable {
     var routeGroups: [WatchedRoute: RouteGroup] = [:]
     /// The kernel's answers for the watched routes, kept current; the subscribers hold
     /// theirs as `RouteHolder.subscribers`.
-    let routes: RouteWatcher
+    let routes: RouteReports
     /// Who is subscribed to what: the one owner of that relation. The metrics count them
     /// (`ServiceRecords.changed`).
     var subscriptions = SubscriptionRegistry() {
@@ -44,9 +44,7 @@ final class PathPublisher: @unchecked Sendable {
         self.connectivity = connectivity
         self.admission = admission
         self.records = records
-        routes = RouteWatcher(kernelState: kernelState, log: log) { destination, lookup in
-            Self.judgeRoute(to: destination, lookup: lookup, kernelState: kernelState, configuration: configuration)
-        }
+        routes = RouteReports(kernelState: kernelState, configuration: configuration, log: log)
     }
 
     /// The group of `criteria`. The first time anyone asks about `criteria` its path is

@@ -8,7 +8,7 @@ import SystemCalls
 
 /// The hosts of `[Watch] Destination=` (pathd.conf(5)): routes pathd follows of its own
 /// accord for its metrics (`pathd_route_*`, pathd(8) METRICS), through the same
-/// `RouteWatcher` as route subscriptions, so a route both watch is asked about once; the
+/// `RouteReports` as route subscriptions, so a route both watch is asked about once; the
 /// list holds its routes as `RouteHolder.watchList`, so a route stays watched while
 /// either holds it.
 ///
@@ -44,7 +44,7 @@ final class WatchList {
 
     private let queue: DispatchQueue
     private let log: Logger
-    private let routes: RouteWatcher
+    private let routes: RouteReports
     private let kernelState: KernelStateTracker
     private let records: ServiceRecords
     private let resolverQueue = DispatchQueue(label: "pathd.watch.resolver")
@@ -56,7 +56,7 @@ final class WatchList {
     private var isResolving = false
     private var resolveAgain = false
 
-    init(queue: DispatchQueue, log: Logger, routes: RouteWatcher, kernelState: KernelStateTracker,
+    init(queue: DispatchQueue, log: Logger, routes: RouteReports, kernelState: KernelStateTracker,
          records: ServiceRecords) {
         self.queue = queue
         self.log = log

@@ -41,14 +41,17 @@ struct WatchedRouteRoundTests {
                                             deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in }),
                              in: namespace)
         }
-        // The judgement: whether the kernel's own answer is a route, and through which gateway.
-        let watcher = RouteWatcher(kernelState: tracker, log: log) { destination, lookup in
-            guard case .route(let answer) = lookup.route, answer.type == .unicast else {
-                return RouteReport(destination: destination, status: .unsatisfied)
-            }
-            return RouteReport(destination: destination, status: .satisfied, gateway: answer.gateway)
-        }
+        let watcher = RouteWatcher(kernelState: tracker, log: log)
         let route = WatchedRoute(destination: Self.v4)
+        // The judgement: whether the kernel's own answer is a route, and through which gateway.
+        @Sendable func report(_ answer: WatchedRouteAnswer?) -> RouteReport? {
+            guard let answer else { return nil }
+            guard case .lookup(let lookup) = answer, case .route(let found) = lookup.route,
+                  found.type == .unicast else {
+                return RouteReport(destination: route.destination, status: .unsatisfied)
+            }
+            return RouteReport(destination: route.destination, status: .satisfied, gateway: found.gateway)
+        }
         /// What the watched route's report was each time the tracker applied a batch, just
         /// after the watcher was told (`refresh`, in the same turn).
         let atBatches = Mutex<[RouteReport?]>([])
@@ -57,12 +60,12 @@ struct WatchedRouteRoundTests {
         queue.sync {
             tracker.onChange = { resync in
                 watcher.refresh(resync: resync)
-                let report = watcher.report(for: route)
+                let report = report(watcher.answer(for: route))
                 atBatches.withLock { $0.append(report) }
                 arrived.signal()
             }
-            watcher.onChange = { routes, _ in
-                if routes.contains(route), let report = watcher.report(for: route) {
+            watcher.onChange = { routes, _, _ in
+                if routes.contains(route), let report = report(watcher.answer(for: route)) {
                     changed.withLock { $0.append(report) }
                     arrived.signal()
                 }
@@ -81,7 +84,7 @@ struct WatchedRouteRoundTests {
         let firstReport = Mutex<RouteReport?>(nil)
         queue.sync {
             watcher.watch(route, by: RouteHolder("the test")) { result in
-                firstReport.withLock { $0 = try? result.get() }
+                firstReport.withLock { $0 = report(try? result.get()) }
                 first.signal()
             }
         }
