@@ -127,11 +127,11 @@ public final class KernelStateTracker: @unchecked Sendable {
     }
 
     /// The routes `routeWatcher` watches changed: the source lets the route messages
-    /// covering their destinations through (`PathEventSource.watchRoutes`); each source
+    /// covering their destinations through (`PathEventSource.passRoutes`); each source
     /// that replaces it is told them before it starts.
     func watchedDestinationsChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
-        source?.watchRoutes(to: watchedDestinations)
+        source?.passRoutes(covering: watchedDestinations)
     }
 
     /// The destinations of the watched routes, each where a socket sends its traffic, as
@@ -159,7 +159,7 @@ public final class KernelStateTracker: @unchecked Sendable {
         self.source = source
         // Before `start`, so that the new source's filter covers them from its first message.
         let destinations = watchedDestinations
-        if !destinations.isEmpty { source.watchRoutes(to: destinations) }
+        if !destinations.isEmpty { source.passRoutes(covering: destinations) }
         source.start()
     }
 

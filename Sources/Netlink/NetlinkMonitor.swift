@@ -79,7 +79,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedFilterFallback = false
     /// Whether the filter's covering networks instead of addresses was logged.
     private var hasLoggedAggregation = false
-    /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
+    /// The destinations of watched routes (`passRoutes(covering:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
     /// The answers through each link last asked for each of `watchedDestinations`, kept
     /// while no change could have reached them (`linksToAsk`): a watched route asked

@@ -111,7 +111,7 @@ struct WatchedRouteRoundTests {
         defer { monitor.cancel() }
         _ = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
         let destinations = [Self.v4, Self.v6]
-        monitor.watchRoutes(to: Set(destinations))
+        monitor.passRoutes(covering: Set(destinations))
         _ = try Self.ask(monitor, destinations)
         let links = [host.index("a0"), host.index("b0"), host.index("c0")]
         #expect(monitor.queue.sync { monitor.linksToAsk(Self.v4, among: links) }.isEmpty, "nothing changed since")
@@ -179,5 +179,5 @@ final class NamespacedSource: PathEventSource, @unchecked Sendable {
         monitor.lookUpRoutes(questions, reply: reply)
     }
 
-    func watchRoutes(to destinations: Set<IPAddress>) { monitor.watchRoutes(to: destinations) }
+    func passRoutes(covering destinations: Set<IPAddress>) { monitor.passRoutes(covering: destinations) }
 }
