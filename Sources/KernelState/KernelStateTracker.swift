@@ -64,8 +64,9 @@ public final class KernelStateTracker: @unchecked Sendable {
     public private(set) var hasState = false
     /// Why the current generation was started, until its first batch is applied.
     private var pendingResync: String?
-    /// What `watchRoutes(to:)` was last given, for each new source.
-    private var watchedDestinations: Set<IPAddress> = []
+    /// The owner of the watched routes (it registers itself), whose destinations each
+    /// source is told (`watchedDestinationsChanged`). Weak: the watcher holds the tracker.
+    weak var routeWatcher: RouteWatcher?
     /// The timer that forgets what routers said when it expires (`expireRouterHints`):
     /// when it is due, and its token (a later, earlier-due timer replaces it).
     private var hintExpiry: (due: MonotonicInstant, token: UInt64)?
@@ -196,16 +197,18 @@ public final class KernelStateTracker: @unchecked Sendable {
         }
     }
 
-    /// The destinations of the routes someone watches (`RouteWatcher`): every source,
-    /// this one and the ones that replace it, lets the route messages covering them
-    /// through (`PathEventSource.watchRoutes`), each where a socket sends its traffic,
-    /// as it is looked up (`IPAddress.socketDestination`).
-    public func watchRoutes(to destinations: Set<IPAddress>) {
+    /// The routes `routeWatcher` watches changed: the source lets the route messages
+    /// covering their destinations through (`PathEventSource.passRoutes`); each source
+    /// that replaces it is told them before it starts.
+    func watchedDestinationsChanged() {
         dispatchPrecondition(condition: .onQueue(queue))
-        let asked = Set(destinations.map(\.socketDestination))
-        guard asked != watchedDestinations else { return }
-        watchedDestinations = asked
-        source?.watchRoutes(to: asked)
+        source?.passRoutes(covering: watchedDestinations)
+    }
+
+    /// The destinations of the watched routes, each where a socket sends its traffic, as
+    /// it is looked up (`IPAddress.socketDestination`).
+    private var watchedDestinations: Set<IPAddress> {
+        Set((routeWatcher?.destinations ?? []).map(\.socketDestination))
     }
 
     private func startSource() {
@@ -226,7 +229,8 @@ public final class KernelStateTracker: @unchecked Sendable {
         let source = makeSource(generation, callbacks)
         self.source = source
         // Before `start`, so that the new source's filter covers them from its first message.
-        if !watchedDestinations.isEmpty { source.watchRoutes(to: watchedDestinations) }
+        let destinations = watchedDestinations
+        if !destinations.isEmpty { source.passRoutes(covering: destinations) }
         source.start()
     }
 

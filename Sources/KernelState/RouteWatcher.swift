@@ -18,37 +18,41 @@ public struct WatchedRoute: Hashable, Sendable, CustomStringConvertible {
     public var description: String { zone.map { "\(destination)%\($0)" } ?? destination.description }
 }
 
+/// Who holds a watched route (the daemon's subscribers, its `[Watch]` list): a route is
+/// watched while anyone holds it, so each holder releases its own and none asks another.
+public struct RouteHolder: Hashable, Sendable, CustomStringConvertible {
+    public let description: String
+
+    public init(_ name: String) { description = name }
+}
+
 /// The routes someone watches, kept current: the kernel's answer for each (the `route`
-/// request's RTM_GETROUTE) and its judgement (`PathEvaluator.route`). The daemon's route
-/// subscriptions and the client library's in-process route sequences both run it on
-/// their `KernelStateTracker`, so they answer the same (docs/ARCHITECTURE.md, "Watched routes").
+/// request's RTM_GETROUTE). It judges nothing: its owner judges the answers under its
+/// policy (`PathEvaluator.route`). The daemon's route subscriptions and the client
+/// library's in-process route sequences both run it on their `KernelStateTracker`, so
+/// they ask the same (docs/ARCHITECTURE.md, "Watched routes").
 ///
 /// After each change of the kernel's state (`refresh`, once the change's paths are
 /// published), every watched route is asked again, in one round on the source's queue
 /// (`KernelStateTracker.lookUpRoutes`), in parts of `routesPerPart`: one lookup per
 /// distinct route, however many subscribers it has. While a round is out, further
 /// changes only mark that one more round is due, so a burst of batches costs at most two
-/// rounds. `onChange` hears of the routes whose report changed, part by part, and of
-/// every route after a resync. The tracker's sources are told the watched destinations,
-/// for their kernel-side route filter.
+/// rounds. `onChange` hears of the routes answered, part by part, and of every route
+/// after a resync. It is the one owner of the watched destinations: the
+/// tracker reads them for its sources' kernel-side route filter.
 ///
 /// Threading: the tracker's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
 /// lookups' replies capture `self` and are called on that queue.
 public final class RouteWatcher: @unchecked Sendable {
-    /// Judges the kernel's answer for a destination against the tracker's snapshot of the
-    /// moment, under the caller's policy.
-    public typealias Judge = (_ destination: IPAddress, _ lookup: DestinationLookup) -> RouteReport
-
     private struct Entry {
-        /// The kernel's latest answer; nil until the first arrives, or while the zone
-        /// names no interface.
-        var lookup: DestinationLookup?
-        var report: RouteReport?
+        /// The kernel's latest answer; nil until the first arrives.
+        var answer: WatchedRouteAnswer?
+        /// Who holds it; never empty while the entry exists.
+        var holders: Set<RouteHolder>
     }
 
     private let kernelState: KernelStateTracker
     private let log: Logger
-    private let judge: Judge
     private var entries: [WatchedRoute: Entry] = [:]
     /// Whether a round of lookups is out.
     private var isRefreshing = false
@@ -57,71 +61,96 @@ public final class RouteWatcher: @unchecked Sendable {
     /// The reason of a resync not yet passed to `onChange`.
     private var pendingResync: String?
 
-    /// Called on the queue with the watched routes whose report changed; after a resync
-    /// with every watched route and the resync's reason.
-    public var onChange: ((_ changed: [WatchedRoute], _ resync: String?) -> Void)?
+    /// Called on the queue with the watched routes just answered, and whether the
+    /// tracker's generation is still the one they were asked in (`isCurrent`: else their
+    /// lines would precede that generation's resync); after a resync with every answered
+    /// route and the resync's reason.
+    public var onChange: ((_ answered: [WatchedRoute], _ resync: String?, _ isCurrent: Bool) -> Void)?
 
-    public init(kernelState: KernelStateTracker, log: Logger, judge: @escaping Judge) {
+    public init(kernelState: KernelStateTracker, log: Logger) {
         self.kernelState = kernelState
         self.log = log
-        self.judge = judge
+        precondition(kernelState.routeWatcher == nil, "one RouteWatcher per KernelStateTracker")
+        kernelState.routeWatcher = self
     }
 
-    /// The current report of a watched route; nil before its first answer.
-    public func report(for route: WatchedRoute) -> RouteReport? {
+    /// The kernel's latest answer for a watched route; nil before its first.
+    public func answer(for route: WatchedRoute) -> WatchedRouteAnswer? {
         dispatchPrecondition(condition: .onQueue(kernelState.queue))
-        return entries[route]?.report
+        return entries[route]?.answer
     }
+
+    /// Whether anyone holds `route`.
+    public func isWatched(_ route: WatchedRoute) -> Bool { entries[route] != nil }
 
     /// How many routes are watched.
     public var count: Int { entries.count }
 
-    /// Starts watching `route` (nothing if it is watched) and calls `reply` once, on the
-    /// queue, with its report: at once when there is one, else after its first lookup.
-    /// A lookup the kernel could not answer is a failure, and the route is not watched.
-    public func watch(_ route: WatchedRoute,
-                      reply: @escaping @Sendable (Result<RouteReport, RouteLookupError>) -> Void) {
+    /// The destinations of the watched routes: the one list of them, which the tracker
+    /// reads for its sources' route filter.
+    var destinations: Set<IPAddress> { Set(entries.keys.map(\.destination)) }
+
+    /// `holder` holds `route` (watched from now on if it was not) and `reply` is called
+    /// once, on the queue, with its answer: at once when there is one, else after its
+    /// first lookup. A lookup the kernel could not answer is a failure, and a route first
+    /// watched by this call is not watched.
+    public func watch(_ route: WatchedRoute, by holder: RouteHolder,
+                      reply: @escaping @Sendable (Result<WatchedRouteAnswer, RouteLookupError>) -> Void) {
         dispatchPrecondition(condition: .onQueue(kernelState.queue))
-        if let report = entries[route]?.report {
-            reply(.success(report))
+        if entries[route] != nil { entries[route]?.holders.insert(holder) }
+        if let answer = entries[route]?.answer {
+            reply(.success(answer))
             return
         }
         let isNew = entries[route] == nil
         if isNew {
-            entries[route] = Entry()
+            entries[route] = Entry(holders: [holder])
             watchedDestinationsChanged()
         }
         ask([route], publishingIn: kernelState.generation) { [weak self] answers in
             guard let self else { return }
             switch answers.first {
             case .failure(let error)?:
-                if isNew && entries[route]?.report == nil { unwatch(route) }
+                if isNew && entries[route]?.answer == nil, entries.removeValue(forKey: route) != nil {
+                    watchedDestinationsChanged()
+                }
                 reply(.failure(error))
             case .success(let lookup)?:
-                reply(.success(settle(route, lookup: lookup)))
+                reply(.success(settle(route, by: holder, answer: .lookup(lookup))))
             case nil:
                 // The zone names no interface: not asked (`ask`).
-                reply(.success(settle(route, lookup: nil)))
+                reply(.success(settle(route, by: holder, answer: .noInterface)))
             }
         }
     }
 
-    /// The report of `route` once its first answer came. Dropped meanwhile (a failed first
-    /// lookup of another caller unwatched it), the route is watched again with this
-    /// answer: the caller releases what it no longer needs (`unwatch`).
-    private func settle(_ route: WatchedRoute, lookup: DestinationLookup?) -> RouteReport {
-        if let report = entries[route]?.report { return report }
+    /// The answer for `route` once its first came. Dropped meanwhile (a failed first
+    /// lookup of another caller unwatched it), the route is watched again for `holder`
+    /// with this answer: the holder releases what it no longer needs (`release`).
+    private func settle(_ route: WatchedRoute, by holder: RouteHolder,
+                        answer: WatchedRouteAnswer) -> WatchedRouteAnswer {
+        if let kept = entries[route]?.answer { return kept }
         let wasWatched = entries[route] != nil
-        let report = store(route, lookup: lookup)
+        entries[route] = Entry(answer: answer, holders: entries[route]?.holders ?? [holder])
         if !wasWatched { watchedDestinationsChanged() }
-        return report
+        return answer
     }
 
-    /// Stops watching `route`.
-    public func unwatch(_ route: WatchedRoute) {
+    /// `holder` no longer holds `route`; it is not watched once nobody does.
+    public func release(_ route: WatchedRoute, by holder: RouteHolder) {
         dispatchPrecondition(condition: .onQueue(kernelState.queue))
-        guard entries.removeValue(forKey: route) != nil else { return }
+        guard var entry = entries[route], entry.holders.remove(holder) != nil else { return }
+        guard entry.holders.isEmpty else {
+            entries[route] = entry
+            return
+        }
+        entries[route] = nil
         watchedDestinationsChanged()
+    }
+
+    /// Whether `holder` holds `route`.
+    public func isHeld(_ route: WatchedRoute, by holder: RouteHolder) -> Bool {
+        entries[route]?.holders.contains(holder) ?? false
     }
 
     /// The kernel's state changed: asks the kernel again for every watched route, in one
@@ -149,22 +178,12 @@ public final class RouteWatcher: @unchecked Sendable {
         ask(Array(entries.keys)[...], publishingIn: resync == nil ? kernelState.generation : nil) { [weak self] _ in
             guard let self else { return }
             isRefreshing = false
-            if let resync { onChange?(entries.keys.filter { entries[$0]?.report != nil }, resync) }
+            if let resync { onChange?(entries.keys.filter { entries[$0]?.answer != nil }, resync, true) }
             if refreshAgain {
                 refreshAgain = false
                 refresh()
             }
         }
-    }
-
-    /// The policy changed (a reload): judges every route's latest answer again.
-    public func reevaluate() {
-        dispatchPrecondition(condition: .onQueue(kernelState.queue))
-        var changed: [WatchedRoute] = []
-        for (route, entry) in entries where entry.report != nil {
-            if record(route, lookup: entry.lookup) { changed.append(route) }
-        }
-        if !changed.isEmpty { onChange?(changed, nil) }
     }
 
     // MARK: Asking
@@ -177,12 +196,13 @@ public final class RouteWatcher: @unchecked Sendable {
 
     /// Asks the kernel about `routes`, `routesPerPart` at a time, each part once the one
     /// before is answered; records each answer and tells `onChange` of each part's
-    /// changed routes while the tracker's generation is still `generation` (nil: never);
-    /// then `then`, with the answers of the last part's routes that were asked (not those
-    /// whose zone names no interface), in order: all of them when they fit in one part,
-    /// as `watch`'s one route does. A part answered once the generation moved on is
-    /// recorded but not told: the publisher would stamp its lines with the new generation
-    /// before that generation's resync line, and the resync's round tells every route.
+    /// answered routes, current while the tracker's generation is still `generation`
+    /// (nil: never); then `then`, with the answers of the last part's routes that were
+    /// asked (not those whose zone names no interface), in order: all of them when they
+    /// fit in one part, as `watch`'s one route does. A part answered once the generation
+    /// moved on is told as not current: the publisher would stamp its lines with the new
+    /// generation before that generation's resync line, and the resync's round tells
+    /// every route.
     private func ask(_ routes: ArraySlice<WatchedRoute>, publishingIn generation: Generation?,
                      then: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
         // A zone is resolved against the snapshot now: a link that went away is no
@@ -197,7 +217,7 @@ public final class RouteWatcher: @unchecked Sendable {
                 continue
             }
             guard let link = kernelState.snapshot.link(zone: zone) else {
-                if entries[route] != nil, record(route, lookup: nil) { gone.append(route) }
+                if record(route, .noInterface) { gone.append(route) }
                 continue
             }
             questions.append(RouteQuestion(destination: route.destination, interface: link.index))
@@ -206,18 +226,18 @@ public final class RouteWatcher: @unchecked Sendable {
         let rest = routes.dropFirst(Self.routesPerPart)
         kernelState.lookUpRoutes(questions) { [weak self, asked, gone] answers in
             guard let self else { return }
-            var changed = gone
+            var answered = gone
             for (route, answer) in zip(asked, answers) {
                 switch answer {
                 case .success(let lookup):
-                    if entries[route] != nil, record(route, lookup: lookup) { changed.append(route) }
+                    if record(route, .lookup(lookup)) { answered.append(route) }
                 case .failure(let error):
                     // Not an answer about the route: the last report stands until the
                     // next round (a broken socket makes the tracker replace the source).
                     log.warning("route lookup for watched \(route) failed: \(error)")
                 }
             }
-            if !changed.isEmpty, let generation, generation == kernelState.generation { onChange?(changed, nil) }
+            if !answered.isEmpty { onChange?(answered, nil, generation != nil && generation == kernelState.generation) }
             guard rest.isEmpty else {
                 ask(rest, publishingIn: generation, then: then)
                 return
@@ -226,28 +246,15 @@ public final class RouteWatcher: @unchecked Sendable {
         }
     }
 
-    /// Records the answer for `route` (nil: its zone names no interface) and its
-    /// judgement; whether the report changed from an earlier one.
-    private func record(_ route: WatchedRoute, lookup: DestinationLookup?) -> Bool {
-        let previous = entries[route]?.report
-        let report = store(route, lookup: lookup)
-        return previous != nil && previous != report
-    }
-
-    /// Keeps the answer for `route` and its judgement; returns the judgement.
-    private func store(_ route: WatchedRoute, lookup: DestinationLookup?) -> RouteReport {
-        let report = lookup.map { judge(route.destination, $0) } ?? Self.zoneGone(route)
-        entries[route] = Entry(lookup: lookup, report: report)
-        return report
-    }
-
-    /// The report of a link-scoped destination whose zone names no interface now.
-    private static func zoneGone(_ route: WatchedRoute) -> RouteReport {
-        RouteReport(destination: route.destination, status: .unsatisfied, unsatisfiedReason: .noInterface,
-                    reasonInterface: route.zone)
+    /// Records the answer for `route` while it is watched; whether it had one before
+    /// (the first is `watch`'s to tell).
+    private func record(_ route: WatchedRoute, _ answer: WatchedRouteAnswer) -> Bool {
+        guard let previous = entries[route] else { return false }
+        entries[route]?.answer = answer
+        return previous.answer != nil
     }
 
     private func watchedDestinationsChanged() {
-        kernelState.watchRoutes(to: Set(entries.keys.map(\.destination)))
+        kernelState.watchedDestinationsChanged()
     }
 }

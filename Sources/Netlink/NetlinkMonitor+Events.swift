@@ -392,7 +392,7 @@ extension NetlinkMonitor {
     /// from now on (`RouteFilter`): the program is generated again and attached in place
     /// of the old one, on `queue`, so lookups queued after this call see its effect. The
     /// answers kept for destinations no longer watched are dropped.
-    public func watchRoutes(to destinations: Set<IPAddress>) {
+    public func passRoutes(covering destinations: Set<IPAddress>) {
         queue.async { [self] in
             guard destinations != watchedDestinations else { return }
             watchedDestinations = destinations

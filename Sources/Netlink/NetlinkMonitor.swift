@@ -81,7 +81,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedAggregation = false
     /// Whether the filter's covering links instead of gateways was logged.
     private var hasLoggedCoarseNeighbours = false
-    /// The destinations of watched routes (`watchRoutes(to:)`), which the filter passes.
+    /// The destinations of watched routes (`passRoutes(covering:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
     /// The answers through each link last asked for each of `watchedDestinations`, kept
     /// while no change could have reached them (`linksToAsk`): a watched route asked

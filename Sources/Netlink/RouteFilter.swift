@@ -56,7 +56,7 @@ enum RouteFilter {
     private static let walkSlots = ClassicBPF.WalkSlots(offset: Slot.offset, remaining: Slot.remaining,
                                                         scratch: Slot.scratch, attributeLength: Slot.attributeLength)
 
-    /// How many watched destinations (`NetlinkMonitor.watchRoutes`) the program covers
+    /// How many watched destinations (`NetlinkMonitor.passRoutes`) the program covers
     /// one by one at most. Each costs 6 (IPv4) or 21 (IPv6) instructions after a
     /// per-family part computed once per message; 128 IPv6 ones make about 3,100
     /// instructions, under BPF_MAXINSNS (4096). Beyond, their networks are covered

@@ -41,6 +41,8 @@ final class InProcessPathSource: @unchecked Sendable {
     private var resolver: ResolverWatcher?
     private var policy = Policy.standard
     private var lastPath: Path?
+    /// The route's last report, judged here from the watcher's answers.
+    private var lastRoute: RouteReport?
     private var isCancelled = false
 
     init(criteria: Criteria, configurationFiles: ConfigurationFiles = ConfigurationFiles()) {
@@ -73,13 +75,11 @@ final class InProcessPathSource: @unchecked Sendable {
             let settings = configuration.daemon
             let kernelState = Self.kernelState(on: queue, settings: settings)
             if let route {
-                let routes = RouteWatcher(kernelState: kernelState,
-                                          log: .discarding) { [unowned self] destination, lookup in
-                    PathEvaluator.route(to: destination, lookup: lookup, snapshot: kernelState.snapshot, policy: policy)
-                }
-                routes.onChange = { [unowned self] changed, _ in
-                    guard !isCancelled, changed.contains(route), let report = routes.report(for: route) else { return }
-                    handler(.route(report))
+                let routes = RouteWatcher(kernelState: kernelState, log: .discarding)
+                routes.onChange = { [unowned self] answered, resync, isCurrent in
+                    guard !isCancelled, answered.contains(route), let answer = routes.answer(for: route) else { return }
+                    let judged = judged(route, answer, in: kernelState.snapshot)
+                    report(judged, resync: resync, isCurrent: isCurrent, handler)
                 }
                 self.routes = routes
                 kernelState.onChange = { [unowned self] resync in follow(route, resync: resync, handler) }
@@ -135,13 +135,30 @@ final class InProcessPathSource: @unchecked Sendable {
             handler(.refused(Self.unknownZone(zone, of: route.destination)))
             return
         }
-        routes.watch(route) { [weak self] answer in
+        routes.watch(route, by: RouteHolder("the route sequence")) { [weak self] answer in
             guard let self, !isCancelled else { return }
             switch answer {
-            case .success(let report): handler(.route(report))
+            case .success(let answer):
+                let report = lastRoute ?? judged(route, answer, in: kernelState.snapshot)
+                lastRoute = report
+                handler(.route(report))
             case .failure(let error): handler(.failed("the kernel could not be asked for the route: \(error)"))
             }
         }
+    }
+
+    /// The watcher's answer judged as pathd judges it (`PathEvaluator.route`).
+    private func judged(_ route: WatchedRoute, _ answer: WatchedRouteAnswer, in snapshot: Snapshot) -> RouteReport {
+        PathEvaluator.route(to: route.destination, zone: route.zone, answer: answer, snapshot: snapshot, policy: policy)
+    }
+
+    /// A newly judged report of the route: sent when it changed while current, and after
+    /// a resync whatever it is, as pathd's route subscription does.
+    private func report(_ report: RouteReport, resync: String?, isCurrent: Bool,
+                        _ handler: @Sendable (Event) -> Void) {
+        guard let previous = lastRoute else { return }
+        lastRoute = report
+        if resync != nil || (isCurrent && report != previous) { handler(.route(report)) }
     }
 
     private func evaluate(_ handler: @Sendable (Event) -> Void) {

@@ -5,6 +5,13 @@ import PathModel
 import PathEvaluation
 import PathProtocol
 
+extension RouteHolder {
+    /// A route's subscribers, while any is left (`PathPublisher.release`).
+    static let subscribers = RouteHolder("route subscriptions")
+    /// The `[Watch]` list, while it names the route (`WatchList`).
+    static let watchList = RouteHolder("[Watch]")
+}
+
 /// Everything published for one watched route while anyone subscribes to it: the
 /// current report, its sequence and its encoded line (a `route` line with a `sequence`),
 /// as `CriteriaGroup` for a path. Removed with its last subscriber: the number of
@@ -35,14 +42,6 @@ struct RouteGroup {
 /// judged; a subscription's first line once the kernel answered, then a line whenever the
 /// judged answer changes.
 extension PathPublisher {
-    /// The kernel's answer for `destination`, judged as a path is, against the snapshot of
-    /// the moment and the running policy: the one judgement of the `route` request and of
-    /// every watched route.
-    func judgeRoute(to destination: IPAddress, lookup: DestinationLookup) -> RouteReport {
-        PathEvaluator.route(to: destination, lookup: lookup, snapshot: kernelState.snapshot,
-                            policy: configuration.current.policy)
-    }
-
     /// Answers a `route` request: the kernel's route to one address, judged as a path is.
     /// The lookup is I/O on the netlink monitor's queue, so the reply is deferred
     /// (docs/ARCHITECTURE.md, "The route to one destination"): the connection holds its
@@ -63,7 +62,7 @@ extension PathPublisher {
                             id: JSONValue?) -> [UInt8] {
         switch result {
         case .success(let lookup):
-            let report = judgeRoute(to: destination, lookup: lookup)
+            let report = routes.judge(destination, .lookup(lookup))
             return ServerMessage.route(report, generation: kernelState.generation, id: id).encoded()
         case .failure(let error):
             log.warning("route lookup for \(destination) failed: \(error)")
@@ -100,7 +99,7 @@ extension PathPublisher {
         guard case .some = resolve(route.zone, of: route.destination, id: id, for: connection) else { return }
         if let countedUser { subscriptions.reserveRoute(for: countedUser) }
         connection.deferReply()
-        routes.watch(route) { [unowned self, connection] result in
+        routes.watch(route, by: .subscribers) { [unowned self, connection] result in
             switch result {
             case .failure(let error):
                 if let countedUser { subscriptions.releaseReservedRoute(of: countedUser) }
@@ -127,11 +126,8 @@ extension PathPublisher {
     }
 
     /// Sends a line to the subscribers of each route in `changed` whose report did
-    /// change (after a resync, to every one, preceded by the resync line); then tells
-    /// `onRoutesChanged` (the `[Watch]` list, whose history write waits until the lines
-    /// are out, as the default path's does in `publishChanges`).
+    /// change (after a resync, to every one, preceded by the resync line).
     func publishRoutes(_ changed: [WatchedRoute], resync: String?) {
-        defer { onRoutesChanged?() }
         let generation = kernelState.generation
         for route in changed {
             guard var group = routeGroups[route], let report = routes.report(for: route) else { continue }

@@ -7,7 +7,7 @@ import ServiceSupport
 
 /// Publishing to subscription groups: the path, sequence and encoded line of every
 /// criteria anyone asked about (`CriteriaGroup`) and of every watched route
-/// (`RouteGroup`, answered by `RouteWatcher`), who is subscribed to what
+/// (`RouteGroup`, judged by `RouteReports`), who is subscribed to what
 /// (`SubscriptionRegistry`), and the lines sent when a path or a route changes.
 ///
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
@@ -17,25 +17,18 @@ final class PathPublisher: @unchecked Sendable {
     private var groups: [Criteria: CriteriaGroup] = [:]
     /// Every watched route, while anyone subscribes to it.
     var routeGroups: [WatchedRoute: RouteGroup] = [:]
-    /// The kernel's answers for the watched routes, kept current.
-    private(set) var routes: RouteWatcher!
+    /// The kernel's answers for the watched routes, kept current; the subscribers hold
+    /// theirs as `RouteHolder.subscribers`.
+    let routes: RouteReports
     /// Who is subscribed to what: the one owner of that relation. The metrics count them
     /// (`ServiceRecords.changed`).
     var subscriptions = SubscriptionRegistry() {
         didSet { records.changed() }
     }
     /// Called with the default path each time it is published (the log line, the
-    /// service manager's status).
-    var onDefaultPathChange: ((Path) -> Void)?
-    /// Called when the default path differs from the one before (not for its first).
-    var onDefaultPathChanged: (() -> Void)?
-    /// Called with the default path, and when it was published, whenever it differs from
-    /// the one before, its first included (the networks it is on: `NetworkRegistry`).
-    var onDefaultPathRecorded: ((Path, Timestamp) -> Void)?
-    /// Whether someone other than a subscriber holds a watched route (`WatchList`).
-    var holdsRoute: ((WatchedRoute) -> Bool)?
-    /// Called when watched routes' reports changed, before their lines are sent.
-    var onRoutesChanged: (() -> Void)?
+    /// service manager's status, the networks seen, a [Watch] name resolved again), with
+    /// the one before (nil for the first) and when it was published.
+    var onDefaultPathChange: ((_ path: Path, _ previous: Path?, _ publishedAt: Timestamp) -> Void)?
     let kernelState: KernelStateTracker
     let configuration: ServiceConfiguration
     private let connectivity: ConnectivityReports
@@ -51,10 +44,7 @@ final class PathPublisher: @unchecked Sendable {
         self.connectivity = connectivity
         self.admission = admission
         self.records = records
-        routes = RouteWatcher(kernelState: kernelState, log: log) { [unowned self] destination, lookup in
-            judgeRoute(to: destination, lookup: lookup)
-        }
-        routes.onChange = { [unowned self] changed, resync in publishRoutes(changed, resync: resync) }
+        routes = RouteReports(kernelState: kernelState, configuration: configuration, log: log)
     }
 
     /// The group of `criteria`. The first time anyone asks about `criteria` its path is
@@ -150,10 +140,11 @@ final class PathPublisher: @unchecked Sendable {
         }
     }
 
-    /// Stops watching `route` unless a subscriber or the watch list holds it.
+    /// The subscribers no longer hold `route` once none is left: it stays watched while
+    /// another holder (the `[Watch]` list) holds it.
     func release(_ route: WatchedRoute) {
-        guard subscriptions.subscribers(of: .route(route)).isEmpty, !(holdsRoute?(route) ?? false) else { return }
-        routes.unwatch(route)
+        guard subscriptions.subscribers(of: .route(route)).isEmpty else { return }
+        routes.release(route, by: .subscribers)
     }
 
     // MARK: Evaluation
@@ -167,11 +158,9 @@ final class PathPublisher: @unchecked Sendable {
     /// differs from `previous` (nil for the first path: a resync re-publishes the same).
     private func defaultPathPublished(_ group: CriteriaGroup, generation: Generation, previous: Path?,
                                       at publishedAt: Timestamp) {
-        onDefaultPathChange?(group.path)
+        onDefaultPathChange?(group.path, previous, publishedAt)
         guard previous != group.path else { return }
-        if previous != nil { onDefaultPathChanged?() }
         records.recordDefaultPath(group.path, generation: generation, sequence: group.sequence, previous: previous,
                                   at: publishedAt)
-        onDefaultPathRecorded?(group.path, publishedAt)
     }
 }

@@ -57,10 +57,7 @@ public final class PathService: @unchecked Sendable {
 
     /// Called on `queue` with the default path each time it is published (the log line,
     /// the service manager's status).
-    public var onDefaultPathChange: ((Path) -> Void)? {
-        get { publisher.onDefaultPathChange }
-        set { publisher.onDefaultPathChange = newValue }
-    }
+    public var onDefaultPathChange: ((Path) -> Void)?
 
     /// Called on `queue` when a reload begins and when it has ended (applied or not).
     public var onReload: ((ReloadPhase) -> Void)? {
@@ -104,17 +101,26 @@ public final class PathService: @unchecked Sendable {
         self.publisher = publisher
         requests = RequestHandler(log: log, kernelState: kernelState, configuration: settings, publisher: publisher,
                                   connectivity: connectivity, records: records)
-        let watchList = WatchList(queue: queue, log: log, publisher: publisher, records: records)
+        let watchList = WatchList(queue: queue, log: log, routes: publisher.routes, kernelState: kernelState,
+                                  records: records)
         self.watchList = watchList
-        // Weak: the list holds the publisher.
-        publisher.holdsRoute = { [weak watchList] route in watchList?.holds(route) ?? false }
-        publisher.onRoutesChanged = { [weak watchList] in watchList?.routesChanged() }
-        publisher.onDefaultPathChanged = { [weak watchList] in watchList?.pathChanged() }
-        publisher.onDefaultPathRecorded = { [unowned self] path, now in recordNetworks(of: path, at: now) }
+        // The list's history write waits until the route lines are out, as the default
+        // path's does in `publishChanges`.
+        publisher.routes.onChange = { [unowned publisher, unowned watchList] changed, resync in
+            publisher.publishRoutes(changed, resync: resync)
+            watchList.routesChanged()
+        }
         requests.networks = { [unowned self] in networks }
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
         settings.onApplied = { [unowned self] in configurationApplied() }
+        publisher.onDefaultPathChange = { [unowned self] path, previous, publishedAt in
+            onDefaultPathChange?(path)
+            guard previous != path else { return }
+            recordNetworks(of: path, at: publishedAt)
+            // A name's addresses may have changed with the path (another resolver, a VPN's DNS).
+            if previous != nil { watchList.pathChanged() }
+        }
         records.sample = { [unowned self] in currentMetrics() }
     }
 

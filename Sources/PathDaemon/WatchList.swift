@@ -8,9 +8,9 @@ import SystemCalls
 
 /// The hosts of `[Watch] Destination=` (pathd.conf(5)): routes pathd follows of its own
 /// accord for its metrics (`pathd_route_*`, pathd(8) METRICS), through the same
-/// `RouteWatcher` as route subscriptions, so a route both watch is asked about once.
-/// A route the list holds is not unwatched when its last subscriber leaves, nor one a
-/// subscriber holds when the list drops it (`release`).
+/// `RouteReports` as route subscriptions, so a route both watch is asked about once; the
+/// list holds its routes as `RouteHolder.watchList`, so a route stays watched while
+/// either holds it.
 ///
 /// Names are resolved with the system resolver on a queue of its own (getaddrinfo may
 /// wait seconds for a DNS server), at the first path, on each reload and whenever the
@@ -21,7 +21,8 @@ import SystemCalls
 ///
 /// Threading: the state queue only (see `PathService`), but for `resolverQueue`, which
 /// touches nothing of `self`. Not `Sendable`: the resolver's and the route watcher's
-/// answers carry it back in a `QueueBound`.
+/// answers carry it back in a `QueueBound`. It knows nothing of the publisher: the
+/// service tells it of path and route changes (`pathChanged`, `routesChanged`).
 final class WatchList {
     /// Addresses watched per name at most, in the resolver's order.
     static let maximumAddressesPerHost = 8
@@ -43,7 +44,8 @@ final class WatchList {
 
     private let queue: DispatchQueue
     private let log: Logger
-    private let publisher: PathPublisher
+    private let routes: RouteReports
+    private let kernelState: KernelStateTracker
     private let records: ServiceRecords
     private let resolverQueue = DispatchQueue(label: "pathd.watch.resolver")
     /// In the order of `Destination=`. The metrics read it (`DaemonMetrics.RouteSection`).
@@ -54,10 +56,12 @@ final class WatchList {
     private var isResolving = false
     private var resolveAgain = false
 
-    init(queue: DispatchQueue, log: Logger, publisher: PathPublisher, records: ServiceRecords) {
+    init(queue: DispatchQueue, log: Logger, routes: RouteReports, kernelState: KernelStateTracker,
+         records: ServiceRecords) {
         self.queue = queue
         self.log = log
-        self.publisher = publisher
+        self.routes = routes
+        self.kernelState = kernelState
         self.records = records
     }
 
@@ -106,7 +110,7 @@ final class WatchList {
             change.generation = previous?.generation ?? change.generation
             guard change != previous else { continue }
             change.sequence += 1
-            change.generation = publisher.kernelState.generation
+            change.generation = kernelState.generation
             hosts[index].recorded = change
             records.recordRoute(host: hosts[index].host.description, change, at: now)
         }
@@ -124,7 +128,7 @@ final class WatchList {
             change.recordedExplanation = unresolved
             return change
         }
-        let reports = host.routes.map(publisher.routes.report(for:))
+        let reports = host.routes.map(routes.report(for:))
         let usable = reports.compactMap { $0 }.filter(\.isUsable)
         if !usable.isEmpty {
             var interfaces: [String] = []
@@ -154,14 +158,12 @@ final class WatchList {
         isResolving = true
         let list = QueueBound(self, on: queue)
         resolverQueue.async {
-            let answers = names.map { name in
-                (name, Result { () throws(HostResolver.Failure) in try HostResolver.addresses(of: name) })
-            }
+            let answers = names.map { name in (name, HostResolver.ipAddresses(of: name)) }
             list.queue.async { list.value.resolved(answers) }
         }
     }
 
-    private func resolved(_ answers: [(String, Result<[[UInt8]], HostResolver.Failure>)]) {
+    private func resolved(_ answers: [(String, Result<[IPAddress], HostResolver.Failure>)]) {
         isResolving = false
         defer {
             if resolveAgain {
@@ -172,16 +174,15 @@ final class WatchList {
         var before = Set(hosts.flatMap(\.routes))
         for (name, answer) in answers {
             guard let index = hosts.firstIndex(where: { $0.host == .name(name) }) else { continue }
+            let reason = HostResolver.unresolvedReason(answer)
             switch answer {
             case .success(let list):
-                let addresses = list.compactMap { IPAddress(bytes: $0) }.prefix(Self.maximumAddressesPerHost)
-                hosts[index].routes = addresses.map { WatchedRoute(destination: $0) }
-                hosts[index].unresolved = addresses.isEmpty ? "the resolver returned no address" : nil
-            case .failure(let failure):
-                if hosts[index].unresolved == nil { log.notice("[Watch] \(name): cannot resolve: \(failure)") }
+                hosts[index].routes = list.prefix(Self.maximumAddressesPerHost).map { WatchedRoute(destination: $0) }
+            case .failure:
+                if hosts[index].unresolved == nil, let reason { log.notice("[Watch] \(name): \(reason)") }
                 hosts[index].routes = []
-                hosts[index].unresolved = "cannot resolve: \(failure)"
             }
+            hosts[index].unresolved = reason
             hosts[index].isKnown = true
         }
         before.subtract(hosts.flatMap(\.routes))
@@ -192,25 +193,25 @@ final class WatchList {
 
     // MARK: Watching
 
-    /// Watches every route of the list that has no report yet: new ones, and ones whose
-    /// first lookup the kernel could not answer.
+    /// Holds every route of the list: new ones, and asks again for ones whose first
+    /// lookup the kernel could not answer (no report yet).
     private func watchAll() {
         let list = QueueBound(self, on: queue)
-        for route in Set(hosts.flatMap(\.routes)) where publisher.routes.report(for: route) == nil {
-            publisher.routes.watch(route) { _ in list.value.answered(route) }
+        for route in Set(hosts.flatMap(\.routes))
+        where !routes.isHeld(route, by: .watchList) || routes.report(for: route) == nil {
+            routes.watch(route, by: .watchList) { _ in list.value.answered(route) }
         }
     }
 
     /// The kernel's first answer for `route`. Dropped by a reload while the kernel was
-    /// asked: watched again by the answer (`RouteWatcher.watch`), released here unless
-    /// someone holds it.
+    /// asked: held again by the answer (`RouteWatcher.watch`), released here.
     private func answered(_ route: WatchedRoute) {
-        if !holds(route) { publisher.release(route) }
+        if !holds(route) { routes.release(route, by: .watchList) }
         routesChanged()
     }
 
-    /// Stops watching the routes the list no longer holds, unless a subscriber does.
-    private func release(_ routes: Set<WatchedRoute>) {
-        for route in routes { publisher.release(route) }
+    /// Releases the routes the list no longer holds (watched still if a subscriber holds one).
+    private func release(_ dropped: Set<WatchedRoute>) {
+        for route in dropped { routes.release(route, by: .watchList) }
     }
 }

@@ -28,6 +28,19 @@ extension PathEvaluator {
               policy: policy)
     }
 
+    /// The same for a watched route's answer (`RouteWatcher`): a zone that names no
+    /// interface now is `noInterface` on that zone.
+    public static func route(to destination: IPAddress, zone: String?, answer: WatchedRouteAnswer, snapshot: Snapshot,
+                             policy: Policy = .standard) -> RouteReport {
+        switch answer {
+        case .lookup(let lookup):
+            route(to: destination, lookup: lookup, snapshot: snapshot, policy: policy)
+        case .noInterface:
+            RouteReport(destination: destination, status: .unsatisfied, unsatisfiedReason: .noInterface,
+                        reasonInterface: zone)
+        }
+    }
+
     /// The same, from the kernel's answer and the answers through each interface apart.
     public static func route(to destination: IPAddress, lookup: RouteLookup,
                              throughInterface: [InterfaceIndex: RouteLookup] = [:], snapshot: Snapshot,

@@ -26,11 +26,11 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// ask (cancelled, its socket failed) answers each with a failure.
     func lookUpRoutes(_ questions: [RouteQuestion],
                       reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void)
-    /// The destinations whose routes someone watches: a route message that covers one of
-    /// them must reach the source (the netlink monitor's kernel-side filter lets it
-    /// through from now on). Returns at once; applied in order with the lookups, so a
-    /// lookup asked after this call is answered after the filter changed.
-    func watchRoutes(to destinations: Set<IPAddress>)
+    /// The destinations of the watched routes: a route message that covers one of them
+    /// must reach the source (the netlink monitor's kernel-side filter passes it from
+    /// now on). Returns at once; applied in order with the lookups, so a lookup asked
+    /// after this call is answered after the filter changed.
+    func passRoutes(covering destinations: Set<IPAddress>)
     /// Asks the kernel again about these gateways' neighbour entries, which do not name
     /// their link's network yet (`Snapshot.unconfirmedGateways`): a confirmation by
     /// traffic changes an entry without a message. The netlink monitor reads them

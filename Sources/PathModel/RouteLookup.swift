@@ -125,3 +125,10 @@ public struct DestinationLookup: Hashable, Sendable {
         self.throughInterface = throughInterface
     }
 }
+
+/// The kernel's answer for a watched route (`RouteWatcher`): its lookup, or none because
+/// the route's zone names no interface now.
+public enum WatchedRouteAnswer: Hashable, Sendable {
+    case lookup(DestinationLookup)
+    case noInterface
+}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 import PathProtocol
+import ServiceSupport
 import SystemCalls
 
 /// One HOST of `route`, `monitor --route` or `wait --route`, and what the system
@@ -18,7 +19,7 @@ struct RouteHost {
     let isName: Bool
 
     /// Resolved at once; an address literal needs no resolver, and its zone would be lost in one.
-    init(_ host: String, resolver: @escaping Resolver = RouteHost.systemResolver) {
+    init(_ host: String, resolver: @escaping Resolver = HostResolver.ipAddresses(of:)) {
         self.host = host
         self.resolver = resolver
         if let (literal, zone) = RouteZone.split(host) {
@@ -36,12 +37,6 @@ struct RouteHost {
         if isName { addresses = resolver(host) }
     }
 
-    static func systemResolver(_ name: String) -> Result<[IPAddress], HostResolver.Failure> {
-        Result { () throws(HostResolver.Failure) in
-            try HostResolver.addresses(of: name).compactMap { IPAddress(bytes: $0) }
-        }
-    }
-
     /// The addresses; none when the name did not resolve (`unresolvedReason` says why).
     var resolved: [IPAddress] {
         switch addresses {
@@ -51,13 +46,7 @@ struct RouteHost {
     }
 
     /// Why the host has no address, for a person; nil when it has some.
-    var unresolvedReason: String? {
-        switch addresses {
-        case .failure(let failure): "cannot resolve: \(failure)"
-        case .success(let list) where list.isEmpty: "the resolver returned no address"
-        case .success: nil
-        }
-    }
+    var unresolvedReason: String? { HostResolver.unresolvedReason(addresses) }
 
     /// "db.example.org (198.51.100.7)", or the literal alone when the host is one.
     func label(for address: IPAddress) -> String {

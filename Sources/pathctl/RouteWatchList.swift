@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 import PathModel
 import PathProtocol
+import ServiceSupport
+import SystemCalls
 
 /// What `monitor --route` and `wait --route` follow on one connection: a route
 /// subscription per address of each HOST, and the default path's subscription, whose
@@ -25,7 +27,7 @@ final class RouteWatchList {
     /// has just made, so it resolves nothing again (`pathLine()`).
     private var awaitsFirstPath = true
 
-    init(_ hosts: [String], resolver: @escaping RouteHost.Resolver = RouteHost.systemResolver) {
+    init(_ hosts: [String], resolver: @escaping RouteHost.Resolver = HostResolver.ipAddresses(of:)) {
         var seen = Set<String>()
         self.hosts = hosts.filter { seen.insert($0).inserted }.map { RouteHost($0, resolver: resolver) }
         for key in keys { keysByID[id(of: key)] = key }

@@ -64,7 +64,7 @@ public final class FakeEventSource: PathEventSource, Sendable {
     }
 
     /// Recorded by the fake kernel (`FakeNetwork.watchedDestinations`), in order with the lookups.
-    public func watchRoutes(to destinations: Set<IPAddress>) {
+    public func passRoutes(covering destinations: Set<IPAddress>) {
         queue.async { [network] in network?.watched(destinations) }
     }
 
@@ -158,7 +158,7 @@ public final class FakeNetwork: Sendable {
     /// The interface each of `lookedUp` was asked through; nil where none was named.
     public var lookedUpThrough: [InterfaceIndex?] { state.withLock { $0.lookedUpThrough } }
 
-    /// The destinations a source was last told are watched (`watchRoutes(to:)`).
+    /// The destinations a source was last told are watched (`passRoutes(covering:)`).
     public var watchedDestinations: Set<IPAddress> { state.withLock { $0.watchedDestinations } }
 
     /// Each time a source was asked about gateways' neighbour entries, what.

@@ -41,14 +41,17 @@ struct WatchedRouteRoundTests {
                                             deliver: callbacks.deliver, lost: callbacks.lost, log: { _, _ in }),
                              in: namespace)
         }
-        // The judgement: whether the kernel's own answer is a route, and through which gateway.
-        let watcher = RouteWatcher(kernelState: tracker, log: log) { destination, lookup in
-            guard case .route(let answer) = lookup.route, answer.type == .unicast else {
-                return RouteReport(destination: destination, status: .unsatisfied)
-            }
-            return RouteReport(destination: destination, status: .satisfied, gateway: answer.gateway)
-        }
+        let watcher = RouteWatcher(kernelState: tracker, log: log)
         let route = WatchedRoute(destination: Self.v4)
+        // The judgement: whether the kernel's own answer is a route, and through which gateway.
+        @Sendable func report(_ answer: WatchedRouteAnswer?) -> RouteReport? {
+            guard let answer else { return nil }
+            guard case .lookup(let lookup) = answer, case .route(let found) = lookup.route,
+                  found.type == .unicast else {
+                return RouteReport(destination: route.destination, status: .unsatisfied)
+            }
+            return RouteReport(destination: route.destination, status: .satisfied, gateway: found.gateway)
+        }
         /// What the watched route's report was each time the tracker applied a batch, just
         /// after the watcher was told (`refresh`, in the same turn).
         let atBatches = Mutex<[RouteReport?]>([])
@@ -57,12 +60,12 @@ struct WatchedRouteRoundTests {
         queue.sync {
             tracker.onChange = { resync in
                 watcher.refresh(resync: resync)
-                let report = watcher.report(for: route)
+                let report = report(watcher.answer(for: route))
                 atBatches.withLock { $0.append(report) }
                 arrived.signal()
             }
-            watcher.onChange = { routes, _ in
-                if routes.contains(route), let report = watcher.report(for: route) {
+            watcher.onChange = { routes, _, _ in
+                if routes.contains(route), let report = report(watcher.answer(for: route)) {
                     changed.withLock { $0.append(report) }
                     arrived.signal()
                 }
@@ -80,8 +83,8 @@ struct WatchedRouteRoundTests {
         let first = DispatchSemaphore(value: 0)
         let firstReport = Mutex<RouteReport?>(nil)
         queue.sync {
-            watcher.watch(route) { result in
-                firstReport.withLock { $0 = try? result.get() }
+            watcher.watch(route, by: RouteHolder("the test")) { result in
+                firstReport.withLock { $0 = report(try? result.get()) }
                 first.signal()
             }
         }
@@ -108,7 +111,7 @@ struct WatchedRouteRoundTests {
         defer { monitor.cancel() }
         _ = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
         let destinations = [Self.v4, Self.v6]
-        monitor.watchRoutes(to: Set(destinations))
+        monitor.passRoutes(covering: Set(destinations))
         _ = try Self.ask(monitor, destinations)
         let links = [host.index("a0"), host.index("b0"), host.index("c0")]
         #expect(monitor.queue.sync { monitor.linksToAsk(Self.v4, among: links) }.isEmpty, "nothing changed since")
@@ -176,7 +179,7 @@ final class NamespacedSource: PathEventSource, @unchecked Sendable {
         monitor.lookUpRoutes(questions, reply: reply)
     }
 
-    func watchRoutes(to destinations: Set<IPAddress>) { monitor.watchRoutes(to: destinations) }
+    func passRoutes(covering destinations: Set<IPAddress>) { monitor.passRoutes(covering: destinations) }
 
     func refreshNeighbours(_ gateways: [Neighbour.Key]) { monitor.refreshNeighbours(gateways) }
 }
