@@ -135,7 +135,10 @@ extension KernelTests {
                 try topology.openDirectoryToOthers()
                 try topology.startDaemon(arguments: ["--config", try Self.writeConfig(topology, "")])
                 let subscriber = try topology.subscribe()
-                let first = try subscriber.waitFor("satisfied", Self.satisfied(expensive: false))
+                // Settled: vA's network identified, which is a line of its own after the start.
+                let first = try subscriber.waitFor("satisfied, its network settled") {
+                    Self.satisfied(expensive: false)($0) && PathLine.hasSettledNetwork($0)
+                }
                 let pathctl = try BuiltProduct.url("pathctl").path
                 let lease = [pathctl, "--socket", topology.socketPath, "lease", "vA",
                              "--vendor-option", "ANDROID_METERED"]

@@ -17,6 +17,7 @@ extension KernelTests {
                 let subscriber = try topology.subscribe()
                 let v6 = try subscriber.waitFor("satisfied over IPv6 only") {
                     PathLine.status($0) == "satisfied" && $0["supportsIPv6"] as? Bool == true
+                        && PathLine.hasSettledNetwork($0)
                 }
                 #expect(v6["supportsIPv4"] as? Bool == false)
                 #expect(PathLine.interfaceNames(v6) == ["vA"])
