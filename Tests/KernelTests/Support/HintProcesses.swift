@@ -99,3 +99,34 @@ final class DHCPClientHost {
         try mounts.stop()
     }
 }
+
+/// Debian's radvd in the router's namespace, on vB: prefix 2001:db8:77::/64 and a DNS
+/// search list, an advertisement every few seconds.
+final class RouterAdvertiser {
+    private let child: ChildProcess
+    private let stderrPath: String
+
+    init(in namespace: NetworkNamespace, directory: TemporaryDirectory, searchDomains: [String]) throws {
+        let config = directory.path("radvd.conf")
+        try """
+            interface vB {
+              AdvSendAdvert on;
+              MinRtrAdvInterval 3;
+              MaxRtrAdvInterval 4;
+              prefix 2001:db8:77::/64 { };
+              DNSSL \(searchDomains.joined(separator: " ")) { AdvDNSSLLifetime 60; };
+            };
+
+            """.write(toFile: config, atomically: true, encoding: .utf8)
+        stderrPath = directory.path("radvd.stderr")
+        let command = namespace.execArguments([try Command.find("radvd").path, "--nodaemon", "-C", config,
+                                               "-p", directory.path("radvd.pid"), "-m", "stderr"])
+        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
+    }
+
+    func stop() throws {
+        guard child.isRunning else { return }
+        try child.terminate("radvd", detail: { "; its log:\n" + (try String(contentsOfFile: self.stderrPath,
+                                                                             encoding: .utf8)) })
+    }
+}
