@@ -85,9 +85,9 @@ extension KernelTests {
                         "\(outages)")
                 // "offline 1.2 s, 20:22:39–20:22:40 on 5d93bd96d13d: …" (" on" and the network
                 // once pathd has identified vA's, by its gateway's MAC)
+                let outageLine = /^  offline [0-9.]+ s, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d( on \S+)?:/
                 for outage in outages {
-                    #expect(outage.firstMatch(of: /^  offline [0-9.]+ s, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d( on \S+)?:/) != nil,
-                            "\(outage)")
+                    #expect(outage.firstMatch(of: outageLine) != nil, "\(outage)")
                 }
                 #expect(result.stdout.firstMatch(of: #/\n2 outages, (all on \S+, )?offline /#) != nil,
                         "stdout:\n\(result.stdout)")
