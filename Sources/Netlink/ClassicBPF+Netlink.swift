@@ -66,7 +66,7 @@ extension ClassicBPF {
     }
 
     /// Passes the datagram unless it is one whole message: a notification is one message
-    /// per datagram (docs/ARCHITECTURE.md, "Why one verdict per datagram is exact"), and
+    /// per datagram (docs/KERNEL.md, "Why one verdict per datagram is exact"), and
     /// what is not is the decoders' to judge. Uses X and M[`scratch`].
     mutating func passUnlessOneMessage(scratch: Int) {
         let pass = makeLabel()

@@ -50,7 +50,7 @@ enum NetlinkStatus {
     /// Non-blocking socket with nothing queued (EAGAIN / EWOULDBLOCK, -NLE_AGAIN).
     case wouldBlock
     /// The kernel dropped messages because the receive buffer was full (ENOBUFS from
-    /// recvmsg; libnl reports it as -NLE_NOMEM, see docs/ARCHITECTURE.md, "Toolchain and kernel facts").
+    /// recvmsg; libnl reports it as -NLE_NOMEM, see docs/KERNEL.md, "Toolchain and kernel facts").
     case overrun
     /// Anything else.
     case failed(NetlinkError.Code)

@@ -85,7 +85,7 @@ extension NetlinkMonitor {
                 pending.append(event)
                 pending += observed(event)
                 // Link and address changes re-run the lookups too: an admin-down link
-                // loses its IPv4 routes without any RTM_DELROUTE (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
+                // loses its IPv4 routes without any RTM_DELROUTE (docs/KERNEL.md, "Toolchain and kernel facts").
                 staleFamilies.formUnion(Self.families(of: event))
             }
         }

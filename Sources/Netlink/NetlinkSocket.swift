@@ -7,7 +7,7 @@ import CLinux
 ///
 /// libnl sends the requests (it fills in port id and sequence numbers); receiving is a
 /// plain `recv(2)` into a reused `ReceiveBuffer`, walked by hand, so a message costs no
-/// allocation (libnl's `nl_recv` mallocs a buffer per call; docs/ARCHITECTURE.md, "Toolchain and kernel facts" measured
+/// allocation (libnl's `nl_recv` mallocs a buffer per call; docs/KERNEL.md, "Toolchain and kernel facts" measured
 /// raw receive at about 3x the message rate of libnl's).
 final class NetlinkSocket {
     /// `struct nl_sock *`; nil once closed.

@@ -5,7 +5,7 @@ import PathModel
 /// "Which route would the kernel take to `destination`?" — an RTM_GETROUTE built by
 /// hand, as `ip route get` sends it. No packet is sent. RTM_F_LOOKUP_TABLE makes the
 /// reply name the table that answered (libnl's `rtnl_route_lookup` always says 254,
-/// docs/ARCHITECTURE.md, "Toolchain and kernel facts"), and the lookup applies policy rules like real traffic would.
+/// docs/KERNEL.md, "Toolchain and kernel facts"), and the lookup applies policy rules like real traffic would.
 struct RouteLookupRequest {
     var destination: IPAddress
     /// RTA_OIF: the lookup for traffic sent through this interface (a zone, or an

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 /// Writes one JSON object as bytes, members in the order they are added. Hand-written
 /// because a path line is encoded once per change and then fanned out: JSONEncoder
-/// takes about 20 µs a line, this about 5 µs (docs/ARCHITECTURE.md, "Toolchain and kernel facts"), and the member
+/// takes about 20 µs a line, this about 5 µs (docs/KERNEL.md, "Toolchain and kernel facts"), and the member
 /// order stays fixed for golden files.
 public struct JSONWriter {
     public private(set) var bytes: [UInt8] = []

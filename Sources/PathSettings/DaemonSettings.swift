@@ -29,7 +29,7 @@ public struct DaemonSettings: Hashable, Sendable, ConfigurationSection {
     /// a stuck reader gets there). Replies stop the client's requests at half of it.
     public var clientQueueLimitBytes = 256 << 10
     /// `ReceiveBuffer=`: bytes requested for the netlink event socket. 8 MiB lost no event
-    /// of a 1M-route flood (docs/ARCHITECTURE.md, "Toolchain and kernel facts").
+    /// of a 1M-route flood (docs/KERNEL.md, "Toolchain and kernel facts").
     public var receiveBufferBytes = 8 << 20
     /// `ResolvConf=`: the resolver configuration watched for nameservers.
     public var resolvConfPath = "/etc/resolv.conf"

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import Foundation
 import PathConfiguration
 import PathModel
 import PathProtocol
@@ -118,6 +119,49 @@ struct DocumentedFactsTests {
             }
         }
         #expect(found >= 6, "defaults found beside their keys: \(found)")
+    }
+
+    // MARK: References to sections
+
+    /// A comment or a document that points to a section of docs/ARCHITECTURE.md or
+    /// docs/KERNEL.md (`docs/KERNEL.md, "Toolchain and kernel facts"`, which may wrap onto
+    /// the next comment line) names a heading of that document, or a paragraph's bold
+    /// lead: a section moved or renamed fails here until every pointer to it follows.
+    @Test("every reference to a section of ARCHITECTURE.md or KERNEL.md names one that exists")
+    func sectionReferences() throws {
+        var sections: [String: Set<String>] = [:]
+        for document in ["ARCHITECTURE.md", "KERNEL.md"] {
+            let text = try Repository.read("docs/" + document)
+            let headings = text.matches(of: /(?m)^#+ (.+)$/).map { String($0.1) }
+            let leads = text.matches(of: /\*\*([^*\n]+?)\.\*\*/).map { String($0.1) }
+            sections[document] = Set(headings + leads)
+        }
+        var checked = 0
+        let roots = ["Sources", "Tests", "Benchmarks", "Examples", "docs", "man", "scripts", "gio-module", "README.md"]
+        let kinds = [".swift", ".c", ".h", ".py", ".sh", ".md", ".1", ".5", ".8"]
+        for file in roots.flatMap(Self.files(under:)) where kinds.contains(where: file.hasSuffix) {
+            let raw = try Repository.read(file)
+            // A line break and the next line's comment marker read as one space.
+            let text = raw.replacing(/\n[ \t]*(?:\/\/\/?|#|\*|\.\\")?[ \t]*/, with: " ")
+            for reference in text.matches(of: /docs\/(ARCHITECTURE\.md|KERNEL\.md),? "([^"]+)"/) {
+                checked += 1
+                #expect(sections[String(reference.1)]?.contains(String(reference.2)) == true,
+                        "\(file): docs/\(reference.1), \"\(reference.2)\" names no section")
+            }
+        }
+        #expect(checked >= 40, "references read: \(checked)")
+    }
+
+    /// The files under `relative` (a directory of the repository, or one file), as paths
+    /// relative to the repository.
+    static func files(under relative: String) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: Repository.path(relative), isDirectory: &isDirectory) else {
+            return []
+        }
+        guard isDirectory.boolValue else { return [relative] }
+        let walk = FileManager.default.enumerator(atPath: Repository.path(relative))
+        return (walk?.allObjects as? [String] ?? []).map { relative + "/" + $0 }
     }
 
     // MARK: Reading the documents
