@@ -40,11 +40,17 @@ extension KernelTests {
             { line in PathLine.satisfied(through: "vA")(line) && network(line)?["state"] as? String == state }
         }
 
+        /// pathd on the topology with `configuration` (after `extra`), and a subscriber.
         static func startDaemon(_ topology: VethTopology, _ extra: String = "") throws -> Subscriber {
+            try launchDaemon(topology, extra)
+            return try topology.subscribe()
+        }
+
+        @discardableResult
+        static func launchDaemon(_ topology: VethTopology, _ extra: String = "") throws -> DaemonProcess {
             let config = topology.directory.path("pathd.conf")
             try (extra + configuration).write(toFile: config, atomically: true, encoding: .utf8)
-            try topology.startDaemon(arguments: ["--config", config])
-            return try topology.subscribe()
+            return try topology.startDaemon(arguments: ["--config", config])
         }
 
         /// The router's MAC, changed during a carrier loss (vB down, new address, up).
