@@ -127,7 +127,7 @@ def breakdown(driver, pathd, rounds, changes):
     # libdispatch starts its workers on demand. pathd's threads are told apart by their
     # ids, read after every round (an idle worker lives on for seconds).
     tracer = subprocess.Popen(["perf", "trace", "-a", "-o", output,
-                               "-e", "recvfrom,sendmsg,sendto"],
+                               "-e", "recvfrom,recvmmsg,sendmsg,sendto"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         # perf prints nothing when it is attached: give it a moment (not a measurement).
@@ -178,7 +178,8 @@ def stages(lines, threads, event_fd, request_fd):
             # libnl sends a batch of lookups with sendto(2) (nl_sendto), one request with sendmsg(2).
             if current["lookup_start"] is None and name in ("sendto", "sendmsg"):
                 current["lookup_start"] = start
-            if name == "recvfrom":
+            # The replies are read with recvmmsg(2), all of a batch's at once.
+            if name in ("recvfrom", "recvmmsg"):
                 current["lookup_end"] = end
         elif current is not None and name == "sendto" and fd not in (event_fd, request_fd):
             current["send_start"], current["send_end"] = start, end

@@ -22,7 +22,9 @@ extension NetlinkMonitor {
     /// waits on it (a route request's lookup) before the thread reads on.
     func readAndDeliver() -> ReadinessThread.Next {
         let (next, batch) = queue.sync { readable() }
-        if let batch { deliver(batch) }
+        guard let batch else { return next }
+        deliver(batch)
+        if let follow = queue.sync(execute: { followGateways() }) { deliver(follow) }
         return next
     }
 

@@ -99,8 +99,32 @@ extension NetlinkMonitor {
     func gatewayEvents(after events: [NetworkEvent]) throws(NetlinkError) -> [NetworkEvent] {
         let (added, removed) = neighbourWatch.noteGateways(in: events, asked: lookupInterfaces)
         guard !added.isEmpty || !removed.isEmpty else { return [] }
-        if let eventSocket { attachRouteFilter(to: eventSocket) }
+        // The filter is attached after the batch is delivered (`followGateways`): the
+        // kernel checks a program of hundreds of instructions in about 0.3 ms, which the
+        // path's line must not wait for.
+        isRouteFilterStale = true
+        gatewaysToReadAgain.formUnion(added)
         return removed.sorted().map { .neighbourRemoved($0) } + (try readNeighbours(added.sorted()))
+    }
+
+    /// After a batch whose gateways changed was delivered: the filter passes the new
+    /// gateways' entries from now on, and their entries are read again, since a message
+    /// about them between the batch's read and the new filter did not pass; a batch of
+    /// what was read, nil when nothing is due (or the monitor failed).
+    func followGateways() -> EventBatch? {
+        guard isRouteFilterStale, case .running = state else { return nil }
+        isRouteFilterStale = false
+        if let eventSocket { attachRouteFilter(to: eventSocket) }
+        let again = gatewaysToReadAgain.intersection(neighbourWatch.keys).sorted()
+        gatewaysToReadAgain = []
+        guard !again.isEmpty else { return nil }
+        do throws(NetlinkError) {
+            pending += try readNeighbours(again)
+            return try takeBatch(isFullState: false)
+        } catch {
+            fail(.failure(error.description))
+            return nil
+        }
     }
 
     /// The entries of `gateways` as the kernel holds them now (RTM_GETNEIGH): an entry's
@@ -141,6 +165,7 @@ extension NetlinkMonitor {
                 }
                 pending += events
                 deliver(try takeBatch(isFullState: false))
+                if let follow = followGateways() { deliver(follow) }
             } catch {
                 fail(.failure(error.description))
             }

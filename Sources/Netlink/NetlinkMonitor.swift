@@ -96,6 +96,10 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var everyLinkStaleAt = 0
     /// The gateways' neighbour entries and the links' carrier (NetlinkMonitor+Neighbours.swift).
     var neighbourWatch = NeighbourWatch()
+    /// The gateways changed since the filter was attached (`followGateways`), and those
+    /// whose entries a batch read before it passed their messages.
+    var isRouteFilterStale = false
+    var gatewaysToReadAgain: Set<Neighbour.Key> = []
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -178,6 +182,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
             let first = try takeBatch(isFullState: true)
             try startReader()
             deliver(first)
+            if let follow = followGateways() { deliver(follow) }
         } catch {
             state = .finished
             closeSockets()
