@@ -106,8 +106,12 @@ struct SystemdTests {
             let status = try system.run("systemctl status --no-pager --lines=20 pathd.service").stdout
             #expect(status.contains("/etc/pathd/pathd.conf:3: Expensive= expects a boolean"),
                     "systemctl status does not say why: \(status)")
-            let journal = try system.journal(units: ["pathd.service"]).map(\.message)
-            #expect(journal.contains { $0.hasPrefix("configuration not reloaded") }, "\(journal)")
+            // journald may store the lines a moment after `systemctl reload` returned.
+            try waitUntil("the journal has pathd's and pathctl's lines about the refusal", timeout: .seconds(30)) {
+                let journal = try system.journal(units: ["pathd.service"])
+                return journal.contains { $0.message.hasPrefix("configuration not reloaded") }
+                    && journal.contains { $0.command == "pathctl" && $0.message.contains("pathd.conf:3") }
+            }
             let refusal = try #require(try system.journal(units: ["pathd.service"]).first {
                 $0.command == "pathctl" && $0.message.contains("pathd.conf:3")
             })
