@@ -106,7 +106,9 @@ public final class PathService: @unchecked Sendable {
         self.watchList = watchList
         // The list's history write waits until the route lines are out, as the default
         // path's does in `publishChanges`.
-        publisher.routes.onChange = { [unowned publisher, unowned watchList] changed, resync in
+        publisher.routes.onChange = { [weak publisher, weak watchList] changed, resync in
+            // Weak: a round's answer may come after the service was torn down.
+            guard let publisher, let watchList else { return }
             publisher.publishRoutes(changed, resync: resync)
             watchList.routesChanged()
         }
@@ -114,7 +116,8 @@ public final class PathService: @unchecked Sendable {
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
         settings.onApplied = { [unowned self] in configurationApplied() }
-        publisher.onDefaultPathChange = { [unowned self] path, previous, publishedAt in
+        publisher.onDefaultPathChange = { [weak self, weak watchList] path, previous, publishedAt in
+            guard let self, let watchList else { return }
             onDefaultPathChange?(path)
             guard previous != path else { return }
             recordNetworks(of: path, at: publishedAt)
