@@ -56,7 +56,7 @@ final class DHCPClientHost {
         do {
             try install()
         } catch {
-            try? mounts.stop()
+            teardown("stop the private mounts after a failed install") { try mounts.stop() }
             throw error
         }
     }
