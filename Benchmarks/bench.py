@@ -31,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import gio  # noqa: E402
 import hostile  # noqa: E402
+import neighbours  # noqa: E402
 import networks  # noqa: E402
 import routebench  # noqa: E402
 import routewatch  # noqa: E402
@@ -143,9 +144,10 @@ class Driver:
         self.readers = {}
         self.start_monitor()
 
-    def start_monitor(self):
-        """Starts `ip monitor link route` and waits until it is subscribed."""
-        self.monitor = subprocess.Popen([IP, "-n", self.topology.a, "monitor", "link", "route"],
+    def start_monitor(self, objects=("link", "route")):
+        """Starts `ip monitor link route` (or of other `objects`) and waits until it is
+        subscribed."""
+        self.monitor = subprocess.Popen([IP, "-n", self.topology.a, "monitor", *objects],
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         if self.linestamp:
             self.stamper = subprocess.Popen([self.linestamp], stdin=self.monitor.stdout, stdout=subprocess.PIPE,
@@ -324,51 +326,68 @@ def latency(driver, rounds):
 
 
 def latency_pair(driver, binary, directory, prefix, rounds):
-    """The latency part's route changes made in turn, in a random order at each step, in
-    the usual topology (vA alone) and in a second one with the 4 idle uplinks
-    (`Topology.add_idle_uplinks`), each watched by its own pathd and `ip monitor`. Both
-    pathds live through the same moments of the machine, so the difference of their
-    figures is what the four interfaces cost, without the drift that separates two runs
-    made one after the other (docs/PERFORMANCE.md, "Per-interface lookups")."""
-    five = Topology(prefix + "-five")
-    pathd5 = None
-    driver5 = None
+    """The latency part's route changes in the usual topology (vA alone) and in a second
+    one with the 4 idle uplinks (`Topology.add_idle_uplinks`), interleaved
+    (`paired_latency`): the difference of the two pathds' figures is what the four
+    interfaces cost (docs/PERFORMANCE.md, "Per-interface lookups")."""
+    return paired_latency(driver, binary, directory, prefix + "-five", rounds, ("one", "five"),
+                          Topology.add_idle_uplinks)
+
+
+def paired_latency(driver, binary, directory, name, rounds, names, prepare=lambda topology: None):
+    """The latency part's route changes made in turn, in a random order at each step, by
+    `driver` (its pathd and `ip monitor`) and in a second topology `name` (made ready by
+    `prepare`) watched by a pathd `binary` and an `ip monitor` of its own, whose lines are
+    stamped as `driver`'s are. Both pathds live through the same moments of the machine,
+    so the difference of their figures is theirs, without the drift that separates two
+    runs made one after the other. Returns {names[0]: report, names[1]: report}."""
+    second = Topology(name)
+    other = None
+    other_driver = None
     try:
-        five.add_idle_uplinks()
-        pathd5 = Pathd(binary, five.a, os.path.join(directory, "pathd5.sock"), os.path.join(directory, "pathd5.log"))
-        subscriber = pathd5.wait_until_accepting()
+        prepare(second)
+        other = Pathd(binary, second.a, os.path.join(directory, f"{names[1]}.sock"),
+                      os.path.join(directory, f"{names[1]}.log"))
+        subscriber = other.wait_until_accepting()
         subscriber.wait_for(path_state(True, True))
-        driver5 = Driver(five, subscriber)
-        drivers = {"one": driver, "five": driver5}
-        results = {"one": [], "five": []}
-        steps = {name: route_steps(each) for name, each in drivers.items()}
+        if driver.linestamp:
+            subscriber.close()
+            subscriber = StampedSubscriber(driver.linestamp, other.socket_path)
+            subscriber.wait_for(path_state(True, True))
+        other_driver = Driver(second, subscriber, driver.linestamp)
+        drivers = {names[0]: driver, names[1]: other_driver}
+        results = {key: [] for key in names}
+        steps = {key: route_steps(each) for key, each in drivers.items()}
         for _ in range(rounds):
-            for index in range(len(steps["one"])):
-                for name in random.sample(list(drivers), 2):
-                    results[name].append(drivers[name].measure(*steps[name][index]))
-                    drivers[name].settle(20)
-        return {name: latency_report(items) for name, items in results.items()}
+            for index in range(len(steps[names[0]])):
+                for key in random.sample(names, 2):
+                    results[key].append(drivers[key].measure(*steps[key][index]))
+                    drivers[key].settle(20)
+        return {key: latency_report(items) for key, items in results.items()}
     finally:
-        if driver5:
-            driver5.close()
-        if pathd5:
-            pathd5.stop()
-        five.remove()
+        if other_driver:
+            other_driver.close()
+        if other:
+            other.stop()
+        second.remove()
 
 
-def print_latency_pair(pair):
-    print(f"### One interface against five, interleaved ({pair['one']['changes']} route changes each, ms)\n")
+def print_latency_pair(pair, title, labels, difference):
+    """`paired_latency`'s two reports, `labels` naming its two keys, and the second's
+    figures less the first's, named `difference`."""
+    first, second = list(labels)
+    print(f"### {title}, interleaved ({pair[first]['changes']} route changes each, ms)\n")
     print("| topology | n | pathd median | p99 | ip monitor median | pathd − ip monitor median | p99 |")
     print("|---|---|---|---|---|---|---|")
-    for name, label in (("one", "vA alone"), ("five", "vA and 4 idle uplinks, 2 tables")):
-        block = pair[name]["all"]
+    for key, label in labels.items():
+        block = pair[key]["all"]
         p, mo, d = block["pathd"], block["ip_monitor"], block["pathd_minus_monitor"]
         print(f"| {label} | {p.get('n', 0)} | {ms(p.get('median'))} | {ms(p.get('p99'))} | {ms(mo.get('median'))} | "
               f"{ms(d.get('median'))} | {ms(d.get('p99'))} |")
-    one, five = pair["one"]["all"], pair["five"]["all"]
-    print(f"\nFive over one: pathd − ip monitor median "
-          f"{ms(five['pathd_minus_monitor'].get('median') - one['pathd_minus_monitor'].get('median'))}, "
-          f"pathd median {ms(five['pathd'].get('median') - one['pathd'].get('median'))}.\n")
+    one, other = pair[first]["all"], pair[second]["all"]
+    print(f"\n{difference}: pathd − ip monitor median "
+          f"{ms(other['pathd_minus_monitor'].get('median') - one['pathd_minus_monitor'].get('median'))}, "
+          f"pathd median {ms(other['pathd'].get('median') - one['pathd'].get('median'))}.\n")
 
 
 def latency_report(results):
@@ -817,7 +836,16 @@ def print_report(results):
     if "readers" in results:
         readers.print_latency_readers(results["readers"], ms)
     if "latency_pair" in results:
-        print_latency_pair(results["latency_pair"])
+        print_latency_pair(results["latency_pair"], "One interface against five",
+                           {"one": "vA alone", "five": "vA and 4 idle uplinks, 2 tables"}, "Five over one")
+    if "identity_pair" in results:
+        print_latency_pair(results["identity_pair"], "Network identity on against a pathd without it",
+                           {"identity": "pathd (--pathd)", "baseline": "baseline (--baseline)"},
+                           "Baseline over identity")
+    if "identity" in results:
+        neighbours.print_identity_latency(results["identity"], ms)
+    if "neighbours" in results:
+        neighbours.print_neighbour_storm(results["neighbours"])
     if "breakdown" in results:
         readers.print_breakdown(results["breakdown"], ms)
     if "fanout" in results:
@@ -964,13 +992,24 @@ def main():
     parser.add_argument("--pathctl", help="pathctl, timed through `monitor --json` in the latency part "
                                           "(default: beside --pathd, if there)")
     parser.add_argument("--engine", help="pathd-engine-bench, the in-process engine (default: beside --pathd, if there)")
+    parser.add_argument("--neighbour-entries", type=int, default=100_000,
+                        help="neighbours: entries added and deleted on a link without a gateway")
+    parser.add_argument("--identity-rounds", type=int, default=50,
+                        help="identity: pairs of gateway MAC changes, each timed to the line naming the network")
+    parser.add_argument("--baseline", help="identity-pair: a pathd without network identity, whose latency is "
+                                           "measured interleaved with --pathd's")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
-                        default="start,resync,engine,latency,readers,latency5,latency-pair,breakdown,fanout,idle,"
-                                "hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks",
+                        default="start,resync,engine,latency,readers,latency5,latency-pair,identity,identity-pair,"
+                                "neighbours,breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,"
+                                "routewatch,run,networks",
                         help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
+                             "identity,identity-pair,neighbours,"
                              "breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks "
-                             "(networks: memory per network remembered and router advertisements' cost, networks.py; run: pathctl run, runbench.py; route-limit: a path line with one user at "
+                             "(identity: a confirmed gateway entry to the line naming the network; identity-pair: "
+                             "latency against --baseline, interleaved; neighbours: pathd's CPU while --neighbour-entries "
+                             "entries come and go on a link without a gateway; neighbours.py; "
+                             "networks: memory per network remembered and router advertisements' cost, networks.py; run: pathctl run, runbench.py; route-limit: a path line with one user at "
                              "MaxRoutesPerUser= and none; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
                              "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
@@ -1059,6 +1098,24 @@ def main():
             print(f"bench: one interface against five, interleaved, {arguments.rounds * 4} route changes each",
                   file=sys.stderr, flush=True)
             results["latency_pair"] = latency_pair(driver, binary, directory, arguments.prefix, arguments.rounds)
+        if "identity" in only:
+            print(f"bench: neighbour confirmed → line naming the network, {2 * arguments.identity_rounds} changes",
+                  file=sys.stderr, flush=True)
+            results["identity"] = neighbours.identity_latency(driver, pathd, arguments.identity_rounds,
+                                                                  latency_report)
+        if "identity-pair" in only and not arguments.baseline:
+            print("bench: identity-pair skipped: no --baseline", file=sys.stderr, flush=True)
+        elif "identity-pair" in only:
+            print(f"bench: identity against --baseline, interleaved, {arguments.rounds * 4} route changes each",
+                  file=sys.stderr, flush=True)
+            results["identity_pair"] = paired_latency(driver, os.path.abspath(arguments.baseline), directory,
+                                                      arguments.prefix + "-baseline", arguments.rounds,
+                                                      ("identity", "baseline"))
+        if "neighbours" in only:
+            print(f"bench: {arguments.neighbour_entries:,} neighbour entries on a link without a gateway",
+                  file=sys.stderr, flush=True)
+            results["neighbours"] = neighbours.neighbour_storm(driver, pathd, directory, arguments.neighbour_entries,
+                                                               run_batch)
         if "breakdown" in only:
             print("bench: where pathd's part goes (perf trace)", file=sys.stderr, flush=True)
             results["breakdown"] = readers.breakdown(driver, pathd, arguments.breakdown_rounds, change_round)

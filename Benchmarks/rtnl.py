@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """A minimal rtnetlink client for the benchmarks: set a link up or down, add or
-delete a route, in a chosen network namespace, and wait for the kernel's ack.
+delete a route, set a neighbour entry, in a chosen network namespace, and wait for the
+kernel's ack.
 
 The benchmark changes the kernel itself, through one of these sockets, so that the
 moment of a change and the moments pathd and `ip monitor` notice it are read from one
@@ -16,6 +17,7 @@ CLONE_NEWNET = 0x40000000
 
 NLM_F_REQUEST = 0x1
 NLM_F_ACK = 0x4
+NLM_F_REPLACE = 0x100
 NLM_F_EXCL = 0x200
 NLM_F_CREATE = 0x400
 NLMSG_ERROR = 2
@@ -23,6 +25,7 @@ NLMSG_ERROR = 2
 RTM_NEWLINK = 16
 RTM_NEWROUTE = 24
 RTM_DELROUTE = 25
+RTM_NEWNEIGH = 28
 
 IFF_UP = 0x1
 IFF_LOWER_UP = 0x10000
@@ -34,6 +37,9 @@ RT_TABLE_MAIN = 254
 RTPROT_BOOT = 3
 RT_SCOPE_UNIVERSE = 0
 RTN_UNICAST = 1
+NDA_DST = 1
+NDA_LLADDR = 2
+NUD_REACHABLE = 0x02
 
 _libc = ctypes.CDLL(None, use_errno=True)
 
@@ -130,3 +136,13 @@ class RouteSocket:
         if add:
             return RTM_NEWROUTE, NLM_F_CREATE | NLM_F_EXCL, body
         return RTM_DELROUTE, 0, body
+
+    @staticmethod
+    def neighbour_request(index, address, mac):
+        """(kind, flags, body) that creates or replaces link `index`'s entry for `address`
+        (IPv4) with `mac`, REACHABLE: confirmed now, as by an answer from the neighbour
+        (`ip neigh replace ADDRESS lladdr MAC dev LINK nud reachable`)."""
+        body = struct.pack("=BxxxiHBB", socket.AF_INET, index, NUD_REACHABLE, 0, RTN_UNICAST)
+        body += _attribute(NDA_DST, socket.inet_pton(socket.AF_INET, address))
+        body += _attribute(NDA_LLADDR, bytes(int(part, 16) for part in mac.split(":")))
+        return RTM_NEWNEIGH, NLM_F_CREATE | NLM_F_REPLACE, body

@@ -112,6 +112,55 @@ extension KernelTests {
             }
         }
 
+        @Test("a gateway's MAC flipping every 100 ms: a line a flip at most, the last one's network, no route line")
+        func flippingGatewayMAC() throws {
+            try withVethTopology { topology in
+                try RouteWatchKernelTests.addVPN(topology)
+                try topology.b.ip("link", "set", "vB", "address", Self.home)
+                let subscriber = try Self.startDaemon(topology)
+                try subscriber.waitFor("on home", Self.on("home"))
+                let watcher = try topology.subscribe(
+                    request: #"{"op":"subscribe","id":"vpn","destination":"\#(RouteWatchKernelTests.host)"}"#)
+                let vpn = try watcher.waitFor("the route through tun0") { $0["type"] as? String == "route" }
+                #expect((vpn["interface"] as? [String: Any])?["name"] as? String == "tun0", "\(vpn)")
+
+                // 41 flips, 100 ms apart, as the kernel records an answer from each MAC in
+                // turn; the last one is the hotspot's.
+                let flips = 41
+                try topology.a.run("bash", "-c", """
+                    for i in $(seq \(flips)); do
+                        ip neigh replace \(VethTopology.routerAddress) lladdr 02:00:00:00:00:0$((i % 2 + 1)) \
+                            dev vA nud reachable
+                        sleep 0.1
+                    done
+                    """)
+                let pathctl = try BuiltProduct.url("pathctl")
+                try waitUntil("pathctl status names hotspot") {
+                    try Command.run(pathctl, ["--socket", topology.socketPath, "status"]).stdout
+                        .contains("Network:     hotspot ")
+                }
+
+                // The route through tun0 was not published again: its next line is the one
+                // for the route's own change, the second of the subscription.
+                try topology.a.ip("route", "del", "192.0.2.0/24", "via", VethTopology.tunnelPeer, "dev", "tun0")
+                let uplink = try watcher.waitFor("the route through vA") { $0["type"] as? String == "route" }
+                #expect((uplink["interface"] as? [String: Any])?["name"] as? String == "vA", "\(uplink)")
+                #expect(uplink["sequence"] as? Int == 2, "lines for the route during the flips: \(uplink)")
+
+                // Every path line of the flips names home or hotspot through vA, one a flip
+                // at most, the last the hotspot.
+                try topology.deleteDefaultRoute()
+                var during: [[String: Any]] = []
+                try subscriber.waitFor("unsatisfied without the default route") { line in
+                    if PathLine.isPath(line) && PathLine.status(line) == "satisfied" { during.append(line) }
+                    return PathLine.unsatisfied()(line)
+                }
+                #expect(during.allSatisfy { Self.on("home")($0) || Self.on("hotspot")($0) }, "\(during)")
+                #expect(during.count <= flips, "\(during.count) lines for \(flips) flips")
+                #expect(during.last.map(Self.on("hotspot")) == true, "\(String(describing: during.last))")
+            }
+        }
+
         @Test("an entry the kernel keeps across a carrier flap names nothing: pending, then unidentified, then hotspot")
         func staleEntryIsPending() throws {
             try withVethTopology { topology in
