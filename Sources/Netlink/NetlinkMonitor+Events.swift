@@ -83,7 +83,7 @@ extension NetlinkMonitor {
                 pending.append(.routerOption(option))
             }
         default:
-            if let event = decode(header) {
+            if let event = decode(header), neighbourWatch.concerns(event) {
                 pending.append(event)
                 pending += observed(event)
                 // Link and address changes re-run the lookups too: an admin-down link

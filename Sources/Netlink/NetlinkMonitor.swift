@@ -265,6 +265,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         }
         let program = RouteFilter.program(lookupDestinations: configuration.lookupDestinations, covering: prefixes,
                                           neighbours: NeighbourFilter.coverage(of: gateways))
+        neighbourWatch.filtered = gateways
         do {
             _ = try socket.attachFilter(program).get("setsockopt(SO_ATTACH_FILTER, \(program.count) instructions)")
             isRouteFilterAttached = true

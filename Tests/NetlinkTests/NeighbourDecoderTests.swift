@@ -78,4 +78,41 @@ struct NeighbourDecoderTests {
         #expect(fresh.carrierEvents(of: Self.link(carrier: false, downCount: 0), at: at(6))
                 == [.carrierLost(index, at: at(6))])
     }
+
+    @Test("a gateway that goes and comes back needs no new filter; what the filter passes of it meanwhile is dropped")
+    func formerGatewayKeepsTheFilter() {
+        var watch = NeighbourWatch()
+        let index = InterfaceIndex(rawValue: 2)
+        let key = Neighbour.Key(interface: index, address: Self.gateway)
+        let route = NetworkEvent.interfaceLookup(.ipv4, index, .route(RouteAnswer(
+            type: .unicast, outputInterface: index, gateway: Self.gateway)))
+        let none = NetworkEvent.interfaceLookup(.ipv4, index, .noRoute)
+        let entry = NetworkEvent.neighbourChanged(Neighbour(
+            interface: index, address: Self.gateway, linkLayerAddress: LinkLayerAddress(bytes: Self.mac),
+            state: .reachable))
+
+        #expect(watch.noteGateways(in: [route], asked: [index]) == ([key], []))
+        #expect(watch.needsNewFilter, "a new gateway the filter does not pass")
+        watch.filtered = watch.keys  // as attachRouteFilter does
+        #expect(!watch.needsNewFilter)
+        #expect(watch.concerns(entry) && watch.concerns(.neighbourRemoved(key)))
+
+        #expect(watch.noteGateways(in: [none], asked: [index]) == ([], [key]))
+        #expect(!watch.needsNewFilter, "a former gateway stays in the filter")
+        #expect(!watch.concerns(entry) && !watch.concerns(.neighbourRemoved(key)), "no longer a gateway")
+        #expect(watch.concerns(.linkRemoved(index)))
+
+        #expect(watch.noteGateways(in: [route], asked: [index]) == ([key], []))
+        #expect(!watch.needsNewFilter, "back: the filter passes it already")
+        #expect(watch.concerns(entry))
+
+        // Former gateways are kept up to a bound.
+        let others = (1 ... NeighbourWatch.formerGatewaysKept + 1).map {
+            Neighbour.Key(interface: InterfaceIndex(rawValue: Int32(10 + $0)), address: Self.gateway)
+        }
+        watch.filtered.formUnion(others.dropLast())
+        #expect(!watch.needsNewFilter)
+        watch.filtered.formUnion(others)
+        #expect(watch.needsNewFilter)
+    }
 }
