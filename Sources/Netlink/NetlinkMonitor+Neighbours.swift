@@ -44,18 +44,19 @@ struct NeighbourWatch {
     }
 
     /// Whether `event` is for the snapshot: a neighbour message only when it is about a
-    /// present gateway (the filter also passes former ones, and past
-    /// `NeighbourFilter.maximumGateways` every entry of their links); any other event.
+    /// present gateway or a former one the filter still passes, whose entry the snapshot
+    /// keeps current for its return (past `NeighbourFilter.maximumGateways` the filter
+    /// passes every entry of their links); any other event.
     func concerns(_ event: NetworkEvent) -> Bool {
         switch event {
-        case .neighbourChanged(let neighbour): isGateway(neighbour.key)
-        case .neighbourRemoved(let key): isGateway(key)
+        case .neighbourChanged(let neighbour): isFollowed(neighbour.key)
+        case .neighbourRemoved(let key): isFollowed(key)
         default: true
         }
     }
 
-    private func isGateway(_ key: Neighbour.Key) -> Bool {
-        gateways[key.interface]?.values.contains(key.address) ?? false
+    private func isFollowed(_ key: Neighbour.Key) -> Bool {
+        filtered.contains(key) || (gateways[key.interface]?.values.contains(key.address) ?? false)
     }
 
     /// The carrier events a link message means, read at `instant`: a loss when the
@@ -133,11 +134,15 @@ extension NetlinkMonitor {
         // kernel checks a program of hundreds of instructions in about 0.3 ms, which the
         // path's line must not wait for. A gateway the filter still passes (one that went
         // and came back) needs neither a new program nor a second read.
+        // A former gateway the filter still passes keeps its entry, current: its return
+        // needs no read before the line.
+        let followed = neighbourWatch.filtered
         if neighbourWatch.needsNewFilter {
             isRouteFilterStale = true
-            gatewaysToReadAgain.formUnion(added.subtracting(neighbourWatch.filtered))
+            gatewaysToReadAgain.formUnion(added.subtracting(followed))
         }
-        return removed.sorted().map { .neighbourRemoved($0) } + (try readNeighbours(added.sorted()))
+        return removed.subtracting(followed).sorted().map { .neighbourRemoved($0) }
+            + (try readNeighbours(added.subtracting(followed).sorted()))
     }
 
     /// After a batch whose gateways changed was delivered: the filter passes the new
@@ -147,12 +152,15 @@ extension NetlinkMonitor {
     func followGateways() -> EventBatch? {
         guard isRouteFilterStale, case .running = state else { return nil }
         isRouteFilterStale = false
+        let followed = neighbourWatch.filtered
         if let eventSocket { attachRouteFilter(to: eventSocket) }
+        // Former gateways the new filter no longer passes: their entries would go stale.
+        let dropped = followed.subtracting(neighbourWatch.filtered).sorted().map { NetworkEvent.neighbourRemoved($0) }
         let again = gatewaysToReadAgain.intersection(neighbourWatch.keys).sorted()
         gatewaysToReadAgain = []
-        guard !again.isEmpty else { return nil }
+        guard !again.isEmpty || !dropped.isEmpty else { return nil }
         do throws(NetlinkError) {
-            pending += try readNeighbours(again)
+            pending += try dropped + readNeighbours(again)
             return try takeBatch(isFullState: false)
         } catch {
             fail(.failure(error.description))

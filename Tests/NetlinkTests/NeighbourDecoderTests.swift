@@ -79,7 +79,7 @@ struct NeighbourDecoderTests {
                 == [.carrierLost(index, at: at(6))])
     }
 
-    @Test("a gateway that goes and comes back needs no new filter; what the filter passes of it meanwhile is dropped")
+    @Test("a gateway that goes and comes back needs no new filter, its entry followed meanwhile; then it is dropped")
     func formerGatewayKeepsTheFilter() {
         var watch = NeighbourWatch()
         let index = InterfaceIndex(rawValue: 2)
@@ -99,7 +99,7 @@ struct NeighbourDecoderTests {
 
         #expect(watch.noteGateways(in: [none], asked: [index]) == ([], [key]))
         #expect(!watch.needsNewFilter, "a former gateway stays in the filter")
-        #expect(!watch.concerns(entry) && !watch.concerns(.neighbourRemoved(key)), "no longer a gateway")
+        #expect(watch.concerns(entry) && watch.concerns(.neighbourRemoved(key)), "followed for its return")
         #expect(watch.concerns(.linkRemoved(index)))
 
         #expect(watch.noteGateways(in: [route], asked: [index]) == ([key], []))
@@ -114,5 +114,10 @@ struct NeighbourDecoderTests {
         #expect(!watch.needsNewFilter)
         watch.filtered.formUnion(others)
         #expect(watch.needsNewFilter)
+
+        // Gone, and no longer in the filter: its messages are not the snapshot's.
+        #expect(watch.noteGateways(in: [none], asked: [index]) == ([], [key]))
+        watch.filtered = watch.keys
+        #expect(!watch.concerns(entry) && !watch.concerns(.neighbourRemoved(key)))
     }
 }
