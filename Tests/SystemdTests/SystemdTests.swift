@@ -65,8 +65,8 @@ struct SystemdTests {
 
     @Test("""
         dpkg -i enables and starts pathd.socket and pathd.service; pathctl status is satisfied over the uplink; the \
-        DHCP clients' hooks are installed, and under a real dhcpcd tell pathd of a phone's ANDROID_METERED lease, \
-        whose network a reload names and renames
+        DHCP clients' hooks are installed, and under a real dhcpcd and dhclient tell pathd of a phone's \
+        ANDROID_METERED lease, whose network a reload names and renames
         """)
     func install() throws {
         try withInstalledSystem { system in
