@@ -20,8 +20,8 @@ extension KernelTests {
 
         /// The router answers with `mac` from now on, and vA's neighbour entry is renewed.
         static func routerBecomes(_ mac: String, _ topology: VethTopology) throws {
-            try topology.b.ip("link", "set", "vB", "address", mac)
-            try topology.a.ip("neigh", "del", VethTopology.routerAddress, "dev", "vA")
+            try TwoNetworks.routerBecomes(mac, router: topology.b.name, routerLink: "vB",
+                                          host: topology.a.name, hostLink: "vA", gateway: VethTopology.routerAddress)
         }
 
         static let notOnAllowedNetwork = "pathctl: the path is not satisfied: unsatisfied: the path via vA is not on "

@@ -9,18 +9,9 @@ extension KernelTests {
     /// another network, and an entry the kernel kept from before a carrier flap names none.
     @Suite("Network identity")
     struct NetworkIdentity {
-        static let home = "02:00:00:00:00:01"
-        static let hotspot = "02:00:00:00:00:02"
-        static let configuration = """
-            [Network]
-            GatewayMAC=\(home)
-            Name=home
-            [Network]
-            GatewayMAC=\(hotspot)
-            Name=hotspot
-            Expensive=yes
-
-            """
+        static let home = TwoNetworks.home
+        static let hotspot = TwoNetworks.hotspot
+        static let configuration = TwoNetworks.configuration
 
         /// The path line's network (`{"state","id","name","anchor"}`), if any.
         static func network(_ line: [String: Any]) -> [String: Any]? {

@@ -16,19 +16,11 @@ import Testing
 /// behind two routers told apart by their MAC: `home`, then `hotspot`.
 @Suite("networks seen, in the history and the metrics", .blocking)
 struct NetworksSeenTests {
-    static let homeMAC = "02:00:00:00:00:01"
-    static let hotspotMAC = "02:00:00:00:00:02"
+    static let homeMAC = TwoNetworks.home
+    static let hotspotMAC = TwoNetworks.hotspot
     static let key = NetworkKey(base: Array(1...16))!
 
-    static func configuration(_ text: String = """
-        [Network]
-        GatewayMAC=\(homeMAC)
-        Name=home
-        [Network]
-        GatewayMAC=\(hotspotMAC)
-        Name=hotspot
-        Expensive=yes
-        """) -> Configuration {
+    static func configuration(_ text: String = TwoNetworks.configuration) -> Configuration {
         var configuration = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)]).configuration
         configuration.policy.networkKey = key
         return configuration

@@ -11,8 +11,8 @@ struct NetworkIdentifierTests {
     static let key = NetworkKey(base: Array(1...16))!
     static let otherKey = NetworkKey(base: Array(101...116))!
     static let gateway = F.ip("192.168.1.1")
-    static let homeMAC = "02:00:00:00:00:01"
-    static let hotspotMAC = "02:00:00:00:00:02"
+    static let homeMAC = TwoNetworks.home
+    static let hotspotMAC = TwoNetworks.hotspot
 
     static func instant(_ seconds: Int) -> MonotonicInstant { MonotonicInstant(sinceBoot: .seconds(seconds)) }
 
@@ -39,15 +39,7 @@ struct NetworkIdentifierTests {
         return policy
     }
 
-    static let homeAndHotspot = policy("""
-        [Network]
-        GatewayMAC=\(homeMAC)
-        Name=home
-        [Network]
-        GatewayMAC=\(hotspotMAC)
-        Name=hotspot
-        Expensive=yes
-        """)
+    static let homeAndHotspot = policy(TwoNetworks.configuration)
 
     @Test("home then hotspot on one interface and one gateway address: told apart by the router's MAC")
     func homeThenHotspot() throws {

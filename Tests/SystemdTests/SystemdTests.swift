@@ -55,12 +55,19 @@ struct SystemdTests {
         return monitor
     }
 
-    static func path(_ object: [String: Any]) -> (status: String, interfaces: [String], expensive: Bool) {
+    /// A path line's status, interfaces, cost (and what decided it) and network name.
+    static func path(_ object: [String: Any])
+        -> (status: String, interfaces: [String], expensive: Bool, expensiveSetBy: String, network: String?) {
         let interfaces = (object["interfaces"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        return (object["status"] as? String ?? "", interfaces, object["isExpensive"] as? Bool ?? false)
+        return (object["status"] as? String ?? "", interfaces, object["isExpensive"] as? Bool ?? false,
+                object["isExpensiveSetBy"] as? String ?? "", (object["network"] as? [String: Any])?["name"] as? String)
     }
 
-    @Test("dpkg -i enables and starts pathd.socket and pathd.service; pathctl status is satisfied over the uplink")
+    @Test("""
+        dpkg -i enables and starts pathd.socket and pathd.service; pathctl status is satisfied over the uplink; the \
+        DHCP clients' hooks are installed, and under a real dhcpcd and dhclient tell pathd of a phone's \
+        ANDROID_METERED lease, whose network a reload names and renames
+        """)
     func install() throws {
         try withInstalledSystem { system in
             #expect(try system.check("systemctl is-enabled pathd.socket pathd.service") == "enabled\nenabled\n")
@@ -75,6 +82,7 @@ struct SystemdTests {
             // Not enabled by a fresh install: the administrator's choice (pathd(8), pathd-probe(8)).
             #expect(try system.run("systemctl is-enabled pathd-wait-online.service pathd-probe.service").stdout
                     == "disabled\ndisabled\n")
+            try Self.expectHooks(in: system)
         }
     }
 

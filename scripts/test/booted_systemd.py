@@ -23,7 +23,8 @@ As on a real host, the image's /usr/sbin/policy-rc.d (which forbids maintainer s
 to start services) is removed. Not as on a host, to keep a boot within seconds on two
 cores: what this machine starts of its own that pathd's tests do not need is masked
 (see `unrelated_units`: read from the image, not named), and man-db's trigger does not
-rebuild its index on each dpkg run.
+rebuild its index on each dpkg run. As on a host, /proc/sys/net is writable (nspawn leaves
+it read-only without --private-network, and dhcpcd sets the link's sysctls through it).
 """
 
 import argparse
@@ -220,12 +221,14 @@ def boot(state):
     console = open(os.path.join(state["directory"], "console.log"), "w")
     # --capability=CAP_SYS_RESOURCE: PID 1 of a host holds it, and needs it to apply a
     # unit's LimitNICE= above the hard limit it inherited; nspawn drops it by default.
+    # SYSTEMD_NSPAWN_API_VFS_WRITABLE=network: /proc/sys/net writable, as nspawn makes it
+    # with a network namespace of its own (--private-network) and as a host has it.
     nspawn = subprocess.Popen(
         ["systemd-nspawn", "-D", state["root"], "--register=no", "--keep-unit",
          f"--network-namespace-path=/run/netns/{state['namespace']}", "--capability=CAP_SYS_RESOURCE",
          "--machine", state["machine"], "-b", "--", "systemd.firstboot=off"],
         stdin=subprocess.DEVNULL, stdout=console, stderr=subprocess.STDOUT, start_new_session=True,
-        preexec_fn=enter_cgroups)
+        preexec_fn=enter_cgroups, env=dict(os.environ, SYSTEMD_NSPAWN_API_VFS_WRITABLE="network"))
     state["nspawn"] = nspawn.pid
     write_state(state["directory"], state)
     deadline = time.monotonic() + BOOT_TIMEOUT

@@ -2,39 +2,11 @@
 import Foundation
 import PathTestFixtures
 
-/// Debian's dnsmasq as the "router"'s DHCP server in namespace B, on vB, leasing
-/// 198.51.100.50–99 with the options a phone's hotspot sends: `ANDROID_METERED` in
-/// vendor option 43, a domain and search list, a captive portal (option 114).
-final class DHCPServer {
-    static let domain = "hotel.example"
-    static let captivePortal = "https://portal.hotel.example/capport"
-
-    private let child: ChildProcess
-    private let stderrPath: String
-
-    init(in namespace: NetworkNamespace, directory: TemporaryDirectory, metered: Bool = true) throws {
-        stderrPath = directory.path("dnsmasq.stderr")
-        var arguments = [try Command.find("dnsmasq").path, "--no-daemon", "--conf-file=/dev/null", "--port=0",
-                         "--user=root", "--interface=vB", "--bind-interfaces",
-                         "--dhcp-range=198.51.100.50,198.51.100.99,2m", "--dhcp-leasefile=" + directory.path("leases"),
-                         "--pid-file=" + directory.path("dnsmasq.pid"), "--domain=" + Self.domain,
-                         "--dhcp-option=option:domain-search," + Self.domain,
-                         "--dhcp-option-force=114,\(Self.captivePortal)", "--log-dhcp"]
-        if metered { arguments.append("--dhcp-option-force=43,ANDROID_METERED") }
-        let command = namespace.execArguments(arguments)
-        child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
-        try waitUntil("dnsmasq serves DHCP on vB", detail: { "; its log:\n\(try self.log)" }) {
-            if let end = child.wait(until: Date()) { throw HarnessError("dnsmasq exited (\(end)):\n\(try log)") }
-            return try log.contains("DHCP, IP range")
-        }
-    }
-
-    var log: String {
-        get throws { try String(contentsOfFile: stderrPath, encoding: .utf8) }
-    }
-
-    func stop() throws {
-        try child.terminate("dnsmasq")
+extension DHCPServer {
+    /// dnsmasq in namespace B on vB, leasing 198.51.100.50–99 (PathTestFixtures' DHCPServer).
+    convenience init(in namespace: NetworkNamespace, directory: TemporaryDirectory, metered: Bool = true) throws {
+        try self.init(namespace: namespace.name, interface: "vB", range: "198.51.100.50,198.51.100.99",
+                      directory: directory, metered: metered)
     }
 }
 

@@ -86,6 +86,22 @@ final class BootedSystem {
         try Command.check(try Command.find("ip"), ["-n", state.peerNamespace] + arguments)
     }
 
+    /// The router at the peer end answers with `mac` from now on, the uplink's carrier up
+    /// (TwoNetworks.routerBecomes: the container's entry for it is deleted), and the
+    /// container sends it a datagram, which resolves it anew.
+    func routerBecomes(_ mac: String) throws {
+        try TwoNetworks.routerBecomes(mac, router: state.peerNamespace, routerLink: state.peerLink,
+                                      host: state.namespace, hostLink: state.uplink, gateway: state.peerAddress)
+        try sendToGateway()
+    }
+
+    /// A datagram from inside to the router, as a host's first packet: pathd.service holds no
+    /// CAP_NET_ADMIN, so pathd cannot ask the kernel to resolve the gateway (ResolveGateways=,
+    /// pathd.conf(5)), and without traffic the container has no entry that names the network.
+    func sendToGateway() throws {
+        try check("bash -c 'echo x > /dev/udp/\(state.peerAddress)/9'")
+    }
+
     /// The arguments that run `command` in the peer namespace.
     func inPeer(_ command: [String]) -> [String] {
         ["netns", "exec", state.peerNamespace] + command
