@@ -2,6 +2,7 @@
 import Dispatch
 import Glibc
 import KernelState
+import PathConfiguration
 import PathModel
 import PathProtocol
 import ServiceSupport
@@ -39,8 +40,10 @@ final class ClientAdmission {
     /// Called after a client was admitted or left (tests wait on it).
     var onClientsChanged: (() -> Void)?
 
+    /// `limits`: the configuration's `[Daemon]` settings now (`configuration` is bound to
+    /// the state queue, and a service is built before it runs there).
     init(queue: DispatchQueue, log: Logger, scheduler: any Scheduler, configuration: ServiceConfiguration,
-         records: ServiceRecords, greeting: @escaping () -> [UInt8]) {
+         limits: DaemonSettings, records: ServiceRecords, greeting: @escaping () -> [UInt8]) {
         self.queue = queue
         self.log = log
         self.scheduler = scheduler
@@ -48,8 +51,7 @@ final class ClientAdmission {
         self.records = records
         self.greeting = greeting
         isMemoryReturnScheduled = QueueBound(sending: false, on: queue)
-        budget = ConnectionBudget(maximumClients: configuration.current.daemon.maximumClients,
-                                  maximumPerUser: configuration.current.daemon.maximumClientsPerUser,
+        budget = ConnectionBudget(maximumClients: limits.maximumClients, maximumPerUser: limits.maximumClientsPerUser,
                                   trust: trust)
     }
 

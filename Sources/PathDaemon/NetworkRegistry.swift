@@ -19,9 +19,8 @@ import SystemCalls
 /// it. Without a state directory, or after a write error, the list stays in memory and
 /// the log says so once; the next change tries again.
 ///
-/// Threading: the state queue only (its owner's). `@unchecked Sendable`: the scheduled
-/// write captures `self` and runs on that queue.
-final class NetworkRegistry: @unchecked Sendable {
+/// Threading: the state queue only (its owner's); its state is bound to it (`QueueBound`).
+final class NetworkRegistry: Sendable {
     /// Networks remembered at most. A laptop meets a few dozen networks a year (home,
     /// work, hotels, trains, phones); the oldest go first.
     static let capacity = 256
@@ -36,20 +35,28 @@ final class NetworkRegistry: @unchecked Sendable {
     private let log: Logger
     /// nil without a state directory.
     private let path: String?
-    private(set) var networks: [NetworkID: SeenNetwork] = [:]
-    /// Why the list is not (all) in the file; nil while it is.
-    private var unwritten: String?
-    private var isWriteScheduled = false
-    /// Whether something changed since the last write.
-    private var isDirty = false
+    private let state: QueueBound<State>
+
+    private struct State {
+        var networks: [NetworkID: SeenNetwork] = [:]
+        /// Why the list is not (all) in the file; nil while it is.
+        var unwritten: String?
+        var isWriteScheduled = false
+        /// Whether something changed since the last write.
+        var isDirty = false
+    }
+
+    /// Every network remembered, by ID.
+    var networks: [NetworkID: SeenNetwork] { state.value.networks }
 
     init(directory: String?, queue: DispatchQueue, scheduler: any Scheduler, log: Logger) {
         self.queue = queue
         self.scheduler = scheduler
         self.log = log
+        state = QueueBound(sending: State(), on: queue)
         guard let directory else {
             path = nil
-            unwritten = "pathd has no state directory (STATE_DIRECTORY is not set)"
+            state.value.unwritten = "pathd has no state directory (STATE_DIRECTORY is not set)"
             return
         }
         let path = directory.hasSuffix("/") ? directory + Self.fileName : directory + "/" + Self.fileName
@@ -61,25 +68,25 @@ final class NetworkRegistry: @unchecked Sendable {
             // What was current when pathd stopped is no longer: the path says again.
             for var network in loaded {
                 network.isCurrent = false
-                networks[network.id] = network
+                state.value.networks[network.id] = network
             }
             evict()
-            if !skipped.isEmpty || loaded.count != networks.count { write() }
+            if !skipped.isEmpty || loaded.count != state.value.networks.count { write() }
         case .failure(let error) where error.isMissing:
             break
         case .failure(let error):
-            unwritten = "cannot read \(path): \(error)"
+            state.value.unwritten = "cannot read \(path): \(error)"
             log.warning("networks: cannot read \(path): \(error); the networks seen are kept in memory only")
         }
     }
 
     /// Whether the list survives a restart, and if not why.
-    var persistence: HistoryPersistence { unwritten.map { .inMemory(because: $0) } ?? .persistent }
+    var persistence: HistoryPersistence { state.value.unwritten.map { .inMemory(because: $0) } ?? .persistent }
 
     /// Every network, the current ones first, then the most recently seen; `now` (wall
     /// clock) is the last time the current ones were seen.
     func list(at now: Duration) -> [SeenNetwork] {
-        networks.values.map { network in
+        state.value.networks.values.map { network in
             var shown = network
             if shown.isCurrent { shown.lastSeen = max(now, shown.lastSeen) }
             return shown
@@ -90,7 +97,7 @@ final class NetworkRegistry: @unchecked Sendable {
     /// its link and its domains), at `now` (wall clock): new ones are remembered, known
     /// ones updated, and those no longer on a link are marked as left at `now`.
     func update(current seen: [SeenNetwork], at now: Duration) {
-        dispatchPrecondition(condition: .onQueue(queue))
+        var networks = state.value.networks
         var changed = false
         let seenIDs = Set(seen.map(\.id))
         for (id, var network) in networks where network.isCurrent && !seenIDs.contains(id) {
@@ -119,33 +126,34 @@ final class NetworkRegistry: @unchecked Sendable {
             }
         }
         guard changed else { return }
+        state.value.networks = networks
         evict()
-        isDirty = true
+        state.value.isDirty = true
         scheduleWrite()
     }
 
     /// At the stop: the current networks were last seen `now`; the file is written at once.
     func close(at now: Duration) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        for (id, var network) in networks where network.isCurrent {
+        for (id, var network) in state.value.networks where network.isCurrent {
             network.lastSeen = now
-            networks[id] = network
-            isDirty = true
+            state.value.networks[id] = network
+            state.value.isDirty = true
         }
-        if isDirty { write() }
+        if state.value.isDirty { write() }
     }
 
     /// Forgets the least recently seen networks past `capacity`, never a current one.
     private func evict() {
-        let excess = networks.count - Self.capacity
+        let excess = state.value.networks.count - Self.capacity
         guard excess > 0 else { return }
-        let oldest = networks.values.filter { !$0.isCurrent }.sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }
-        for network in oldest.prefix(excess) { networks[network.id] = nil }
+        let oldest = state.value.networks.values.filter { !$0.isCurrent }
+            .sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }
+        for network in oldest.prefix(excess) { state.value.networks[network.id] = nil }
     }
 
     private func scheduleWrite() {
-        guard path != nil, !isWriteScheduled else { return }
-        isWriteScheduled = true
+        guard path != nil, !state.value.isWriteScheduled else { return }
+        state.value.isWriteScheduled = true
         // The first change after a quiet spell is written at once; those within the
         // next second together at its end.
         queue.async { [weak self] in
@@ -153,8 +161,8 @@ final class NetworkRegistry: @unchecked Sendable {
             write()
             scheduler.schedule(after: Self.writeDelay, on: queue) { [weak self] in
                 guard let self else { return }
-                isWriteScheduled = false
-                if isDirty { scheduleWrite() }
+                state.value.isWriteScheduled = false
+                if state.value.isDirty { scheduleWrite() }
             }
         }
     }
@@ -162,21 +170,21 @@ final class NetworkRegistry: @unchecked Sendable {
     /// Writes the whole list; says once when that fails, and once when it works again.
     private func write() {
         guard let path else { return }
-        isDirty = false
-        let bytes = networks.values.sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }.flatMap { $0.encodedLine() }
+        state.value.isDirty = false
+        let bytes = state.value.networks.values.sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }.flatMap { $0.encodedLine() }
         do {
             try AtomicFile.replace(path, with: bytes, mode: 0o600, syncDirectory: true)
         } catch {
             let why = "cannot write \(path): \(error)"
-            if unwritten == nil {
+            if state.value.unwritten == nil {
                 log.warning("networks: \(why); the networks seen are kept in memory, and writing is tried again at "
                     + "the next change")
             }
-            unwritten = why
+            state.value.unwritten = why
             return
         }
-        if unwritten != nil { log.notice("networks: writing \(path) works again") }
-        unwritten = nil
+        if state.value.unwritten != nil { log.notice("networks: writing \(path) works again") }
+        state.value.unwritten = nil
     }
 
     /// The readable lines of a file, and why each other line was skipped.

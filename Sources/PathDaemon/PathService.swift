@@ -88,7 +88,7 @@ public final class PathService: @unchecked Sendable {
         let settings = ServiceConfiguration(configuration, queue: queue, log: log, records: records)
         self.configuration = settings
         let admission = ClientAdmission(queue: queue, log: log, scheduler: scheduler, configuration: settings,
-                                        records: records) { [kernelState] in
+                                        limits: configuration.daemon, records: records) { [kernelState] in
             ServerMessage.hello(protocolVersion: ProtocolVersion.current, daemonVersion: DaemonVersion.current,
                                 generation: kernelState.generation).encoded()
         }
@@ -113,9 +113,11 @@ public final class PathService: @unchecked Sendable {
             watchList.routesChanged()
         }
         requests.networks = { [unowned self] in networks }
+        requests.reload = { [unowned self] requester, completion in
+            reloadConfiguration(requestedBy: requester, completion: completion)
+        }
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
-        settings.onApplied = { [unowned self] in configurationApplied() }
         publisher.onDefaultPathChange = { [weak self, weak watchList] path, previous, publishedAt in
             guard let self, let watchList else { return }
             onDefaultPathChange?(path)
@@ -124,7 +126,6 @@ public final class PathService: @unchecked Sendable {
             // A name's addresses may have changed with the path (another resolver, a VPN's DNS).
             if previous != nil { watchList.pathChanged() }
         }
-        records.sample = { [unowned self] in currentMetrics() }
     }
 
     // MARK: Life cycle
@@ -145,7 +146,7 @@ public final class PathService: @unchecked Sendable {
         kernelState.start()
         let daemon = configuration.current.daemon
         records.open(historySize: daemon.historySize, stateDirectory: stateDirectory,
-                     metricsFilePath: daemon.metricsFilePath)
+                     metricsFilePath: daemon.metricsFilePath) { [unowned self] in currentMetrics() }
         networks = NetworkRegistry(directory: stateDirectory, queue: queue, scheduler: records.scheduler, log: log)
     }
 
@@ -208,13 +209,15 @@ public final class PathService: @unchecked Sendable {
     public func reloadConfiguration(requestedBy requester: String,
                                     completion: @escaping @Sendable (ConfigurationReload) -> Void = { _ in }) {
         dispatchPrecondition(condition: .onQueue(queue))
-        configuration.reload(requestedBy: requester, completion: completion)
+        configuration.reload(requestedBy: requester, applied: { [weak self] in self?.configurationApplied() },
+                             completion: completion)
     }
 
     /// Swaps in a validated configuration in one step and publishes the paths it changed.
     public func reconfigure(_ configuration: Configuration) {
         dispatchPrecondition(condition: .onQueue(queue))
         self.configuration.apply(configuration)
+        configurationApplied()
     }
 
     private func configurationApplied() {

@@ -25,6 +25,8 @@ final class RequestHandler {
     private let records: ServiceRecords
     /// The networks seen, once the service started (`networks` request).
     var networks: (() -> NetworkRegistry?)?
+    /// Reloads the configuration as SIGHUP does (`PathService.reloadConfiguration`).
+    var reload: ((_ requester: String, _ completion: @escaping @Sendable (ConfigurationReload) -> Void) -> Void)?
 
     init(log: Logger, kernelState: KernelStateTracker, configuration: ServiceConfiguration, publisher: PathPublisher,
          connectivity: ConnectivityReports, records: ServiceRecords) {
@@ -98,7 +100,7 @@ final class RequestHandler {
                                  allowed: "reload is allowed for root and the daemon's own user only") else { return }
             // Read and parsed off the state queue: the reply is deferred, as `route`'s.
             connection.deferReply()
-            configuration.reload(requestedBy: "client \(connection.id) (uid \(connection.userID))") { outcome in
+            reload?("client \(connection.id) (uid \(connection.userID))") { outcome in
                 switch outcome {
                 case .valid(_, let warnings):
                     connection.finishDeferredReply(ServerMessage.reloaded(warnings: warnings, id: id).encoded())

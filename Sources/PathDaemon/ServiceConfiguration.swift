@@ -3,6 +3,7 @@ import Dispatch
 import PathModel
 import PathConfiguration
 import ServiceSupport
+import SystemCalls
 
 /// What reading the configuration again came to: a complete, validated service
 /// configuration, or the errors that kept the running one in place. Diagnostics are
@@ -20,26 +21,34 @@ public typealias ConfigurationReloader = @Sendable () -> ConfigurationReload
 /// The configuration the service runs with, and reload: SIGHUP and `{"op":"reload"}`.
 /// Everything is read, parsed and validated off the state queue, before anything
 /// changes; only a fully valid configuration is swapped in, in one step on the state
-/// queue, and `onApplied` then re-publishes only the paths it changed. No client is
+/// queue, and the `applied` callback then re-publishes only the paths it changed. No client is
 /// disconnected: lower limits (`MaxClients=`, `MaxClientsPerUser=`,
 /// `MaxSubscriptionsPerClient=`, `ClientQueueLimit=`) apply to new connections and
 /// subscriptions only.
 ///
 /// Threading: the state queue only (see `PathService`), but for the reloader, which runs
-/// on `reading`. `@unchecked Sendable`: the reloader's answer hops back onto the state
-/// queue with `self`.
-final class ServiceConfiguration: @unchecked Sendable {
+/// on `reading`; the state is bound to the state queue (`QueueBound`).
+final class ServiceConfiguration: Sendable {
+    private struct State {
+        var current: Configuration
+        var reloader: ConfigurationReloader?
+        var onReload: ((PathService.ReloadPhase) -> Void)?
+    }
+
+    private let state: QueueBound<State>
     /// Replaced whole by `apply`, never edited in place; every part reads it here. The
     /// metrics show what it decides (`ServiceRecords.changed`).
-    private(set) var current: Configuration {
-        didSet { records.changed() }
-    }
+    var current: Configuration { state.value.current }
     /// Reads the configuration files again; nil when there are none to read.
-    var reloader: ConfigurationReloader?
+    var reloader: ConfigurationReloader? {
+        get { state.value.reloader }
+        set { state.value.reloader = newValue }
+    }
     /// Called when a reload begins and when it has ended (applied or not).
-    var onReload: ((PathService.ReloadPhase) -> Void)?
-    /// Called once a new configuration is in place.
-    var onApplied: (() -> Void)?
+    var onReload: ((PathService.ReloadPhase) -> Void)? {
+        get { state.value.onReload }
+        set { state.value.onReload = newValue }
+    }
     private let log: Logger
     private let records: ServiceRecords
     private let queue: DispatchQueue
@@ -47,7 +56,7 @@ final class ServiceConfiguration: @unchecked Sendable {
     private let reading = DispatchQueue(label: "pathd.reload")
 
     init(_ configuration: Configuration, queue: DispatchQueue, log: Logger, records: ServiceRecords) {
-        current = configuration
+        state = QueueBound(sending: State(current: configuration), on: queue)
         self.queue = queue
         self.log = log
         self.records = records
@@ -56,8 +65,8 @@ final class ServiceConfiguration: @unchecked Sendable {
     /// Reads the configuration again, on `reading`, then on the state queue applies it if
     /// valid, logs the outcome and calls `completion` with it. The state queue serves
     /// clients and path changes while the files are read and parsed.
-    func reload(requestedBy requester: String, completion: @escaping @Sendable (ConfigurationReload) -> Void) {
-        dispatchPrecondition(condition: .onQueue(queue))
+    func reload(requestedBy requester: String, applied: @escaping @Sendable () -> Void,
+                completion: @escaping @Sendable (ConfigurationReload) -> Void) {
         guard let reloader else {
             let outcome = ConfigurationReload.invalid(errors: ["this pathd has no configuration files to reload"],
                                                       warnings: [])
@@ -70,19 +79,21 @@ final class ServiceConfiguration: @unchecked Sendable {
         reading.async { [self, queue] in
             let outcome = reloader()
             queue.async { [self] in
-                finishReload(outcome, requestedBy: requester)
+                finishReload(outcome, requestedBy: requester, applied: applied)
                 completion(outcome)
             }
         }
     }
 
     /// A reload's outcome, on the state queue: applied if valid, logged and counted.
-    private func finishReload(_ outcome: ConfigurationReload, requestedBy requester: String) {
+    private func finishReload(_ outcome: ConfigurationReload, requestedBy requester: String,
+                              applied: () -> Void) {
         defer { onReload?(.ended) }
         switch outcome {
         case .valid(let configuration, let warnings):
             for warning in warnings { log.warning(warning) }
             apply(configuration)
+            applied()
             records.recordReload(.ok)
             log.info("configuration reloaded (requested by \(requester))")
         case .invalid(let errors, let warnings):
@@ -96,7 +107,7 @@ final class ServiceConfiguration: @unchecked Sendable {
 
     /// Swaps in a validated configuration in one step.
     func apply(_ configuration: Configuration) {
-        current = configuration
-        onApplied?()
+        state.value.current = configuration
+        records.changed()
     }
 }

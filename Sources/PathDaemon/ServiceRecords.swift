@@ -13,9 +13,8 @@ import SystemCalls
 /// subscriptions, the configuration, the connectivity reports) call `changed()` from
 /// that state's property observer, so no change can skip the metrics file.
 ///
-/// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the
-/// metrics file's render closure captures `self` and runs on that queue.
-final class ServiceRecords: @unchecked Sendable {
+/// Threading: the state queue only (see `PathService`); the state is bound to it (`QueueBound`).
+final class ServiceRecords: Sendable {
     enum Phase { case starting, live, closed }
 
     private let queue: DispatchQueue
@@ -25,19 +24,26 @@ final class ServiceRecords: @unchecked Sendable {
     let clock: any TimeSource
     /// When the service was made, for `pathd_start_time_seconds`.
     let startTime: Timestamp
-    /// What happened since the start: the one owner of every counter.
-    private(set) var counters = DaemonCounters()
-    /// The default path's changes; opened by `open`.
-    private(set) var history: PathHistory?
-    /// `MetricsFile=`, when set; opened by `open`.
-    private(set) var metricsFile: MetricsFile?
-    /// The metrics file follows changes from the first path on (until then the path is
-    /// unknown) until the service stops (the file is emptied then, and a write would be
-    /// wasted).
-    private var phase = Phase.starting
-    /// Everything the metrics say now, gathered from the service's parts; set by
-    /// `PathService` once they all exist.
-    var sample: (() -> DaemonMetrics)?
+    private let state: QueueBound<State>
+
+    private struct State {
+        /// What happened since the start: the one owner of every counter.
+        var counters = DaemonCounters()
+        /// The default path's changes; opened by `open`.
+        var history: PathHistory?
+        /// `MetricsFile=`, when set; opened by `open`.
+        var metricsFile: MetricsFile?
+        /// The metrics file follows changes from the first path on (until then the path is
+        /// unknown) until the service stops (the file is emptied then, and a write would be
+        /// wasted).
+        var phase = Phase.starting
+        /// Everything the metrics say now, gathered from the service's parts; given by `open`.
+        var sample: (() -> DaemonMetrics)?
+    }
+
+    var counters: DaemonCounters { state.value.counters }
+    var history: PathHistory? { state.value.history }
+    var metricsFile: MetricsFile? { state.value.metricsFile }
 
     init(queue: DispatchQueue, log: Logger, scheduler: any Scheduler, clock: any TimeSource) {
         self.queue = queue
@@ -45,16 +51,20 @@ final class ServiceRecords: @unchecked Sendable {
         self.scheduler = scheduler
         self.clock = clock
         startTime = clock.now()
+        state = QueueBound(sending: State(), on: queue)
     }
 
-    /// Opens the history (with its start mark) and the metrics file.
-    func open(historySize: Int, stateDirectory: String?, metricsFilePath: String?) {
+    /// Opens the history (with its start mark) and the metrics file, whose text `sample`
+    /// gathers from the service's parts.
+    func open(historySize: Int, stateDirectory: String?, metricsFilePath: String?,
+              sample: @escaping () -> DaemonMetrics) {
+        state.value.sample = sample
         let history = PathHistory(capacity: historySize, directory: stateDirectory, queue: queue,
                                   scheduler: scheduler, log: log)
         history.record(HistoryEntry(time: clock.now(), event: .started))
-        self.history = history
+        state.value.history = history
         if let metricsFilePath {
-            metricsFile = MetricsFile(path: metricsFilePath, queue: queue, scheduler: scheduler,
+            state.value.metricsFile = MetricsFile(path: metricsFilePath, queue: queue, scheduler: scheduler,
                                       log: log) { [unowned self] in Array(rendered(.prometheus).utf8) }
         }
     }
@@ -62,23 +72,23 @@ final class ServiceRecords: @unchecked Sendable {
 
     /// The stop mark; the history's file is synced and the metrics file emptied.
     func close() {
-        guard phase != .closed else { return }
-        phase = .closed
+        guard state.value.phase != .closed else { return }
+        state.value.phase = .closed
         history?.record(HistoryEntry(time: clock.now(), event: .stopped))
         history?.close()
-        metricsFile?.stop()
+        state.value.metricsFile?.stop()
     }
 
     /// Something the metrics show changed: the metrics file is rewritten (at the end of
     /// the queue's turn, at most once a second).
     func changed() {
-        guard phase == .live else { return }
-        metricsFile?.changed()
+        guard state.value.phase == .live else { return }
+        state.value.metricsFile?.changed()
     }
 
     /// The exposition text of the metrics now.
     func rendered(_ format: Exposition.Format) -> String {
-        Exposition.render(sample?().families ?? [], as: format)
+        Exposition.render(state.value.sample?().families ?? [], as: format)
     }
 
     // MARK: Events
@@ -86,8 +96,8 @@ final class ServiceRecords: @unchecked Sendable {
     /// The kernel's state changed (after a resync when `resync` is set): the paths are
     /// published from now on, and the metrics file follows changes from the first on.
     func recordStateChange(resync: String?) {
-        if phase == .starting { phase = .live }
-        if resync != nil { counters.recordResync() }
+        if state.value.phase == .starting { state.value.phase = .live }
+        if resync != nil { state.value.counters.recordResync() }
         changed()
     }
 
@@ -95,7 +105,7 @@ final class ServiceRecords: @unchecked Sendable {
     /// first).
     func recordDefaultPath(_ path: Path, generation: Generation, sequence: UInt64, previous: Path?,
                            at now: Timestamp) {
-        counters.recordDefaultPath(path, isFirst: previous == nil, at: now)
+        state.value.counters.recordDefaultPath(path, isFirst: previous == nil, at: now)
         history?.record(HistoryEntry(time: now, event: .change(PathChange(path, generation: generation,
                                                                           sequence: sequence))))
         changed()
@@ -108,22 +118,22 @@ final class ServiceRecords: @unchecked Sendable {
     }
 
     func recordSourceLost(_ loss: SourceLoss) {
-        counters.recordSourceLost(loss)
+        state.value.counters.recordSourceLost(loss)
         changed()
     }
 
     func recordDisconnect(_ reason: ClientConnection.CloseReason) {
-        counters.recordDisconnect(reason)
+        state.value.counters.recordDisconnect(reason)
         changed()
     }
 
     func recordReload(_ result: DaemonCounters.ReloadResult) {
-        counters.recordReload(result)
+        state.value.counters.recordReload(result)
         changed()
     }
 
-    func recordConnectivityReport(_ state: ConnectivityState) {
-        counters.recordConnectivityReport(state)
+    func recordConnectivityReport(_ report: ConnectivityState) {
+        state.value.counters.recordConnectivityReport(report)
         changed()
     }
 }

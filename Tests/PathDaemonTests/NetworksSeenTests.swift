@@ -162,23 +162,26 @@ struct NetworksSeenTests {
                 SeenNetwork(id: Self.key.id(of: facts(index)), facts: facts(index), interfaces: ["eth0"],
                             firstSeen: .zero, lastSeen: .zero)
             }
-            let registry = NetworkRegistry(directory: temporary.url.path, queue: queue, scheduler: ManualScheduler(),
-                                           log: log)
-            queue.sync {
+            let kept = queue.sync {
+                let registry = NetworkRegistry(directory: temporary.url.path, queue: queue,
+                                               scheduler: ManualScheduler(), log: log)
                 for index in 0..<300 { registry.update(current: [sighting(index)], at: .seconds(Int64(index))) }
                 registry.update(current: [], at: .seconds(300))
                 registry.close(at: .seconds(301))
+                return registry.networks
             }
-            #expect(registry.networks.count == NetworkRegistry.capacity)
-            #expect(registry.networks[sighting(43).id] == nil && registry.networks[sighting(44).id] != nil)
+            #expect(kept.count == NetworkRegistry.capacity)
+            #expect(kept[sighting(43).id] == nil && kept[sighting(44).id] != nil)
 
             let file = temporary.path(NetworkRegistry.fileName)
             var text = try String(contentsOfFile: file, encoding: .utf8)
             text += "{\"id\":\"not an id\"}\n"
             try text.write(toFile: file, atomically: true, encoding: .utf8)
-            let reread = NetworkRegistry(directory: temporary.url.path, queue: queue, scheduler: ManualScheduler(),
-                                         log: log)
-            #expect(reread.networks.count == NetworkRegistry.capacity)
+            let reread = queue.sync {
+                NetworkRegistry(directory: temporary.url.path, queue: queue, scheduler: ManualScheduler(), log: log)
+                    .networks
+            }
+            #expect(reread.count == NetworkRegistry.capacity)
             #expect(try !String(contentsOfFile: file, encoding: .utf8).contains("not an id"), "rewritten without it")
         }
     }
