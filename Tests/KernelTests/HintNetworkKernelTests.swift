@@ -44,15 +44,29 @@ extension KernelTests.Hints {
             try topology.b.ip("address", "add", "2001:db8:77::1/64", "dev", "vB")
             _ = try topology.b.run("sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
             let config = try Self.writeConfig(topology, "[Network]\nDNSDomain=hotel.example\nName=hotel-wifi\n")
-            try topology.startDaemon(arguments: ["--config", config])
+            let daemon = try topology.startDaemon(arguments: ["--config", config])
             let subscriber = try topology.subscribe()
             let radvd = try RouterAdvertiser(in: topology.b, directory: topology.directory,
                                              searchDomains: ["Hotel.Example"])
             defer { teardown("stop radvd") { try radvd.stop() } }
-            try subscriber.waitFor("the network named by its search domain", timeout: .seconds(20)) { line in
-                PathLine.satisfied(through: "vA")(line)
-                    && (Self.firstInterface(line)["network"] as? [String: Any])?["name"] as? String
-                        == "hotel-wifi"
+            do {
+                try subscriber.waitFor("the network named by its search domain", timeout: .seconds(20)) { line in
+                    PathLine.satisfied(through: "vA")(line)
+                        && (Self.firstInterface(line)["network"] as? [String: Any])?["name"] as? String
+                            == "hotel-wifi"
+                }
+            } catch {
+                // What each party saw, for a failure to be read without a rerun.
+                throw HarnessError("""
+                    \(error)
+                    pathd's log:
+                    \(try daemon.stderr)
+                    radvd's log:
+                    \(try radvd.log)
+                    vA's IPv6 routes and neighbours:
+                    \(try topology.a.ip("-6", "route", "show", "dev", "vA"))\
+                    \(try topology.a.ip("neighbour", "show", "dev", "vA"))
+                    """)
             }
             let portal = "https://portal.hotel.example/api"
             _ = try topology.b.run("/usr/bin/python3", Repository.path("scripts/test/ra-sender.py"),

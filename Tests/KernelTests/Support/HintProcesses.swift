@@ -73,7 +73,8 @@ final class DHCPClientHost {
 }
 
 /// Debian's radvd in the router's namespace, on vB: prefix 2001:db8:77::/64 and a DNS
-/// search list, an advertisement every few seconds.
+/// search list, an advertisement every few seconds. Its log (`-d 5`) has a line for each
+/// advertisement sent, and for each it failed to send.
 final class RouterAdvertiser {
     private let child: ChildProcess
     private let stderrPath: String
@@ -92,13 +93,16 @@ final class RouterAdvertiser {
             """.write(toFile: config, atomically: true, encoding: .utf8)
         stderrPath = directory.path("radvd.stderr")
         let command = namespace.execArguments([try Command.find("radvd").path, "--nodaemon", "-C", config,
-                                               "-p", directory.path("radvd.pid"), "-m", "stderr"])
+                                               "-p", directory.path("radvd.pid"), "-m", "stderr", "-d", "5"])
         child = try ChildProcess(command.executable, command.arguments, stderrPath: stderrPath)
+    }
+
+    var log: String {
+        get throws { try String(contentsOfFile: stderrPath, encoding: .utf8) }
     }
 
     func stop() throws {
         guard child.isRunning else { return }
-        try child.terminate("radvd", detail: { "; its log:\n" + (try String(contentsOfFile: self.stderrPath,
-                                                                             encoding: .utf8)) })
+        try child.terminate("radvd", detail: { "; its log:\n" + (try self.log) })
     }
 }
