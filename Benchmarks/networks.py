@@ -41,7 +41,7 @@ def write_networks(path, count):
             file.write(
                 '{"id":"%032x","name":"network-%d","current":false,"interfaces":["wlan0","enx00e04c680001"],'
                 '"domains":["site%d.example"],"firstSeen":1796150000.000,"lastSeen":%d.000,'
-                '"facts":{"anchor":"gatewayMAC","gatewayMACs":["%s"],"gateways":[],"prefix":null,"linkKind":null}}\n'
+                '"facts":{"anchor":"gatewayMAC","gatewayMACs":["%s"],"gateways":[],"prefix":null,"kind":null,"linkKind":null}}\n'
                 % (0x3f2a91c0d4e5f6a7b8c9d0e1f2a3b4c5 + index, index, index, 1796150000 + index, mac))
 
 

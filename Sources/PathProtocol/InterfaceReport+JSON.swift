@@ -55,7 +55,7 @@ extension InterfaceReport {
         writer.member("isConstrainedSetBy", isConstrainedSetBy.rawValue)
         LinkNetwork.write(network, to: &writer)
         // Only in a privileged peer's reply (RequestHandler leaves it out of the others').
-        if let networkFacts { networkFacts.write(to: &writer) }
+        if let networkFacts { networkFacts.write(to: &writer, key: "networkFacts") }
         writer.member("usable", isUsable)
         writer.member("why", unusableReason?.explanation)
         writer.member("unusableReason", unusableReason?.rawValue)
@@ -109,6 +109,14 @@ extension InterfaceReport {
                 UnusableReason.allCases.first { $0.explanation == words }?.rawValue
             }
             ?? value["why"]?.stringValue ?? "unknown")
+        var networkFacts: NetworkFacts?
+        if let member = value["networkFacts"], !member.isNull {
+            do {
+                networkFacts = try NetworkFacts.decode(member)
+            } catch {
+                throw fail("\(name): \(error.description)")
+            }
+        }
         var connectivity = Connectivity.unknown
         if let member = value["connectivity"] {
             do {
@@ -125,7 +133,7 @@ extension InterfaceReport {
                                isConstrainedSetBy: CostSource(rawValue: value["isConstrainedSetBy"]?.stringValue
                                    ?? "type"),
                                network: LinkNetwork.decode(value["network"]),
-                               networkFacts: NetworkFacts.decode(value["networkFacts"]), unusableReason: reason,
+                               networkFacts: networkFacts, unusableReason: reason,
                                connectivity: connectivity)
     }
 }

@@ -28,34 +28,3 @@ extension LinkNetwork {
                            anchor: value["anchor"]?.stringValue.map(Anchor.init(rawValue:)))
     }
 }
-
-/// The facts a network's ID hashes, in a privileged peer's `interfaces` reply only:
-/// `{"anchor","gatewayMACs","gateways","prefix","kind"}`.
-extension NetworkFacts {
-    func write(to writer: inout JSONWriter) {
-        writer.beginObject("networkFacts")
-        writer.member("anchor", anchor.rawValue)
-        writer.beginArray("gatewayMACs")
-        for mac in gatewayMACs { writer.element(mac.description) }
-        writer.endArray()
-        writer.beginArray("gateways")
-        for gateway in gateways { writer.element(gateway.description) }
-        writer.endArray()
-        writer.member("prefix", prefix?.description)
-        writer.member("kind", linkKind)
-        writer.endObject()
-    }
-
-    static func decode(_ value: JSONValue?) -> NetworkFacts? {
-        guard let value, let anchor = value["anchor"]?.stringValue else { return nil }
-        return NetworkFacts(anchor: LinkNetwork.Anchor(rawValue: anchor),
-                            gatewayMACs: (value["gatewayMACs"]?.arrayValue ?? []).compactMap {
-                                $0.stringValue.flatMap(LinkLayerAddress.init)
-                            },
-                            gateways: (value["gateways"]?.arrayValue ?? []).compactMap {
-                                $0.stringValue.flatMap(IPAddress.init)
-                            },
-                            prefix: value["prefix"]?.stringValue.flatMap(IPPrefix.init),
-                            linkKind: value["kind"]?.stringValue)
-    }
-}

@@ -17,7 +17,7 @@ extension SeenNetwork {
         writer.endArray()
         writer.member("firstSeen", seconds: firstSeen)
         writer.member("lastSeen", seconds: lastSeen)
-        facts.write(to: &writer, key: "facts")
+        facts.write(to: &writer, key: "facts", withDeprecatedLinkKind: true)
         writer.endObject()
     }
 
@@ -71,51 +71,5 @@ extension SeenNetwork {
             throw MessageDecodingError(description: "network: not JSON: \(error)")
         }
         return try decode(value)
-    }
-}
-
-/// The raw facts of a network's ID as a JSON object (`facts` of a seen network): for
-/// privileged peers only.
-extension NetworkFacts {
-    func write(to writer: inout JSONWriter, key: String) {
-        writer.beginObject(key)
-        writer.member("anchor", anchor.rawValue)
-        writer.beginArray("gatewayMACs")
-        for mac in gatewayMACs { writer.element(mac.description) }
-        writer.endArray()
-        writer.beginArray("gateways")
-        for gateway in gateways { writer.element(gateway.description) }
-        writer.endArray()
-        writer.member("prefix", prefix?.description)
-        writer.member("linkKind", linkKind)
-        writer.endObject()
-    }
-
-    static func decode(_ value: JSONValue) throws(MessageDecodingError) -> NetworkFacts {
-        func fail(_ what: String) -> MessageDecodingError {
-            MessageDecodingError(description: "network facts: \(what)")
-        }
-        guard let anchor = value["anchor"]?.stringValue else { throw fail("no \"anchor\"") }
-        var macs: [LinkLayerAddress] = []
-        for element in value["gatewayMACs"]?.arrayValue ?? [] {
-            guard let text = element.stringValue, let mac = LinkLayerAddress(text) else {
-                throw fail("\"gatewayMACs\" must hold MAC addresses")
-            }
-            macs.append(mac)
-        }
-        var gateways: [IPAddress] = []
-        for element in value["gateways"]?.arrayValue ?? [] {
-            guard let text = element.stringValue, let address = IPAddress(text) else {
-                throw fail("\"gateways\" must hold IP addresses")
-            }
-            gateways.append(address)
-        }
-        var prefix: IPPrefix?
-        if let text = value["prefix"]?.stringValue {
-            guard let parsed = IPPrefix(text) else { throw fail("\"prefix\" must be a prefix") }
-            prefix = parsed
-        }
-        return NetworkFacts(anchor: LinkNetwork.Anchor(rawValue: anchor), gatewayMACs: macs, gateways: gateways,
-                            prefix: prefix, linkKind: value["linkKind"]?.stringValue)
     }
 }

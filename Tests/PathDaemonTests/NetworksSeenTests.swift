@@ -185,4 +185,22 @@ struct NetworksSeenTests {
             #expect(try !String(contentsOfFile: file, encoding: .utf8).contains("not an id"), "rewritten without it")
         }
     }
+
+    @Test("""
+        a networks.jsonl written before facts' "kind" (the link kind as "linkKind" only) is read whole, and \
+        written again with both
+        """)
+    func readsTheFileBeforeKind() throws {
+        let old = try Fixture.compatibilityLines("networks-file-linkKind.jsonl")
+        #expect(old.allSatisfy { !$0.contains(#""kind""#) })
+        let (networks, skipped) = NetworkRegistry.parse(Array(old.joined(separator: "\n").utf8))
+        #expect(skipped.isEmpty, "\(skipped)")
+        #expect(networks.map(\.facts.linkKind) == [nil, nil, "wireguard"])
+        #expect(networks.map(\.facts.anchor) == [.gatewayMAC, .virtualRouter, .prefix])
+        #expect(networks.last?.facts.prefix == IPPrefix("10.8.0.0/24"))
+        let rewritten = networks.map { String(decoding: $0.encodedLine().dropLast(), as: UTF8.self) }
+        #expect(rewritten.last?.hasSuffix(#""kind":"wireguard","linkKind":"wireguard"}}"#) == true,
+                "\(rewritten.last ?? "")")
+        #expect(try rewritten.map { try SeenNetwork.decode(line: Array($0.utf8)) } == networks)
+    }
 }
