@@ -39,6 +39,11 @@ extension KernelTests {
                 let config = topology.directory.path("pathd.conf")
                 try "".write(toFile: config, atomically: true, encoding: .utf8)
                 try topology.startDaemon(arguments: ["--config", config])
+                // pathd resolves vA's gateway just after it starts, a path line of its own:
+                // started before it, the command would say STATUS= again after READY=1.
+                try topology.subscribe().waitFor("satisfied, vA's network settled") {
+                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
+                }
                 let (pathctl, arguments) = try UnitFile.command("ExecStart", in: "pathd-path@.service",
                                                                 socketPath: topology.socketPath,
                                                                 instance: "not-expensive")
