@@ -27,9 +27,8 @@ PATHD_ARGS  ?=
 
 # Every installed binary comes from this build: the Swift runtime linked in statically
 # and no RUNPATH, so the binaries run where the toolchain is not installed (they need
-# libnl-3, libnl-route-3 and libsystemd from Debian, and pathd-probe libcurl, nothing
-# else); full RELRO (-z now)
-# as Debian's hardening flags ask.
+# libnl-3 and libsystemd from Debian, and pathd-probe libcurl, nothing else); full
+# RELRO (-z now) as Debian's hardening flags ask.
 RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath \
                  -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
 RELEASE_DIR   ?= .build/release
@@ -52,7 +51,7 @@ DEB_FILE    = build/pathd_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_GIO_FILE = build/pathd-gio-module_$(DEB_VERSION)_$(DEB_ARCH).deb
 DEB_TREE    := build/pathd
 
-.PHONY: all deps build run test test-systemd test-repeat lint install uninstall deb clean bench bench-systemd fuzz gio-module \
+.PHONY: all deps build run test test-systemd test-repeat lint install uninstall deb clean bench bench-systemd bench-decode fuzz gio-module \
         build-gio-module install-gio-module uninstall-gio-module interop generate completions example-config
 
 all: build
@@ -283,6 +282,15 @@ bench: deps build build-gio-module
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
 		--gio-modules gio-module/build/modules $(BENCH_ARGS)
 	$(MAKE) bench-systemd
+
+# pathd's rtnetlink decoders against libnl-route-3's objects on the same captured messages
+# (docs/ARCHITECTURE.md, "Why not libnl-route's objects"): root, one namespace of 200 links,
+# 10,000 neighbours and 100,000 routes; about a minute, so not part of `bench`.
+# BENCH_DECODE_ARGS: see Benchmarks/decodebench.py --help.
+BENCH_DECODE_ARGS ?=
+bench-decode: deps
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-decode-bench
+	Benchmarks/decodebench.py --bench $(RELEASE_DIR)/pathd-decode-bench --allocations $(BENCH_DECODE_ARGS)
 
 # pathd's package under a real systemd in a container: start → READY=1, memory, stop
 # with 100 subscribers, and a job bound to pathd-path@not-expensive stopped by a reload

@@ -11,7 +11,7 @@ let package = Package(
         // opens IP sockets, and the only one that links libcurl.
         .executable(name: "pathd-probe", targets: ["pathd-probe"]),
         // What Swift programs import: NWPathMonitor and PathMonitor, served by pathd or,
-        // when no daemon answers, evaluated in-process (links libnl-3 and libnl-route-3).
+        // when no daemon answers, evaluated in-process (links libnl-3).
         .library(name: "PathClient", targets: ["PathClient"]),
         // Apple's module name for the same compatibility types: code written for Apple's
         // Network framework compiles with nothing changed, its `import Network` and
@@ -24,11 +24,19 @@ let package = Package(
         .library(name: "PathProtocol", targets: ["PathProtocol"]),
     ],
     targets: [
-        // libnl-3, libnl-route-3 and the kernel headers, for the Netlink module only.
+        // libnl-3 and the kernel headers, for the Netlink module only.
         .systemLibrary(
             name: "CLinux",
+            pkgConfig: "libnl-3.0",
+            providers: [.apt(["libnl-3-dev"])]
+        ),
+        // libnl-route-3's objects, for pathd-decode-bench only: no program of the package links
+        // it (docs/ARCHITECTURE.md, "Why not libnl-route's objects").
+        .systemLibrary(
+            name: "CNetlinkRoute",
+            path: "Benchmarks/CNetlinkRoute",
             pkgConfig: "libnl-route-3.0",
-            providers: [.apt(["libnl-3-dev", "libnl-route-3-dev"])]
+            providers: [.apt(["libnl-route-3-dev"])]
         ),
         // sd-daemon(3), for the daemon only.
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd",
@@ -102,6 +110,10 @@ let package = Package(
         // The in-process engine timed from inside a process, for `make bench` (Benchmarks/).
         .executableTarget(name: "pathd-engine-bench", dependencies: ["PathClient"],
                           path: "Benchmarks/EngineBench"),
+        // pathd's decoders against libnl-route-3's objects on the same captured messages
+        // (Benchmarks/decodebench.py).
+        .executableTarget(name: "pathd-decode-bench", dependencies: ["CLinux", "CNetlinkRoute", "Netlink", "PathModel"],
+                          path: "Benchmarks/DecodeBench"),
         // Stamps lines as a blocking read returns them, for `make bench`'s latency figures.
         .executableTarget(name: "pathd-linestamp", path: "Benchmarks/LineStamp"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that

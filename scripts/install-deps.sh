@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
     libnl-3-dev        # libnl-3.0 (netlink sockets)
-    libnl-route-3-dev  # libnl-route-3.0 (rtnetlink objects, route lookups)
+    libnl-route-3-dev  # pathd-decode-bench only: libnl-route's objects against pathd's decoders
     libsystemd-dev     # sd_notify, sd_listen_fds
     libcurl4-openssl-dev  # pathd-probe's HTTP(S) client (the only program linking it)
     pkg-config         # SwiftPM resolves the C module's flags through it

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-// The C entry point of the Netlink module: libnl-3, libnl-route-3 and the kernel
-// headers whose macros Swift needs. Function-like macros and variadic C functions are
-// not imported into Swift; the static inline helpers below stand in.
+// The C entry point of the Netlink module: libnl-3 and the kernel headers whose macros
+// Swift needs. Function-like macros and variadic C functions are not imported into
+// Swift; the static inline helpers below stand in. libnl-route-3 is not here: pathd
+// decodes rtnetlink itself (docs/ARCHITECTURE.md, "Why not libnl-route's objects").
 #ifndef PATHD_CLINUX_SHIM_H
 #define PATHD_CLINUX_SHIM_H
 
@@ -32,11 +33,6 @@
 #include <netlink/msg.h>
 #include <netlink/attr.h>
 #include <netlink/errno.h>
-#include <netlink/route/rtnl.h>
-#include <netlink/route/link.h>
-#include <netlink/route/addr.h>
-#include <netlink/route/route.h>
-#include <netlink/route/rule.h>
 
 
 /// recvmmsg(2) and its message vector, which <sys/socket.h> declares only under

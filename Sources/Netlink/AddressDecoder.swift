@@ -3,12 +3,12 @@ import CLinux
 import PathModel
 
 /// What one RTM_NEWADDR / RTM_DELADDR says.
-enum AddressMessage: Equatable {
+package enum AddressMessage: Equatable {
     case changed(InterfaceAddress)
     case removed(InterfaceAddress.Key)
 }
 
-enum AddressDecoder {
+package enum AddressDecoder {
     /// Decodes RTM_NEWADDR / RTM_DELADDR of AF_INET and AF_INET6; nil otherwise.
     ///
     /// The local address is IFA_LOCAL when present, else IFA_ADDRESS: on a
@@ -16,7 +16,7 @@ enum AddressDecoder {
     /// IPv6 alike (`inet_fill_ifaddr` / `inet6_fill_ifaddr`; iproute2 prints it so).
     /// IFA_FLAGS (32 bits) replaces the 8-bit `ifa_flags` when present: flags above
     /// 0x80 (e.g. IFA_F_NOPREFIXROUTE) exist only there (linux/if_addr.h).
-    static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> AddressMessage? {
+    package static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> AddressMessage? {
         let type = Int(header.pointee.nlmsg_type)
         guard type == RTM_NEWADDR || type == RTM_DELADDR,
               header.hasPayload(of: ifaddrmsg.self) else { return nil }

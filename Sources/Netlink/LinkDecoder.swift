@@ -3,7 +3,7 @@ import CLinux
 import PathModel
 
 /// What one RTM_NEWLINK / RTM_DELLINK says, before sysfs classification.
-enum LinkMessage: Equatable {
+package enum LinkMessage: Equatable {
     /// RTM_NEWLINK: the whole link as the kernel describes it now.
     case changed(LinkAttributes)
     /// RTM_DELLINK.
@@ -11,20 +11,20 @@ enum LinkMessage: Equatable {
 }
 
 /// The rtnetlink facts of a link (`struct ifinfomsg` and its attributes).
-struct LinkAttributes: Equatable {
-    var index: InterfaceIndex
-    var name: String
-    var flags: LinkFlags
-    var operState: OperState
-    var hardwareType: HardwareType
-    var kind: String?
+package struct LinkAttributes: Equatable {
+    package var index: InterfaceIndex
+    package var name: String
+    package var flags: LinkFlags
+    package var operState: OperState
+    package var hardwareType: HardwareType
+    package var kind: String?
     /// IFLA_MASTER: the bridge, bond, team or VRF this link is a port of.
-    var master: InterfaceIndex?
+    package var master: InterfaceIndex?
     /// IFLA_CARRIER_DOWN_COUNT (Linux 4.16 and later).
-    var carrierDownCount: UInt32?
+    package var carrierDownCount: UInt32?
 }
 
-enum LinkDecoder {
+package enum LinkDecoder {
     /// Decodes RTM_NEWLINK / RTM_DELLINK; nil for a message to ignore.
     ///
     /// Only `ifi_family == AF_UNSPEC` describes the link itself. The kernel also sends
@@ -32,7 +32,7 @@ enum LinkDecoder {
     /// protinfo, no IFLA_OPERSTATE, no IFLA_LINKINFO) and AF_BRIDGE (bridge port
     /// state, RTM_DELLINK when a port leaves a bridge): taking those as the link would
     /// lose its operstate and kind, or delete a link that still exists.
-    static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> LinkMessage? {
+    package static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> LinkMessage? {
         let type = Int(header.pointee.nlmsg_type)
         guard type == RTM_NEWLINK || type == RTM_DELLINK,
               header.hasPayload(of: ifinfomsg.self) else { return nil }

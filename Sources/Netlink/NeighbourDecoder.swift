@@ -3,12 +3,12 @@ import CLinux
 import PathModel
 
 /// What one RTM_NEWNEIGH / RTM_DELNEIGH says.
-enum NeighbourMessage: Equatable {
+package enum NeighbourMessage: Equatable {
     case changed(Neighbour)
     case removed(Neighbour.Key)
 }
 
-enum NeighbourDecoder {
+package enum NeighbourDecoder {
     /// The kernel's neighbour ages (`struct nda_cacheinfo`) are clock ticks
     /// (`jiffies_to_clock_t`): USER_HZ, which is `sysconf(_SC_CLK_TCK)`.
     static let ticksPerSecond: Int64 = {
@@ -25,7 +25,8 @@ enum NeighbourDecoder {
     /// it by the socket's delay, which the event's order makes harmless: an event the
     /// kernel wrote before a carrier loss is read before the loss is
     /// (docs/ARCHITECTURE.md, "Network identity").
-    static func decode(_ header: UnsafeMutablePointer<nlmsghdr>, readAt: MonotonicInstant) -> NeighbourMessage? {
+    package static func decode(_ header: UnsafeMutablePointer<nlmsghdr>,
+                               readAt: MonotonicInstant) -> NeighbourMessage? {
         let type = Int(header.pointee.nlmsg_type)
         guard type == Int(RTM_NEWNEIGH) || type == Int(RTM_DELNEIGH), header.hasPayload(of: ndmsg.self) else {
             return nil

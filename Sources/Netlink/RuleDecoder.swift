@@ -3,17 +3,17 @@ import CLinux
 import PathModel
 
 /// What one RTM_NEWRULE / RTM_DELRULE says.
-enum RuleMessage: Equatable {
+package enum RuleMessage: Equatable {
     case added(RoutingRule)
     case removed(RoutingRule)
 }
 
-enum RuleDecoder {
+package enum RuleDecoder {
     /// Decodes an IPv4/IPv6 policy rule (`struct fib_rule_hdr` and FRA_* attributes,
     /// linux/fib_rules.h); nil for other families. The kernel puts a selector attribute
     /// in the message only when the rule has that selector (net/core/fib_rules.c
     /// `fib_nl_fill_rule`), so presence means "selects on it".
-    static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> RuleMessage? {
+    package static func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> RuleMessage? {
         let type = Int(header.pointee.nlmsg_type)
         guard type == RTM_NEWRULE || type == RTM_DELRULE, header.hasPayload(of: fib_rule_hdr.self) else { return nil }
         let rule = header.payload(as: fib_rule_hdr.self)
