@@ -1051,7 +1051,8 @@ def main():
             # Every other reader in a run of its own, against pathd's line of the same run.
             makers = []
             if pathctl:
-                makers.append(("pathctl monitor --json", lambda: readers.pathctl_monitor(pathctl, pathd.socket_path)))
+                makers.append(("pathctl monitor --json",
+                               lambda: readers.pathctl_monitor(pathctl, pathd.socket_path, linestamp)))
             if engine:
                 makers.append(("in-process engine", lambda: readers.engine(engine, topology.a)))
             results["readers"] = {}
