@@ -5,7 +5,8 @@
 time; a well-behaved client's latency under hostile local users, and memory with 1,024
 subscribers ("Hostile local users"); `pathctl monitor --json` and the in-process engine
 beside pathd, the engine's start, and where pathd's part of a change goes (readers.py;
-"Start, hops, the in-process engine").
+"Start, hops, the in-process engine"); the first subscriber's line beside 1,000 more and
+100 watched routes (subscribers.py).
 
 Runs as root in two network namespaces it creates and always removes; only veth and
 loopback traffic. Prints Markdown tables; `--json FILE` also writes the raw numbers.
@@ -37,6 +38,7 @@ import routebench  # noqa: E402
 import routewatch  # noqa: E402
 import runbench  # noqa: E402
 import readers  # noqa: E402
+import subscribers  # noqa: E402
 import rtnl  # noqa: E402
 from harness import (IP, Loop, Pathd, StampedSubscriber, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
                      summary_ms)
@@ -848,6 +850,8 @@ def print_report(results):
         neighbours.print_neighbour_storm(results["neighbours"])
     if "breakdown" in results:
         readers.print_breakdown(results["breakdown"], ms)
+    if "subscribers" in results:
+        subscribers.print_first_subscriber(results["subscribers"], ms)
     if "fanout" in results:
         f = results["fanout"]
         print(f"### Fan-out: {f['subscribers']} subscribers, {f['complete_trials']}/{f['trials']} complete trials (ms)\n")
@@ -974,6 +978,12 @@ def main():
     parser.add_argument("--routes", type=int, default=1_000_000)
     parser.add_argument("--subscribers", type=int, default=1000)
     parser.add_argument("--fanout-trials", type=int, default=20)
+    parser.add_argument("--watched-routes", type=int, default=100,
+                        help="subscribers part: route subscriptions beside the --subscribers path subscribers")
+    parser.add_argument("--subscribers-phases", type=int, default=4,
+                        help="subscribers part: alternating phases, solo first")
+    parser.add_argument("--subscribers-rounds", type=int, default=12,
+                        help="subscribers part: rounds of 4 route changes per phase")
     parser.add_argument("--idle-seconds", type=int, default=60)
     parser.add_argument("--start-trials", type=int, default=5)
     parser.add_argument("--covering-flood", action="store_true",
@@ -1001,15 +1011,18 @@ def main():
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,readers,latency5,latency-pair,identity,identity-pair,"
-                                "neighbours,breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,"
-                                "routewatch,run,networks",
+                                "neighbours,breakdown,subscribers,fanout,idle,hostile,route-limit,memory,route,flood,"
+                                "start-full,gio,routewatch,run,networks",
                         help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
-                             "identity,identity-pair,neighbours,"
-                             "breakdown,fanout,idle,hostile,route-limit,memory,route,flood,start-full,gio,routewatch,run,networks "
+                             "identity,identity-pair,neighbours,breakdown,subscribers,fanout,idle,hostile,route-limit,"
+                             "memory,route,flood,start-full,gio,routewatch,run,networks "
                              "(identity: a confirmed gateway entry to the line naming the network; identity-pair: "
                              "latency against --baseline, interleaved; neighbours: pathd's CPU while --neighbour-entries "
                              "entries come and go on a link without a gateway; neighbours.py; "
-                             "networks: memory per network remembered and router advertisements' cost, networks.py; run: pathctl run, runbench.py; route-limit: a path line with one user at "
+                             "subscribers: the first subscriber's line alone and beside --subscribers more and "
+                             "--watched-routes watched routes, subscribers.py; "
+                             "networks: memory per network remembered and router advertisements' cost, networks.py; "
+                             "run: pathctl run, runbench.py; route-limit: a path line with one user at "
                              "MaxRoutesPerUser= and none; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
                              "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
@@ -1052,7 +1065,10 @@ def main():
         if "engine" in only and engine:
             print("bench: in-process engine start", file=sys.stderr, flush=True)
             results["engine_start"] = readers.engine_start(engine, topology.a, arguments.start_trials)
-        pathd = Pathd(binary, topology.a, os.path.join(directory, "pathd.sock"), os.path.join(directory, "pathd.log"))
+        # Room for the fan-out's and the subscribers part's crowds beside the bench's own
+        # connections (MaxClients= is 1,024 by default).
+        pathd = Pathd(binary, topology.a, os.path.join(directory, "pathd.sock"), os.path.join(directory, "pathd.log"),
+                      arguments=["--max-clients", str(max(1024, arguments.subscribers + 64))])
         subscriber = pathd.wait_until_accepting()
         subscriber.wait_for(path_state(True, True))
         if linestamp:
@@ -1076,7 +1092,8 @@ def main():
             # Every other reader in a run of its own, against pathd's line of the same run.
             makers = []
             if pathctl:
-                makers.append(("pathctl monitor --json", lambda: readers.pathctl_monitor(pathctl, pathd.socket_path)))
+                makers.append(("pathctl monitor --json",
+                               lambda: readers.pathctl_monitor(pathctl, pathd.socket_path, linestamp)))
             if engine:
                 makers.append(("in-process engine", lambda: readers.engine(engine, topology.a)))
             results["readers"] = {}
@@ -1119,6 +1136,12 @@ def main():
         if "breakdown" in only:
             print("bench: where pathd's part goes (perf trace)", file=sys.stderr, flush=True)
             results["breakdown"] = readers.breakdown(driver, pathd, arguments.breakdown_rounds, change_round)
+        if "subscribers" in only:
+            print(f"bench: the first subscriber alone and beside {arguments.subscribers} subscribers and "
+                  f"{arguments.watched_routes} watched routes", file=sys.stderr, flush=True)
+            results["subscribers"] = subscribers.first_subscriber(
+                driver, pathd.socket_path, arguments.subscribers_phases, arguments.subscribers_rounds,
+                arguments.subscribers, arguments.watched_routes, route_steps(driver), pathd.cpu_seconds)
         if "fanout" in only:
             print(f"bench: fan-out to {arguments.subscribers}", file=sys.stderr, flush=True)
             results["fanout"] = fanout(driver, pathd.socket_path, arguments.subscribers, arguments.fanout_trials)

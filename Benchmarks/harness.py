@@ -150,14 +150,19 @@ class Pathd:
         return context_switches(self.pid)
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        terminate(self.process, 10)
         self.log.close()
+
+
+def terminate(process, timeout):
+    """SIGTERM, then SIGKILL if `process` has not ended within `timeout` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 def cpu_seconds(pid):
@@ -286,6 +291,23 @@ class ProcessStream(Stream):
                 self.process.kill()
                 self.process.wait()
         self.process.stdout.close()
+
+
+class PipedStream(ProcessStream):
+    """A process's stdout read through pathd-linestamp (stdin mode), which stamps each
+    line as its blocking read returns it; ends with the process."""
+
+    def __init__(self, command, linestamp):
+        self.source = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.DEVNULL)
+        super().__init__([linestamp], parse_json=True, stamped=True, stdin=self.source.stdout)
+        self.source.stdout.close()  # linestamp holds it
+        self.started = now()
+
+    def stop(self):
+        terminate(self.source, 5)
+        self.source.stdin.close()
+        super().stop()
 
 
 class StampedSubscriber(ProcessStream):

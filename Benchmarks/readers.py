@@ -12,7 +12,7 @@ import shutil
 import signal
 import subprocess
 
-from harness import IP, ProcessStream, kib, process_status, summary_ms
+from harness import IP, PipedStream, ProcessStream, kib, process_status, summary_ms
 
 
 def sibling(pathd_binary, name):
@@ -37,8 +37,14 @@ def engine(binary, namespace):
     return ProcessStream([IP, "netns", "exec", namespace, binary], parse=engine_line)
 
 
-def pathctl_monitor(binary, socket_path):
-    return ProcessStream([binary, "--socket", socket_path, "monitor", "--json"], parse_json=True)
+def pathctl_monitor(binary, socket_path, linestamp=None):
+    """`pathctl monitor --json`, its stdout piped through pathd-linestamp as `ip monitor`'s
+    is, so that its lines are stamped like pathd's own (by a blocked reader) and not by
+    the bench's select loop, busy with pathd's line of the same change."""
+    command = [binary, "--socket", socket_path, "monitor", "--json"]
+    if linestamp:
+        return PipedStream(command, linestamp)
+    return ProcessStream(command, parse_json=True)
 
 
 def engine_start(binary, namespace, trials):

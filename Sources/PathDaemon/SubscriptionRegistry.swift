@@ -39,7 +39,7 @@ struct SubscriptionTerms: Hashable, Sendable {
 /// relation.
 struct SubscriptionRegistry {
     private var subscriptions: [SubscriptionKey: SubscriptionTerms] = [:]
-    private var byTopic: [SubscriptionTopic: Set<SubscriptionKey>] = [:]
+    private var byTopic: [SubscriptionTopic: SubscriberList] = [:]
     private var byClient: [ClientID: ClientSubscriptions] = [:]
     /// Route subscriptions per user they count against (`SubscriptionTerms.countedUser`).
     private var routesByUser: [UInt32: Int] = [:]
@@ -97,12 +97,12 @@ struct SubscriptionRegistry {
     }
 
     /// The topics anyone is subscribed to.
-    var subscribedTopics: Dictionary<SubscriptionTopic, Set<SubscriptionKey>>.Keys { byTopic.keys }
+    var subscribedTopics: Dictionary<SubscriptionTopic, SubscriberList>.Keys { byTopic.keys }
 
     subscript(key: SubscriptionKey) -> SubscriptionTerms? { subscriptions[key] }
 
-    /// The subscriptions to `topic`.
-    func subscribers(of topic: SubscriptionTopic) -> Set<SubscriptionKey> { byTopic[topic] ?? [] }
+    /// The subscriptions to `topic`, oldest first: the order their lines go out in.
+    func subscribers(of topic: SubscriptionTopic) -> SubscriberList { byTopic[topic] ?? SubscriberList() }
 
     /// Adds a subscription and returns its key. A route counted against `countedUser`
     /// takes that user's reservation (`reserveRoute`), which must exist.
@@ -117,7 +117,7 @@ struct SubscriptionRegistry {
         let terms = SubscriptionTerms(id: id, topic: topic, countedUser: countedUser,
                                       idMember: EncodedPathLine.idMember(id))
         subscriptions[key] = terms
-        byTopic[topic, default: []].insert(key)
+        byTopic[topic, default: SubscriberList()].insert(key)
         if let countedUser {
             precondition(reservedRoutesByUser[countedUser] != nil, "a counted route is reserved when admitted")
             Self.decrement(&reservedRoutesByUser, countedUser)

@@ -17,15 +17,40 @@ struct SubscriptionRegistryTests {
         let a = registry.add(client: alice, id: .string("w"), topic: .path(wifi)).key
         let b = registry.add(client: bob, id: .string("w"), topic: .path(wifi)).key
         let c = registry.add(client: alice, id: .integer(7), topic: .path(.any)).key
-        #expect(registry.subscribers(of: .path(wifi)) == [a, b])
-        #expect(registry.subscribers(of: .path(.any)) == [c])
+        #expect(Array(registry.subscribers(of: .path(wifi))) == [a, b])
+        #expect(Array(registry.subscribers(of: .path(.any))) == [c])
         #expect(registry.count(of: alice) == 2)
         #expect(registry[c]?.idMember == Array(#","id":7"#.utf8))
         // Same id on another connection: untouched.
         #expect(registry.remove(client: alice, id: .string("w")).keys == [a])
-        #expect(registry.subscribers(of: .path(wifi)) == [b])
+        #expect(Array(registry.subscribers(of: .path(wifi))) == [b])
         #expect(registry.count(of: alice) == 1)
         #expect(registry.remove(client: alice, id: .string("w")).keys.isEmpty, "already gone")
+    }
+
+    @Test("a topic's subscribers come oldest first, across connections, removals and the holes they leave")
+    func subscriptionOrder() {
+        var registry = SubscriptionRegistry()
+        var expected: [SubscriptionKey] = []
+        // Three connections subscribing in turn, then most of them leaving (enough to
+        // close the holes), then more coming: the order is always the order of subscribing.
+        for index in 0..<300 {
+            let client = ClientID(rawValue: UInt64(index % 3 + 1))
+            expected.append(registry.add(client: client, id: .integer(Int64(index)), topic: .path(wifi)).key)
+        }
+        #expect(Array(registry.subscribers(of: .path(wifi))) == expected)
+        for index in stride(from: 0, to: 300, by: 3) where index % 4 != 0 {
+            _ = registry.remove(client: alice, id: .integer(Int64(index)))
+        }
+        _ = registry.removeAll(of: bob)
+        expected.removeAll { $0.client == bob || ($0.client == alice && $0.number % 4 != 0) }
+        #expect(Array(registry.subscribers(of: .path(wifi))) == expected)
+        for index in 300..<310 {
+            let client = ClientID(rawValue: UInt64(index % 2 == 0 ? 1 : 4))
+            expected.append(registry.add(client: client, id: .integer(Int64(index)), topic: .path(wifi)).key)
+        }
+        #expect(Array(registry.subscribers(of: .path(wifi))) == expected)
+        #expect(registry.subscribers(of: .path(wifi)).count == expected.count)
     }
 
     @Test("unsubscribing an id ends every subscription of the connection with it")
@@ -47,7 +72,7 @@ struct SubscriptionRegistryTests {
         _ = registry.removeAll(of: alice)
         #expect(registry.count == 1)
         #expect(registry.count(of: alice) == 0)
-        #expect(registry.subscribers(of: .path(wifi)) == [kept])
+        #expect(Array(registry.subscribers(of: .path(wifi))) == [kept])
         // Numbers are never reused within a connection's life.
         let again = registry.add(client: bob, id: nil, topic: .path(wifi)).key
         #expect(again.number == kept.number + 1)
