@@ -189,12 +189,15 @@ extension NetlinkMonitor {
     /// Asks the kernel again about gateways whose entries do not name their network yet
     /// (`PathEventSource.refreshNeighbours`): with `ResolveGateways=`, first asks it to
     /// confirm them as a first packet would (a probe of the address it holds, else a
-    /// resolution; none while one runs), then reads them, and delivers what it read as a
-    /// batch. A confirmation by traffic updates an entry without any message, so the
-    /// read is what sees it.
+    /// resolution; none while one runs), then reads them, and has the reader thread
+    /// deliver what it read (`nudge`). A confirmation by traffic updates an entry without
+    /// any message, so the read is what sees it. Delivered by the reader, after what it
+    /// read before and with nothing overtaking it: a batch this queue delivered itself could
+    /// overtake an older one the reader had taken but not yet delivered, and an older
+    /// entry would then replace the newer one.
     public func refreshNeighbours(_ gateways: [Neighbour.Key]) {
         queue.async { [self] in
-            guard case .running = state, !gateways.isEmpty else { return }
+            guard case .running(let reader) = state, !gateways.isEmpty else { return }
             let watched = neighbourWatch.keys
             let asked = gateways.filter(watched.contains)
             guard !asked.isEmpty else { return }
@@ -205,8 +208,7 @@ extension NetlinkMonitor {
                     events = try readNeighbours(asked)
                 }
                 pending += events
-                deliver(try takeBatch(isFullState: false))
-                if let follow = followGateways() { deliver(follow) }
+                reader.nudge()
             } catch {
                 fail(.failure(error.description))
             }

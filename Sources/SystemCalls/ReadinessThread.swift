@@ -13,7 +13,9 @@ import Glibc
 ///
 /// `stop()` writes to an eventfd the thread polls too; the thread then calls `onStop`
 /// (on itself) and ends. `onReadable` is never called after `stop()` returned and the
-/// handler it may be running returned.
+/// handler it may be running returned. `nudge()` writes to another: the thread calls
+/// `onReadable` once more, as if the descriptor were readable, so that work queued
+/// elsewhere is handed on by this thread, in order with what it reads.
 public final class ReadinessThread: Sendable {
     /// What the thread does after `onReadable` returns.
     public enum Next: Sendable {
@@ -26,6 +28,7 @@ public final class ReadinessThread: Sendable {
     }
 
     private let wakeup: FileDescriptor
+    private let nudges: FileDescriptor
 
     /// Starts the thread. `name` is the thread's name (15 bytes at most are kept, as
     /// `ps -L` and `top -H` show it).
@@ -33,8 +36,16 @@ public final class ReadinessThread: Sendable {
                 onStop: @escaping @Sendable () -> Void) throws(Errno) {
         let event = try syscall { pathd_eventfd() }
         wakeup = FileDescriptor(rawValue: event)
-        let body = ThreadBody(name: name, descriptor: descriptor, wakeup: event, onReadable: onReadable,
-                              onStop: onStop)
+        let nudge: Int32
+        do {
+            nudge = try syscall { pathd_eventfd() }
+        } catch {
+            wakeup.close()
+            throw error
+        }
+        nudges = FileDescriptor(rawValue: nudge)
+        let body = ThreadBody(name: name, descriptor: descriptor, wakeup: event, nudge: nudge,
+                              onReadable: onReadable, onStop: onStop)
         let context = Unmanaged.passRetained(body).toOpaque()
         var thread = pthread_t()
         let created = pthread_create(&thread, nil, { context in
@@ -45,32 +56,45 @@ public final class ReadinessThread: Sendable {
         guard created == 0 else {
             Unmanaged<ThreadBody>.fromOpaque(context).release()
             wakeup.close()
+            nudges.close()
             throw Errno(rawValue: created)
         }
         pthread_detach(thread)
     }
 
     /// Ends the thread after the handler it may be running; callable from any thread,
-    /// more than once. The eventfd closes when the thread ends.
+    /// more than once. The eventfds close when the thread ends.
     public func stop() {
+        Self.signal(wakeup)
+    }
+
+    /// Has the thread call `onReadable` once more soon, after the call it may be running;
+    /// callable from any thread. Nudges before that call count as one.
+    public func nudge() {
+        Self.signal(nudges)
+    }
+
+    private static func signal(_ event: FileDescriptor) {
         var one: UInt64 = 1
-        _ = withUnsafeBytes(of: &one) { write(wakeup.rawValue, $0.baseAddress, $0.count) }
+        _ = withUnsafeBytes(of: &one) { write(event.rawValue, $0.baseAddress, $0.count) }
     }
 }
 
-/// What the thread runs; it owns the eventfd's closing.
+/// What the thread runs; it owns the eventfds' closing.
 private final class ThreadBody: Sendable {
     let name: String
     let descriptor: Int32
     let wakeup: Int32
+    let nudge: Int32
     let onReadable: @Sendable () -> ReadinessThread.Next
     let onStop: @Sendable () -> Void
 
-    init(name: String, descriptor: Int32, wakeup: Int32, onReadable: @escaping @Sendable () -> ReadinessThread.Next,
-         onStop: @escaping @Sendable () -> Void) {
+    init(name: String, descriptor: Int32, wakeup: Int32, nudge: Int32,
+         onReadable: @escaping @Sendable () -> ReadinessThread.Next, onStop: @escaping @Sendable () -> Void) {
         self.name = name
         self.descriptor = descriptor
         self.wakeup = wakeup
+        self.nudge = nudge
         self.onReadable = onReadable
         self.onStop = onStop
     }
@@ -80,25 +104,35 @@ private final class ThreadBody: Sendable {
         defer {
             onStop()
             _ = close(wakeup)
+            _ = close(nudge)
         }
         var next = ReadinessThread.Next.wait
         while true {
             if case .wait = next {
                 var watched = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
-                               pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0)]
-                let ready = poll(&watched, 2, -1)
+                               pollfd(fd: wakeup, events: Int16(POLLIN), revents: 0),
+                               pollfd(fd: nudge, events: Int16(POLLIN), revents: 0)]
+                let ready = poll(&watched, 3, -1)
                 if ready < 0 {
                     if errno == EINTR { continue }
                     return  // EFAULT, EINVAL, ENOMEM: nothing left to wait with
                 }
                 if watched[1].revents != 0 { return }
-                if watched[0].revents == 0 { continue }
+                if watched[2].revents != 0 { takeNudges() }
+                if watched[0].revents == 0 && watched[2].revents == 0 { continue }
             } else if stopRequested() {
                 return
             }
             next = onReadable()
             if case .stop = next { return }
         }
+    }
+
+    /// Resets the nudge eventfd (a read returns the count and zeroes it): the nudges so
+    /// far are answered by the call that follows.
+    private func takeNudges() {
+        var count: UInt64 = 0
+        _ = withUnsafeMutableBytes(of: &count) { read(nudge, $0.baseAddress, $0.count) }
     }
 
     /// Whether `stop()` wrote to the eventfd (read without waiting).
