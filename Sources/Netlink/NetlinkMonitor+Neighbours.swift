@@ -20,6 +20,10 @@ struct NeighbourWatch {
     private(set) var gateways: [InterfaceIndex: [AddressFamily: IPAddress]] = [:]
     /// The kernel refused a resolution (no CAP_NET_ADMIN): this monitor asks no more.
     var isResolutionRefused = false
+    /// Whether the gateways changed since the filter was attached (`takeFollowUp`), and
+    /// those whose entries a batch read before the filter passed their messages.
+    private var isFilterStale = false
+    private var toReadAgain: Set<Neighbour.Key> = []
 
     /// Every gateway, as the filter passes their entries.
     var keys: Set<Neighbour.Key> {
@@ -55,7 +59,8 @@ struct NeighbourWatch {
 
     /// Takes the gateways of a batch's interface lookups, and drops those of links no
     /// longer asked about (`asked`); returns the gateways that are new and those that
-    /// are gone.
+    /// are gone. When any changed, the filter is stale and the new ones are to be read
+    /// again once it passes them (`takeFollowUp`).
     mutating func noteGateways(in events: [NetworkEvent],
                                asked: Set<InterfaceIndex>) -> (added: Set<Neighbour.Key>, removed: Set<Neighbour.Key>) {
         let before = keys
@@ -69,7 +74,23 @@ struct NeighbourWatch {
         }
         gateways = gateways.filter { asked.contains($0.key) && !$0.value.isEmpty }
         let after = keys
-        return (after.subtracting(before), before.subtracting(after))
+        let (added, removed) = (after.subtracting(before), before.subtracting(after))
+        if !added.isEmpty || !removed.isEmpty {
+            isFilterStale = true
+            toReadAgain.formUnion(added)
+        }
+        return (added, removed)
+    }
+
+    /// After a batch whose gateways changed was delivered: nil while the filter passes
+    /// the current gateways; else the filter is to be attached again and these entries
+    /// read again (the gateways added since, those that still are), and nothing more is
+    /// due until the gateways change again.
+    mutating func takeFollowUp() -> [Neighbour.Key]? {
+        guard isFilterStale else { return nil }
+        isFilterStale = false
+        defer { toReadAgain = [] }
+        return toReadAgain.intersection(keys).sorted()
     }
 }
 
@@ -97,13 +118,11 @@ extension NetlinkMonitor {
     /// entries as they are (a filter passes only later messages), and the gone ones are
     /// forgotten.
     func gatewayEvents(after events: [NetworkEvent]) throws(NetlinkError) -> [NetworkEvent] {
-        let (added, removed) = neighbourWatch.noteGateways(in: events, asked: lookupInterfaces)
-        guard !added.isEmpty || !removed.isEmpty else { return [] }
         // The filter is attached after the batch is delivered (`followGateways`): the
         // kernel checks a program of hundreds of instructions in about 0.3 ms, which the
         // path's line must not wait for.
-        isRouteFilterStale = true
-        gatewaysToReadAgain.formUnion(added)
+        let (added, removed) = neighbourWatch.noteGateways(in: events, asked: staleness.lookupInterfaces)
+        guard !added.isEmpty || !removed.isEmpty else { return [] }
         return removed.sorted().map { .neighbourRemoved($0) } + (try readNeighbours(added.sorted()))
     }
 
@@ -112,11 +131,8 @@ extension NetlinkMonitor {
     /// about them between the batch's read and the new filter did not pass; a batch of
     /// what was read, nil when nothing is due (or the monitor failed).
     func followGateways() -> EventBatch? {
-        guard isRouteFilterStale, case .running = state else { return nil }
-        isRouteFilterStale = false
+        guard case .running = state, let again = neighbourWatch.takeFollowUp() else { return nil }
         if let eventSocket { attachRouteFilter(to: eventSocket) }
-        let again = gatewaysToReadAgain.intersection(neighbourWatch.keys).sorted()
-        gatewaysToReadAgain = []
         guard !again.isEmpty else { return nil }
         do throws(NetlinkError) {
             pending += try readNeighbours(again)
