@@ -175,14 +175,15 @@ public final class KernelStateTracker: @unchecked Sendable {
     public func lookUpRoute(to destination: IPAddress, through interface: InterfaceIndex? = nil,
                             reply: @escaping @Sendable (Result<DestinationLookup, RouteLookupError>) -> Void) {
         lookUpRoutes([RouteQuestion(destination: destination, interface: interface)]) { answers in
-            reply(answers.first ?? .failure(RouteLookupError("no answer")))
+            reply(answers.first.map { $0.map(\.lookup) } ?? .failure(RouteLookupError("no answer")))
         }
     }
 
     /// `lookUpRoute` for several questions, asked together on the source's queue;
-    /// `reply` gets one answer per question, in their order, on `queue`.
+    /// `reply` gets one answer per question, in their order, on `queue`, each with when
+    /// the source asked it (to give back as a later question's `known` answers).
     public func lookUpRoutes(_ questions: [RouteQuestion],
-                             reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
+                             reply: @escaping @Sendable ([Result<AskedLookup, RouteLookupError>]) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard lifecycle == .running, let source else {
             let restarting = RouteLookupError("the network monitor is restarting; ask again")
@@ -190,7 +191,7 @@ public final class KernelStateTracker: @unchecked Sendable {
             return
         }
         let asked = questions.map {
-            RouteQuestion(destination: $0.destination.socketDestination, interface: $0.interface)
+            RouteQuestion(destination: $0.destination.socketDestination, interface: $0.interface, known: $0.known)
         }
         source.lookUpRoutes(asked) { [queue] answers in
             queue.async { reply(answers) }

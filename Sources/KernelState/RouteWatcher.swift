@@ -38,8 +38,10 @@ public struct RouteHolder: Hashable, Sendable, CustomStringConvertible {
 /// distinct route, however many subscribers it has. While a round is out, further
 /// changes only mark that one more round is due, so a burst of batches costs at most two
 /// rounds. `onChange` hears of the routes answered, part by part, and of every route
-/// after a resync. It is the one owner of the watched destinations: the
-/// tracker reads them for its sources' kernel-side route filter.
+/// after a resync. It is the one owner of the watched destinations (the tracker reads
+/// them for its sources' kernel-side route filter) and of their last answers: each is
+/// given back with the route's next question (`RouteQuestion.known`), so the source asks
+/// again only through the links a change could have reached, and keeps none.
 ///
 /// Threading: the tracker's queue only, as `KernelStateTracker`. `@unchecked Sendable`: the
 /// lookups' replies capture `self` and are called on that queue.
@@ -47,8 +49,23 @@ public final class RouteWatcher: @unchecked Sendable {
     private struct Entry {
         /// The kernel's latest answer; nil until the first arrives.
         var answer: WatchedRouteAnswer?
+        /// When the source asked a `.lookup` answer (`AskedLookup.askedAt`).
+        var askedAt: LookupStamp?
         /// Who holds it; never empty while the entry exists.
         var holders: Set<RouteHolder>
+
+        init(answer: WatchedRouteAnswer? = nil, askedAt: LookupStamp? = nil, holders: Set<RouteHolder>) {
+            self.answer = answer
+            self.askedAt = askedAt
+            self.holders = holders
+        }
+
+        /// The answers to give back with the next question (`RouteQuestion.known`), so
+        /// that the source asks again only through the links a change could have reached.
+        var known: KnownAnswers? {
+            guard case .lookup(let lookup)? = answer, let askedAt else { return nil }
+            return AskedLookup(lookup, askedAt: askedAt).known
+        }
     }
 
     private let kernelState: KernelStateTracker
@@ -115,11 +132,11 @@ public final class RouteWatcher: @unchecked Sendable {
                     watchedDestinationsChanged()
                 }
                 reply(.failure(error))
-            case .success(let lookup)?:
-                reply(.success(settle(route, by: holder, answer: .lookup(lookup))))
+            case .success(let asked)?:
+                reply(.success(settle(route, by: holder, answer: .lookup(asked.lookup), askedAt: asked.askedAt)))
             case nil:
                 // The zone names no interface: not asked (`ask`).
-                reply(.success(settle(route, by: holder, answer: .noInterface)))
+                reply(.success(settle(route, by: holder, answer: .noInterface, askedAt: nil)))
             }
         }
     }
@@ -128,10 +145,10 @@ public final class RouteWatcher: @unchecked Sendable {
     /// lookup of another caller unwatched it), the route is watched again for `holder`
     /// with this answer: the holder releases what it no longer needs (`release`).
     private func settle(_ route: WatchedRoute, by holder: RouteHolder,
-                        answer: WatchedRouteAnswer) -> WatchedRouteAnswer {
+                        answer: WatchedRouteAnswer, askedAt: LookupStamp?) -> WatchedRouteAnswer {
         if let kept = entries[route]?.answer { return kept }
         let wasWatched = entries[route] != nil
-        entries[route] = Entry(answer: answer, holders: entries[route]?.holders ?? [holder])
+        entries[route] = Entry(answer: answer, askedAt: askedAt, holders: entries[route]?.holders ?? [holder])
         if !wasWatched { watchedDestinationsChanged() }
         return answer
     }
@@ -204,7 +221,7 @@ public final class RouteWatcher: @unchecked Sendable {
     /// generation before that generation's resync line, and the resync's round tells
     /// every route.
     private func ask(_ routes: ArraySlice<WatchedRoute>, publishingIn generation: Generation?,
-                     then: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
+                     then: @escaping @Sendable ([Result<AskedLookup, RouteLookupError>]) -> Void) {
         // A zone is resolved against the snapshot now: a link that went away is no
         // question for the kernel, and the report says so.
         var questions: [RouteQuestion] = []
@@ -212,12 +229,12 @@ public final class RouteWatcher: @unchecked Sendable {
         var gone: [WatchedRoute] = []
         for route in routes.prefix(Self.routesPerPart) {
             guard let zone = route.zone else {
-                questions.append(RouteQuestion(destination: route.destination))
+                questions.append(RouteQuestion(destination: route.destination, known: entries[route]?.known))
                 asked.append(route)
                 continue
             }
             guard let link = kernelState.snapshot.link(zone: zone) else {
-                if record(route, .noInterface) { gone.append(route) }
+                if record(route, .noInterface, askedAt: nil) { gone.append(route) }
                 continue
             }
             questions.append(RouteQuestion(destination: route.destination, interface: link.index))
@@ -229,8 +246,8 @@ public final class RouteWatcher: @unchecked Sendable {
             var answered = gone
             for (route, answer) in zip(asked, answers) {
                 switch answer {
-                case .success(let lookup):
-                    if record(route, .lookup(lookup)) { answered.append(route) }
+                case .success(let asked):
+                    if record(route, .lookup(asked.lookup), askedAt: asked.askedAt) { answered.append(route) }
                 case .failure(let error):
                     // Not an answer about the route: the last report stands until the
                     // next round (a broken socket makes the tracker replace the source).
@@ -248,9 +265,10 @@ public final class RouteWatcher: @unchecked Sendable {
 
     /// Records the answer for `route` while it is watched; whether it had one before
     /// (the first is `watch`'s to tell).
-    private func record(_ route: WatchedRoute, _ answer: WatchedRouteAnswer) -> Bool {
+    private func record(_ route: WatchedRoute, _ answer: WatchedRouteAnswer, askedAt: LookupStamp?) -> Bool {
         guard let previous = entries[route] else { return false }
         entries[route]?.answer = answer
+        entries[route]?.askedAt = askedAt
         return previous.answer != nil
     }
 

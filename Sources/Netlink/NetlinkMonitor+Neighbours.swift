@@ -20,6 +20,10 @@ struct NeighbourWatch {
     private(set) var gateways: [InterfaceIndex: [AddressFamily: IPAddress]] = [:]
     /// The kernel refused a resolution (no CAP_NET_ADMIN): this monitor asks no more.
     var isResolutionRefused = false
+    /// Whether the gateways changed since the filter was attached (`takeFollowUp`), and
+    /// those whose entries a batch read before the filter passed their messages.
+    private var isFilterStale = false
+    private var toReadAgain: Set<Neighbour.Key> = []
 
     /// The gateways the attached filter passes (`NetlinkMonitor.attachRouteFilter`): the
     /// present ones and up to `formerGatewaysKept` that went since. A default route
@@ -86,7 +90,9 @@ struct NeighbourWatch {
 
     /// Takes the gateways of a batch's interface lookups, and drops those of links no
     /// longer asked about (`asked`); returns the gateways that are new and those that
-    /// are gone.
+    /// are gone. When any changed and the filter does not pass them (`needsNewFilter`),
+    /// it is stale, and the new ones it did not pass are to be read again once it passes
+    /// them (`takeFollowUp`).
     mutating func noteGateways(in events: [NetworkEvent],
                                asked: Set<InterfaceIndex>) -> (added: Set<Neighbour.Key>, removed: Set<Neighbour.Key>) {
         let before = keys
@@ -100,7 +106,23 @@ struct NeighbourWatch {
         }
         gateways = gateways.filter { asked.contains($0.key) && !$0.value.isEmpty }
         let after = keys
-        return (after.subtracting(before), before.subtracting(after))
+        let (added, removed) = (after.subtracting(before), before.subtracting(after))
+        if (!added.isEmpty || !removed.isEmpty) && needsNewFilter {
+            isFilterStale = true
+            toReadAgain.formUnion(added.subtracting(filtered))
+        }
+        return (added, removed)
+    }
+
+    /// After a batch whose gateways changed was delivered: nil while the filter passes
+    /// the current gateways; else the filter is to be attached again and these entries
+    /// read again (the gateways added since, those that still are), and nothing more is
+    /// due until the gateways change again.
+    mutating func takeFollowUp() -> [Neighbour.Key]? {
+        guard isFilterStale else { return nil }
+        isFilterStale = false
+        defer { toReadAgain = [] }
+        return toReadAgain.intersection(keys).sorted()
     }
 }
 
@@ -128,19 +150,15 @@ extension NetlinkMonitor {
     /// entries as they are (a filter passes only later messages), and the gone ones are
     /// forgotten.
     func gatewayEvents(after events: [NetworkEvent]) throws(NetlinkError) -> [NetworkEvent] {
-        let (added, removed) = neighbourWatch.noteGateways(in: events, asked: lookupInterfaces)
-        guard !added.isEmpty || !removed.isEmpty else { return [] }
         // The filter is attached after the batch is delivered (`followGateways`): the
         // kernel checks a program of hundreds of instructions in about 0.3 ms, which the
         // path's line must not wait for. A gateway the filter still passes (one that went
-        // and came back) needs neither a new program nor a second read.
-        // A former gateway the filter still passes keeps its entry, current: its return
-        // needs no read before the line.
+        // and came back) needs neither a new program nor a second read: a former gateway
+        // the filter still passes keeps its entry, current, so its return needs no read
+        // before the line.
         let followed = neighbourWatch.filtered
-        if neighbourWatch.needsNewFilter {
-            isRouteFilterStale = true
-            gatewaysToReadAgain.formUnion(added.subtracting(followed))
-        }
+        let (added, removed) = neighbourWatch.noteGateways(in: events, asked: staleness.lookupInterfaces)
+        guard !added.isEmpty || !removed.isEmpty else { return [] }
         return removed.subtracting(followed).sorted().map { .neighbourRemoved($0) }
             + (try readNeighbours(added.subtracting(followed).sorted()))
     }
@@ -150,14 +168,11 @@ extension NetlinkMonitor {
     /// about them between the batch's read and the new filter did not pass; a batch of
     /// what was read, nil when nothing is due (or the monitor failed).
     func followGateways() -> EventBatch? {
-        guard isRouteFilterStale, case .running = state else { return nil }
-        isRouteFilterStale = false
+        guard case .running = state, let again = neighbourWatch.takeFollowUp() else { return nil }
         let followed = neighbourWatch.filtered
         if let eventSocket { attachRouteFilter(to: eventSocket) }
         // Former gateways the new filter no longer passes: their entries would go stale.
         let dropped = followed.subtracting(neighbourWatch.filtered).sorted().map { NetworkEvent.neighbourRemoved($0) }
-        let again = gatewaysToReadAgain.intersection(neighbourWatch.keys).sorted()
-        gatewaysToReadAgain = []
         guard !again.isEmpty || !dropped.isEmpty else { return nil }
         do throws(NetlinkError) {
             pending += try dropped + readNeighbours(again)

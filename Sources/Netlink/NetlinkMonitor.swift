@@ -55,23 +55,9 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     var requestSocket: NetlinkSocket?
     /// Link and address events decoded since the last delivered batch, in kernel order.
     var pending: [NetworkEvent] = []
-    /// The families whose answers something since the last batch could have changed:
-    /// the next batch asks only these (`lookups()`). A route, an address or a rule
-    /// message is of one family, and no answer of the other reads it (an IPv4 lookup
-    /// never walks IPv6 tables, rules or addresses); a link message makes both stale.
-    var staleFamilies: Set<AddressFamily> = []
-    /// The links that are up and not loopback, as the delivered link events left them:
-    /// each gets its own lookups (`lookups()`). A link that is down is refused by the
-    /// kernel before any table is read, so it is not asked about.
-    var lookupInterfaces: Set<InterfaceIndex> = []
-    /// Of `lookupInterfaces`, those whose own lookups the events since the last batch
-    /// could have changed: the next batch asks only these (`lookups()`). Every link at
-    /// first: a generation's first batch is the full state.
-    var staleInterfaces = StaleInterfaces.all
-    /// The links some link names as its master (IFLA_MASTER: a bridge, a bond, a VRF):
-    /// a change of one of these makes every link's lookups stale (`StaleInterfaces`).
-    /// Only grows; a master that is no longer one costs a few extra lookups.
-    var masters: Set<InterfaceIndex> = []
+    /// Which lookups the changes read since the last batch make stale, and which links
+    /// carry lookups (`LookupStaleness`).
+    var staleness: LookupStaleness
 
     /// Whether the kernel took a route filter that drops anything (`attachRouteFilter`).
     private(set) var isRouteFilterAttached = false
@@ -83,23 +69,8 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     private var hasLoggedCoarseNeighbours = false
     /// The destinations of watched routes (`passRoutes(covering:)`), which the filter passes.
     var watchedDestinations: Set<IPAddress> = []
-    /// The answers through each link last asked for each of `watchedDestinations`, kept
-    /// while no change could have reached them (`linksToAsk`): a watched route asked
-    /// again after every change asks its own route, and a link's only when stale.
-    var watchedAnswers: [IPAddress: KeptAnswers] = [:]
-    /// The staleness clock of `watchedAnswers`: batches delivered so far, and for each
-    /// link the number of the last one whose events could have changed its answers
-    /// (`staleInterfaces` when it was delivered; a link that goes is forgotten);
-    /// `everyLinkStaleAt` for the events that reach every link.
-    var deliveredBatches = 0
-    var linkStaleAt: [InterfaceIndex: Int] = [:]
-    var everyLinkStaleAt = 0
     /// The gateways' neighbour entries and the links' carrier (NetlinkMonitor+Neighbours.swift).
     var neighbourWatch = NeighbourWatch()
-    /// The gateways changed since the filter was attached (`followGateways`), and those
-    /// whose entries a batch read before it passed their messages.
-    var isRouteFilterStale = false
-    var gatewaysToReadAgain: Set<Neighbour.Key> = []
 
     /// The event socket's receive buffer as obtained (getsockopt SO_RCVBUF after
     /// setting it), as the EPERM fallback's log line reports it. Linux reports twice
@@ -120,6 +91,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
         self.deliver = deliver
         self.lost = lost
         self.log = log
+        self.staleness = LookupStaleness(generation: generation)
         self.classifier = SysfsClassifier(sysfsRoot: configuration.sysfsRoot) { log(.notice, $0) }
     }
 

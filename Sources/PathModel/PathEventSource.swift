@@ -23,9 +23,11 @@ public protocol PathEventSource: AnyObject, Sendable {
     /// the work already queued there, with one answer per question in their order, once
     /// all are asked (the netlink monitor asks a few dozen per turn of its queue, so that
     /// a long round delays its other work by one turn only). A source that can no longer
-    /// ask (cancelled, its socket failed) answers each with a failure.
+    /// ask (cancelled, its socket failed) answers each with a failure. A question's
+    /// `known` answers are those a source gave before: it may keep those no change could
+    /// have reached since (`AskedLookup.askedAt`) instead of asking again.
     func lookUpRoutes(_ questions: [RouteQuestion],
-                      reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void)
+                      reply: @escaping @Sendable ([Result<AskedLookup, RouteLookupError>]) -> Void)
     /// The destinations of the watched routes: a route message that covers one of them
     /// must reach the source (the netlink monitor's kernel-side filter passes it from
     /// now on). Returns at once; applied in order with the lookups, so a lookup asked
@@ -44,10 +46,52 @@ public protocol PathEventSource: AnyObject, Sendable {
 public struct RouteQuestion: Hashable, Sendable {
     public var destination: IPAddress
     public var interface: InterfaceIndex?
+    /// The answers through each interface a source gave for `destination` before (a
+    /// watched route's, which `RouteWatcher` keeps), for a question without `interface`.
+    public var known: KnownAnswers?
 
-    public init(destination: IPAddress, interface: InterfaceIndex? = nil) {
+    public init(destination: IPAddress, interface: InterfaceIndex? = nil, known: KnownAnswers? = nil) {
         self.destination = destination
         self.interface = interface
+        self.known = known
+    }
+}
+
+/// When a source asked an answer, by its own clock: its generation and the batches it
+/// had delivered then. A source keeps an answer only while no batch since could have
+/// changed it, and never another generation's.
+public struct LookupStamp: Hashable, Sendable {
+    public var generation: Generation
+    public var batch: Int
+
+    public init(generation: Generation, batch: Int) {
+        self.generation = generation
+        self.batch = batch
+    }
+}
+
+/// A source's answer about one destination and when it asked it.
+public struct AskedLookup: Hashable, Sendable {
+    public var lookup: DestinationLookup
+    public var askedAt: LookupStamp
+
+    public init(_ lookup: DestinationLookup, askedAt: LookupStamp) {
+        self.lookup = lookup
+        self.askedAt = askedAt
+    }
+
+    /// What to give back with the next question about the destination (`RouteQuestion.known`).
+    public var known: KnownAnswers { KnownAnswers(throughInterface: lookup.throughInterface, askedAt: askedAt) }
+}
+
+/// The answers through each interface a source gave for a destination, and when.
+public struct KnownAnswers: Hashable, Sendable {
+    public var throughInterface: [InterfaceIndex: RouteLookup]
+    public var askedAt: LookupStamp
+
+    public init(throughInterface: [InterfaceIndex: RouteLookup], askedAt: LookupStamp) {
+        self.throughInterface = throughInterface
+        self.askedAt = askedAt
     }
 }
 

@@ -49,16 +49,18 @@ public final class FakeEventSource: PathEventSource, Sendable {
 
     /// Answers from the fake kernel's routes on the source's queue, as the netlink
     /// monitor answers on its own, all questions in one turn; a held lookup waits there
-    /// for the test's gate.
+    /// for the test's gate. The fake keeps no known answers: each is asked again.
     public func lookUpRoutes(_ questions: [RouteQuestion],
-                             reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
-        queue.async { [network] in
+                             reply: @escaping @Sendable ([Result<AskedLookup, RouteLookupError>]) -> Void) {
+        queue.async { [network, generation] in
             guard let network else {
                 reply(questions.map { _ in .failure(RouteLookupError("the fake source has no network")) })
                 return
             }
             reply(questions.map {
-                network.answerLookup(to: $0.destination, through: $0.interface).map { DestinationLookup(route: $0) }
+                network.answerLookup(to: $0.destination, through: $0.interface).map {
+                    AskedLookup(DestinationLookup(route: $0), askedAt: LookupStamp(generation: generation, batch: 0))
+                }
             })
         }
     }

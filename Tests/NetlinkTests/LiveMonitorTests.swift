@@ -61,7 +61,7 @@ import Testing
         let count = NetlinkMonitor.lookupsPerTurn * 2 + 3
         let questions = (0..<count).map { RouteQuestion(destination: .v4(0x7F00_0001 + UInt32($0))) }
         let done = DispatchSemaphore(value: 0)
-        let answers = Mutex<[Result<DestinationLookup, RouteLookupError>]>([])
+        let answers = Mutex<[Result<AskedLookup, RouteLookupError>]>([])
         monitor.lookUpRoutes(questions) { result in
             answers.withLock { $0 = result }
             done.signal()
@@ -70,7 +70,7 @@ import Testing
         let result = answers.withLock { $0 }
         #expect(result.count == count)
         for answer in result {
-            guard case .success(let lookup) = answer, case .route(let route) = lookup.route else {
+            guard case .success(let asked) = answer, case .route(let route) = asked.lookup.route else {
                 Issue.record("not a route: \(answer)")
                 continue
             }

@@ -17,11 +17,17 @@ struct WatchedRouteRoundTests {
     static let v4 = IPAddress("198.18.0.1")!
     static let v6 = IPAddress("2001:db8:ffff::1")!
 
-    /// Asks `monitor` about `destinations` and waits for the answers.
-    static func ask(_ monitor: NetlinkMonitor, _ destinations: [IPAddress]) throws -> [DestinationLookup] {
+    /// Asks `monitor` about `destinations` and waits for the answers; with the answers of
+    /// the last round (`known`, in the same order), given back as a watcher gives them.
+    static func ask(_ monitor: NetlinkMonitor, _ destinations: [IPAddress],
+                    known: [AskedLookup] = []) throws -> [AskedLookup] {
         let done = DispatchSemaphore(value: 0)
-        let answers = Mutex<[Result<DestinationLookup, RouteLookupError>]>([])
-        monitor.lookUpRoutes(destinations.map { RouteQuestion(destination: $0) }) { result in
+        let answers = Mutex<[Result<AskedLookup, RouteLookupError>]>([])
+        let questions = destinations.enumerated().map { position, destination in
+            RouteQuestion(destination: destination,
+                          known: known.indices.contains(position) ? known[position].known : nil)
+        }
+        monitor.lookUpRoutes(questions) { result in
             answers.withLock { $0 = result }
             done.signal()
         }
@@ -112,15 +118,21 @@ struct WatchedRouteRoundTests {
         _ = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
         let destinations = [Self.v4, Self.v6]
         monitor.passRoutes(covering: Set(destinations))
-        _ = try Self.ask(monitor, destinations)
+        var answers = try Self.ask(monitor, destinations)
         let links = [host.index("a0"), host.index("b0"), host.index("c0")]
-        #expect(monitor.queue.sync { monitor.linksToAsk(Self.v4, among: links) }.isEmpty, "nothing changed since")
+        func linksToAsk() -> [InterfaceIndex] {
+            monitor.queue.sync { monitor.staleness.linksToAsk(known: answers[0].known, among: links) }
+        }
+        #expect(linksToAsk().isEmpty, "nothing changed since")
 
         // A route through b0 covering the IPv4 destination: b0's answers alone are stale.
+        // Its batch is the one with lookups (the first batch's gateways may still bring a
+        // batch of their entries, `followGateways`, which asks nothing).
         try host.namespace.ip("route", "add", "198.18.0.0/24", "via", "10.2.0.2", "dev", "b0")
-        #expect(inbox.first { !$0.events.isEmpty } != nil, "no batch after the route; lost: \(inbox.lostReasons)")
-        #expect(monitor.queue.sync { monitor.linksToAsk(Self.v4, among: links) } == [host.index("b0")])
-        _ = try Self.ask(monitor, destinations)
+        #expect(inbox.first { $0.events.contains { if case .routeLookup = $0 { true } else { false } } } != nil,
+                "no batch after the route; lost: \(inbox.lostReasons)")
+        #expect(linksToAsk() == [host.index("b0")])
+        answers = try Self.ask(monitor, destinations, known: answers)
 
         // Then changes of every kind, each followed by a round, as the watcher asks.
         let changes: [[String]] = [
@@ -136,18 +148,18 @@ struct WatchedRouteRoundTests {
         for change in changes {
             try host.namespace.ip(change)
             #expect(inbox.first { !$0.events.isEmpty } != nil, "no batch after \(change); lost: \(inbox.lostReasons)")
-            _ = try Self.ask(monitor, destinations)
+            answers = try Self.ask(monitor, destinations, known: answers)
         }
         try host.peer.ip("link", "set", "pc0", "down")
         #expect(inbox.first { $0.links.contains { $0.name == "c0" && $0.linkState == .noCarrier } } != nil,
                 "c0's carrier loss never arrived; lost: \(inbox.lostReasons)")
-        let kept = try Self.ask(monitor, destinations)
-        // A monitor that watches nothing keeps nothing: it asks every link.
+        let kept = try Self.ask(monitor, destinations, known: answers)
+        // A monitor given no known answers asks every link.
         let freshInbox = BatchInbox()
         let fresh = try host.startMonitor(freshInbox, generation: 2)
         defer { fresh.cancel() }
         _ = try #require(freshInbox.next(), "no first batch from a fresh monitor; lost: \(freshInbox.lostReasons)")
-        #expect(kept == (try Self.ask(fresh, destinations)))
+        #expect(kept.map(\.lookup) == (try Self.ask(fresh, destinations)).map(\.lookup))
         #expect(inbox.lostReasons.isEmpty && freshInbox.lostReasons.isEmpty)
     }
 }
@@ -175,7 +187,7 @@ final class NamespacedSource: PathEventSource, @unchecked Sendable {
     func cancel() { monitor.cancel() }
 
     func lookUpRoutes(_ questions: [RouteQuestion],
-                      reply: @escaping @Sendable ([Result<DestinationLookup, RouteLookupError>]) -> Void) {
+                      reply: @escaping @Sendable ([Result<AskedLookup, RouteLookupError>]) -> Void) {
         monitor.lookUpRoutes(questions, reply: reply)
     }
 
