@@ -171,7 +171,8 @@ final class NetworkRegistry: Sendable {
     private func write() {
         guard let path else { return }
         state.value.isDirty = false
-        let bytes = state.value.networks.values.sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }.flatMap { $0.encodedLine() }
+        let bytes = state.value.networks.values.sorted { ($0.lastSeen, $0.id) < ($1.lastSeen, $1.id) }
+            .flatMap { $0.encodedLine() }
         do {
             try AtomicFile.replace(path, with: bytes, mode: 0o600, syncDirectory: true)
         } catch {
