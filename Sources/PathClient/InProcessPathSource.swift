@@ -76,15 +76,15 @@ final class InProcessPathSource: @unchecked Sendable {
             let kernelState = Self.kernelState(on: queue, settings: settings)
             if let route {
                 let routes = RouteWatcher(kernelState: kernelState, log: .discarding)
-                routes.onChange = { [unowned self] answered, resync, isCurrent in
-                    guard !isCancelled, answered.contains(route), let answer = routes.answer(for: route) else { return }
+                routes.onChange = { [weak self] answered, resync, isCurrent in
+                    guard let self, !isCancelled, answered.contains(route), let answer = routes.answer(for: route) else { return }
                     let judged = judged(route, answer, in: kernelState.snapshot)
                     report(judged, resync: resync, isCurrent: isCurrent, handler)
                 }
                 self.routes = routes
-                kernelState.onChange = { [unowned self] resync in follow(route, resync: resync, handler) }
+                kernelState.onChange = { [weak self] resync in self?.follow(route, resync: resync, handler) }
             } else {
-                kernelState.onChange = { [unowned self] _ in evaluate(handler) }
+                kernelState.onChange = { [weak self] _ in self?.evaluate(handler) }
             }
             kernelState.onFatal = { why in handler(.failed(why)) }
             self.kernelState = kernelState

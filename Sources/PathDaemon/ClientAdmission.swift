@@ -66,8 +66,8 @@ final class ClientAdmission {
 
     func startAccepting() {
         guard acceptor == nil, let listener else { return }
-        let acceptor = ConnectionAcceptor(listener: listener, queue: queue, log: log) { [unowned self] descriptor in
-            admit(descriptor)
+        let acceptor = ConnectionAcceptor(listener: listener, queue: queue, log: log) { [weak self] descriptor in
+            self?.admit(descriptor)
         }
         self.acceptor = acceptor
         acceptor.start()
@@ -120,8 +120,8 @@ final class ClientAdmission {
         }
         budget.admit(connection.userID)
         clients[id] = connection
-        connection.onRequest = { [unowned self] connection, line in onRequest?(connection, line) }
-        connection.onClose = { [unowned self] connection, reason in closed(connection, reason: reason) }
+        connection.onRequest = { [weak self] connection, line in self?.onRequest?(connection, line) }
+        connection.onClose = { [weak self] connection, reason in self?.closed(connection, reason: reason) }
         connection.send(greeting())
         onClientsChanged?()
     }

@@ -99,7 +99,9 @@ extension PathPublisher {
         guard case .some = resolve(route.zone, of: route.destination, id: id, for: connection) else { return }
         if let countedUser { subscriptions.reserveRoute(for: countedUser) }
         connection.deferReply()
-        routes.watch(route, by: .subscribers) { [unowned self, connection] result in
+        routes.watch(route, by: .subscribers) { [weak self, connection] result in
+            // Weak: the kernel's answer may come after the service was torn down.
+            guard let self else { return }
             switch result {
             case .failure(let error):
                 if let countedUser { subscriptions.releaseReservedRoute(of: countedUser) }

@@ -112,9 +112,9 @@ public final class PathService: @unchecked Sendable {
             publisher.publishRoutes(changed, resync: resync)
             watchList.routesChanged()
         }
-        requests.networks = { [unowned self] in networks }
-        requests.reload = { [unowned self] requester, completion in
-            reloadConfiguration(requestedBy: requester, completion: completion)
+        requests.networks = { [weak self] in self?.networks }
+        requests.reload = { [weak self] requester, completion in
+            self?.reloadConfiguration(requestedBy: requester, completion: completion)
         }
         admission.onRequest = { [requests] connection, line in requests.received(line, from: connection) }
         admission.onClosed = { [publisher] connection in publisher.forgetSubscriptions(of: connection) }
@@ -138,15 +138,15 @@ public final class PathService: @unchecked Sendable {
         precondition(lifecycle == .idle, "a PathService is started once")
         lifecycle = .running
         fatalHandler = onFatal
-        kernelState.onChange = { [unowned self] resync in stateChanged(resync: resync) }
-        kernelState.onSourceLost = { [unowned self] loss in records.recordSourceLost(loss) }
-        kernelState.onFatal = { [unowned self] why in fatalHandler?(why) }
+        kernelState.onChange = { [weak self] resync in self?.stateChanged(resync: resync) }
+        kernelState.onSourceLost = { [weak self] loss in self?.records.recordSourceLost(loss) }
+        kernelState.onFatal = { [weak self] why in self?.fatalHandler?(why) }
         // The kernel's dump starts first; the history's file is read meanwhile. Batches
         // hop onto this queue, so the start mark is still recorded before the first path.
         kernelState.start()
         let daemon = configuration.current.daemon
         records.open(historySize: daemon.historySize, stateDirectory: stateDirectory,
-                     metricsFilePath: daemon.metricsFilePath) { [unowned self] in currentMetrics() }
+                     metricsFilePath: daemon.metricsFilePath) { [weak self] in self?.currentMetrics() }
         networks = NetworkRegistry(directory: stateDirectory, queue: queue, scheduler: records.scheduler, log: log)
     }
 

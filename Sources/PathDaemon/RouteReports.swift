@@ -28,8 +28,8 @@ final class RouteReports {
         self.kernelState = kernelState
         self.configuration = configuration
         watcher = RouteWatcher(kernelState: kernelState, log: log)
-        watcher.onChange = { [unowned self] answered, resync, isCurrent in
-            judge(answered, resync: resync, isCurrent: isCurrent)
+        watcher.onChange = { [weak self] answered, resync, isCurrent in
+            self?.judge(answered, resync: resync, isCurrent: isCurrent)
         }
     }
 

@@ -38,7 +38,7 @@ final class ServiceRecords: Sendable {
         /// wasted).
         var phase = Phase.starting
         /// Everything the metrics say now, gathered from the service's parts; given by `open`.
-        var sample: (() -> DaemonMetrics)?
+        var sample: (() -> DaemonMetrics?)?
     }
 
     var counters: DaemonCounters { state.value.counters }
@@ -57,7 +57,7 @@ final class ServiceRecords: Sendable {
     /// Opens the history (with its start mark) and the metrics file, whose text `sample`
     /// gathers from the service's parts.
     func open(historySize: Int, stateDirectory: String?, metricsFilePath: String?,
-              sample: @escaping () -> DaemonMetrics) {
+              sample: @escaping () -> DaemonMetrics?) {
         state.value.sample = sample
         let history = PathHistory(capacity: historySize, directory: stateDirectory, queue: queue,
                                   scheduler: scheduler, log: log)
@@ -65,7 +65,9 @@ final class ServiceRecords: Sendable {
         state.value.history = history
         if let metricsFilePath {
             state.value.metricsFile = MetricsFile(path: metricsFilePath, queue: queue, scheduler: scheduler,
-                                      log: log) { [unowned self] in Array(rendered(.prometheus).utf8) }
+                                      log: log) { [weak self] in
+                self.map { Array($0.rendered(.prometheus).utf8) } ?? []
+            }
         }
     }
 
@@ -88,7 +90,7 @@ final class ServiceRecords: Sendable {
 
     /// The exposition text of the metrics now.
     func rendered(_ format: Exposition.Format) -> String {
-        Exposition.render(state.value.sample?().families ?? [], as: format)
+        Exposition.render(state.value.sample?()?.families ?? [], as: format)
     }
 
     // MARK: Events
