@@ -77,7 +77,8 @@ final class InProcessPathSource: @unchecked Sendable {
             if let route {
                 let routes = RouteWatcher(kernelState: kernelState, log: .discarding)
                 routes.onChange = { [weak self] answered, resync, isCurrent in
-                    guard let self, !isCancelled, answered.contains(route), let answer = routes.answer(for: route) else { return }
+                    guard let self, !isCancelled, answered.contains(route),
+                          let answer = routes.answer(for: route) else { return }
                     let judged = judged(route, answer, in: kernelState.snapshot)
                     report(judged, resync: resync, isCurrent: isCurrent, handler)
                 }
