@@ -56,7 +56,10 @@ extension SystemdTests {
             try waitUntil("the backup stopped", timeout: .seconds(30)) {
                 try system.run("systemctl is-active backup.service").stdout == "inactive\n"
             }
-            #expect(try Self.cleanEndsForExpense(system) == 1)
+            // journald stores the lines a moment after the unit's state changed: wait for them.
+            try waitUntil("the journal holds the template's clean end for the expense", timeout: .seconds(30)) {
+                try Self.cleanEndsForExpense(system) == 1
+            }
             #expect(try runs() == 1)
             // The next timers while it is expensive run no backup: the template refuses to start.
             try waitUntil("a timer found the path expensive", timeout: .seconds(30)) {
@@ -135,7 +138,9 @@ extension SystemdTests {
         let hotspot = path(try system.pathctlJSON("status"))
         #expect(hotspot.network == "hotspot" && hotspot.expensive && hotspot.expensiveSetBy == "network",
                 "\(hotspot)")
-        #expect(try cleanEndsForExpense(system) == 2)
+        try waitUntil("the journal holds the template's second clean end for the expense", timeout: .seconds(30)) {
+            try cleanEndsForExpense(system) == 2
+        }
         try waitUntil("a timer found the path expensive on the hotspot", timeout: .seconds(30)) {
             try refusals() > refused
         }
