@@ -90,26 +90,23 @@ extension SystemdTests {
         }
     }
 
-    /// How often the template, once it held (systemd's "Started"), ended by itself and
-    /// cleanly (exit 75, "Deactivated successfully") because the path turned expensive, as
-    /// pathctl's line before the end says. From the journal: the unit's Result= and
-    /// ExecMainStatus= are overwritten by the next timer's refused start (exit 1), which
-    /// may come before a test reads them.
+    /// How often the template ended by itself and cleanly ("Deactivated successfully",
+    /// exit 75) because the path turned expensive, as pathctl's line in the same run of
+    /// the unit says. From the journal, one run being one invocation ID: the order in which
+    /// journald stores a service's own line and systemd's about it is not the order they
+    /// were written, and the unit's Result= and ExecMainStatus= are overwritten by the next
+    /// timer's refused start (exit 1), which may come before a test reads them.
     static func cleanEndsForExpense(_ system: BootedSystem) throws -> Int {
-        var ends = 0
-        var held = false
-        var endedForExpense = false
-        for entry in try system.journal(units: ["pathd-path@not-expensive.service"]) {
-            if entry.isFromSystemd {
-                if endedForExpense && entry.message.hasSuffix("Deactivated successfully.") { ends += 1 }
-                held = entry.message.hasPrefix("Started ")
-                endedForExpense = false
-            } else if entry.command == "pathctl" {
-                endedForExpense = held && entry.message.contains("is expensive, which the criteria exclude")
-                held = false
+        var endedCleanly: Set<String> = []
+        var saidExpensive: Set<String> = []
+        for entry in try system.journal(units: ["pathd-path@not-expensive.service"]) where !entry.invocation.isEmpty {
+            if entry.isFromSystemd && entry.message.hasSuffix("Deactivated successfully.") {
+                endedCleanly.insert(entry.invocation)
+            } else if entry.command == "pathctl" && entry.message.contains("is expensive, which the criteria exclude") {
+                saidExpensive.insert(entry.invocation)
             }
         }
-        return ends
+        return endedCleanly.intersection(saidExpensive).count
     }
 
     /// The same uplink and gateway address, another router behind them (TwoNetworks: its

@@ -182,6 +182,11 @@ struct JournalEntry: CustomStringConvertible {
     var command: String { fields["_COMM"] as? String ?? "" }
     var unit: String { fields["_SYSTEMD_UNIT"] as? String ?? fields["UNIT"] as? String ?? "" }
     var isFromSystemd: Bool { transport == "journal" && command == "systemd" }
+    /// The run of the unit the line belongs to: a service's own lines carry it as a trusted
+    /// field, systemd's lines about the unit as their own; empty for neither.
+    var invocation: String {
+        fields["_SYSTEMD_INVOCATION_ID"] as? String ?? fields["INVOCATION_ID"] as? String ?? ""
+    }
 
     var description: String { "[\(unit) \(command) \(transport) p\(priority)] \(message)" }
 }
