@@ -31,18 +31,20 @@ extension KernelStateTracker {
         updateSnapshot { $0.endSettling(of: index, cameBackAt: cameBackAt) }
     }
 
-    /// Schedules the next question about `Snapshot.unconfirmedGateways`: at once when
-    /// there were none before (a carrier came back, a gateway changed), else after
-    /// `refreshWhileSettling` while one of their links settles, `refreshAfterSettling`
-    /// otherwise. A question already due sooner stands; one due later is replaced (its
+    /// Schedules the next question about `Snapshot.unconfirmedGateways`: at once when one
+    /// of them was not unconfirmed at the last look (a carrier came back, a gateway
+    /// changed, its entry went), even while another link's gateway stays unconfirmed for
+    /// good; else after `refreshWhileSettling` while one of their links settles,
+    /// `refreshAfterSettling` otherwise. A question already due sooner stands; one due later is replaced (its
     /// timer finds its token stale), so that a carrier coming back is not left to wait
     /// for the 30 s question scheduled before.
     func scheduleNeighbourRefresh() {
         let gateways = snapshot.unconfirmedGateways
-        defer { hadUnconfirmedGateways = !gateways.isEmpty }
+        let before = unconfirmedBefore
+        unconfirmedBefore = Set(gateways)
         guard !gateways.isEmpty else { return }
         let settling = gateways.contains { snapshot.carrierEpochs[$0.interface]?.isSettling == true }
-        let delay: Duration = !hadUnconfirmedGateways ? .zero
+        let delay: Duration = !unconfirmedBefore.isSubset(of: before) ? .zero
             : settling ? Self.refreshWhileSettling : Self.refreshAfterSettling
         let due = scheduler.now() + delay
         if let scheduled = neighbourRefresh?.due, scheduled <= due { return }

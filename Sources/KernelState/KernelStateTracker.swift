@@ -34,10 +34,10 @@ public final class KernelStateTracker: @unchecked Sendable {
     /// Whether the tracker is started and not stopped.
     var isRunning: Bool { lifecycle == .running }
     /// The question about unconfirmed gateways that is scheduled, when it is due and its
-    /// token (KernelStateTracker+Neighbours.swift); whether there were any at the last look.
+    /// token (KernelStateTracker+Neighbours.swift); those there were at the last look.
     var neighbourRefresh: (due: ContinuousClock.Instant, token: Int)?
     var neighbourRefreshTokens = 0
-    var hadUnconfirmedGateways = false
+    var unconfirmedBefore: Set<Neighbour.Key> = []
 
     /// The generation of `source`; batches from any other are stale.
     public private(set) var generation = Generation.first

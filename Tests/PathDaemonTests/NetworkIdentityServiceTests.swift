@@ -105,4 +105,34 @@ struct NetworkIdentityServiceTests {
         for _ in 0..<3 { try scheduler.runNext() }
         try waitUntil("the source is asked again") { harness.network.refreshedNeighbours == [[Self.key], [Self.key]] }
     }
+
+    @Test("a gateway whose entry goes is asked about at once, though another link's gateway stays unconfirmed")
+    func newlyUnconfirmedAskedAtOnce() throws {
+        let scheduler = ManualScheduler()
+        let wlanGateway = Neighbour.Key(interface: F.wlanIndex, address: F.ip("10.0.0.1"))
+        // wlan0's gateway never answers: it is asked about every 30 s for good.
+        let state = Self.state + [.linkChanged(F.wlan0()), F.added("10.0.0.20", on: F.wlanIndex),
+                                  F.defaultRoute(.ipv4, via: F.wlanIndex, gateway: "10.0.0.1", metric: 600)]
+        let harness = try DaemonHarness(state: state, configuration: try Self.configuration(), scheduler: scheduler)
+        defer { harness.stop() }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        #expect(first.path.network?.name == "home")
+        let atStart = try scheduler.waitForScheduled(1)
+        try scheduler.runNext()
+        try waitUntil("the source is asked about wlan0's gateway") {
+            harness.network.refreshedNeighbours == [[wlanGateway]]
+        }
+        #expect(try scheduler.waitForScheduled(atStart.count + 1).last == .seconds(30))
+
+        // eth0's router entry goes (its MAC changed, the entry was flushed): asked at once.
+        let before = try scheduler.waitForScheduled(0).count
+        harness.network.latest.emit([.neighbourRemoved(Self.key)])
+        #expect(try subscriber.nextPath().update.path.network == LinkNetwork(state: .unidentified, anchor: .gatewayMAC))
+        #expect(try scheduler.waitForScheduled(before + 1).last == .zero, "not at the 30 s question")
+        // The 30 s question, now stale, asks nothing; then the new one.
+        for _ in 0..<2 { try scheduler.runNext() }
+        try waitUntil("the source is asked about both gateways") {
+            harness.network.refreshedNeighbours == [[wlanGateway], [Self.key, wlanGateway]]
+        }
+    }
 }
