@@ -61,7 +61,8 @@ struct WatchedRouteRoundTests {
         /// What the watched route's report was each time the tracker applied a batch, just
         /// after the watcher was told (`refresh`, in the same turn).
         let atBatches = Mutex<[RouteReport?]>([])
-        let changed = Mutex<[RouteReport]>([])
+        /// Each change the watcher reported, with how many batches were applied before it.
+        let changed = Mutex<[(report: RouteReport, batches: Int)]>([])
         let arrived = DispatchSemaphore(value: 0)
         queue.sync {
             tracker.onChange = { resync in
@@ -72,7 +73,8 @@ struct WatchedRouteRoundTests {
             }
             watcher.onChange = { routes, _, _ in
                 if routes.contains(route), let report = report(watcher.answer(for: route)) {
-                    changed.withLock { $0.append(report) }
+                    let batches = atBatches.withLock { $0.count }
+                    changed.withLock { $0.append((report, batches)) }
                     arrived.signal()
                 }
             }
@@ -101,8 +103,14 @@ struct WatchedRouteRoundTests {
 
         // a0's default goes: the destination's route moves to b0's.
         try host.namespace.ip("route", "del", "default", "via", "10.1.0.2")
-        try wait("the route through b0") { changed.withLock { $0 }.contains { $0.gateway == IPAddress("10.2.0.2") } }
-        let applied = atBatches.withLock { Array($0.dropFirst(batchesBefore)) }
+        try wait("the route through b0") {
+            changed.withLock { $0 }.contains { $0.report.gateway == IPAddress("10.2.0.2") }
+        }
+        // The batches applied before the watcher reported the new route: those that
+        // brought the change (later ones, a gateway's neighbour entry read again, come
+        // after the answer and show it).
+        let reported = try #require(changed.withLock { $0 }.first { $0.report.gateway == IPAddress("10.2.0.2") })
+        let applied = atBatches.withLock { Array($0[batchesBefore..<reported.batches]) }
         try #require(!applied.isEmpty)
         // Every batch that brought the change was applied while the route still had its
         // old answer: it was asked only after the batch, in a turn of its own.

@@ -102,7 +102,7 @@ extension SystemdTests {
         for entry in try system.journal(units: ["pathd-path@not-expensive.service"]) where !entry.invocation.isEmpty {
             if entry.isFromSystemd && entry.message.hasSuffix("Deactivated successfully.") {
                 endedCleanly.insert(entry.invocation)
-            } else if entry.command == "pathctl" && entry.message.contains("is expensive, which the criteria exclude") {
+            } else if entry.isFrom("pathctl") && entry.message.contains("is expensive, which the criteria exclude") {
                 saidExpensive.insert(entry.invocation)
             }
         }

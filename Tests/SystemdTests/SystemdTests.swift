@@ -118,10 +118,10 @@ struct SystemdTests {
             try waitUntil("the journal has pathd's and pathctl's lines about the refusal", timeout: .seconds(30)) {
                 let journal = try system.journal(units: ["pathd.service"])
                 return journal.contains { $0.message.hasPrefix("configuration not reloaded") }
-                    && journal.contains { $0.command == "pathctl" && $0.message.contains("pathd.conf:3") }
+                    && journal.contains { $0.isFrom("pathctl") && $0.message.contains("pathd.conf:3") }
             }
             let refusal = try #require(try system.journal(units: ["pathd.service"]).first {
-                $0.command == "pathctl" && $0.message.contains("pathd.conf:3")
+                $0.isFrom("pathctl") && $0.message.contains("pathd.conf:3")
             })
             #expect(refusal.priority == 3, "pathctl's refusal is not an error in the journal: \(refusal)")
             // pathd serves on, with the configuration it had.

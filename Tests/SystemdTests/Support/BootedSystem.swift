@@ -182,6 +182,12 @@ struct JournalEntry: CustomStringConvertible {
     var command: String { fields["_COMM"] as? String ?? "" }
     var unit: String { fields["_SYSTEMD_UNIT"] as? String ?? fields["UNIT"] as? String ?? "" }
     var isFromSystemd: Bool { transport == "journal" && command == "systemd" }
+    /// Whether `program` wrote the line: its `_COMM`, or the identifier systemd gave the
+    /// output stream of the command it ran (`_COMM` is read from /proc when journald takes
+    /// the line, and a short-lived command, an `ExecReload=` pathctl, may have gone by then).
+    func isFrom(_ program: String) -> Bool {
+        command == program || fields["SYSLOG_IDENTIFIER"] as? String == program
+    }
     /// The run of the unit the line belongs to: a service's own lines carry it as a trusted
     /// field, systemd's lines about the unit as their own; empty for neither.
     var invocation: String {
