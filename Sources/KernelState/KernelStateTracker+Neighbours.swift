@@ -13,8 +13,9 @@ extension KernelStateTracker {
 
     /// After a batch (or a timer) changed the snapshot: a settling timer for each carrier
     /// that came back since `epochsBefore`, and the next question about unconfirmed
-    /// gateways (at once when they just became unconfirmed).
-    func followNeighbours(epochsBefore: [InterfaceIndex: CarrierEpoch]) {
+    /// gateways (at once when they just became unconfirmed, or their entries went:
+    /// `removedEntries`, `Snapshot.entriesRemoved(by:)`).
+    func followNeighbours(epochsBefore: [InterfaceIndex: CarrierEpoch], removedEntries: Set<Neighbour.Key> = []) {
         dispatchPrecondition(condition: .onQueue(queue))
         for (index, epoch) in snapshot.carrierEpochs where epoch.isSettling {
             guard let cameBack = epoch.cameBackAt, epochsBefore[index]?.cameBackAt != cameBack else { continue }
@@ -22,7 +23,7 @@ extension KernelStateTracker {
                 self?.endSettling(of: index, cameBackAt: cameBack)
             }
         }
-        scheduleNeighbourRefresh()
+        scheduleNeighbourRefresh(removedEntries: removedEntries)
     }
 
     private func endSettling(of index: InterfaceIndex, cameBackAt: MonotonicInstant) {
@@ -33,19 +34,20 @@ extension KernelStateTracker {
 
     /// Schedules the next question about `Snapshot.unconfirmedGateways`: at once when one
     /// of them was not unconfirmed at the last look (a carrier came back, a gateway
-    /// changed, its entry went), even while another link's gateway stays unconfirmed for
-    /// good; else after `refreshWhileSettling` while one of their links settles,
-    /// `refreshAfterSettling` otherwise. A question already due sooner stands; one due later is replaced (its
-    /// timer finds its token stale), so that a carrier coming back is not left to wait
-    /// for the 30 s question scheduled before.
-    func scheduleNeighbourRefresh() {
+    /// changed, its entry went) or its entry went since (`removedEntries`: one pathd had
+    /// asked the kernel to resolve, taken by a flush), even while another link's gateway
+    /// stays unconfirmed for good; else after `refreshWhileSettling` while one of their
+    /// links settles, `refreshAfterSettling` otherwise. A question already due sooner
+    /// stands; one due later is replaced (its timer finds its token stale), so that a
+    /// carrier coming back is not left to wait for the 30 s question scheduled before.
+    func scheduleNeighbourRefresh(removedEntries: Set<Neighbour.Key> = []) {
         let gateways = snapshot.unconfirmedGateways
         let before = unconfirmedBefore
         unconfirmedBefore = Set(gateways)
         guard !gateways.isEmpty else { return }
         let settling = gateways.contains { snapshot.carrierEpochs[$0.interface]?.isSettling == true }
-        let delay: Duration = !unconfirmedBefore.isSubset(of: before) ? .zero
-            : settling ? Self.refreshWhileSettling : Self.refreshAfterSettling
+        let changed = !unconfirmedBefore.isSubset(of: before) || !removedEntries.isDisjoint(with: unconfirmedBefore)
+        let delay: Duration = changed ? .zero : settling ? Self.refreshWhileSettling : Self.refreshAfterSettling
         let due = scheduler.now() + delay
         if let scheduled = neighbourRefresh?.due, scheduled <= due { return }
         neighbourRefreshTokens &+= 1

@@ -244,6 +244,7 @@ public final class KernelStateTracker: @unchecked Sendable {
             return
         }
         let epochsBefore = snapshot.carrierEpochs
+        let removedEntries = batch.isFullState ? [] : snapshot.entriesRemoved(by: batch.events)
         if batch.isFullState {
             snapshot.replaceKernelState(with: batch.events, readAt: batch.readAt)
             sourceHasState = true
@@ -263,7 +264,7 @@ public final class KernelStateTracker: @unchecked Sendable {
         let resync = batch.isFullState ? pendingResync : nil
         if batch.isFullState { pendingResync = nil }
         onChange?(resync)
-        followNeighbours(epochsBefore: epochsBefore)
+        followNeighbours(epochsBefore: epochsBefore, removedEntries: removedEntries)
     }
 
     private func sourceLost(_ lostGeneration: Generation, loss: SourceLoss) {

@@ -42,4 +42,25 @@ extension Snapshot {
             return Neighbour.Key(interface: link.index, address: gateway)
         }.sorted()
     }
+
+    /// The entries `events` remove that the snapshot, or an event before the removal,
+    /// held: entries gone, with whatever resolution the kernel ran for them. A flush that
+    /// takes an entry pathd had just resolved, in the same batch as the resolution's
+    /// answer, leaves the snapshot as unconfirmed as before it, and nothing is resolving.
+    public func entriesRemoved(by events: [NetworkEvent]) -> Set<Neighbour.Key> {
+        var held: [Neighbour.Key: Bool] = [:]
+        var removed: Set<Neighbour.Key> = []
+        for event in events {
+            switch event {
+            case .neighbourChanged(let neighbour):
+                held[neighbour.key] = true
+            case .neighbourRemoved(let key):
+                if held[key] ?? (neighbours[key.interface]?[key.address] != nil) { removed.insert(key) }
+                held[key] = false
+            default:
+                continue
+            }
+        }
+        return removed
+    }
 }

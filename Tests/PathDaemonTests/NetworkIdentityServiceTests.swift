@@ -135,4 +135,42 @@ struct NetworkIdentityServiceTests {
             harness.network.refreshedNeighbours == [[wlanGateway], [Self.key, wlanGateway]]
         }
     }
+
+    @Test("an entry that goes is asked about at once: one pathd resolved, taken in the same batch; a failed one")
+    func removedEntriesAskedAgain() throws {
+        let scheduler = ManualScheduler()
+        let harness = try DaemonHarness(state: Self.state, configuration: try Self.configuration(),
+                                        scheduler: scheduler)
+        defer { harness.stop() }
+        let (subscriber, first) = try harness.connectAndSubscribe()
+        #expect(first.path.network?.name == "home")
+        let before = try scheduler.waitForScheduled(0).count
+
+        // `ip neigh flush` takes the entry: asked at once (pathd asks the kernel to resolve it).
+        harness.network.latest.emit([.neighbourRemoved(Self.key)])
+        #expect(try subscriber.nextPath().update.path.network == LinkNetwork(state: .unidentified, anchor: .gatewayMAC))
+        #expect(try scheduler.waitForScheduled(before + 1).last == .zero)
+        try scheduler.runNext()
+        try waitUntil("the source is asked about the gateway") { harness.network.refreshedNeighbours == [[Self.key]] }
+        #expect(try scheduler.waitForScheduled(before + 2).last == .seconds(30))
+
+        // The flush's next round takes the entry the resolution made, in the batch that
+        // holds the resolution's answer: the gateway is as unconfirmed as before, and
+        // nothing resolves it; asked again at once, not at the 30 s question.
+        harness.network.latest.emit([Self.neighbour("02:00:00:00:00:02", confirmedAt: 20), .neighbourRemoved(Self.key)])
+        #expect(try scheduler.waitForScheduled(before + 3).last == .zero, "not at the 30 s question")
+        for _ in 0..<2 { try scheduler.runNext() }
+        try waitUntil("the source is asked again") { harness.network.refreshedNeighbours == [[Self.key], [Self.key]] }
+        #expect(try scheduler.waitForScheduled(before + 4).last == .seconds(30))
+
+        // An entry that failed (held, unconfirmed: the 30 s question stands), then is removed.
+        let failed = Neighbour(interface: F.ethIndex, address: Self.gateway, linkLayerAddress: nil, state: .failed)
+        harness.network.latest.emit([.neighbourChanged(failed)])
+        harness.network.latest.emit([.neighbourRemoved(Self.key)])
+        #expect(try scheduler.waitForScheduled(before + 5).last == .zero, "not at the 30 s question")
+        for _ in 0..<2 { try scheduler.runNext() }
+        try waitUntil("the source is asked a third time") {
+            harness.network.refreshedNeighbours == [[Self.key], [Self.key], [Self.key]]
+        }
+    }
 }

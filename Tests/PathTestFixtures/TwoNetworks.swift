@@ -25,10 +25,16 @@ public enum TwoNetworks {
     /// `gateway` on `hostLink` (namespace `host`), if any, is deleted, or the kernel would
     /// keep the old MAC until it fails (15 to 45 s, docs/ARCHITECTURE.md "Network
     /// identity"); the next resolution (pathd's, ResolveGateways=, or traffic) learns the new one.
+    /// One deletion: `ip neigh flush` repeats its rounds until one finds nothing, and a
+    /// later round takes the entry pathd's resolution has made meanwhile.
     public static func routerBecomes(_ mac: String, router: String, routerLink: String,
                                      host: String, hostLink: String, gateway: String) throws {
         let ip = try Command.find("ip")
         try Command.check(ip, ["-n", router, "link", "set", routerLink, "address", mac])
-        try Command.check(ip, ["-n", host, "neigh", "flush", "to", gateway, "dev", hostLink])
+        let deleted = try Command.run(ip, ["-n", host, "neigh", "del", gateway, "dev", hostLink])
+        guard deleted.termination.isCleanExit || deleted.stderr.contains("No such file or directory") else {
+            throw HarnessError("`ip neigh del \(gateway) dev \(hostLink)` failed (\(deleted.termination)): "
+                + deleted.stderr)
+        }
     }
 }
