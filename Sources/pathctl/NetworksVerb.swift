@@ -98,16 +98,13 @@ struct NetworksVerb: PlainVerb, Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// A name `Name=` takes (letters, digits, '.', '_', '-', starting with a letter or
-    /// digit): the first label of the network's first search domain, else the link's
-    /// name and the ID's first digits.
+    /// A name `Name=` takes (`LinkNetwork.isValidName`): the first label of the network's
+    /// first search domain, else the link's name and the ID's first digits, else
+    /// "network-" and those digits.
     static func suggestedName(for seen: SeenNetwork?, id: NetworkID, interface: String) -> String {
-        if let label = seen?.domains.first?.split(separator: ".").first, label.first?.isLetter == true {
-            return String(label)
-        }
-        let plain = interface.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
-        let base = plain.first.map { $0.isLetter || $0.isNumber } == true ? plain + "-" : "network-"
-        return base + String(id.description.prefix(6))
+        let digits = String(id.description.prefix(6))
+        let candidates = [seen?.domains.first?.split(separator: ".").first.map(String.init), interface + "-" + digits]
+        return candidates.lazy.compactMap { $0 }.first(where: LinkNetwork.isValidName) ?? "network-" + digits
     }
 
     /// "gateway MAC 02:00:00:00:00:01", "virtual router 00:00:5e:00:01:01 at 192.168.1.1 in 192.168.1.0/24".
