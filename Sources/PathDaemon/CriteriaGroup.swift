@@ -4,9 +4,10 @@ import PathProtocol
 
 /// Everything published for one distinct set of criteria: the current path, its
 /// sequence and its encoded line (encoded once per change, shared by every subscriber;
-/// who subscribed is `SubscriptionRegistry`'s business). Groups are never removed: there are at most a few hundred
-/// distinct criteria (one required type × a set of prohibited types), so the map is
-/// bounded and sequences stay monotonic for as long as the daemon runs.
+/// who subscribed is `SubscriptionRegistry`'s business). `PathPublisher` keeps the
+/// default criteria's group and every subscribed one current at each change, and at most
+/// `PathPublisher.maximumIdleGroups` others, brought up to date when asked: network IDs
+/// make the distinct criteria countless.
 struct CriteriaGroup {
     private(set) var path: Path
     /// The evidence of the latest check: in `line`, so in every `status` reply and every
@@ -14,7 +15,7 @@ struct CriteriaGroup {
     private(set) var connectivity: Connectivity
     private(set) var sequence: UInt64 = 1
     /// The generation `line` was published under.
-    private var generation: Generation
+    private(set) var generation: Generation
     private(set) var line: EncodedPathLine
 
     init(path: Path, connectivity: Connectivity, generation: Generation) {

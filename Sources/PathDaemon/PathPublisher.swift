@@ -13,8 +13,16 @@ import ServiceSupport
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
 /// watcher's replies capture it and are called on that queue.
 final class PathPublisher: @unchecked Sendable {
-    /// Every criteria anyone asked about, by criteria; never removed (`CriteriaGroup`).
+    /// The criteria groups (`CriteriaGroup`): the default's and every subscribed one,
+    /// evaluated at each change, and the idle ones (`idleSince`).
     private var groups: [Criteria: CriteriaGroup] = [:]
+    /// The groups no subscription holds (a `status` asked about them, or their last
+    /// subscriber left), by when they were last asked about: not evaluated at a change,
+    /// but when asked again, and the one asked about least recently dropped past
+    /// `maximumIdleGroups` (asked again, it starts again at sequence 1; docs/PROTOCOL.md).
+    private var idleSince: [Criteria: UInt64] = [:]
+    private var askedCount: UInt64 = 0
+    static let maximumIdleGroups = 256
     /// Every watched route, while anyone subscribes to it.
     var routeGroups: [WatchedRoute: RouteGroup] = [:]
     /// The kernel's answers for the watched routes, kept current; the subscribers hold
@@ -47,25 +55,54 @@ final class PathPublisher: @unchecked Sendable {
         routes = RouteReports(kernelState: kernelState, configuration: configuration, log: log)
     }
 
-    /// The group of `criteria`. The first time anyone asks about `criteria` its path is
-    /// evaluated and the group created; for the default criteria that is the first
-    /// publication of the default path (the log, the counters, the history).
+    /// The group of `criteria`, current. The first time anyone asks about `criteria` its
+    /// path is evaluated and the group created (idle until a subscription holds it); for
+    /// the default criteria that is the first publication of the default path (the log,
+    /// the counters, the history). An idle group is brought up to date: a new sequence if
+    /// its path or generation changed since it was last asked about.
     func findOrPublishGroup(for criteria: Criteria) -> CriteriaGroup {
-        if let existing = groups[criteria] { return existing }
+        if var existing = groups[criteria] {
+            guard idleSince[criteria] != nil else { return existing }
+            askedCount += 1
+            idleSince[criteria] = askedCount
+            let path = evaluate(criteria)
+            let generation = kernelState.generation
+            _ = existing.update(path: path, connectivity: connectivity.connectivity(of: path),
+                                generation: generation, force: existing.generation != generation)
+            groups[criteria] = existing
+            return existing
+        }
         let path = evaluate(criteria)
         let created = CriteriaGroup(path: path, connectivity: connectivity.connectivity(of: path),
                                     generation: kernelState.generation)
         groups[criteria] = created
         if criteria == .any {
             defaultPathPublished(created, generation: kernelState.generation, previous: nil, at: records.clock.now())
+        } else {
+            becameIdle(criteria)
         }
         return created
     }
 
-    /// The path for `criteria` now, publishing nothing: the group's path once anyone
-    /// asked about `criteria`, else evaluated for this answer only.
+    /// `criteria`'s group is held by no subscription: idle from now, and the idle group
+    /// asked about least recently dropped when there are more than `maximumIdleGroups`.
+    private func becameIdle(_ criteria: Criteria) {
+        askedCount += 1
+        idleSince[criteria] = askedCount
+        guard idleSince.count > Self.maximumIdleGroups,
+              let oldest = idleSince.min(by: { $0.value < $1.value })?.key else { return }
+        idleSince[oldest] = nil
+        groups[oldest] = nil
+    }
+
+    /// How many criteria groups there are, and how many of them are idle.
+    var groupCounts: (all: Int, idle: Int) { (groups.count, idleSince.count) }
+
+    /// The path for `criteria` now, publishing nothing: the group's path while it is
+    /// kept current, else evaluated for this answer only.
     func path(for criteria: Criteria) -> Path {
-        groups[criteria]?.path ?? evaluate(criteria)
+        guard let group = groups[criteria], idleSince[criteria] == nil else { return evaluate(criteria) }
+        return group.path
     }
 
     /// Re-evaluates every criteria group and sends a line to the subscribers of each
@@ -79,7 +116,7 @@ final class PathPublisher: @unchecked Sendable {
         let publishedAt = records.clock.now()
         connectivity.prune()
         _ = findOrPublishGroup(for: .any)
-        for criteria in Array(groups.keys) {
+        for criteria in Array(groups.keys) where idleSince[criteria] == nil {
             guard var group = groups[criteria] else { continue }
             let path = evaluate(criteria)
             let previous = group.path
@@ -115,6 +152,7 @@ final class PathPublisher: @unchecked Sendable {
     /// Subscribes `connection` to `criteria` and sends it the current path.
     func subscribe(_ connection: ClientConnection, id: JSONValue?, criteria: Criteria) {
         let line = findOrPublishGroup(for: criteria).line
+        idleSince[criteria] = nil
         let (key, terms) = subscriptions.add(client: connection.id, id: id, topic: .path(criteria))
         connection.send(line.line(idMember: terms.idMember), kind: .path(subscription: key.number))
     }
@@ -132,11 +170,17 @@ final class PathPublisher: @unchecked Sendable {
         abandon(subscriptions.removeAll(of: connection.id).abandonedTopics)
     }
 
-    /// Stops watching the routes nobody subscribes to any more (criteria groups stay).
+    /// Stops watching the routes nobody subscribes to any more; the criteria groups
+    /// nobody subscribes to become idle.
     private func abandon(_ topics: [SubscriptionTopic]) {
-        for case .route(let route) in topics {
-            routeGroups[route] = nil
-            release(route)
+        for topic in topics {
+            switch topic {
+            case .route(let route):
+                routeGroups[route] = nil
+                release(route)
+            case .path(let criteria):
+                if criteria != .any && groups[criteria] != nil { becameIdle(criteria) }
+            }
         }
     }
 
