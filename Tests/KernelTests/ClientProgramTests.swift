@@ -81,7 +81,8 @@ extension KernelTests {
         @Test("OfflineBanner says online, then offline with a retry hint")
         func offlineBanner() throws {
             try withVethTopology { topology in
-                try topology.startDaemon()
+                // Settled first: vA's network identified later would be one more "online" line.
+                try topology.startSatisfied()
                 let program = try topology.runProgram("OfflineBanner",
                                                       environment: ["PATHD_SOCKET": topology.socketPath])
                 defer { teardown("kill the program") { try program.kill() } }

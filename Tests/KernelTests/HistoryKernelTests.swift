@@ -11,7 +11,11 @@ extension KernelTests {
         static func start(_ topology: VethTopology, state: String) throws -> (DaemonProcess, Subscriber) {
             let daemon = try topology.startDaemon(environment: ["STATE_DIRECTORY": state])
             let subscriber = try topology.subscribe()
-            try subscriber.waitFor("satisfied through vA", PathLine.satisfied(through: "vA"))
+            // Settled: vA's network identified (pathd resolves the gateway), so that every
+            // later change is recorded on it.
+            try subscriber.waitFor("satisfied through vA, its network settled") {
+                PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
+            }
             return (daemon, subscriber)
         }
 
@@ -83,13 +87,12 @@ extension KernelTests {
                 #expect(outages.first?.hasSuffix(": no route to the Internet (no default route)") == true, "\(outages)")
                 #expect(outages.last?.hasSuffix(": no carrier on vA (cable unplugged or peer down)") == true,
                         "\(outages)")
-                // "offline 1.2 s, 20:22:39–20:22:40 on 5d93bd96d13d: …" (" on" and the network
-                // once pathd has identified vA's, by its gateway's MAC)
-                let outageLine = /^  offline [0-9.]+ s, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d( on \S+)?:/
+                // "offline 1.2 s, 20:22:39–20:22:40 on 5d93bd96d13d: …" (vA's network, by its gateway's MAC)
+                let outageLine = /^  offline [0-9.]+ s, \d\d:\d\d:\d\d–\d\d:\d\d:\d\d on \S+:/
                 for outage in outages {
                     #expect(outage.firstMatch(of: outageLine) != nil, "\(outage)")
                 }
-                #expect(result.stdout.firstMatch(of: #/\n2 outages, (all on \S+, )?offline /#) != nil,
+                #expect(result.stdout.firstMatch(of: #/\n2 outages, all on \S+, offline /#) != nil,
                         "stdout:\n\(result.stdout)")
                 #expect(!result.stdout.contains("in memory only"), "stdout:\n\(result.stdout)")
             }
