@@ -35,10 +35,7 @@ extension KernelTests.Hints {
     @Test("""
         a router's search list (radvd) is matched by [Network] DNSDomain=, its captive portal (RFC 8910) shown; \
         both forgotten with the carrier
-        """, .disabled("""
-            fails 2 of 4 full-suite runs since 8a153ab (the search list never names the network \
-            within 20 s) and passes alone: a bug to find, written in the stop's note
-            """))
+        """)
     func routerAdvertisements() throws {
         try withVethTopology { topology in
             try topology.b.ip("address", "add", "2001:db8:77::1/64", "dev", "vB")
