@@ -15,7 +15,7 @@ extension KernelStateTracker {
     /// that came back since `epochsBefore`, and the next question about unconfirmed
     /// gateways (at once when they just became unconfirmed, or their entries went:
     /// `removedEntries`, `Snapshot.entriesRemoved(by:)`).
-    func followNeighbours(epochsBefore: [InterfaceIndex: CarrierEpoch], removedEntries: Set<Neighbour.Key> = []) {
+    func followNeighbours(epochsBefore: [InterfaceIndex: CarrierEpoch], removedEntries: Set<Neighbour.Key>) {
         dispatchPrecondition(condition: .onQueue(queue))
         for (index, epoch) in snapshot.carrierEpochs where epoch.isSettling {
             guard let cameBack = epoch.cameBackAt, epochsBefore[index]?.cameBackAt != cameBack else { continue }

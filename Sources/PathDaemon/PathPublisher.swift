@@ -63,8 +63,7 @@ final class PathPublisher: @unchecked Sendable {
     func findOrPublishGroup(for criteria: Criteria) -> CriteriaGroup {
         if var existing = groups[criteria] {
             guard idleSince[criteria] != nil else { return existing }
-            askedCount += 1
-            idleSince[criteria] = askedCount
+            markAsked(criteria)
             let path = evaluate(criteria)
             let generation = kernelState.generation
             _ = existing.update(path: path, connectivity: connectivity.connectivity(of: path),
@@ -87,12 +86,16 @@ final class PathPublisher: @unchecked Sendable {
     /// `criteria`'s group is held by no subscription: idle from now, and the idle group
     /// asked about least recently dropped when there are more than `maximumIdleGroups`.
     private func becameIdle(_ criteria: Criteria) {
-        askedCount += 1
-        idleSince[criteria] = askedCount
+        markAsked(criteria)
         guard idleSince.count > Self.maximumIdleGroups,
               let oldest = idleSince.min(by: { $0.value < $1.value })?.key else { return }
         idleSince[oldest] = nil
         groups[oldest] = nil
+    }
+
+    private func markAsked(_ criteria: Criteria) {
+        askedCount += 1
+        idleSince[criteria] = askedCount
     }
 
     /// How many criteria groups there are, and how many of them are idle.
