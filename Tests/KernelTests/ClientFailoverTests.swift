@@ -74,9 +74,7 @@ extension KernelTests {
             try withVethTopology { topology in
                 let daemon = try topology.startDaemon()
                 // vA's network identified first: its identification would be one more call.
-                try topology.subscribe().waitFor("vA's network settled") {
-                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
-                }
+                try topology.subscribe().waitFor("vA's network settled", PathLine.settled(through: "vA"))
                 let probe = try topology.runProgram("PathMonitorPrinter",
                                                     ["--mode", "daemon", "--socket", topology.socketPath])
                 defer { teardown("kill the probe") { try probe.kill() } }

@@ -170,9 +170,7 @@ extension KernelTests {
                 let daemon = try topology.startDaemon(arguments: ["--config", config])
                 let subscriber = try topology.subscribe()
                 // Settled first: vA's network identified later would be one more line.
-                try subscriber.waitFor("vA's network settled") {
-                    PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
-                }
+                try subscriber.waitFor("vA's network settled", PathLine.settled(through: "vA"))
                 let probe = try ProbeProcess(in: topology.a, socketPath: topology.socketPath, configPath: config,
                                              stderrPath: topology.directory.path("probe.stderr"))
                 defer { teardown("stop pathd-probe") { try probe.terminate() } }

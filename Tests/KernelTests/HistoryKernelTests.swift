@@ -13,9 +13,7 @@ extension KernelTests {
             let subscriber = try topology.subscribe()
             // Settled: vA's network identified (pathd resolves the gateway), so that every
             // later change is recorded on it.
-            try subscriber.waitFor("satisfied through vA, its network settled") {
-                PathLine.satisfied(through: "vA")($0) && PathLine.hasSettledNetwork($0)
-            }
+            try subscriber.waitFor("satisfied through vA, its network settled", PathLine.settled(through: "vA"))
             return (daemon, subscriber)
         }
 

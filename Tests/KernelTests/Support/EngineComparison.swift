@@ -99,8 +99,7 @@ final class EngineComparison {
     /// Waits until pathd's answer for any interface satisfies `expected`, then, for
     /// every criteria set, until both live probes report exactly pathd's path, and
     /// checks that a probe started now (cold) reports it as its first path.
-    func check(_ description: String, sourceLocation: SourceLocation = #_sourceLocation,
-               _ expected: @escaping ([String: Any]) -> Bool) throws {
+    func check(_ description: String, _ expected: @escaping ([String: Any]) -> Bool) throws {
         var latest: [String: Any] = [:]
         try waitUntil("pathd: \(description)", detail: { "; its path: \(Self.text(latest))" }) {
             latest = try status(Self.criteria[0])
@@ -127,23 +126,19 @@ final class EngineComparison {
                 return differences.isEmpty
             }
             let cold = try probe(.inProcess, witness.criteria)
+            defer { teardown("kill the cold probe") { try cold.kill() } }
             let first = try cold.waitForObject("\(label): the cold probe's first state") {
                 $0["event"] as? String == "state"
             }
             // Against pathd's answer at each look too: a second link's gateway (tun0's) may
             // be named a moment after the first link settled, and the cold probe, started
             // later, can find it named before pathd's line says so.
-            var coldDifferences: [String] = []
-            do {
-                try waitUntil("\(label): pathd's path is the cold probe's first") {
-                    reference = try status(witness.criteria)
-                    coldDifferences = Self.differences("cold in-process", first, reference)
-                    return coldDifferences.isEmpty
-                }
-            } catch {
-                Issue.record("\(label): \(coldDifferences.joined(separator: "; "))", sourceLocation: sourceLocation)
+            try waitUntil("\(label): pathd's path is the cold probe's first",
+                          detail: { "; " + differences.joined(separator: "; ") }) {
+                reference = try status(witness.criteria)
+                differences = Self.differences("cold in-process", first, reference)
+                return differences.isEmpty
             }
-            teardown("kill the cold probe") { try cold.kill() }
         }
     }
 

@@ -40,6 +40,11 @@ enum PathLine {
         return network["state"] as? String == "identified" || network["anchor"] is NSNull
     }
 
+    /// Satisfied through `interface`, its network settled (`hasSettledNetwork`).
+    static func settled(through interface: String) -> ([String: Any]) -> Bool {
+        { satisfied(through: interface)($0) && hasSettledNetwork($0) }
+    }
+
     /// Unsatisfied, for `reason` when one is given.
     static func unsatisfied(reason: String? = nil) -> ([String: Any]) -> Bool {
         { line in
