@@ -33,9 +33,9 @@ public enum NetworkIdentifier {
             identification.network = LinkNetwork(state: state, anchor: anchor)
         case .anchored(let facts):
             let id = key.id(of: facts)
+            let addresses = snapshot.addresses[link.index].map { $0.values.map(\.address) } ?? []
             let candidate = NetworkCandidate(id: id, facts: facts, link: link,
-                                             gateways: gateways(of: link, in: snapshot),
-                                             addresses: snapshot.addresses(of: link.index).map(\.address),
+                                             gateways: gateways(of: link, in: snapshot), addresses: addresses,
                                              hints: hints)
             let section = policy.network(for: candidate)
             identification.network = LinkNetwork(state: .identified, id: id, name: section?.stated.name,

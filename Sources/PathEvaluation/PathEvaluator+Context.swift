@@ -22,6 +22,9 @@ extension PathEvaluator {
         private let settingsByLink: [InterfaceIndex: LinkSettings]
         /// Every link's state (`Snapshot.linkStates`, which looks at a master's ports), once.
         private let stateByLink: [InterfaceIndex: LinkState]
+        /// The identifications asked for so far: a listed link's cost and its interface
+        /// both need it, and the path's line waits for every one.
+        private let identified = Identifications()
 
         init(snapshot: Snapshot, policy: Policy, criteria: Criteria,
              route: (destination: IPAddress, throughInterface: [InterfaceIndex: RouteLookup])? = nil) {
@@ -52,8 +55,11 @@ extension PathEvaluator {
         /// The link's network and cost (`NetworkIdentifier`), worked out when asked: only
         /// the links a path lists are.
         func identification(of link: Link) -> NetworkIdentifier.Identification {
-            NetworkIdentifier.identify(link, state: state(of: link), in: snapshot, policy: policy,
-                                       settings: settings(of: link))
+            if let known = identified.byLink[link.index] { return known }
+            let identification = NetworkIdentifier.identify(link, state: state(of: link), in: snapshot,
+                                                            policy: policy, settings: settings(of: link))
+            identified.byLink[link.index] = identification
+            return identification
         }
 
         func state(of link: Link) -> LinkState {
@@ -277,5 +283,12 @@ extension PathEvaluator {
             }
             return Path(status: .unsatisfied, unsatisfiedReason: best.reason, reasonInterface: best.interface)
         }
+    }
+}
+
+extension PathEvaluator.Context {
+    /// One evaluation's identifications by link, filled as they are asked for.
+    final class Identifications {
+        var byLink: [InterfaceIndex: NetworkIdentifier.Identification] = [:]
     }
 }

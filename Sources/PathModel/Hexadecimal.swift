@@ -4,13 +4,14 @@
 public enum Hexadecimal {
     /// Lowercase hexadecimal.
     public static func text(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".unicodeScalars)
-        var text = ""
+        func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
+        var text: [UInt8] = []
+        text.reserveCapacity(2 * bytes.count)
         for byte in bytes {
-            text.unicodeScalars.append(digits[Int(byte >> 4)])
-            text.unicodeScalars.append(digits[Int(byte & 0xF)])
+            text.append(digit(byte >> 4))
+            text.append(digit(byte & 0xF))
         }
-        return text
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Bytes from hexadecimal digits (either case); nil for anything else or an odd count.

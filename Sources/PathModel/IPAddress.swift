@@ -139,27 +139,38 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
         return nil
     }
 
+    /// As inet_ntop(3) writes it (RFC 5952 for IPv6). Written into bytes, with no string
+    /// per part: every path line formats its gateways.
     public var description: String {
+        var text: [UInt8] = []
+        text.reserveCapacity(45)
         switch self {
         case .v4(let value):
-            return (0..<4).map { String((value >> (24 - 8 * $0)) & 0xFF) }.joined(separator: ".")
+            Self.appendDotted(value, to: &text)
         case .v6(0, let low) where low >> 32 == 0xFFFF:
             // IPv4-mapped: RFC 5952 section 5 and inet_ntop(3) use a dotted tail.
-            return "::ffff:" + IPAddress.v4(UInt32(truncatingIfNeeded: low)).description
-        case .v6:
-            return Self.formatIPv6(groups: groups)
+            text += Array("::ffff:".utf8)
+            Self.appendDotted(UInt32(truncatingIfNeeded: low), to: &text)
+        case .v6(let high, let low):
+            let groups = (0..<8).map { UInt16(truncatingIfNeeded: ($0 < 4 ? high : low) >> (48 - 16 * ($0 % 4))) }
+            Self.appendIPv6(groups: groups, to: &text)
         }
+        return String(decoding: text, as: UTF8.self)
     }
 
-    /// The eight 16-bit groups of an IPv6 address.
-    private var groups: [UInt16] {
-        let b = bytes
-        return (0..<8).map { UInt16(b[2 * $0]) << 8 | UInt16(b[2 * $0 + 1]) }
+    private static func appendDotted(_ value: UInt32, to text: inout [UInt8]) {
+        for part in 0..<4 {
+            if part > 0 { text.append(UInt8(ascii: ".")) }
+            let byte = UInt8(truncatingIfNeeded: value >> (24 - 8 * part))
+            if byte >= 100 { text.append(UInt8(ascii: "0") + byte / 100) }
+            if byte >= 10 { text.append(UInt8(ascii: "0") + byte / 10 % 10) }
+            text.append(UInt8(ascii: "0") + byte % 10)
+        }
     }
 
     /// RFC 5952: lower case, no leading zeros, the longest run (two or more) of zero
     /// groups, the first one on a tie, shortened to "::".
-    private static func formatIPv6(groups: [UInt16]) -> String {
+    private static func appendIPv6(groups: [UInt16], to text: inout [UInt8]) {
         var bestStart = -1
         var bestLength = 0
         var index = 0
@@ -176,11 +187,23 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
                 index += 1
             }
         }
-        func hex(_ range: Range<Int>) -> String {
-            groups[range].map { String($0, radix: 16) }.joined(separator: ":")
+        func hex(_ range: Range<Int>) {
+            for index in range {
+                if index > range.lowerBound { text.append(UInt8(ascii: ":")) }
+                let group = groups[index]
+                var shift = 12
+                while shift > 0 && group >> UInt16(shift) == 0 { shift -= 4 }
+                while shift >= 0 {
+                    let digit = UInt8(truncatingIfNeeded: group >> UInt16(shift)) & 0xF
+                    text.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+                    shift -= 4
+                }
+            }
         }
         if bestStart < 0 { return hex(0..<8) }
-        return hex(0..<bestStart) + "::" + hex((bestStart + bestLength)..<8)
+        hex(0..<bestStart)
+        text += [UInt8(ascii: ":"), UInt8(ascii: ":")]
+        hex((bestStart + bestLength)..<8)
     }
 
     /// Parses dotted-quad IPv4 or RFC 4291 IPv6 text (with "::" and an embedded IPv4

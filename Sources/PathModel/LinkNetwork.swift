@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import Synchronization
+
 /// Which network a link is on: what a path line and the `interfaces` reply say of it
 /// (docs/PROTOCOL.md, "Networks"). Computed by `NetworkIdentifier` (PathEvaluation) from
 /// the snapshot, the configuration's `[Network]` sections and the key; a link without
@@ -191,6 +193,10 @@ public struct NetworkKey: Hashable, Sendable {
     public static let applicationID: [UInt8] = Hexadecimal.bytes("3691b716701142dd978e968524f14d7e") ?? []
 
     public let bytes: [UInt8]
+    /// The IDs this key computed last, by their facts: every evaluation asks again for the
+    /// networks a path lists, and an HMAC is four SHA-256 blocks the path's line would wait
+    /// for. Not part of the key's value (`==`, `hash(into:)`).
+    private let recent = RecentIDs()
 
     /// The key for a base ID of 16 bytes; nil for another length or an all-zero ID
     /// (systemd refuses a null ID too).
@@ -198,6 +204,10 @@ public struct NetworkKey: Hashable, Sendable {
         guard base.count == 16, base.contains(where: { $0 != 0 }) else { return nil }
         bytes = Self.applicationSpecific(base: base, application: Self.applicationID)
     }
+
+    public static func == (left: NetworkKey, right: NetworkKey) -> Bool { left.bytes == right.bytes }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
     /// A base ID as `/etc/machine-id` and `systemd-id128 new` write it: 32 hexadecimal
     /// digits, or the UUID form with hyphens, surrounding white space ignored.
@@ -220,7 +230,28 @@ public struct NetworkKey: Hashable, Sendable {
     /// The ID of the network these facts describe: the first 16 bytes of
     /// HMAC-SHA256(key, facts' canonical bytes).
     public func id(of facts: NetworkFacts) -> NetworkID {
-        NetworkID(digest: HMAC.sha256(key: bytes, message: facts.canonicalBytes))
+        if let known = recent.id(of: facts) { return known }
+        let id = NetworkID(digest: HMAC.sha256(key: bytes, message: facts.canonicalBytes))
+        recent.remember(id, of: facts)
+        return id
+    }
+}
+
+/// A key's last IDs, at most `capacity` (a host is on a few networks at a time; past
+/// that it starts again empty), shared by the copies of the key and safe from any thread.
+private final class RecentIDs: Sendable {
+    static let capacity = 32
+    private let ids = Mutex<[NetworkFacts: NetworkID]>([:])
+
+    func id(of facts: NetworkFacts) -> NetworkID? {
+        ids.withLock { $0[facts] }
+    }
+
+    func remember(_ id: NetworkID, of facts: NetworkFacts) {
+        ids.withLock { ids in
+            if ids.count >= Self.capacity { ids = [:] }
+            ids[facts] = id
+        }
     }
 }
 

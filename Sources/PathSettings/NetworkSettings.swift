@@ -9,7 +9,7 @@ public struct NetworkCandidate: Hashable, Sendable {
     public var link: Link
     /// The link's gateways, both families (its own routes' next hops).
     public var gateways: [IPAddress]
-    /// The link's own addresses.
+    /// The link's own addresses, in no particular order.
     public var addresses: [IPAddress]
     public var hints: NetworkHints
 

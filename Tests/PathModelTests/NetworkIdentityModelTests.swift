@@ -46,6 +46,26 @@ struct NetworkIdentityModelTests {
         #expect(id.description.count == 32)
     }
 
+    /// A key remembers the IDs it computed last (`NetworkKey.id(of:)`): each is the HMAC
+    /// a fresh key computes, also past the memory's capacity, and key copies share it.
+    @Test func rememberedIDsAreTheComputedOnes() throws {
+        let key = try #require(NetworkKey(base: Array(1...16)))
+        let facts = (0..<100).map {
+            NetworkFacts(anchor: .prefix, prefix: IPPrefix("10.\($0).0.0/16"), linkKind: "tun")
+        }
+        let first = facts.map(key.id(of:))
+        let copy = key
+        for (index, network) in facts.enumerated().reversed() {
+            let fresh = try #require(NetworkKey(base: Array(1...16)))
+            #expect(copy.id(of: network) == first[index])
+            #expect(fresh.id(of: network) == first[index])
+            let digest = HMAC.sha256(key: key.bytes, message: network.canonicalBytes)
+            #expect(first[index] == NetworkID(Hexadecimal.text(Array(digest.prefix(16)))))
+        }
+        #expect(Set(first).count == facts.count)
+        #expect(copy == key && copy.hashValue == key.hashValue)
+    }
+
     @Test func linkLayerAddresses() {
         #expect(LinkLayerAddress("00-00-5E-00-01-01")?.description == "00:00:5e:00:01:01")
         #expect(LinkLayerAddress("00:00:5e:00:01") != nil)
