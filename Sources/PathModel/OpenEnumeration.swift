@@ -15,18 +15,23 @@ public protocol OpenEnumeration: RawRepresentable, CaseIterable, Hashable, Senda
 }
 
 extension OpenEnumeration {
-    /// The case named `rawValue`, or `unrecognized(rawValue)`.
+    /// The case named `rawValue`, or `unrecognized(rawValue)`. Inlinable, as the next
+    /// two, so that a client's decoding of each line calls a specialized copy, not a
+    /// generic one.
+    @inlinable
     public init(rawValue: String) {
         self = Self(known: rawValue) ?? .unrecognized(rawValue)
     }
 
     /// The case named `name`; nil for a name this version does not know.
+    @inlinable
     public init?(known name: String) {
         guard let value = Self.allCases.first(where: { $0.rawValue == name }) else { return nil }
         self = value
     }
 
     /// Whether this version knows the value (it is one of `allCases`).
+    @inlinable
     public var isRecognized: Bool { Self.allCases.contains(self) }
 
     /// The known names, comma-separated, for an error message.

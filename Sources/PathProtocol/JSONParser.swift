@@ -33,7 +33,12 @@ public struct JSONParser {
     private func error(_ problem: String) -> JSONParseError { JSONParseError(offset: position, problem: problem) }
 
     private mutating func skipWhitespace() {
-        while position < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[position]) { position += 1 }
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x09, 0x0A, 0x0D: position += 1
+            default: return
+            }
+        }
     }
 
     private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
@@ -110,23 +115,34 @@ public struct JSONParser {
     private mutating func parseString() throws(JSONParseError) -> String {
         position += 1
         var scalars = String.UnicodeScalarView()
+        var hasEscape = false
         var run = position
-        func flush(upTo end: Int) throws(JSONParseError) {
-            guard run < end else { return }
+        func validated(upTo end: Int) throws(JSONParseError) -> String {
             guard let text = String(validating: bytes[run..<end], as: UTF8.self) else {
                 throw JSONParseError(offset: run, problem: "invalid UTF-8 in string")
             }
-            scalars.append(contentsOf: text.unicodeScalars)
+            return text
+        }
+        func flush(upTo end: Int) throws(JSONParseError) {
+            guard run < end else { return }
+            scalars.append(contentsOf: try validated(upTo: end).unicodeScalars)
         }
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
+                // Most strings have no escape: their bytes are the string, validated once.
+                if !hasEscape {
+                    let text = try validated(upTo: position)
+                    position += 1
+                    return text
+                }
                 try flush(upTo: position)
                 position += 1
                 return String(scalars)
             }
             if byte < 0x20 { throw error("control character in string") }
             if byte == UInt8(ascii: "\\") {
+                hasEscape = true
                 try flush(upTo: position)
                 position += 1
                 scalars.append(try parseEscape())
