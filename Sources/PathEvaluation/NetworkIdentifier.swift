@@ -33,16 +33,15 @@ public enum NetworkIdentifier {
             identification.network = LinkNetwork(state: state, anchor: anchor)
         case .anchored(let facts):
             let id = key.id(of: facts)
-            let addresses = snapshot.addresses[link.index].map { $0.values.map(\.address) } ?? []
-            let candidate = NetworkCandidate(id: id, facts: facts, link: link,
-                                             gateways: gateways(of: link, in: snapshot), addresses: addresses,
-                                             hints: hints)
-            let section = policy.network(for: candidate)
+            // The candidate only for sections to match: with none, its parts are not gathered.
+            let section = policy.networks.isEmpty ? nil : policy.network(for: NetworkCandidate(
+                id: id, facts: facts, link: link, gateways: gateways(of: link, in: snapshot),
+                addresses: snapshot.addresses[link.index].map { $0.values.map(\.address) } ?? [], hints: hints))
             identification.network = LinkNetwork(state: .identified, id: id, name: section?.stated.name,
                                                   anchor: facts.anchor)
             identification.facts = facts
             identification.section = section
-            identification.cost = policy.cost(of: settings, network: section, hints: hints)
+            if section != nil { identification.cost = policy.cost(of: settings, network: section, hints: hints) }
         }
         return identification
     }
