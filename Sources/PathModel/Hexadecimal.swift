@@ -4,14 +4,18 @@
 public enum Hexadecimal {
     /// Lowercase hexadecimal.
     public static func text(_ bytes: [UInt8]) -> String {
-        func digit(_ value: UInt8) -> UInt8 { value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10 }
         var text: [UInt8] = []
         text.reserveCapacity(2 * bytes.count)
         for byte in bytes {
-            text.append(digit(byte >> 4))
-            text.append(digit(byte & 0xF))
+            text.append(Self.digit(byte >> 4))
+            text.append(Self.digit(byte & 0xF))
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// The lowercase digit of a value below 16, as an ASCII byte.
+    static func digit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 
     /// Bytes from hexadecimal digits (either case); nil for anything else or an odd count.

@@ -194,8 +194,7 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
                 var shift = 12
                 while shift > 0 && group >> UInt16(shift) == 0 { shift -= 4 }
                 while shift >= 0 {
-                    let digit = UInt8(truncatingIfNeeded: group >> UInt16(shift)) & 0xF
-                    text.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+                    text.append(Hexadecimal.digit(UInt8(truncatingIfNeeded: group >> UInt16(shift)) & 0xF))
                     shift -= 4
                 }
             }
