@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 /// Why a line is not JSON, with the byte offset where parsing stopped.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     public var offset: Int
@@ -192,15 +194,8 @@ public struct JSONParser {
         guard position + 4 <= bytes.count else { throw error("short \\u escape") }
         var value: UInt32 = 0
         for _ in 0..<4 {
-            let byte = bytes[position]
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw error("invalid \\u escape")
-            }
-            value = value << 4 | digit
+            guard let digit = Hexadecimal.value(of: bytes[position]) else { throw error("invalid \\u escape") }
+            value = value << 4 | UInt32(digit)
             position += 1
         }
         return value

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 /// Text the other end of the socket wrote (an error's message, a warning, a reason),
 /// made fit for one line of a terminal or a log.
 public enum PeerText {
@@ -11,7 +13,7 @@ public enum PeerText {
             String(line.unicodeScalars.map { scalar -> String in
                 switch scalar.value {
                 case 0x09: " "
-                case 0x00..<0x20, 0x7F..<0xA0: "\\u{\(String(scalar.value, radix: 16))}"
+                case 0x00..<0x20, 0x7F..<0xA0: scalar.escapedForDisplay
                 default: String(scalar)
                 }
             }.joined()).trimmingBlanks

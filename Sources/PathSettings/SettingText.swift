@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 /// The words and numbers a setting's value is written in, as systemd writes them
 /// (systemd.syntax(7)): booleans and byte sizes. Each list is written once here, and
 /// the parsers, the keys' ranges and messages, and pathd.conf(5) (a test holds the page
@@ -60,7 +62,7 @@ public enum SettingText {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\u{\(String(scalar.value, radix: 16))}"
+                result += scalar.escapedForDisplay
             default: result.unicodeScalars.append(scalar)
             }
         }
