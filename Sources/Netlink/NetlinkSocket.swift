@@ -324,9 +324,20 @@ final class NetlinkMessage {
     /// `struct nl_msg *`.
     let pointer: OpaquePointer
 
+    /// Bytes a request can hold: each pathd sends is a header, a fixed struct and a few
+    /// short attributes (a route lookup 56 at most). libnl's default is a page, zeroed at each
+    /// allocation, and a change's lookups waited for it (docs/PERFORMANCE.md, "The line
+    /// from a cold start"); an attribute that does not fit fails (NLE_NOMEM), never cuts.
+    static let capacity = 256
+
     init(type: Int32, flags: Int32) throws(NetlinkError) {
-        guard let message = nlmsg_alloc_simple(type, flags) else {
-            throw NetlinkError(operation: "nlmsg_alloc_simple(\(type))", code: .libnl(NLE_NOMEM))
+        guard let message = nlmsg_alloc_size(Self.capacity) else {
+            throw NetlinkError(operation: "nlmsg_alloc_size(\(Self.capacity))", code: .libnl(NLE_NOMEM))
+        }
+        // Port and sequence number are set when it is sent (`nl_complete_msg`).
+        guard nlmsg_put(message, UInt32(NL_AUTO_PORT), UInt32(NL_AUTO_SEQ), type, 0, flags) != nil else {
+            nlmsg_free(message)
+            throw NetlinkError(operation: "nlmsg_put(\(type))", code: .libnl(NLE_NOMEM))
         }
         pointer = message
     }
