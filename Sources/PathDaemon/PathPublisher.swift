@@ -13,14 +13,14 @@ import ServiceSupport
 /// Threading: the state queue only (see `PathService`). `@unchecked Sendable`: the route
 /// watcher's replies capture it and are called on that queue.
 final class PathPublisher: @unchecked Sendable {
-    /// The criteria groups (`CriteriaGroup`): the default's and every subscribed one,
-    /// evaluated at each change, and the idle ones (`idleSince`).
+    /// The criteria groups (`CriteriaGroup`) evaluated at each change: the default's and
+    /// every subscribed one.
     private var groups: [Criteria: CriteriaGroup] = [:]
     /// The groups no subscription holds (a `status` asked about them, or their last
-    /// subscriber left), by when they were last asked about: not evaluated at a change,
+    /// subscriber left), with when they were last asked about: not evaluated at a change,
     /// but when asked again, and the one asked about least recently dropped past
     /// `maximumIdleGroups` (asked again, it starts again at sequence 1; docs/PROTOCOL.md).
-    private var idleSince: [Criteria: UInt64] = [:]
+    private var idleGroups: [Criteria: (group: CriteriaGroup, asked: UInt64)] = [:]
     private var askedCount: UInt64 = 0
     static let maximumIdleGroups = 256
     /// Every watched route, while anyone subscribes to it.
@@ -61,51 +61,44 @@ final class PathPublisher: @unchecked Sendable {
     /// the counters, the history). An idle group is brought up to date: a new sequence if
     /// its path or generation changed since it was last asked about.
     func findOrPublishGroup(for criteria: Criteria) -> CriteriaGroup {
-        if var existing = groups[criteria] {
-            guard idleSince[criteria] != nil else { return existing }
-            markAsked(criteria)
+        if let current = groups[criteria] { return current }
+        if var idle = idleGroups[criteria]?.group {
             let path = evaluate(criteria)
             let generation = kernelState.generation
-            _ = existing.update(path: path, connectivity: connectivity.connectivity(of: path),
-                                generation: generation, force: existing.generation != generation)
-            groups[criteria] = existing
-            return existing
+            _ = idle.update(path: path, connectivity: connectivity.connectivity(of: path),
+                            generation: generation, force: idle.generation != generation)
+            keepIdle(idle, for: criteria)
+            return idle
         }
         let path = evaluate(criteria)
         let created = CriteriaGroup(path: path, connectivity: connectivity.connectivity(of: path),
                                     generation: kernelState.generation)
-        groups[criteria] = created
         if criteria == .any {
+            groups[criteria] = created
             defaultPathPublished(created, generation: kernelState.generation, previous: nil, at: records.clock.now())
         } else {
-            becameIdle(criteria)
+            keepIdle(created, for: criteria)
         }
         return created
     }
 
-    /// `criteria`'s group is held by no subscription: idle from now, and the idle group
-    /// asked about least recently dropped when there are more than `maximumIdleGroups`.
-    private func becameIdle(_ criteria: Criteria) {
-        markAsked(criteria)
-        guard idleSince.count > Self.maximumIdleGroups,
-              let oldest = idleSince.min(by: { $0.value < $1.value })?.key else { return }
-        idleSince[oldest] = nil
-        groups[oldest] = nil
-    }
-
-    private func markAsked(_ criteria: Criteria) {
+    /// Keeps `group` as `criteria`'s idle group, asked about now; the idle group asked
+    /// about least recently is dropped when there are more than `maximumIdleGroups`.
+    private func keepIdle(_ group: CriteriaGroup, for criteria: Criteria) {
         askedCount += 1
-        idleSince[criteria] = askedCount
+        idleGroups[criteria] = (group, askedCount)
+        guard idleGroups.count > Self.maximumIdleGroups,
+              let oldest = idleGroups.min(by: { $0.value.asked < $1.value.asked })?.key else { return }
+        idleGroups[oldest] = nil
     }
 
     /// How many criteria groups there are, and how many of them are idle.
-    var groupCounts: (all: Int, idle: Int) { (groups.count, idleSince.count) }
+    var groupCounts: (all: Int, idle: Int) { (groups.count + idleGroups.count, idleGroups.count) }
 
     /// The path for `criteria` now, publishing nothing: the group's path while it is
     /// kept current, else evaluated for this answer only.
     func path(for criteria: Criteria) -> Path {
-        guard let group = groups[criteria], idleSince[criteria] == nil else { return evaluate(criteria) }
-        return group.path
+        groups[criteria]?.path ?? evaluate(criteria)
     }
 
     /// Re-evaluates every criteria group and sends a line to the subscribers of each
@@ -119,7 +112,7 @@ final class PathPublisher: @unchecked Sendable {
         let publishedAt = records.clock.now()
         connectivity.prune()
         _ = findOrPublishGroup(for: .any)
-        for criteria in Array(groups.keys) where idleSince[criteria] == nil {
+        for criteria in Array(groups.keys) {
             guard var group = groups[criteria] else { continue }
             let path = evaluate(criteria)
             let previous = group.path
@@ -154,10 +147,10 @@ final class PathPublisher: @unchecked Sendable {
 
     /// Subscribes `connection` to `criteria` and sends it the current path.
     func subscribe(_ connection: ClientConnection, id: JSONValue?, criteria: Criteria) {
-        let line = findOrPublishGroup(for: criteria).line
-        idleSince[criteria] = nil
+        let group = findOrPublishGroup(for: criteria)
+        if idleGroups.removeValue(forKey: criteria) != nil { groups[criteria] = group }
         let (key, terms) = subscriptions.add(client: connection.id, id: id, topic: .path(criteria))
-        connection.send(line.line(idMember: terms.idMember), kind: .path(subscription: key.number))
+        connection.send(group.line.line(idMember: terms.idMember), kind: .path(subscription: key.number))
     }
 
     /// Ends `connection`'s subscriptions with `id`; whether there were any.
@@ -182,7 +175,7 @@ final class PathPublisher: @unchecked Sendable {
                 routeGroups[route] = nil
                 release(route)
             case .path(let criteria):
-                if criteria != .any && groups[criteria] != nil { becameIdle(criteria) }
+                if criteria != .any, let group = groups.removeValue(forKey: criteria) { keepIdle(group, for: criteria) }
             }
         }
     }
