@@ -15,6 +15,15 @@ import Testing
 struct CriteriaGroupLimitTests {
     static func networkID(_ number: Int) -> String { String(format: "%032x", number) }
 
+    /// Asks `asker` for the status of `count` distinct networks, one request at a time:
+    /// the replies, in order.
+    static func askAboutNetworks(_ count: Int, on asker: PathConnection) throws -> [PathUpdate] {
+        try (0..<count).map { number in
+            try asker.send(Request(.status(Criteria(requiredNetwork: networkID(number))), id: .integer(Int64(number))))
+            return try asker.nextPath().update
+        }
+    }
+
     /// The publisher's group counts, read on the state queue.
     static func counts(_ harness: DaemonHarness) -> (all: Int, idle: Int) {
         harness.queue.sync { harness.service.publisher.groupCounts }
@@ -26,11 +35,8 @@ struct CriteriaGroupLimitTests {
         defer { harness.stop() }
         let (subscriber, first) = try harness.connectAndSubscribe()
         let asker = try harness.connect()
-        for number in 0..<1000 {
-            let criteria = Criteria(requiredNetwork: Self.networkID(number))
-            try asker.send(Request(.status(criteria), id: .integer(Int64(number))))
-            let reply = try asker.nextPath()
-            #expect(reply.update.path.status == .unsatisfied, "\(reply)")
+        for reply in try Self.askAboutNetworks(1000, on: asker) {
+            #expect(reply.path.status == .unsatisfied, "\(reply)")
         }
         let counts = Self.counts(harness)
         #expect(counts.idle == PathPublisher.maximumIdleGroups, "\(counts)")
@@ -70,10 +76,7 @@ struct CriteriaGroupLimitTests {
         try held.send(Request(.subscribe(.path(free))))
         let heldFirst = try held.nextPath().update
         let asker = try harness.connect()
-        for number in 0..<(PathPublisher.maximumIdleGroups + 10) {
-            try asker.send(Request(.status(Criteria(requiredNetwork: Self.networkID(number)))))
-            _ = try asker.nextPath()
-        }
+        _ = try Self.askAboutNetworks(PathPublisher.maximumIdleGroups + 10, on: asker)
         _ = try harness.flapCarrier(1, readingOn: subscriber, after: first)
         let heldNext = try held.nextPath().update
         #expect(heldNext.sequence == heldFirst.sequence + 1 && heldNext.path.status == .unsatisfied)
