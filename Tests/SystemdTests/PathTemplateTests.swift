@@ -51,6 +51,7 @@ extension SystemdTests {
 
             // The hotspot takes over: the running backup is stopped with the template unit,
             // which ends cleanly (a change of network is no failure).
+            let holding = try TemplateRun(of: system)
             try system.write("[Interface]\nName=\(system.state.uplink)\nExpensive=yes\n", to: "/etc/pathd/pathd.conf")
             try system.check("systemctl reload pathd.service")
             try waitUntil("the backup stopped", timeout: .seconds(30)) {
@@ -58,7 +59,7 @@ extension SystemdTests {
             }
             // journald stores the lines a moment after the unit's state changed: wait for them.
             try waitUntil("the journal holds the template's clean end for the expense", timeout: .seconds(30)) {
-                try Self.cleanEndsForExpense(system) == 1
+                try holding.endedCleanlyForExpense(in: system)
             }
             #expect(try runs() == 1)
             // The next timers while it is expensive run no backup: the template refuses to start.
@@ -90,23 +91,39 @@ extension SystemdTests {
         }
     }
 
-    /// How often the template ended by itself and cleanly ("Deactivated successfully",
-    /// exit 75) because the path turned expensive, as pathctl's line in the same run of
-    /// the unit says. From the journal, one run being one invocation ID: the order in which
-    /// journald stores a service's own line and systemd's about it is not the order they
-    /// were written, and the unit's Result= and ExecMainStatus= are overwritten by the next
-    /// timer's refused start (exit 1), which may come before a test reads them.
-    static func cleanEndsForExpense(_ system: BootedSystem) throws -> Int {
-        var endedCleanly: Set<String> = []
-        var saidExpensive: Set<String> = []
-        for entry in try system.journal(units: ["pathd-path@not-expensive.service"]) where !entry.invocation.isEmpty {
-            if entry.isFromSystemd && entry.message.hasSuffix("Deactivated successfully.") {
-                endedCleanly.insert(entry.invocation)
-            } else if entry.isFrom("pathctl") && entry.message.contains("is expensive, which the criteria exclude") {
-                saidExpensive.insert(entry.invocation)
+    /// One run of the template, read while it holds: systemd's lines about the run carry its
+    /// invocation ID, and pathctl's lines carry its main process ID as `_PID`. pathctl's
+    /// line is matched by the process, not by the invocation ID journald gives it: journald
+    /// reads that ID from the unit's current run when it takes the line, which is already
+    /// the next run when a timer started one in between. The unit's Result= and
+    /// ExecMainStatus= cannot say it either: the next timer's refused start (exit 1)
+    /// overwrites them, and may come before a test reads them.
+    struct TemplateRun {
+        static let unit = "pathd-path@not-expensive.service"
+        let invocation: String
+        let mainPID: String
+
+        init(of system: BootedSystem) throws {
+            invocation = try system.property("InvocationID", of: Self.unit)
+            mainPID = try system.property("MainPID", of: Self.unit)
+            guard !invocation.isEmpty, mainPID != "0" else {
+                throw HarnessError("\(Self.unit) has no run now: invocation \"\(invocation)\", main PID \(mainPID)")
             }
         }
-        return endedCleanly.intersection(saidExpensive).count
+
+        /// Whether the run ended by itself and cleanly ("Deactivated successfully", exit
+        /// 75) because the path turned expensive, as its pathctl said.
+        func endedCleanlyForExpense(in system: BootedSystem) throws -> Bool {
+            let entries = try system.journal(units: [Self.unit])
+            let endedCleanly = entries.contains {
+                $0.isFromSystemd && $0.invocation == invocation && $0.message.hasSuffix("Deactivated successfully.")
+            }
+            let saidExpensive = entries.contains {
+                $0.isFrom("pathctl") && $0.pid == mainPID
+                    && $0.message.contains("is expensive, which the criteria exclude")
+            }
+            return endedCleanly && saidExpensive
+        }
     }
 
     /// The same uplink and gateway address, another router behind them (TwoNetworks: its
@@ -129,6 +146,7 @@ extension SystemdTests {
         let before = try runs()
         #expect(try isActive(), "the backup stopped on home")
         let refused = try refusals()
+        let holding = try TemplateRun(of: system)
 
         try system.routerBecomes(TwoNetworks.hotspot)
         try waitUntil("the backup stopped on the hotspot", timeout: .seconds(30)) { try !isActive() }
@@ -136,7 +154,7 @@ extension SystemdTests {
         #expect(hotspot.network == "hotspot" && hotspot.expensive && hotspot.expensiveSetBy == "network",
                 "\(hotspot)")
         try waitUntil("the journal holds the template's second clean end for the expense", timeout: .seconds(30)) {
-            try cleanEndsForExpense(system) == 2
+            try holding.endedCleanlyForExpense(in: system)
         }
         try waitUntil("a timer found the path expensive on the hotspot", timeout: .seconds(30)) {
             try refusals() > refused

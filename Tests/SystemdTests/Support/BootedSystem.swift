@@ -193,6 +193,8 @@ struct JournalEntry: CustomStringConvertible {
     var invocation: String {
         fields["_SYSTEMD_INVOCATION_ID"] as? String ?? fields["INVOCATION_ID"] as? String ?? ""
     }
+    /// The process that wrote the line, as the kernel told journald.
+    var pid: String { fields["_PID"] as? String ?? "" }
 
     var description: String { "[\(unit) \(command) \(transport) p\(priority)] \(message)" }
 }
