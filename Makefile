@@ -294,7 +294,8 @@ bench-decode: deps
 
 # pathd's package under a real systemd in a container: start → READY=1, memory, stop
 # with 100 subscribers, and a job bound to pathd-path@not-expensive stopped by a reload
-# that makes the path expensive (Benchmarks/systemd.py; about 40 s).
+# that makes the path expensive and by a hotspot's router taking over (Benchmarks/systemd.py;
+# about 40 s).
 bench-systemd: deps deb
 	Benchmarks/systemd.py --deb $(DEB_FILE)
 

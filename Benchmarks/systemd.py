@@ -14,7 +14,11 @@ the package installed by dpkg, as docs/PERFORMANCE.md reports it:
 - a job bound to pathd-path@not-expensive.service (pathd(8)'s backup example): from the
   start of `systemctl reload pathd` whose pathd.conf marks the uplink expensive to the
   template's end and to the job's stop, as systemd logs them ("Deactivated
-  successfully", "Stopped"), by the journal's CLOCK_MONOTONIC receive times.
+  successfully", "Stopped"), by the journal's CLOCK_MONOTONIC receive times;
+- the same job when a phone's hotspot takes over, with no reload and no carrier loss: the
+  router behind the uplink changes its MAC to one a `[Network]` section names expensive,
+  the container's entry for it is deleted, and a datagram to it (a host's next packet)
+  learns the new MAC; from just before that datagram to the same two journal lines.
 
 Usage: Benchmarks/systemd.py --deb build/pathd_VERSION_ARCH.deb [--trials N] [--subscribers N]
 """
@@ -189,6 +193,83 @@ def bound_job_stop(state, trials, uplink):
     return to_exit, to_stopped
 
 
+# Two networks behind the same uplink and gateway address, told apart by the router's MAC
+# alone (pathd.conf(5), [Network] GatewayMAC=): the second is a phone's hotspot.
+HOME_MAC, HOTSPOT_MAC = "02:00:00:00:0b:01", "02:00:00:00:0b:02"
+TWO_NETWORKS = f"""[Network]
+GatewayMAC={HOME_MAC}
+Name=home
+[Network]
+GatewayMAC={HOTSPOT_MAC}
+Name=hotspot
+Expensive=yes
+"""
+
+
+def router_becomes(state, mac):
+    """The router answers with `mac` from now on; the container's entry for it is deleted
+    (or the kernel would keep the old MAC until it fails) and the next packet learns it.
+    Returns the CLOCK_MONOTONIC time just before that packet, in seconds."""
+    subprocess.run(["ip", "-n", state["peerNamespace"], "link", "set", state["peerLink"], "address", mac],
+                   check=True)
+    deleted = subprocess.run(["ip", "-n", state["namespace"], "neigh", "del", state["peerAddress"],
+                              "dev", state["uplink"]], stderr=subprocess.PIPE, text=True)
+    if deleted.returncode != 0 and "No such file or directory" not in deleted.stderr:
+        raise RuntimeError(f"ip neigh del {state['peerAddress']}: {deleted.stderr.strip()}")
+    # pathd.service holds no CAP_NET_ADMIN, so it cannot resolve the gateway itself: the
+    # datagram is the packet any program on the host would send.
+    sent = inside(state, "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))' "
+                  f"&& bash -c 'echo x > /dev/udp/{state['peerAddress']}/9'").stdout.split()[0]
+    return int(sent) / 1e9
+
+
+def wait_for(what, predicate, seconds=30):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"not within {seconds} s: {what}")
+        time.sleep(0.05)  # polling systemd's and pathd's state, with a deadline (not a measurement)
+
+
+def logged_after(state, unit, words, since):
+    """The journal's CLOCK_MONOTONIC receive time (s) of `unit`'s first line after `since`
+    (s) that holds `words`: systemd unloads an inactive, unneeded unit with its timestamps."""
+    lines = inside(state, f"journalctl -o json --no-pager -u {unit}").stdout.splitlines()
+    times = [int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 for entry in map(json.loads, lines)
+             if words in entry.get("MESSAGE", "") and int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 > since]
+    if not times:
+        raise RuntimeError(f"no \"{words}\" line of {unit} after {since:.6f}")
+    return min(times)
+
+
+def hotspot_job_stop(state, trials):
+    """The job bound to pathd-path@not-expensive (bound_job_stop wrote it) on `home`; the
+    router becomes the hotspot's → the template's pathctl exits, and → the job is stopped."""
+    with open(os.path.join(state["root"], "etc/pathd/pathd.conf"), "w") as file:
+        file.write(TWO_NETWORKS)
+    inside(state, "systemctl reload pathd.service")
+
+    def network():
+        return json.loads(inside(state, "pathctl status --json").stdout).get("network", {}).get("name")
+    to_exit, to_stopped = [], []
+    for _ in range(trials):
+        router_becomes(state, HOME_MAC)
+        wait_for("pathd names the uplink's network home", lambda: network() == "home")
+        inside(state, "systemctl reset-failed pathd-path@not-expensive.service bound-job.service; "
+                      "systemctl start bound-job.service")
+        sent = router_becomes(state, HOTSPOT_MAC)
+        wait_for("the bound job stopped on the hotspot", lambda: inside(
+            state, "systemctl is-active bound-job.service || true").stdout.strip() == "inactive")
+        to_exit.append(1000 * (logged_after(state, "pathd-path@not-expensive.service", "Deactivated successfully",
+                                            sent) - sent))
+        to_stopped.append(1000 * (logged_after(state, "bound-job.service", "Stopped", sent) - sent))
+    router_becomes(state, HOME_MAC)
+    with open(os.path.join(state["root"], "etc/pathd/pathd.conf"), "w") as file:
+        file.write("")
+    inside(state, "systemctl reload pathd.service")
+    return to_exit, to_stopped
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--deb", required=True)
@@ -205,6 +286,7 @@ def main():
         online = wait_online(state, options.trials)
         rss, cgroup = memory(state)
         to_exit, to_stopped = bound_job_stop(state, options.trials, state["uplink"])
+        hotspot_exit, hotspot_stopped = hotspot_job_stop(state, options.trials)
         elapsed, codes = stop_with_subscribers(state, options.subscribers)
     finally:
         booted_systemd.stop_directory(state["directory"])
@@ -217,7 +299,10 @@ def main():
                          ("pathd-wait-online.service, path satisfied: its pathctl's run", online),
                          ("`systemctl reload pathd` (uplink now expensive) → pathd-path@not-expensive's pathctl "
                           "exits", to_exit),
-                         ("the same → the job bound to it is stopped", to_stopped)]:
+                         ("the same → the job bound to it is stopped", to_stopped),
+                         ("the router becomes a hotspot's (a `[Network]` section: expensive), the host's next "
+                          "packet → pathd-path@not-expensive's pathctl exits", hotspot_exit),
+                         ("the same → the job bound to it is stopped", hotspot_stopped)]:
         print(f"| {name} | {statistics.median(values):.1f} | {min(values):.1f} | {max(values):.1f} |")
     print()
     print(f"Memory idle after start: VmRSS {rss} KiB, cgroup memory.current "
