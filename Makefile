@@ -279,6 +279,7 @@ BENCH_ARGS ?=
 bench: deps build build-gio-module
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-engine-bench
 	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-linestamp
+	$(SWIFT) build $(RELEASE_FLAGS) --product pathd-floor
 	Benchmarks/run.sh $(RELEASE_DIR)/pathd --gio-watch gio-module/build/gio-watch \
 		--gio-modules gio-module/build/modules $(BENCH_ARGS)
 	$(MAKE) bench-systemd

@@ -6,7 +6,9 @@ time; a well-behaved client's latency under hostile local users, and memory with
 subscribers ("Hostile local users"); `pathctl monitor --json` and the in-process engine
 beside pathd, the engine's start, and where pathd's part of a change goes (readers.py;
 "Start, hops, the in-process engine"); the first subscriber's line beside 1,000 more and
-100 watched routes (subscribers.py).
+100 watched routes (subscribers.py); the floor, pathd-floor in pathd's place and as a
+client that only copies pathd's lines ("The floor: what a reader that does the verdict's
+work comes to").
 
 Runs as root in two network namespaces it creates and always removes; only veth and
 loopback traffic. Prints Markdown tables; `--json FILE` also writes the raw numbers.
@@ -40,8 +42,8 @@ import runbench  # noqa: E402
 import readers  # noqa: E402
 import subscribers  # noqa: E402
 import rtnl  # noqa: E402
-from harness import (IP, Loop, Pathd, StampedSubscriber, Stream, Subscriber, Topology, cpu_seconds, kib, now,  # noqa: E402
-                     summary_ms)
+from harness import (IP, Loop, Pathd, PipedStream, StampedSubscriber, Stream, Subscriber, Topology,  # noqa: E402
+                     cpu_seconds, kib, now, summary_ms)
 
 
 # MARK: predicates
@@ -297,7 +299,9 @@ def route_steps(driver):
             route_step(driver, "IPv6 default add", True, v6, True, True)]
 
 
-def latency(driver, rounds):
+def latency(driver, rounds, any_line=False):
+    """The latency part's changes, `rounds` times; with `any_line`, the subscriber's first
+    line after each change is its answer, whatever it says (the floor's)."""
     top = driver.topology
     a, b = driver.socket_a, driver.socket_b
     v4, v6 = socket.AF_INET, socket.AF_INET6
@@ -315,6 +319,8 @@ def latency(driver, rounds):
     results = []
     for _ in range(rounds):
         for name, stream, request, pathd_predicate, monitor_predicate in steps:
+            if any_line:
+                pathd_predicate = lambda parsed: True  # noqa: E731
             timeout = 1.5 if name == "admin up" else 3.0
             results.append(driver.measure(name, stream, request, pathd_predicate, monitor_predicate, timeout))
             if name == "admin up":
@@ -325,6 +331,40 @@ def latency(driver, rounds):
                                  now() + 3_000_000_000)
             driver.settle(20)
     return results
+
+
+def floor_latency(prefix, floor, linestamp, rounds):
+    """The latency part's changes read by pathd-floor (Benchmarks/Floor) in place of pathd,
+    in a topology of its own with no pathd, against `ip monitor` as pathd's line is: once
+    reading and writing only, once asking pathd's lookups first (both families, and each
+    restricted to vA, as pathd asks them for a path over vA). The second is the least any
+    reader that asks the kernel what a verdict needs can come to."""
+    reports = {}
+    for name, lookups in (("read and write", False), ("lookups", True)):
+        topology = Topology(f"{prefix}-floor")
+        driver = None
+        stream = None
+        try:
+            arguments = ["--lookups", str(topology.va_index)] if lookups else []
+            stream = PipedStream([IP, "netns", "exec", topology.a, floor, *arguments], linestamp)
+            driver = Driver(topology, stream, linestamp)
+            # The floor subscribes as it starts: a priming change it prints says it has.
+            for _ in range(10):
+                driver.loop.pump(lambda: bool(stream.lines), now() + 1_000_000_000)
+                if stream.lines:
+                    break
+                driver.prime()
+            else:
+                raise RuntimeError(f"pathd-floor printed nothing in 10 s: {stream.source.args}")
+            driver.settle(20)
+            reports[name] = latency_report(latency(driver, rounds, any_line=True))
+        finally:
+            if driver:
+                driver.close()
+            if stream:
+                stream.stop()
+            topology.remove()
+    return reports
 
 
 def latency_pair(driver, binary, directory, prefix, rounds):
@@ -814,6 +854,22 @@ def ms(value):
     return "—" if value is None or value != value else f"{value:.3f}"
 
 
+def print_floor(floor, latency):
+    """`floor_latency`'s two runs, beside pathd's own headline when it ran too."""
+    print("### The floor: pathd-floor in pathd's place, alone with `ip monitor` (all changes but admin up, ms)\n")
+    print("| reader | n | median | p99 | ip monitor median | reader − ip monitor median | p99 |")
+    print("|---|---|---|---|---|---|---|")
+    rows = [(f"pathd-floor, {name}", report) for name, report in floor.items()]
+    if latency:
+        rows.append(("pathd (the latency part)", latency))
+    for label, report in rows:
+        block = report["all"]
+        p, mo, d = block["pathd"], block["ip_monitor"], block["pathd_minus_monitor"]
+        print(f"| {label} | {p.get('n', 0)} | {ms(p.get('median'))} | {ms(p.get('p99'))} | {ms(mo.get('median'))} | "
+              f"{ms(d.get('median'))} | {ms(d.get('p99'))} |")
+    print()
+
+
 def print_report(results):
     m = results["machine"]
     print(f"\n## pathd benchmarks — {m['date']}")
@@ -835,6 +891,8 @@ def print_report(results):
                   f"{ms(mo.get('max'))} | {ms(d.get('median'))} | {ms(d.get('p99'))} | "
                   f"{block['pathd_missed']} / {block['monitor_missed']} |")
         print()
+    if "floor" in results:
+        print_floor(results["floor"], results.get("latency"))
     if "readers" in results:
         readers.print_latency_readers(results["readers"], ms)
     if "latency_pair" in results:
@@ -1010,13 +1068,15 @@ def main():
                                            "measured interleaved with --pathd's")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
     parser.add_argument("--only",
-                        default="start,resync,engine,latency,readers,latency5,latency-pair,identity,identity-pair,"
+                        default="start,resync,engine,latency,floor,readers,latency5,latency-pair,identity,identity-pair,"
                                 "neighbours,breakdown,subscribers,fanout,idle,hostile,route-limit,memory,route,flood,"
                                 "start-full,gio,routewatch,run,networks",
-                        help="comma-separated subset of start,resync,engine,latency,readers,latency5,latency-pair,"
+                        help="comma-separated subset of start,resync,engine,latency,floor,readers,latency5,latency-pair,"
                              "identity,identity-pair,neighbours,breakdown,subscribers,fanout,idle,hostile,route-limit,"
                              "memory,route,flood,start-full,gio,routewatch,run,networks "
-                             "(identity: a confirmed gateway entry to the line naming the network; identity-pair: "
+                             "(floor: the latency part read by pathd-floor, which only reads and writes, or asks "
+                             "pathd's lookups and writes: the least a reader that asks them can come to; "
+                             "identity: a confirmed gateway entry to the line naming the network; identity-pair: "
                              "latency against --baseline, interleaved; neighbours: pathd's CPU while --neighbour-entries "
                              "entries come and go on a link without a gateway; neighbours.py; "
                              "subscribers: the first subscriber's line alone and beside --subscribers more and "
@@ -1025,8 +1085,8 @@ def main():
                              "run: pathctl run, runbench.py; route-limit: a path line with one user at "
                              "MaxRoutesPerUser= and none; start-full runs inside "
                              "flood, for pathd, its resync and the in-process engine; latency5 is latency with 4 more "
-                             "interfaces; readers: `pathctl monitor --json` and the in-process engine, each in a latency run of "
-                             "its own beside pathd's line (latency is pathd and ip monitor alone); latency-pair the route changes in turn in a topology with one interface and "
+                             "interfaces; readers: `pathctl monitor --json`, `pathd-floor --relay` and the in-process engine, each in a "
+                             "latency run of its own beside pathd's line (latency is pathd and ip monitor alone); latency-pair the route changes in turn in a topology with one interface and "
                              "one with five, each with its own pathd; routewatch: the watched routes, routewatch.py); "
                              "--only flood measures what the route "
                              "filter changes: flood CPU, the default-size buffer, changes during the flood; "
@@ -1088,12 +1148,22 @@ def main():
             print(f"bench: latency, {arguments.rounds * 10} changes, pathd and ip monitor alone",
                   file=sys.stderr, flush=True)
             results["latency"] = latency_report(latency(driver, arguments.rounds))
+        floor = readers.sibling(binary, "pathd-floor")
+        if "floor" in only and not (floor and linestamp):
+            print("bench: floor skipped: no pathd-floor and pathd-linestamp beside pathd", file=sys.stderr, flush=True)
+        elif "floor" in only:
+            print(f"bench: floor, {arguments.rounds * 10} changes twice, pathd-floor and ip monitor alone",
+                  file=sys.stderr, flush=True)
+            results["floor"] = floor_latency(arguments.prefix, floor, linestamp, arguments.rounds)
         if "readers" in only:
             # Every other reader in a run of its own, against pathd's line of the same run.
             makers = []
             if pathctl:
                 makers.append(("pathctl monitor --json",
                                lambda: readers.pathctl_monitor(pathctl, pathd.socket_path, linestamp)))
+            if floor and linestamp:
+                makers.append(("pathd-floor --relay (the floor of a client)",
+                               lambda: readers.relay_floor(floor, pathd.socket_path, linestamp)))
             if engine:
                 makers.append(("in-process engine", lambda: readers.engine(engine, topology.a)))
             results["readers"] = {}

@@ -47,6 +47,13 @@ def pathctl_monitor(binary, socket_path, linestamp=None):
     return ProcessStream(command, parse_json=True)
 
 
+def relay_floor(floor, socket_path, linestamp):
+    """`pathd-floor --relay`: pathd's lines copied to stdout as each read returns them,
+    piped through pathd-linestamp as `pathctl monitor --json`'s are: the least a client
+    of pathd's socket that writes the line can come to."""
+    return PipedStream([floor, "--relay", socket_path], linestamp)
+
+
 def engine_start(binary, namespace, trials):
     """exec → the engine's first path handler call, and inside the process: main's
     first statement → first handler call (what a program pays for `start`)."""
