@@ -273,6 +273,8 @@ deb: deps
 # (Benchmarks/routewatch.py: three floods, 1,000 watched routes, line latency; about 2
 # minutes with the default 1M routes), BENCH_ARGS="--only run" pathctl run (Benchmarks/
 # runbench.py: path turns expensive → the command's SIGTERM, idle while it runs; 90 s).
+# BENCH_ARGS="--only latency,floor" pathd's line against the floor (pathd-floor in pathd's
+# place: the least a reader that asks the lookups does; about 4 minutes).
 # pathd-engine-bench times the client library's in-process engine beside pathd; pathd-linestamp
 # stamps pathd's and ip monitor's lines as their reads return (bench.py, "How it is measured").
 BENCH_ARGS ?=
