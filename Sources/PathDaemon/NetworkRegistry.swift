@@ -207,3 +207,11 @@ final class NetworkRegistry: Sendable {
         return (networks, skipped)
     }
 }
+
+/// A network as one default path shows it, without its facts: its name, its hints'
+/// domains and the path's links on it, in the path's order (`PathService.recordNetworks`).
+struct NetworkSighting: Hashable {
+    var name: String?
+    var domains: [String]
+    var interfaces: [String] = []
+}

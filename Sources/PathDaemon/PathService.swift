@@ -43,6 +43,9 @@ public final class PathService: @unchecked Sendable {
     let watchList: WatchList
     /// The networks seen (`networks` request); opened by `start`, with the history.
     private(set) var networks: NetworkRegistry?
+    /// What `recordNetworks` last told the registry, without the facts: the same again
+    /// would change nothing there, so it is not worked out again (`NetworkSighting`).
+    private var recordedSightings: [NetworkID: NetworkSighting] = [:]
     /// Where the history file goes (`$STATE_DIRECTORY`); nil keeps it in memory.
     private let stateDirectory: String?
 
@@ -253,25 +256,40 @@ public final class PathService: @unchecked Sendable {
 
     /// The identified networks of `path`'s links, with their facts (`InterfaceReport`
     /// reads them for the link), told to the registry: once per change of the default
-    /// path, which a network's change on a link is.
+    /// path, which a network's change on a link is. A change that leaves the networks,
+    /// their names, links and domains as they were (a route's, most often) tells it
+    /// nothing: `NetworkRegistry.update` would find nothing to change, and a link's
+    /// report, worked out again for its facts, is the costliest part of a change after
+    /// its line. The registry changes only here (and at the stop), so what was last told
+    /// it is what it holds.
     private func recordNetworks(of path: Path, at now: Timestamp) {
         guard let networks else { return }
         let snapshot = kernelState.snapshot
-        let policy = configuration.current.policy
-        var seen: [NetworkID: SeenNetwork] = [:]
+        var sightings: [NetworkID: NetworkSighting] = [:]
+        var links: [NetworkID: Link] = [:]
         for interface in path.availableInterfaces {
             guard let network = interface.network, network.state == .identified, let id = network.id,
                   let link = snapshot.links[interface.index] else { continue }
-            if seen[id] == nil {
-                guard let facts = InterfaceReport.report(for: link, in: snapshot, policy: policy).networkFacts
-                else { continue }
-                seen[id] = SeenNetwork(id: id, name: network.name, facts: facts,
-                                       domains: snapshot.hints[link.index]?.dnsDomains ?? [],
-                                       firstSeen: now.wall, lastSeen: now.wall, isCurrent: true)
+            if sightings[id] == nil {
+                let domains = snapshot.hints[link.index]?.dnsDomains ?? []
+                sightings[id] = NetworkSighting(name: network.name, domains: domains)
+                links[id] = link
             }
-            seen[id]?.interfaces.append(interface.name)
+            sightings[id]?.interfaces.append(interface.name)
         }
-        networks.update(current: Array(seen.values), at: now.wall)
+        guard sightings != recordedSightings else { return }
+        let policy = configuration.current.policy
+        var seen: [SeenNetwork] = []
+        for (id, sighting) in sightings {
+            guard let link = links[id], let facts = InterfaceReport.report(for: link, in: snapshot, policy: policy)
+                .networkFacts else { continue }
+            seen.append(SeenNetwork(id: id, name: sighting.name, facts: facts, interfaces: sighting.interfaces,
+                                    domains: sighting.domains, firstSeen: now.wall, lastSeen: now.wall,
+                                    isCurrent: true))
+        }
+        networks.update(current: seen, at: now.wall)
+        // A network whose facts could not be read is asked about again at the next change.
+        recordedSightings = seen.count == sightings.count ? sightings : [:]
     }
 
     // MARK: Metrics

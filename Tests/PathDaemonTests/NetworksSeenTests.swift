@@ -105,6 +105,48 @@ struct NetworksSeenTests {
         }
     }
 
+    @Test("""
+        a change of the path that keeps its networks leaves the list as it was, but for the domains a router gave \
+        since, which it records
+        """)
+    func keptNetworksRecordDomainsOnly() throws {
+        let clock = ManualClock()
+        let harness = try DaemonHarness(state: Self.atHome, configuration: Self.configuration(), clock: clock)
+        defer { harness.stop() }
+        let (subscriber, _) = try harness.connectAndSubscribe()
+        let (_, before) = try Self.networks(subscriber)
+        #expect(before.map(\.label) == ["home"] && before.first?.domains == [])
+
+        // IPv6 comes (a path change on the same network), then goes (another), a minute apart.
+        clock.advance(by: .seconds(60))
+        harness.network.latest.emit([Fixture.added("2001:db8::10"),
+                                     Fixture.route(.ipv6, via: Fixture.ethIndex, gateway: "fe80::1",
+                                                   source: "2001:db8::10")])
+        _ = try subscriber.waitForPath { $0.supportsIPv6 }
+        // A current network's lastSeen is the moment of the listing (`NetworkRegistry.list`).
+        func recorded(_ networks: [SeenNetwork]) -> [SeenNetwork] {
+            networks.map { network in
+                var network = network
+                network.lastSeen = .zero
+                return network
+            }
+        }
+        let (_, kept) = try Self.networks(subscriber)
+        #expect(recorded(kept) == recorded(before))
+
+        // A router's search list changes no path; the next change of the path records it.
+        harness.network.latest.emit([.routerOption(RouterOption(
+            interface: Fixture.ethIndex, router: Fixture.ip("fe80::1"), receivedAt: Self.instant(200),
+            content: .dnsSearchList(["corp.example"], lifetime: nil)))])
+        clock.advance(by: .seconds(60))
+        harness.network.latest.emit([.routeLookup(.ipv6, .noRoute)])
+        _ = try subscriber.waitForPath { !$0.supportsIPv6 }
+        let (_, after) = try Self.networks(subscriber)
+        #expect(after.map(\.label) == ["home"])
+        #expect(after.first?.domains == ["corp.example"])
+        #expect(after.first?.firstSeen == before.first?.firstSeen && after.first?.facts == before.first?.facts)
+    }
+
     @Test("the history names the network of each change, and an outage the network it happened on")
     func historyNamesNetworks() throws {
         let harness = try DaemonHarness(state: Self.atHome, configuration: Self.configuration())
