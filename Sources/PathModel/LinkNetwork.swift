@@ -162,8 +162,10 @@ public struct NetworkFacts: Hashable, Sendable {
     public init(anchor: LinkNetwork.Anchor, gatewayMACs: [LinkLayerAddress] = [], gateways: [IPAddress] = [],
                 prefix: IPPrefix? = nil, linkKind: String? = nil) {
         self.anchor = anchor
-        self.gatewayMACs = gatewayMACs.sorted()
-        self.gateways = gateways.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
+        // Most links have one gateway: sorting one copies it, at every evaluation.
+        self.gatewayMACs = gatewayMACs.count < 2 ? gatewayMACs : gatewayMACs.sorted()
+        self.gateways = gateways.count < 2 ? gateways
+            : gateways.sorted { $0.bytes.lexicographicallyPrecedes($1.bytes) }
         self.prefix = prefix
         self.linkKind = linkKind
     }
