@@ -40,6 +40,30 @@ struct JSONWriterTests {
         #expect(Self.line { $0.beginObject(); $0.member("k", text); $0.endObject() } == "{\"k\":\(encoded)}\n")
     }
 
+    @Test("integers are written as String(_:) writes them, at every width and at the edges")
+    func integersAsTheStandardLibraryWritesThem() {
+        var generator = SystemRandomNumberGenerator()
+        var signed: [Int64] = [0, 1, -1, 9, 10, -10, 99, 100, 1_000_000_007, .max, .min, .max - 1, .min + 1]
+        var unsigned: [UInt64] = [0, 9, 10, .max, .max - 1, UInt64(Int64.max) + 1]
+        for _ in 0..<2_000 {
+            signed.append(Int64.random(in: .min ... .max, using: &generator) >> Int64.random(in: 0...63))
+            unsigned.append(UInt64.random(in: 0 ... .max, using: &generator) >> UInt64.random(in: 0...63))
+        }
+        for value in signed {
+            #expect(Self.line { $0.beginObject(); $0.member("n", value); $0.endObject() } == "{\"n\":\(value)}\n")
+            #expect(Self.line { $0.value(.integer(value)) } == "\(value)\n")
+        }
+        for value in unsigned {
+            #expect(Self.line { $0.beginObject(); $0.member("n", value); $0.endObject() } == "{\"n\":\(value)}\n")
+        }
+        let small: [Int8] = [.min, -1, 0, .max]
+        for value in small {
+            #expect(Self.line { $0.beginObject(); $0.member("n", value as Int8?); $0.endObject() }
+                    == "{\"n\":\(value)}\n")
+        }
+        #expect(Self.line { $0.beginObject(); $0.member("n", nil as Int?); $0.endObject() } == "{\"n\":null}\n")
+    }
+
     @Test func writesNestedStructureInOrder() {
         let text = Self.line { writer in
             writer.beginObject()
