@@ -161,10 +161,7 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
     private static func appendDotted(_ value: UInt32, to text: inout [UInt8]) {
         for part in 0..<4 {
             if part > 0 { text.append(UInt8(ascii: ".")) }
-            let byte = UInt8(truncatingIfNeeded: value >> (24 - 8 * part))
-            if byte >= 100 { text.append(UInt8(ascii: "0") + byte / 100) }
-            if byte >= 10 { text.append(UInt8(ascii: "0") + byte / 10 % 10) }
-            text.append(UInt8(ascii: "0") + byte % 10)
+            DecimalDigits.append(UInt64(truncatingIfNeeded: value >> (24 - 8 * part)) & 0xFF, to: &text)
         }
     }
 

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
+
 /// Writes one JSON object as bytes, members in the order they are added. Hand-written
 /// because a path line is encoded once per change and then fanned out: JSONEncoder
 /// takes about 20 µs a line, this about 5 µs (docs/KERNEL.md, "Toolchain and kernel facts"), and the member
@@ -136,27 +138,15 @@ public struct JSONWriter {
         }
     }
 
-    /// An integer in decimal, its digits written in place: `String(value)` takes the
-    /// standard library's generic conversion (`String(_:radix:uppercase:)`, not
-    /// specialised), which was a fifth of a path line's encoding under perf.
+    /// An integer in decimal (`DecimalDigits`): `String(value)` took the standard
+    /// library's unspecialised generic conversion, a fifth of a path line's encoding.
     private mutating func appendInteger<Integer: BinaryInteger>(_ value: Integer) {
-        guard var magnitude = UInt64(exactly: value.magnitude) else {
+        guard let magnitude = UInt64(exactly: value.magnitude) else {
             bytes.append(contentsOf: String(value).utf8)
             return
         }
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        for index in stride(from: start + digits - 1, through: start, by: -1) {
-            bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-        }
+        DecimalDigits.append(magnitude, to: &bytes)
     }
 
     private mutating func appendString(_ text: String) {
