@@ -71,8 +71,8 @@ public final class RouteWatcher: @unchecked Sendable {
     private let kernelState: KernelStateTracker
     private let log: Logger
     private var entries: [WatchedRoute: Entry] = [:]
-    /// Whether a round of lookups is out.
-    private var isRefreshing = false
+    /// Whether a round of lookups is out (read on the tracker's queue).
+    private(set) var isRefreshing = false
     /// Whether the state changed again while it was out.
     private var refreshAgain = false
     /// The reason of a resync not yet passed to `onChange`.
