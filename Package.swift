@@ -118,7 +118,8 @@ let package = Package(
         .executableTarget(name: "pathd-linestamp", path: "Benchmarks/LineStamp"),
         // The least a reader of the path does after the kernel's message (the lookups a
         // verdict needs, one line), for `make bench`'s floor part.
-        .executableTarget(name: "pathd-floor", dependencies: ["CLinux", "PathModel"], path: "Benchmarks/Floor"),
+        .executableTarget(name: "pathd-floor", dependencies: ["CLinux", "PathModel", "SystemCalls"],
+                          path: "Benchmarks/Floor"),
         // Prints each update of a PathMonitor as a JSON line, for the kernel tests that
         // run it inside a network namespace. Not a product.
         .executableTarget(name: "PathMonitorPrinter", dependencies: ["PathClient", "PathModel"],

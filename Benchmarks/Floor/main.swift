@@ -22,6 +22,7 @@
 import CLinux
 import Glibc
 import PathModel
+import SystemCalls
 
 /// Ends the program with `message`, and the system call's error when it is one.
 func fail(_ message: String, systemCall: Bool = true) -> Never {
@@ -69,33 +70,26 @@ func netlinkSocket(groups: UInt32) -> Int32 {
 
 /// `--relay SOCKET`: copies pathd's subscription to stdout until pathd closes it.
 func relay(_ path: String) -> Never {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { fail("socket") }
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    let bytes = Array(path.utf8)
-    guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-        fail("socket path too long", systemCall: false)
+    let connection: FileDescriptor
+    do {
+        connection = try UnixSocket.connect(to: UnixSocketAddress(path: path))
+        try connection.writeAll(Array(#"{"op":"subscribe"}"#.utf8) + [0x0A])
+    } catch {
+        fail("subscribe at \(path): \(error)", systemCall: false)
     }
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-        }
-    }
-    guard connected == 0 else { fail("connect \(path)") }
-    let request = Array(#"{"op":"subscribe"}"#.utf8) + [0x0A]
-    guard request.withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.count else {
-        fail("send the request")
-    }
+    let output = FileDescriptor(rawValue: 1)
     let size = 65_536
     let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 8)
     while true {
-        let count = read(descriptor, buffer, size)
+        let count = read(connection.rawValue, buffer, size)
         if count < 0 && errno == EINTR { continue }
         guard count >= 0 else { fail("read") }
         if count == 0 { exit(0) }
-        guard write(1, buffer, count) == count else { fail("write") }
+        do {
+            try output.writeAll(UnsafeRawBufferPointer(start: buffer, count: count))
+        } catch {
+            fail("write: \(error)", systemCall: false)
+        }
     }
 }
 
