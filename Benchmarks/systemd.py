@@ -74,6 +74,10 @@ def inside(state, script, **options):
     return result
 
 
+# Prints CLOCK_MONOTONIC in nanoseconds inside the container, the clock of systemd's
+# timestamps and of the journal's: the moment just before the command after it.
+CLOCK = "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))'"
+
 # Twenty starts within seconds would hit the unit's start limit (StartLimitBurst=5 in 10 s).
 RESTART = "systemctl stop pathd.service && systemctl reset-failed pathd.service"
 
@@ -97,8 +101,7 @@ def start_to_ready(state, trials):
     for _ in range(trials):
         inside(state, RESTART)
         # The client's connect: the clock read just before `pathctl status` runs.
-        connected = inside(state, "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))' "
-                           "&& pathctl status >/dev/null").stdout.split()[0]
+        connected = inside(state, f"{CLOCK} && pathctl status >/dev/null").stdout.split()[0]
         times = show(state, "pathd.service", "ActiveEnterTimestampMonotonic")
         activated.append(millis(times["ActiveEnterTimestampMonotonic"]) - int(connected) / 1e6)
     return direct, activated
@@ -145,6 +148,30 @@ def stop_with_subscribers(state, count):
     return elapsed, codes
 
 
+def wait_for(what, predicate, seconds=30):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"not within {seconds} s: {what}")
+        time.sleep(0.05)  # polling systemd's and pathd's state, with a deadline (not a measurement)
+
+
+def job_is(wanted, state):
+    """Whether the bound job's state (`systemctl is-active`) is `wanted` now."""
+    return inside(state, "systemctl is-active bound-job.service || true").stdout.strip() == wanted
+
+
+def logged_after(state, unit, words, since):
+    """The journal's CLOCK_MONOTONIC receive time (s) of `unit`'s first line after `since`
+    (s) that holds `words`: systemd unloads an inactive, unneeded unit with its timestamps."""
+    lines = inside(state, f"journalctl -o json --no-pager -u {unit}").stdout.splitlines()
+    times = [int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 for entry in map(json.loads, lines)
+             if words in entry.get("MESSAGE", "") and int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 > since]
+    if not times:
+        raise RuntimeError(f"no \"{words}\" line of {unit} after {since:.6f}")
+    return min(times)
+
+
 BOUND_JOB = """[Unit]
 BindsTo=pathd-path@not-expensive.service
 After=pathd-path@not-expensive.service
@@ -169,24 +196,13 @@ def bound_job_stop(state, trials, uplink):
                       "systemctl reload pathd.service && systemctl start bound-job.service")
         with open(config, "w") as file:
             file.write(f"[Interface]\nName={uplink}\nExpensive=yes\n")
-        started = inside(state, "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))' "
-                         "&& systemctl reload pathd.service").stdout.split()[0]
-        deadline = time.monotonic() + 30
-        while inside(state, "systemctl is-active bound-job.service || true").stdout.strip() != "inactive":
-            if time.monotonic() > deadline:
-                raise RuntimeError("the bound job was not stopped within 30 s")
-            time.sleep(0.05)  # polling systemd's state, with a deadline (not a measurement)
+        started = int(inside(state, f"{CLOCK} && systemctl reload pathd.service").stdout.split()[0]) / 1e9
+        wait_for("the bound job stopped", lambda: job_is("inactive", state))
         # systemd unloads both units once inactive and unneeded, and their timestamps with
         # them: its own journal lines about them carry the times instead.
-        def logged(unit, words):
-            lines = inside(state, f"journalctl -o json --no-pager -u {unit}").stdout.splitlines()
-            times = [int(entry["__MONOTONIC_TIMESTAMP"]) for entry in map(json.loads, lines)
-                     if words in entry.get("MESSAGE", "") and int(entry["__MONOTONIC_TIMESTAMP"]) * 1000 > int(started)]
-            if not times:
-                raise RuntimeError(f"no \"{words}\" line of {unit} after the reload")
-            return min(times) / 1000
-        to_exit.append(logged("pathd-path@not-expensive.service", "Deactivated successfully") - int(started) / 1e6)
-        to_stopped.append(logged("bound-job.service", "Stopped") - int(started) / 1e6)
+        to_exit.append(1000 * (logged_after(state, "pathd-path@not-expensive.service", "Deactivated successfully",
+                                            started) - started))
+        to_stopped.append(1000 * (logged_after(state, "bound-job.service", "Stopped", started) - started))
     with open(config, "w") as file:
         file.write("")
     inside(state, "systemctl reload pathd.service")
@@ -218,28 +234,8 @@ def router_becomes(state, mac):
         raise RuntimeError(f"ip neigh del {state['peerAddress']}: {deleted.stderr.strip()}")
     # pathd.service holds no CAP_NET_ADMIN, so it cannot resolve the gateway itself: the
     # datagram is the packet any program on the host would send.
-    sent = inside(state, "python3 -c 'import time; print(time.clock_gettime_ns(time.CLOCK_MONOTONIC))' "
-                  f"&& bash -c 'echo x > /dev/udp/{state['peerAddress']}/9'").stdout.split()[0]
+    sent = inside(state, f"{CLOCK} && bash -c 'echo x > /dev/udp/{state['peerAddress']}/9'").stdout.split()[0]
     return int(sent) / 1e9
-
-
-def wait_for(what, predicate, seconds=30):
-    deadline = time.monotonic() + seconds
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"not within {seconds} s: {what}")
-        time.sleep(0.05)  # polling systemd's and pathd's state, with a deadline (not a measurement)
-
-
-def logged_after(state, unit, words, since):
-    """The journal's CLOCK_MONOTONIC receive time (s) of `unit`'s first line after `since`
-    (s) that holds `words`: systemd unloads an inactive, unneeded unit with its timestamps."""
-    lines = inside(state, f"journalctl -o json --no-pager -u {unit}").stdout.splitlines()
-    times = [int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 for entry in map(json.loads, lines)
-             if words in entry.get("MESSAGE", "") and int(entry["__MONOTONIC_TIMESTAMP"]) / 1e6 > since]
-    if not times:
-        raise RuntimeError(f"no \"{words}\" line of {unit} after {since:.6f}")
-    return min(times)
 
 
 def hotspot_job_stop(state, trials):
@@ -258,8 +254,7 @@ def hotspot_job_stop(state, trials):
         inside(state, "systemctl reset-failed pathd-path@not-expensive.service bound-job.service; "
                       "systemctl start bound-job.service")
         sent = router_becomes(state, HOTSPOT_MAC)
-        wait_for("the bound job stopped on the hotspot", lambda: inside(
-            state, "systemctl is-active bound-job.service || true").stdout.strip() == "inactive")
+        wait_for("the bound job stopped on the hotspot", lambda: job_is("inactive", state))
         to_exit.append(1000 * (logged_after(state, "pathd-path@not-expensive.service", "Deactivated successfully",
                                             sent) - sent))
         to_stopped.append(1000 * (logged_after(state, "bound-job.service", "Stopped", sent) - sent))
