@@ -33,18 +33,15 @@ struct NeighbourWatch {
     var filtered: Set<Neighbour.Key> = []
     static let formerGatewaysKept = 4
 
-    /// Every gateway, as the filter passes their entries.
-    var keys: Set<Neighbour.Key> {
-        Set(gateways.flatMap { index, byFamily in
-            byFamily.values.map { Neighbour.Key(interface: index, address: $0) }
-        })
-    }
+    /// Every gateway of `gateways`, as the filter passes their entries: kept beside it
+    /// (`setGateway`), since a route change asks for it, and building a set anew at each
+    /// cost the path's line more than the rest of its batch's bookkeeping.
+    private(set) var keys: Set<Neighbour.Key> = []
 
     /// Whether the filter must be attached again: it does not pass a present gateway's
     /// entries, or it passes more former gateways' than are kept.
     var needsNewFilter: Bool {
-        let present = keys
-        return !present.isSubset(of: filtered) || filtered.count > present.count + Self.formerGatewaysKept
+        !keys.isSubset(of: filtered) || filtered.count > keys.count + Self.formerGatewaysKept
     }
 
     /// Whether `event` is for the snapshot: a neighbour message only when it is about a
@@ -85,33 +82,69 @@ struct NeighbourWatch {
 
     mutating func forget(_ index: InterfaceIndex) {
         carrier[index] = nil
-        gateways[index] = nil
+        for family in AddressFamily.allCases { setGateway(nil, of: index, family: family) }
+    }
+
+    /// Sets one link's gateway of one family, `keys` with it; returns the one it replaced.
+    @discardableResult
+    private mutating func setGateway(_ gateway: IPAddress?, of index: InterfaceIndex,
+                                     family: AddressFamily) -> IPAddress?? {
+        let before = gateways[index]?[family]
+        guard before != gateway else { return .none }
+        if let before { keys.remove(Neighbour.Key(interface: index, address: before)) }
+        if let gateway {
+            keys.insert(Neighbour.Key(interface: index, address: gateway))
+            gateways[index, default: [:]][family] = gateway
+        } else if gateways[index]?.count == 1 {
+            gateways[index] = nil
+        } else {
+            gateways[index]?[family] = nil
+        }
+        return .some(before)
     }
 
     /// Takes the gateways of a batch's interface lookups, and drops those of links no
     /// longer asked about (`asked`); returns the gateways that are new and those that
-    /// are gone. When any changed and the filter does not pass them (`needsNewFilter`),
-    /// it is stale, and the new ones it did not pass are to be read again once it passes
-    /// them (`takeFollowUp`).
+    /// are gone, each sorted. When any changed and the filter does not pass them
+    /// (`needsNewFilter`), it is stale, and the new ones it did not pass are to be read
+    /// again once it passes them (`takeFollowUp`).
     mutating func noteGateways(in events: [NetworkEvent],
-                               asked: Set<InterfaceIndex>) -> (added: Set<Neighbour.Key>, removed: Set<Neighbour.Key>) {
-        let before = keys
+                               asked: Set<InterfaceIndex>) -> (added: [Neighbour.Key], removed: [Neighbour.Key]) {
+        // Each changed slot's gateway before the batch: a key names one link and one
+        // family (its address's), so comparing each slot's first and last gateway gives
+        // what a comparison of the whole sets before and after would.
+        var changed: [(index: InterfaceIndex, family: AddressFamily, before: IPAddress?)] = []
+        func set(_ gateway: IPAddress?, of index: InterfaceIndex, family: AddressFamily) {
+            guard let before = setGateway(gateway, of: index, family: family),
+                  !changed.contains(where: { $0.index == index && $0.family == family }) else { return }
+            changed.append((index, family, before))
+        }
         for case .interfaceLookup(let family, let index, let lookup) in events {
             if case .route(let answer) = lookup, answer.outputInterface == index, let gateway = answer.gateway,
                gateway.family == family {
-                gateways[index, default: [:]][family] = gateway
+                set(gateway, of: index, family: family)
             } else {
-                gateways[index]?[family] = nil
+                set(nil, of: index, family: family)
             }
         }
-        gateways = gateways.filter { asked.contains($0.key) && !$0.value.isEmpty }
-        let after = keys
-        let (added, removed) = (after.subtracting(before), before.subtracting(after))
+        if gateways.keys.contains(where: { !asked.contains($0) }) {
+            for index in gateways.keys where !asked.contains(index) {
+                for family in AddressFamily.allCases { set(nil, of: index, family: family) }
+            }
+        }
+        var added: [Neighbour.Key] = []
+        var removed: [Neighbour.Key] = []
+        for (index, family, before) in changed {
+            let after = gateways[index]?[family]
+            guard before != after else { continue }
+            if let before { removed.append(Neighbour.Key(interface: index, address: before)) }
+            if let after { added.append(Neighbour.Key(interface: index, address: after)) }
+        }
         if (!added.isEmpty || !removed.isEmpty) && needsNewFilter {
             isFilterStale = true
-            toReadAgain.formUnion(added.subtracting(filtered))
+            toReadAgain.formUnion(added.filter { !filtered.contains($0) })
         }
-        return (added, removed)
+        return (added.sorted(), removed.sorted())
     }
 
     /// After a batch whose gateways changed was delivered: nil while the filter passes
@@ -159,8 +192,8 @@ extension NetlinkMonitor {
         let followed = neighbourWatch.filtered
         let (added, removed) = neighbourWatch.noteGateways(in: events, asked: staleness.lookupInterfaces)
         guard !added.isEmpty || !removed.isEmpty else { return [] }
-        return removed.subtracting(followed).sorted().map { .neighbourRemoved($0) }
-            + (try readNeighbours(added.subtracting(followed).sorted()))
+        return removed.filter { !followed.contains($0) }.map { .neighbourRemoved($0) }
+            + (try readNeighbours(added.filter { !followed.contains($0) }))
     }
 
     /// After a batch whose gateways changed was delivered: the filter passes the new

@@ -120,4 +120,33 @@ struct NeighbourDecoderTests {
         watch.filtered = watch.keys
         #expect(!watch.concerns(entry) && !watch.concerns(.neighbourRemoved(key)))
     }
+
+    @Test("the gateways a batch adds and removes are its net change: a gateway replaced and put back is neither")
+    func gatewayChangesAreNet() {
+        var watch = NeighbourWatch()
+        let (eth0, eth1) = (InterfaceIndex(rawValue: 2), InterfaceIndex(rawValue: 3))
+        let other = IPAddress("192.168.1.254")!
+        let router = IPAddress("fe80::1")!
+        func route(_ index: InterfaceIndex, via gateway: IPAddress) -> NetworkEvent {
+            .interfaceLookup(gateway.family, index, .route(RouteAnswer(type: .unicast, outputInterface: index,
+                                                                       gateway: gateway)))
+        }
+        func key(_ index: InterfaceIndex, _ address: IPAddress) -> Neighbour.Key {
+            Neighbour.Key(interface: index, address: address)
+        }
+        #expect(watch.noteGateways(in: [route(eth0, via: Self.gateway), route(eth0, via: router),
+                                        route(eth1, via: other)], asked: [eth0, eth1])
+                == ([key(eth0, Self.gateway), key(eth0, router), key(eth1, other)], []))
+        #expect(watch.keys == [key(eth0, Self.gateway), key(eth0, router), key(eth1, other)])
+
+        // Replaced, then put back, in one batch: no change. Another link's goes.
+        #expect(watch.noteGateways(in: [route(eth0, via: other), route(eth0, via: Self.gateway),
+                                        .interfaceLookup(.ipv4, eth1, .noRoute)], asked: [eth0, eth1])
+                == ([], [key(eth1, other)]))
+        // A link no longer asked about takes its gateways with it; one that goes is forgotten.
+        #expect(watch.noteGateways(in: [route(eth1, via: other)], asked: [eth1])
+                == ([key(eth1, other)], [key(eth0, Self.gateway), key(eth0, router)]))
+        watch.forget(eth1)
+        #expect(watch.keys.isEmpty && watch.gateways.isEmpty)
+    }
 }
