@@ -15,9 +15,19 @@ struct NeighbourWatch {
         var downCount: UInt32?
     }
 
+    /// One link's gateway of one family: the gateway of the link's own route
+    /// (`NetworkEvent.interfaceLookup`).
+    struct Gateway: Equatable {
+        var family: AddressFamily
+        var key: Neighbour.Key
+    }
+
     private(set) var carrier: [InterfaceIndex: Carrier] = [:]
-    /// Per link and family, the gateway of the link's own route (`NetworkEvent.interfaceLookup`).
-    private(set) var gateways: [InterfaceIndex: [AddressFamily: IPAddress]] = [:]
+    /// The links' gateways, one per link and family at most. A list: a host has a few,
+    /// and each route change's batch looks them up before its line, which a dictionary
+    /// of dictionaries (hashing, and a table built and freed as a link's last gateway
+    /// went and came back) made wait longer than the rest of the batch's bookkeeping.
+    private(set) var gateways: [Gateway] = []
     /// The kernel refused a resolution (no CAP_NET_ADMIN): this monitor asks no more.
     var isResolutionRefused = false
     /// Whether the gateways changed since the filter was attached (`takeFollowUp`), and
@@ -33,15 +43,13 @@ struct NeighbourWatch {
     var filtered: Set<Neighbour.Key> = []
     static let formerGatewaysKept = 4
 
-    /// Every gateway of `gateways`, as the filter passes their entries: kept beside it
-    /// (`setGateway`), since a route change asks for it, and building a set anew at each
-    /// cost the path's line more than the rest of its batch's bookkeeping.
-    private(set) var keys: Set<Neighbour.Key> = []
+    /// Every gateway, as the filter passes their entries.
+    var keys: Set<Neighbour.Key> { Set(gateways.map(\.key)) }
 
     /// Whether the filter must be attached again: it does not pass a present gateway's
     /// entries, or it passes more former gateways' than are kept.
     var needsNewFilter: Bool {
-        !keys.isSubset(of: filtered) || filtered.count > keys.count + Self.formerGatewaysKept
+        gateways.contains { !filtered.contains($0.key) } || filtered.count > gateways.count + Self.formerGatewaysKept
     }
 
     /// Whether `event` is for the snapshot: a neighbour message only when it is about a
@@ -57,7 +65,7 @@ struct NeighbourWatch {
     }
 
     private func isFollowed(_ key: Neighbour.Key) -> Bool {
-        filtered.contains(key) || (gateways[key.interface]?.values.contains(key.address) ?? false)
+        filtered.contains(key) || gateways.contains { $0.key == key }
     }
 
     /// The carrier events a link message means, read at `instant`: a loss when the
@@ -82,25 +90,7 @@ struct NeighbourWatch {
 
     mutating func forget(_ index: InterfaceIndex) {
         carrier[index] = nil
-        for family in AddressFamily.allCases { setGateway(nil, of: index, family: family) }
-    }
-
-    /// Sets one link's gateway of one family, `keys` with it; returns the one it replaced.
-    @discardableResult
-    private mutating func setGateway(_ gateway: IPAddress?, of index: InterfaceIndex,
-                                     family: AddressFamily) -> IPAddress?? {
-        let before = gateways[index]?[family]
-        guard before != gateway else { return .none }
-        if let before { keys.remove(Neighbour.Key(interface: index, address: before)) }
-        if let gateway {
-            keys.insert(Neighbour.Key(interface: index, address: gateway))
-            gateways[index, default: [:]][family] = gateway
-        } else if gateways[index]?.count == 1 {
-            gateways[index] = nil
-        } else {
-            gateways[index]?[family] = nil
-        }
-        return .some(before)
+        gateways.removeAll { $0.key.interface == index }
     }
 
     /// Takes the gateways of a batch's interface lookups, and drops those of links no
@@ -110,41 +100,36 @@ struct NeighbourWatch {
     /// again once it passes them (`takeFollowUp`).
     mutating func noteGateways(in events: [NetworkEvent],
                                asked: Set<InterfaceIndex>) -> (added: [Neighbour.Key], removed: [Neighbour.Key]) {
-        // Each changed slot's gateway before the batch: a key names one link and one
-        // family (its address's), so comparing each slot's first and last gateway gives
-        // what a comparison of the whole sets before and after would.
-        var changed: [(index: InterfaceIndex, family: AddressFamily, before: IPAddress?)] = []
-        func set(_ gateway: IPAddress?, of index: InterfaceIndex, family: AddressFamily) {
-            guard let before = setGateway(gateway, of: index, family: family),
-                  !changed.contains(where: { $0.index == index && $0.family == family }) else { return }
-            changed.append((index, family, before))
-        }
+        let before = gateways
         for case .interfaceLookup(let family, let index, let lookup) in events {
-            if case .route(let answer) = lookup, answer.outputInterface == index, let gateway = answer.gateway,
-               gateway.family == family {
-                set(gateway, of: index, family: family)
-            } else {
-                set(nil, of: index, family: family)
+            var gateway: IPAddress?
+            if case .route(let answer) = lookup, answer.outputInterface == index, let address = answer.gateway,
+               address.family == family {
+                gateway = address
+            }
+            let slot = gateways.firstIndex { $0.key.interface == index && $0.family == family }
+            switch (slot, gateway) {
+            case (let slot?, let gateway?) where gateways[slot].key.address != gateway:
+                gateways[slot].key.address = gateway
+            case (let slot?, nil):
+                gateways.remove(at: slot)
+            case (nil, let gateway?):
+                gateways.append(Gateway(family: family, key: Neighbour.Key(interface: index, address: gateway)))
+            default:
+                break
             }
         }
-        if gateways.keys.contains(where: { !asked.contains($0) }) {
-            for index in gateways.keys where !asked.contains(index) {
-                for family in AddressFamily.allCases { set(nil, of: index, family: family) }
-            }
+        if gateways.contains(where: { !asked.contains($0.key.interface) }) {
+            gateways.removeAll { !asked.contains($0.key.interface) }
         }
-        var added: [Neighbour.Key] = []
-        var removed: [Neighbour.Key] = []
-        for (index, family, before) in changed {
-            let after = gateways[index]?[family]
-            guard before != after else { continue }
-            if let before { removed.append(Neighbour.Key(interface: index, address: before)) }
-            if let after { added.append(Neighbour.Key(interface: index, address: after)) }
-        }
+        guard gateways != before else { return ([], []) }
+        let added = gateways.map(\.key).filter { key in !before.contains { $0.key == key } }.sorted()
+        let removed = before.map(\.key).filter { key in !gateways.contains { $0.key == key } }.sorted()
         if (!added.isEmpty || !removed.isEmpty) && needsNewFilter {
             isFilterStale = true
             toReadAgain.formUnion(added.filter { !filtered.contains($0) })
         }
-        return (added.sorted(), removed.sorted())
+        return (added, removed)
     }
 
     /// After a batch whose gateways changed was delivered: nil while the filter passes

@@ -55,10 +55,10 @@ extension PathEvaluator {
         /// The link's network and cost (`NetworkIdentifier`), worked out when asked: only
         /// the links a path lists are.
         func identification(of link: Link) -> NetworkIdentifier.Identification {
-            if let known = identified.byLink[link.index] { return known }
+            if let known = identified[link.index] { return known }
             let identification = NetworkIdentifier.identify(link, state: state(of: link), in: snapshot,
                                                             policy: policy, settings: settings(of: link))
-            identified.byLink[link.index] = identification
+            identified[link.index] = identification
             return identification
         }
 
@@ -288,7 +288,16 @@ extension PathEvaluator {
 
 extension PathEvaluator.Context {
     /// One evaluation's identifications by link, filled as they are asked for.
+    /// A list, not a dictionary: a path lists a few links.
     final class Identifications {
-        var byLink: [InterfaceIndex: NetworkIdentifier.Identification] = [:]
+        private var known: [(index: InterfaceIndex, identification: NetworkIdentifier.Identification)] = []
+
+        subscript(index: InterfaceIndex) -> NetworkIdentifier.Identification? {
+            get { known.first { $0.index == index }?.identification }
+            set {
+                known.removeAll { $0.index == index }
+                if let newValue { known.append((index, newValue)) }
+            }
+        }
     }
 }

@@ -241,18 +241,20 @@ public struct NetworkKey: Hashable, Sendable {
 
 /// A key's last IDs, at most `capacity` (a host is on a few networks at a time; past
 /// that it starts again empty), shared by the copies of the key and safe from any thread.
+/// A list compared in order, not a dictionary: the path's line waits for the lookup, and
+/// comparing a few facts costs less than hashing one.
 private final class RecentIDs: Sendable {
     static let capacity = 32
-    private let ids = Mutex<[NetworkFacts: NetworkID]>([:])
+    private let ids = Mutex<[(facts: NetworkFacts, id: NetworkID)]>([])
 
     func id(of facts: NetworkFacts) -> NetworkID? {
-        ids.withLock { $0[facts] }
+        ids.withLock { ids in ids.last { $0.facts == facts }?.id }
     }
 
     func remember(_ id: NetworkID, of facts: NetworkFacts) {
         ids.withLock { ids in
-            if ids.count >= Self.capacity { ids = [:] }
-            ids[facts] = id
+            if ids.count >= Self.capacity { ids = [] }
+            ids.append((facts, id))
         }
     }
 }

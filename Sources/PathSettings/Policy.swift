@@ -66,11 +66,14 @@ public struct Policy: Hashable, Sendable {
     public static let standard = Policy()
 
     public func settings(for link: Link) -> LinkSettings {
-        var merged = InterfaceSettings()
+        // Built only when a section matches: every evaluation asks for every link.
+        var merged: InterfaceSettings?
         for rule in rules where rule.match.matches(link) {
-            for key in InterfaceSettings.keys { key.overlay?(&merged, rule) }
+            var settings = merged ?? InterfaceSettings()
+            for key in InterfaceSettings.keys { key.overlay?(&settings, rule) }
+            merged = settings
         }
-        return LinkSettings(stated: merged.stated, detectedType: link.type, policy: self)
+        return LinkSettings(stated: merged?.stated ?? InterfaceSettings.Stated(), detectedType: link.type, policy: self)
     }
 
     /// The `[Network]` section of an identified network: the first that matches it.
