@@ -175,7 +175,9 @@ extension NetlinkMonitor {
         let events = pending
         pending = []
         staleness.batchDelivered()
-        return EventBatch(generation: generation, isFullState: isFullState, events: events, readAt: Self.now())
+        // Only a full state's time is read (`EventBatch.readAt`): a change's line need not wait for the clock.
+        return EventBatch(generation: generation, isFullState: isFullState, events: events,
+                          readAt: isFullState ? Self.now() : nil)
     }
 
     /// Per stale family, IPv4 first: the `.routeLookup` of the route traffic would take,

@@ -47,7 +47,8 @@ public struct EventBatch: Hashable, Sendable {
     public var events: [NetworkEvent]
     /// When the source read the batch's last message: a full state's links whose carrier
     /// was lost while nobody listened (their carrier-down count grew) lost it before this
-    /// (`Snapshot.replaceKernelState`). Nil from a source that does not say.
+    /// (`Snapshot.replaceKernelState`). Nil from a source that does not say, and for a
+    /// batch of changes, which nothing reads it of.
     public var readAt: MonotonicInstant?
 
     public init(generation: Generation, isFullState: Bool, events: [NetworkEvent], readAt: MonotonicInstant? = nil) {

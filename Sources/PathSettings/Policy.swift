@@ -17,11 +17,11 @@ public struct LinkSettings: Hashable, Sendable {
     public var isOnDemand: Bool { stated.isOnDemand ?? false }
     public var isIgnored: Bool { stated.isIgnored ?? false }
 
-    init(stated: InterfaceSettings.Stated, detectedType: InterfaceType, policy: Policy) {
+    init(stated: InterfaceSettings.Stated, type: InterfaceType, typeIsExpensive: Bool, typeIsConstrained: Bool) {
         self.stated = stated
-        type = stated.setType ?? detectedType
-        typeIsExpensive = policy.expensiveTypes.contains(type)
-        typeIsConstrained = policy.constrainedTypes.contains(type)
+        self.type = type
+        self.typeIsExpensive = typeIsExpensive
+        self.typeIsConstrained = typeIsConstrained
     }
 }
 
@@ -73,7 +73,10 @@ public struct Policy: Hashable, Sendable {
             for key in InterfaceSettings.keys { key.overlay?(&settings, rule) }
             merged = settings
         }
-        return LinkSettings(stated: merged?.stated ?? InterfaceSettings.Stated(), detectedType: link.type, policy: self)
+        let stated = merged?.stated ?? InterfaceSettings.Stated()
+        let type = stated.setType ?? link.type
+        return LinkSettings(stated: stated, type: type, typeIsExpensive: expensiveTypes.contains(type),
+                            typeIsConstrained: constrainedTypes.contains(type))
     }
 
     /// The `[Network]` section of an identified network: the first that matches it.
