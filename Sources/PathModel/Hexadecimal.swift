@@ -6,11 +6,16 @@ public enum Hexadecimal {
     public static func text(_ bytes: [UInt8]) -> String {
         var text: [UInt8] = []
         text.reserveCapacity(2 * bytes.count)
+        append(bytes, to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// Lowercase hexadecimal, written after `text`'s bytes.
+    public static func append(_ bytes: [UInt8], to text: inout [UInt8]) {
         for byte in bytes {
             text.append(Self.digit(byte >> 4))
             text.append(Self.digit(byte & 0xF))
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     /// The lowercase digit of a value below 16, as an ASCII byte.

@@ -140,10 +140,17 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// As inet_ntop(3) writes it (RFC 5952 for IPv6). Written into bytes, with no string
-    /// per part: every path line formats its gateways.
+    /// per part: every path line formats its gateways (`appendText`).
     public var description: String {
         var text: [UInt8] = []
         text.reserveCapacity(45)
+        appendText(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `description`'s text, written after `text`'s bytes: what a JSON line writes in
+    /// place (`JSONWriter`), with no string made only to be copied.
+    public func appendText(to text: inout [UInt8]) {
         switch self {
         case .v4(let value):
             Self.appendDotted(value, to: &text)
@@ -155,7 +162,6 @@ public enum IPAddress: Hashable, Sendable, CustomStringConvertible {
             let groups = (0..<8).map { UInt16(truncatingIfNeeded: ($0 < 4 ? high : low) >> (48 - 16 * ($0 % 4))) }
             Self.appendIPv6(groups: groups, to: &text)
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     private static func appendDotted(_ value: UInt32, to text: inout [UInt8]) {

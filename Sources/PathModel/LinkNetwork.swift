@@ -140,6 +140,9 @@ public struct NetworkID: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public var description: String { Hexadecimal.text(bytes) }
 
+    /// `description`'s text, written after `text`'s bytes.
+    public func appendText(to text: inout [UInt8]) { Hexadecimal.append(bytes, to: &text) }
+
     public static func < (left: NetworkID, right: NetworkID) -> Bool {
         left.bytes.lexicographicallyPrecedes(right.bytes)
     }

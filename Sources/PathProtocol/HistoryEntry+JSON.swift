@@ -45,7 +45,7 @@ extension PathChange {
         // Added within version 1: present only when the path was on an identified network.
         if let network {
             writer.beginObject("network")
-            writer.member("id", network.id.description)
+            writer.member("id", network.id)
             writer.member("name", network.name)
             writer.endObject()
         }

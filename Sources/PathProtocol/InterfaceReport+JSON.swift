@@ -39,7 +39,7 @@ extension InterfaceReport {
         writer.beginArray("addresses")
         for address in addresses {
             writer.beginObject()
-            writer.member("address", address.address.description)
+            writer.member("address", address.address)
             writer.member("prefixLength", address.prefixLength)
             writer.member("family", address.family.rawValue)
             writer.beginArray("flags")

@@ -44,6 +44,19 @@ public struct JSONWriter {
         if let value { appendString(value) } else { appendLiteral("null") }
     }
 
+    /// An address as text (`IPAddress.appendText`), or null: written in place, since its
+    /// characters need no escape.
+    public mutating func member(_ key: String, _ value: IPAddress?) {
+        self.key(key)
+        if let value { appendPlain(value.appendText) } else { appendLiteral("null") }
+    }
+
+    /// A network ID as text (`NetworkID.appendText`), or null, written in place.
+    public mutating func member(_ key: String, _ value: NetworkID?) {
+        self.key(key)
+        if let value { appendPlain(value.appendText) } else { appendLiteral("null") }
+    }
+
     public mutating func member(_ key: String, _ value: Bool) {
         self.key(key)
         appendLiteral(value ? "true" : "false")
@@ -88,6 +101,12 @@ public struct JSONWriter {
     public mutating func element(_ value: String) {
         separate()
         appendString(value)
+    }
+
+    /// An address as an array element, written in place.
+    public mutating func element(_ value: IPAddress) {
+        separate()
+        appendPlain(value.appendText)
     }
 
     /// Ends the line: the wire form is one object per line.
@@ -147,6 +166,13 @@ public struct JSONWriter {
         }
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         DecimalDigits.append(magnitude, to: &bytes)
+    }
+
+    /// A string whose characters need no escape, written by `write` after the quote.
+    private mutating func appendPlain(_ write: (inout [UInt8]) -> Void) {
+        bytes.append(UInt8(ascii: "\""))
+        write(&bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 
     private mutating func appendString(_ text: String) {

@@ -15,7 +15,7 @@ extension LeaseReport {
         case .ended:
             writer.member(Member.ended.rawValue, true)
         case .bound(let lease):
-            if let address = lease.address { writer.member(Member.address.rawValue, address.description) }
+            if let address = lease.address { writer.member(Member.address.rawValue, address) }
             if let server = lease.server { writer.member(Member.server.rawValue, server) }
             if !lease.hints.dnsDomains.isEmpty {
                 writer.beginArray(Member.domains.rawValue)

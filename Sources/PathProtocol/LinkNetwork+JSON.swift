@@ -12,7 +12,7 @@ extension LinkNetwork {
         }
         writer.beginObject(key)
         writer.member("state", network.state.rawValue)
-        writer.member("id", network.id?.description)
+        writer.member("id", network.id)
         writer.member("name", network.name)
         writer.member("anchor", network.anchor?.rawValue)
         writer.endObject()

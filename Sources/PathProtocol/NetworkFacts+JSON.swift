@@ -27,7 +27,7 @@ extension NetworkFacts {
         for mac in gatewayMACs { writer.element(mac.description) }
         writer.endArray()
         writer.beginArray(Member.gateways)
-        for gateway in gateways { writer.element(gateway.description) }
+        for gateway in gateways { writer.element(gateway) }
         writer.endArray()
         writer.member(Member.prefix, prefix?.description)
         writer.member(Member.kind, linkKind)

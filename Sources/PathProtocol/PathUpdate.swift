@@ -120,7 +120,7 @@ extension PathUpdate {
         writer.member(Member.supportsIPv6.rawValue, path.supportsIPv6)
         writer.member(Member.supportsDNS.rawValue, path.supportsDNS)
         writer.beginArray(Member.gateways.rawValue)
-        for gateway in path.gateways { writer.element(gateway.description) }
+        for gateway in path.gateways { writer.element(gateway) }
         writer.endArray()
         connectivity.write(to: &writer, key: Member.connectivity.rawValue)
     }

@@ -198,7 +198,7 @@ extension Request {
             if let since { writer.member("since", seconds: since) }
             if let limit { writer.member("limit", limit) }
         case .route(let destination, let interface), .subscribe(.route(let destination, let interface)):
-            writer.member("destination", destination.description)
+            writer.member("destination", destination)
             if let interface { writer.member("interface", interface) }
         case .reportLease(let interface, let report):
             writer.member("interface", interface)

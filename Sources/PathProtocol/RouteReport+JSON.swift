@@ -5,7 +5,7 @@ import PathModel
 extension RouteReport {
     /// Writes the reply's members after `type`, up to `generation`; the caller adds `id`.
     func write(to writer: inout JSONWriter, generation: Generation) {
-        writer.member("destination", destination.description)
+        writer.member("destination", destination)
         writer.member("status", status.rawValue)
         writer.member("unsatisfiedReason", unsatisfiedReason?.rawValue)
         writer.member("reasonInterface", reasonInterface)
@@ -15,8 +15,8 @@ extension RouteReport {
         } else {
             writer.member("interface", nil as String?)
         }
-        writer.member("source", source?.description)
-        writer.member("gateway", gateway?.description)
+        writer.member("source", source)
+        writer.member("gateway", gateway)
         writer.member("table", table)
         writer.member("isExpensive", isExpensive)
         writer.member("isConstrained", isConstrained)

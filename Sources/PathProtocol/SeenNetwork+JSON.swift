@@ -6,7 +6,7 @@ import PathModel
 extension SeenNetwork {
     public func write(to writer: inout JSONWriter) {
         writer.beginObject()
-        writer.member("id", id.description)
+        writer.member("id", id)
         writer.member("name", name)
         writer.member("current", isCurrent)
         writer.beginArray("interfaces")

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
+import PathModel
 import PathProtocol
 import Testing
 
@@ -62,6 +63,26 @@ struct JSONWriterTests {
                     == "{\"n\":\(value)}\n")
         }
         #expect(Self.line { $0.beginObject(); $0.member("n", nil as Int?); $0.endObject() } == "{\"n\":null}\n")
+    }
+
+    @Test(arguments: [
+        "0.0.0.0", "192.0.2.1", "255.255.255.255", "::", "::1", "fe80::1", "2001:db8::10", "::ffff:192.0.2.1",
+        "2001:db8:0:1:1:1:1:1", "1::", "ff02::1:ff00:1",
+    ])
+    func addressesAreWrittenInPlaceAsTheirDescription(_ text: String) throws {
+        let address = try #require(IPAddress(text))
+        let described = Self.line { $0.beginObject(); $0.member("a", address.description); $0.endObject() }
+        #expect(Self.line { $0.beginObject(); $0.member("a", address); $0.endObject() } == described)
+        #expect(Self.line { $0.beginObject(); $0.beginArray("l"); $0.element(address); $0.element(address)
+                            $0.endArray(); $0.endObject() } == "{\"l\":[\"\(address)\",\"\(address)\"]}\n")
+        #expect(Self.line { $0.beginObject(); $0.member("a", nil as IPAddress?); $0.endObject() } == "{\"a\":null}\n")
+    }
+
+    @Test func networkIDsAreWrittenInPlaceAsTheirDescription() throws {
+        let id = try #require(NetworkID(bytes: Array(0xF0...0xFF)))
+        #expect(Self.line { $0.beginObject(); $0.member("id", id); $0.endObject() }
+                == "{\"id\":\"f0f1f2f3f4f5f6f7f8f9fafbfcfdfeff\"}\n")
+        #expect(Self.line { $0.beginObject(); $0.member("id", nil as NetworkID?); $0.endObject() } == "{\"id\":null}\n")
     }
 
     @Test func writesNestedStructureInOrder() {
