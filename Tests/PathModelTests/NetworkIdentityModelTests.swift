@@ -46,6 +46,22 @@ struct NetworkIdentityModelTests {
         #expect(id.description.count == 32)
     }
 
+    @Test("an ID keeps its bytes, writes them as hexadecimal and orders as they do")
+    func idBytesTextAndOrder() throws {
+        var generator = SystemRandomNumberGenerator()
+        let ids = try (0..<200).map { _ in
+            try #require(NetworkID(bytes: (0..<16).map { _ in UInt8.random(in: 0 ... .max, using: &generator) }))
+        } + [try #require(NetworkID(bytes: [UInt8](repeating: 0, count: 16))),
+             try #require(NetworkID(bytes: [UInt8](repeating: 0xFF, count: 16)))]
+        for id in ids {
+            #expect(NetworkID(bytes: id.bytes) == id)
+            #expect(id.description == Hexadecimal.text(id.bytes))
+            #expect(NetworkID(id.description.uppercased()) == id)
+        }
+        #expect(ids.sorted().map(\.bytes) == ids.map(\.bytes).sorted { $0.lexicographicallyPrecedes($1) })
+        #expect(NetworkID(bytes: Array(0..<15)) == nil && NetworkID(bytes: Array(0..<17)) == nil)
+    }
+
     /// A key remembers the IDs it computed last (`NetworkKey.id(of:)`): each is the HMAC
     /// a fresh key computes, also past the memory's capacity, and key copies share it.
     @Test func rememberedIDsAreTheComputedOnes() throws {
@@ -75,8 +91,34 @@ struct NetworkIdentityModelTests {
         for shared in ["00:00:5e:00:01:01", "00:00:5e:00:02:ff", "00:00:0c:07:ac:0a", "00:00:0c:9f:f0:01"] {
             #expect(LinkLayerAddress(shared)?.isVirtualRouter == true, "\(shared)")
         }
-        for own in ["00:00:5e:00:03:01", "00:00:0c:07:ad:0a", "00:00:0c:9f:e0:01", "02:00:00:00:00:01"] {
+        for own in ["00:00:5e:00:03:01", "00:00:0c:07:ad:0a", "00:00:0c:9f:e0:01", "02:00:00:00:00:01",
+                    "00:00:5e:00:01", "00:00:5e:00:01:01:00"] {
             #expect(LinkLayerAddress(own)?.isVirtualRouter == false, "\(own)")
+        }
+        #expect(LinkLayerAddress(bytes: []) == nil && LinkLayerAddress(bytes: [UInt8](repeating: 1, count: 33)) == nil)
+    }
+
+    @Test("an address keeps its bytes, of any length, and compares, orders and hashes as they do")
+    func linkLayerAddressBytes() throws {
+        var generator = SystemRandomNumberGenerator()
+        var samples: [[UInt8]] = [[0], [0, 0], [0xFF], [1, 2], [1, 2, 0], [1, 3], [1, 2, 5],
+                                  [UInt8](repeating: 0xFF, count: 32), [UInt8](repeating: 0, count: 32)]
+        for _ in 0..<300 {
+            let count = Int.random(in: 1...LinkLayerAddress.maximumBytes, using: &generator)
+            // Few values, so that equal prefixes and equal addresses of other lengths come up.
+            samples.append((0..<count).map { _ in UInt8.random(in: 0...2, using: &generator) })
+        }
+        let addresses = try samples.map { try #require(LinkLayerAddress(bytes: $0)) }
+        for (address, bytes) in zip(addresses, samples) {
+            #expect(address.bytes == bytes)
+            #expect(address.description == bytes.map { Hexadecimal.text([$0]) }.joined(separator: ":"))
+        }
+        for (left, leftBytes) in zip(addresses, samples).prefix(60) {
+            for (right, rightBytes) in zip(addresses, samples) {
+                #expect((left == right) == (leftBytes == rightBytes))
+                #expect((left < right) == leftBytes.lexicographicallyPrecedes(rightBytes))
+                if left == right { #expect(left.hashValue == right.hashValue) }
+            }
         }
     }
 
