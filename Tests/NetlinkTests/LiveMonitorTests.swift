@@ -22,7 +22,7 @@ import Testing
             let queue = DispatchQueue(label: label)
             let monitor = NetlinkMonitor(generation: generation, queue: queue, configuration: .standard,
                                          deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
-            try namespace.onJoinedThread { monitor.start() }
+            try namespace.start(monitor, on: queue)
             return (namespace, monitor)
         } catch {
             teardown("remove namespace \(namespace.name)") { try namespace.remove() }

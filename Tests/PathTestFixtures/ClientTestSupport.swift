@@ -152,8 +152,14 @@ public final class PinnedRandom: Sendable {
 }
 
 /// A request that fails the way an app's request fails while the path is satisfied:
-/// a TCP connect to 127.0.0.1 refused (the port is bound, nobody listens).
+/// a TCP connect to 127.0.0.1 refused (the port is bound, nobody listens). On a thread in
+/// the test process's own namespace (`NetworkNamespace.onHostThread`), not whichever
+/// namespace the calling thread was started in.
 public func refusedConnectToLoopback() throws -> Int32 {
+    try NetworkNamespace.onHostThread { try refusedConnectOnThisThread() }
+}
+
+private func refusedConnectOnThisThread() throws -> Int32 {
     let bound = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard bound >= 0 else { throw PathClientError("socket: \(Errno.current)") }
     defer { close(bound) }

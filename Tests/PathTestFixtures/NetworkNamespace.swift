@@ -44,10 +44,25 @@ public final class NetworkNamespace {
 
     /// Runs `body` on a new thread that has joined this namespace (setns(2) affects only
     /// that thread, which then exits), so the sockets it opens belong to the namespace.
+    ///
+    /// The threads `body` starts stay in the namespace, and libdispatch starts a worker
+    /// from whichever thread wakes it: a worker started here serves everyone afterwards,
+    /// in this namespace. So code that needs the test process's own namespace joins it
+    /// explicitly (`onHostThread`) instead of trusting the thread it runs on.
     public func onJoinedThread<Value>(_ body: @escaping () throws -> Value) throws -> Value {
+        try Self.onThread(joining: "/var/run/netns/\(name)", body)
+    }
+
+    /// Runs `body` on a new thread that has joined the namespace the test process started
+    /// in: its main thread's (/proc/self is the thread group's leader), which never joins
+    /// another. For sockets that must be the host's, whatever thread asks.
+    public static func onHostThread<Value>(_ body: @escaping () throws -> Value) throws -> Value {
+        try onThread(joining: "/proc/self/ns/net", body)
+    }
+
+    private static func onThread<Value>(joining path: String, _ body: @escaping () throws -> Value) throws -> Value {
         let call = NamespaceCall(body)
         let done = DispatchSemaphore(value: 0)
-        let path = "/var/run/netns/\(name)"
         let thread = Thread {
             defer { done.signal() }
             let fd = open(path, O_RDONLY | O_CLOEXEC)
@@ -66,7 +81,7 @@ public final class NetworkNamespace {
         }
         thread.start()
         guard done.wait(timeout: .now() + 10) == .success else {
-            throw HarnessError("the thread joining namespace \(name) did not finish within 10 s")
+            throw HarnessError("the thread joining namespace \(path) did not finish within 10 s")
         }
         return try call.outcome!.get()
     }
