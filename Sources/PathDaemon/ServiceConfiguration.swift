@@ -37,8 +37,12 @@ final class ServiceConfiguration: Sendable {
 
     private let state: QueueBound<State>
     /// Replaced whole by `apply`, never edited in place; every part reads it here. The
-    /// metrics show what it decides (`ServiceRecords.changed`).
-    var current: Configuration { state.value.current }
+    /// metrics show what it decides (`ServiceRecords.changed`). Lent (`_read`): each
+    /// evaluation reads the policy of it, and a copy of the whole configuration retained
+    /// and released every part of it, cold, before each change's line.
+    var current: Configuration {
+        _read { yield state.value.current }
+    }
     /// Reads the configuration files again; nil when there are none to read.
     var reloader: ConfigurationReloader? {
         get { state.value.reloader }

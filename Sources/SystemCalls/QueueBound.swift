@@ -29,11 +29,12 @@ public struct QueueBound<Value>: @unchecked Sendable {
         cell = Cell(value)
     }
 
-    /// The value; traps unless the caller runs on `queue`.
+    /// The value; traps unless the caller runs on `queue`. Lent, not copied, to a reader
+    /// (`_read`): one member of a large value is read without the rest being retained.
     public var value: Value {
-        get {
+        _read {
             dispatchPrecondition(condition: .onQueue(queue))
-            return cell.value
+            yield cell.value
         }
         nonmutating _modify {
             dispatchPrecondition(condition: .onQueue(queue))
