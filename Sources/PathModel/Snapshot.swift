@@ -4,30 +4,157 @@
 /// DNS. No route at all: the kernel answers for its table, whose size (a full BGP table
 /// is about a million routes) would otherwise become the daemon's.
 public struct Snapshot: Hashable, Sendable {
-    public private(set) var links: [InterfaceIndex: Link] = [:]
-    public private(set) var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] = [:]
-    public private(set) var rules: [RoutingRule] = []
-    public private(set) var lookups: [AddressFamily: RouteLookup] = [:]
+    /// The parts, in one box that copies share until one of them changes (copy on write):
+    /// the evaluation and the tracker copy the snapshot at every change, and ten tables
+    /// retained and released one by one, cold, came before each change's line. Mutable
+    /// only while one snapshot holds it (`storageToChange`), so sharing it is safe.
+    private final class Storage: @unchecked Sendable {
+        var links: [InterfaceIndex: Link] = [:]
+        var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] = [:]
+        var rules: [RoutingRule] = []
+        var lookups: [AddressFamily: RouteLookup] = [:]
+        var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] = [:]
+        var dnsConfigured: Bool = false
+        var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] = [:]
+        var carrierEpochs: [InterfaceIndex: CarrierEpoch] = [:]
+        var hints: [InterfaceIndex: NetworkHints] = [:]
+        var hintSources: [InterfaceIndex: LinkHintSources] = [:]
+
+        init() {}
+
+        init(copying other: Storage) {
+            links = other.links
+            addresses = other.addresses
+            rules = other.rules
+            lookups = other.lookups
+            interfaceLookups = other.interfaceLookups
+            dnsConfigured = other.dnsConfigured
+            neighbours = other.neighbours
+            carrierEpochs = other.carrierEpochs
+            hints = other.hints
+            hintSources = other.hintSources
+        }
+    }
+
+    private var storage = Storage()
+
+    /// The box, after it was copied if another snapshot shares it.
+    private mutating func storageToChange() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        return storage
+    }
+
+    public private(set) var links: [InterfaceIndex: Link] {
+        _read { yield storage.links }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.links
+        }
+    }
+    public private(set) var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] {
+        _read { yield storage.addresses }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.addresses
+        }
+    }
+    public private(set) var rules: [RoutingRule] {
+        _read { yield storage.rules }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.rules
+        }
+    }
+    public private(set) var lookups: [AddressFamily: RouteLookup] {
+        _read { yield storage.lookups }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.lookups
+        }
+    }
     /// Per family, the kernel's answer through each link it is asked about on its own
     /// (`NetworkEvent.interfaceLookup`, `Link.hasOwnLookups`); a link without one cannot
     /// carry traffic.
-    public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] = [:]
+    public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] {
+        _read { yield storage.interfaceLookups }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.interfaceLookups
+        }
+    }
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
-    public var dnsConfigured = false
+    public var dnsConfigured: Bool {
+        _read { yield storage.dnsConfigured }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.dnsConfigured
+        }
+    }
     /// Per link, the neighbour entries of its gateways, by address: all the neighbour
     /// table pathd sees (the event socket's filter passes no other entry).
-    public private(set) var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] = [:]
+    public private(set) var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] {
+        _read { yield storage.neighbours }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.neighbours
+        }
+    }
     /// Per link, what pathd saw of its carrier since it started (`CarrierEpoch`): none
     /// for a link whose carrier pathd never saw lost.
-    public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] = [:]
+    public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] {
+        _read { yield storage.carrierEpochs }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.carrierEpochs
+        }
+    }
     /// Per link, what was learnt of its network without configuration (DHCP, router
     /// advertisements): `hintSources` merged. Not in the kernel's dumps, so kept across
     /// a re-dump like DNS; forgotten with the link, its carrier, and (a lease's) its
     /// address (Snapshot+Hints.swift).
-    public internal(set) var hints: [InterfaceIndex: NetworkHints] = [:]
+    public internal(set) var hints: [InterfaceIndex: NetworkHints] {
+        _read { yield storage.hints }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.hints
+        }
+    }
     /// Per link, each source of its hints: its DHCP leases, its routers' options.
-    public internal(set) var hintSources: [InterfaceIndex: LinkHintSources] = [:]
+    public internal(set) var hintSources: [InterfaceIndex: LinkHintSources] {
+        _read { yield storage.hintSources }
+        _modify {
+            let storage = storageToChange()
+            yield &storage.hintSources
+        }
+    }
+
+    public static func == (left: Snapshot, right: Snapshot) -> Bool {
+        if left.storage === right.storage { return true }
+        return left.links == right.links
+            && left.addresses == right.addresses
+            && left.rules == right.rules
+            && left.lookups == right.lookups
+            && left.interfaceLookups == right.interfaceLookups
+            && left.dnsConfigured == right.dnsConfigured
+            && left.neighbours == right.neighbours
+            && left.carrierEpochs == right.carrierEpochs
+            && left.hints == right.hints
+            && left.hintSources == right.hintSources
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(links)
+        hasher.combine(addresses)
+        hasher.combine(rules)
+        hasher.combine(lookups)
+        hasher.combine(interfaceLookups)
+        hasher.combine(dnsConfigured)
+        hasher.combine(neighbours)
+        hasher.combine(carrierEpochs)
+        hasher.combine(hints)
+        hasher.combine(hintSources)
+    }
 
     public init() {}
 
