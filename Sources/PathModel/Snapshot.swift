@@ -6,9 +6,8 @@
 public struct Snapshot: Hashable, Sendable {
     /// The parts, in one box that copies share until one of them changes (copy on write):
     /// the evaluation and the tracker copy the snapshot at every change, and ten tables
-    /// retained and released one by one, cold, came before each change's line. Mutable
-    /// only while one snapshot holds it (`storageToChange`), so sharing it is safe.
-    private final class Storage: @unchecked Sendable {
+    /// retained and released one by one, cold, came before each change's line.
+    private struct Parts: Hashable {
         var links: [InterfaceIndex: Link] = [:]
         var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] = [:]
         var rules: [RoutingRule] = []
@@ -19,94 +18,86 @@ public struct Snapshot: Hashable, Sendable {
         var carrierEpochs: [InterfaceIndex: CarrierEpoch] = [:]
         var hints: [InterfaceIndex: NetworkHints] = [:]
         var hintSources: [InterfaceIndex: LinkHintSources] = [:]
-
-        init() {}
-
-        init(copying other: Storage) {
-            links = other.links
-            addresses = other.addresses
-            rules = other.rules
-            lookups = other.lookups
-            interfaceLookups = other.interfaceLookups
-            dnsConfigured = other.dnsConfigured
-            neighbours = other.neighbours
-            carrierEpochs = other.carrierEpochs
-            hints = other.hints
-            hintSources = other.hintSources
-        }
     }
 
-    private var storage = Storage()
+    /// Changed only while one snapshot holds it (`storageToChange`), so sharing it is safe.
+    private final class Storage: @unchecked Sendable {
+        var parts: Parts
+
+        init(_ parts: Parts) { self.parts = parts }
+    }
+
+    private var storage = Storage(Parts())
 
     /// The box, after it was copied if another snapshot shares it.
     private mutating func storageToChange() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(copying: storage) }
+        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.parts) }
         return storage
     }
 
     public private(set) var links: [InterfaceIndex: Link] {
-        _read { yield storage.links }
+        _read { yield storage.parts.links }
         _modify {
             let storage = storageToChange()
-            yield &storage.links
+            yield &storage.parts.links
         }
     }
     public private(set) var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] {
-        _read { yield storage.addresses }
+        _read { yield storage.parts.addresses }
         _modify {
             let storage = storageToChange()
-            yield &storage.addresses
+            yield &storage.parts.addresses
         }
     }
     public private(set) var rules: [RoutingRule] {
-        _read { yield storage.rules }
+        _read { yield storage.parts.rules }
         _modify {
             let storage = storageToChange()
-            yield &storage.rules
+            yield &storage.parts.rules
         }
     }
     public private(set) var lookups: [AddressFamily: RouteLookup] {
-        _read { yield storage.lookups }
+        _read { yield storage.parts.lookups }
         _modify {
             let storage = storageToChange()
-            yield &storage.lookups
+            yield &storage.parts.lookups
         }
     }
     /// Per family, the kernel's answer through each link it is asked about on its own
     /// (`NetworkEvent.interfaceLookup`, `Link.hasOwnLookups`); a link without one cannot
     /// carry traffic.
     public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] {
-        _read { yield storage.interfaceLookups }
+        _read { yield storage.parts.interfaceLookups }
         _modify {
             let storage = storageToChange()
-            yield &storage.interfaceLookups
+            yield &storage.parts.interfaceLookups
         }
     }
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
     public var dnsConfigured: Bool {
-        _read { yield storage.dnsConfigured }
+        _read { yield storage.parts.dnsConfigured }
         _modify {
             let storage = storageToChange()
-            yield &storage.dnsConfigured
+            yield &storage.parts.dnsConfigured
         }
     }
     /// Per link, the neighbour entries of its gateways, by address: all the neighbour
     /// table pathd sees (the event socket's filter passes no other entry).
     public private(set) var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] {
-        _read { yield storage.neighbours }
+        _read { yield storage.parts.neighbours }
         _modify {
             let storage = storageToChange()
-            yield &storage.neighbours
+            yield &storage.parts.neighbours
         }
     }
     /// Per link, what pathd saw of its carrier since it started (`CarrierEpoch`): none
     /// for a link whose carrier pathd never saw lost.
     public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] {
-        _read { yield storage.carrierEpochs }
+        _read { yield storage.parts.carrierEpochs }
         _modify {
             let storage = storageToChange()
-            yield &storage.carrierEpochs
+            yield &storage.parts.carrierEpochs
         }
     }
     /// Per link, what was learnt of its network without configuration (DHCP, router
@@ -114,47 +105,26 @@ public struct Snapshot: Hashable, Sendable {
     /// a re-dump like DNS; forgotten with the link, its carrier, and (a lease's) its
     /// address (Snapshot+Hints.swift).
     public internal(set) var hints: [InterfaceIndex: NetworkHints] {
-        _read { yield storage.hints }
+        _read { yield storage.parts.hints }
         _modify {
             let storage = storageToChange()
-            yield &storage.hints
+            yield &storage.parts.hints
         }
     }
     /// Per link, each source of its hints: its DHCP leases, its routers' options.
     public internal(set) var hintSources: [InterfaceIndex: LinkHintSources] {
-        _read { yield storage.hintSources }
+        _read { yield storage.parts.hintSources }
         _modify {
             let storage = storageToChange()
-            yield &storage.hintSources
+            yield &storage.parts.hintSources
         }
     }
 
     public static func == (left: Snapshot, right: Snapshot) -> Bool {
-        if left.storage === right.storage { return true }
-        return left.links == right.links
-            && left.addresses == right.addresses
-            && left.rules == right.rules
-            && left.lookups == right.lookups
-            && left.interfaceLookups == right.interfaceLookups
-            && left.dnsConfigured == right.dnsConfigured
-            && left.neighbours == right.neighbours
-            && left.carrierEpochs == right.carrierEpochs
-            && left.hints == right.hints
-            && left.hintSources == right.hintSources
+        left.storage === right.storage || left.storage.parts == right.storage.parts
     }
 
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(links)
-        hasher.combine(addresses)
-        hasher.combine(rules)
-        hasher.combine(lookups)
-        hasher.combine(interfaceLookups)
-        hasher.combine(dnsConfigured)
-        hasher.combine(neighbours)
-        hasher.combine(carrierEpochs)
-        hasher.combine(hints)
-        hasher.combine(hintSources)
-    }
+    public func hash(into hasher: inout Hasher) { hasher.combine(storage.parts) }
 
     public init() {}
 
