@@ -20,7 +20,10 @@ public struct Snapshot: Hashable, Sendable {
         var hintSources: [InterfaceIndex: LinkHintSources] = [:]
     }
 
-    /// Changed only while one snapshot holds it (`storageToChange`), so sharing it is safe.
+    /// `@unchecked Sendable`: snapshots on any thread may share one box, and it is safe
+    /// because it is changed only through `storageToChange`, after
+    /// `isKnownUniquelyReferenced` proved that no other snapshot holds it; sharers only
+    /// read it (copy on write, as the standard library's collections do).
     private final class Storage: @unchecked Sendable {
         var parts: Parts
 
@@ -37,68 +40,44 @@ public struct Snapshot: Hashable, Sendable {
 
     public private(set) var links: [InterfaceIndex: Link] {
         _read { yield storage.parts.links }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.links
-        }
+        _modify { yield &storageToChange().parts.links }
     }
     public private(set) var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] {
         _read { yield storage.parts.addresses }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.addresses
-        }
+        _modify { yield &storageToChange().parts.addresses }
     }
     public private(set) var rules: [RoutingRule] {
         _read { yield storage.parts.rules }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.rules
-        }
+        _modify { yield &storageToChange().parts.rules }
     }
     public private(set) var lookups: [AddressFamily: RouteLookup] {
         _read { yield storage.parts.lookups }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.lookups
-        }
+        _modify { yield &storageToChange().parts.lookups }
     }
     /// Per family, the kernel's answer through each link it is asked about on its own
     /// (`NetworkEvent.interfaceLookup`, `Link.hasOwnLookups`); a link without one cannot
     /// carry traffic.
     public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] {
         _read { yield storage.parts.interfaceLookups }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.interfaceLookups
-        }
+        _modify { yield &storageToChange().parts.interfaceLookups }
     }
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
     public var dnsConfigured: Bool {
         _read { yield storage.parts.dnsConfigured }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.dnsConfigured
-        }
+        _modify { yield &storageToChange().parts.dnsConfigured }
     }
     /// Per link, the neighbour entries of its gateways, by address: all the neighbour
     /// table pathd sees (the event socket's filter passes no other entry).
     public private(set) var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] {
         _read { yield storage.parts.neighbours }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.neighbours
-        }
+        _modify { yield &storageToChange().parts.neighbours }
     }
     /// Per link, what pathd saw of its carrier since it started (`CarrierEpoch`): none
     /// for a link whose carrier pathd never saw lost.
     public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] {
         _read { yield storage.parts.carrierEpochs }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.carrierEpochs
-        }
+        _modify { yield &storageToChange().parts.carrierEpochs }
     }
     /// Per link, what was learnt of its network without configuration (DHCP, router
     /// advertisements): `hintSources` merged. Not in the kernel's dumps, so kept across
@@ -106,18 +85,12 @@ public struct Snapshot: Hashable, Sendable {
     /// address (Snapshot+Hints.swift).
     public internal(set) var hints: [InterfaceIndex: NetworkHints] {
         _read { yield storage.parts.hints }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.hints
-        }
+        _modify { yield &storageToChange().parts.hints }
     }
     /// Per link, each source of its hints: its DHCP leases, its routers' options.
     public internal(set) var hintSources: [InterfaceIndex: LinkHintSources] {
         _read { yield storage.parts.hintSources }
-        _modify {
-            let storage = storageToChange()
-            yield &storage.parts.hintSources
-        }
+        _modify { yield &storageToChange().parts.hintSources }
     }
 
     public static func == (left: Snapshot, right: Snapshot) -> Bool {
