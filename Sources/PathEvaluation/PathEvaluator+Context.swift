@@ -55,10 +55,10 @@ extension PathEvaluator {
         /// The link's network and cost (`NetworkIdentifier`), worked out when asked: only
         /// the links a path lists are.
         func identification(of link: Link) -> NetworkIdentifier.Identification {
-            if let known = identified[link.index] { return known }
+            if let known = identified.identification(of: link.index) { return known }
             let identification = NetworkIdentifier.identify(link, state: state(of: link), in: snapshot,
                                                             policy: policy, settings: settings(of: link))
-            identified[link.index] = identification
+            identified.remember(identification, of: link.index)
             return identification
         }
 
@@ -292,12 +292,13 @@ extension PathEvaluator.Context {
     final class Identifications {
         private var known: [(index: InterfaceIndex, identification: NetworkIdentifier.Identification)] = []
 
-        subscript(index: InterfaceIndex) -> NetworkIdentifier.Identification? {
-            get { known.first { $0.index == index }?.identification }
-            set {
-                known.removeAll { $0.index == index }
-                if let newValue { known.append((index, newValue)) }
-            }
+        func identification(of index: InterfaceIndex) -> NetworkIdentifier.Identification? {
+            known.first { $0.index == index }?.identification
+        }
+
+        /// The identification of a link asked about for the first time.
+        func remember(_ identification: NetworkIdentifier.Identification, of index: InterfaceIndex) {
+            known.append((index, identification))
         }
     }
 }
