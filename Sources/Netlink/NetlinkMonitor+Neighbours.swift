@@ -119,6 +119,7 @@ struct NeighbourWatch {
                 break
             }
         }
+        // Checked first: `removeAll` copies the list `before` shares even when it removes nothing.
         if gateways.contains(where: { !asked.contains($0.key.interface) }) {
             gateways.removeAll { !asked.contains($0.key.interface) }
         }
