@@ -13,28 +13,16 @@ import Testing
 /// threads it started there, and a test that opened its sockets on one of those watched
 /// a namespace whose loopback had no address (seen in 2 of 25 runs of the netlink tests).
 @Suite(.blocking) struct LiveMonitorTests {
-    /// A namespace with loopback up, and a monitor of it whose sockets were opened there.
-    private static func startMonitor(label: String, generation: Generation,
-                                     inbox: BatchInbox) throws -> (NetworkNamespace, NetlinkMonitor) {
-        let namespace = try NetworkNamespace()
-        do {
-            try namespace.ip("link", "set", "lo", "up")
-            let queue = DispatchQueue(label: label)
-            let monitor = NetlinkMonitor(generation: generation, queue: queue, configuration: .standard,
-                                         deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
-            try namespace.start(monitor, on: queue)
-            return (namespace, monitor)
-        } catch {
-            teardown("remove namespace \(namespace.name)") { try namespace.remove() }
-            throw error
-        }
-    }
-
     @Test func firstBatchIsTheFullStateOfTheHost() throws {
-        let inbox = BatchInbox()
-        let (namespace, monitor) = try Self.startMonitor(label: "pathd.test.netlink.live",
-                                                         generation: Generation(rawValue: 7), inbox: inbox)
+        let namespace = try NetworkNamespace()
         defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+        try namespace.ip("link", "set", "lo", "up")
+        let queue = DispatchQueue(label: "pathd.test.netlink.live")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(
+            generation: Generation(rawValue: 7), queue: queue, configuration: .standard,
+            deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        try namespace.start(monitor, on: queue)
         defer { monitor.cancel() }
 
         let batch = try #require(inbox.next(), "no first batch within the deadline; lost: \(inbox.lostReasons)")
@@ -50,10 +38,10 @@ import Testing
         #expect(batch.lookupCount == 2)
         #expect(Set(batch.lookups.keys) == [.ipv4, .ipv6])
         // SO_ATTACH_FILTER needs no privilege: the kernel takes the route filter either way.
-        #expect(monitor.queue.sync { monitor.isRouteFilterAttached }, "log: \(inbox.logLines)")
+        #expect(queue.sync { monitor.isRouteFilterAttached }, "log: \(inbox.logLines)")
         #expect(!inbox.logLines.contains { $0.hasPrefix("warning:") }, "log: \(inbox.logLines)")
         // As root SO_RCVBUFFORCE grants the 8 MiB (reported doubled); otherwise rmem_max caps it.
-        let obtained = monitor.queue.sync { monitor.receiveBufferBytes }
+        let obtained = queue.sync { monitor.receiveBufferBytes }
         #expect(getuid() == 0 ? obtained >= 8 * 1024 * 1024 : obtained > 0)
         // One info line, and only when the kernel granted less than asked: it names what it
         // granted (half of what getsockopt reports), never a warning.
@@ -68,10 +56,15 @@ import Testing
 
     @Test("a round of lookups longer than one turn is answered whole, in order, the kernel's answer each")
     func lookupsAcrossTurns() throws {
-        let inbox = BatchInbox()
-        let (namespace, monitor) = try Self.startMonitor(label: "pathd.test.netlink.lookups", generation: .first,
-                                                         inbox: inbox)
+        let namespace = try NetworkNamespace()
         defer { teardown("remove namespace \(namespace.name)") { try namespace.remove() } }
+        try namespace.ip("link", "set", "lo", "up")
+        let queue = DispatchQueue(label: "pathd.test.netlink.lookups")
+        let inbox = BatchInbox()
+        let monitor = NetlinkMonitor(
+            generation: .first, queue: queue, configuration: .standard,
+            deliver: inbox.deliver, lost: inbox.lost, log: inbox.log)
+        try namespace.start(monitor, on: queue)
         defer { monitor.cancel() }
         _ = try #require(inbox.next(), "no first batch; lost: \(inbox.lostReasons)")
         // Loopback's own addresses: the kernel answers `local` for each, whatever the routes.
