@@ -74,7 +74,10 @@ extension Path {
     private func unmetCondition(of criteria: Criteria, cost: Cost) -> (reason: UnsatisfiedReason, interface: String?)? {
         if criteria.prohibitExpensivePaths, isExpensive { return (.expensiveExcluded, cost.expensiveBy) }
         if criteria.prohibitConstrainedPaths, isConstrained { return (.constrainedExcluded, cost.constrainedBy) }
-        if !criteria.admitsNetwork(network) { return (.networkExcluded, availableInterfaces.first?.name) }
+        // Asked only when set: the network is a copy of the first interface's.
+        if criteria.restrictsNetworks, !criteria.admitsNetwork(network) {
+            return (.networkExcluded, availableInterfaces.first?.name)
+        }
         return nil
     }
 }

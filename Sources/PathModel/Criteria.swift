@@ -52,6 +52,11 @@ public struct Criteria: Hashable, Sendable {
         requiredInterfaceType != nil || !prohibitedInterfaceTypes.isEmpty
     }
 
+    /// Whether any network condition is set (`admitsNetwork` then asks about the path's network).
+    public var restrictsNetworks: Bool {
+        requiredNetwork != nil || !prohibitedNetworks.isEmpty
+    }
+
     /// Every network the criteria name, required first, then the prohibited in order.
     public var namedNetworks: [String] {
         (requiredNetwork.map { [$0] } ?? []) + prohibitedNetworks.sorted()
