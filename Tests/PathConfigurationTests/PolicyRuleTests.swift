@@ -104,3 +104,46 @@ struct PolicyRuleTests {
         #expect(cost(rules, link("anything", .wifi)).isConstrained)
     }
 }
+
+@Suite("policy: a value, though its parts share one box")
+struct PolicyValueTests {
+    func parsed(_ text: String) -> Policy {
+        let result = Configuration.parse([ConfigurationSource(name: "pathd.conf", text: text)])
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        return result.configuration.policy
+    }
+
+    @Test("changing a copy, part by part, leaves the original as it was")
+    func copiesAreIndependent() throws {
+        let original = parsed("[Interface]\nName=wlan0\nExpensive=yes\n"
+                                  + "[Network]\nGatewayMAC=00:11:22:33:44:55\nName=home\n")
+        let key = try #require(NetworkKey(base: Array(1...16)))
+        var changed = original
+        changed.expensiveTypes.insert(.wifi)
+        changed.constrainedTypes.insert(.cellular)
+        changed.rules.removeAll()
+        changed.networks.removeAll()
+        changed.networkKey = key
+        #expect(original.expensiveTypes == [.cellular] && original.constrainedTypes.isEmpty)
+        #expect(original.rules.count == 1 && original.networks.count == 1 && original.networkKey == nil)
+        #expect(changed.expensiveTypes == [.cellular, .wifi] && changed.constrainedTypes == [.cellular])
+        #expect(changed.rules.isEmpty && changed.networks.isEmpty && changed.networkKey == key)
+        #expect(changed != original)
+    }
+
+    @Test("equal parts are equal policies with equal hashes, in one box or two")
+    func equalityIsByParts() {
+        let text = "[Interface]\nType=cellular\nExpensive=no\n"
+        let one = parsed(text)
+        let other = parsed(text)
+        let copy = one
+        #expect(one == other && one == copy)
+        #expect(one.hashValue == other.hashValue && one.hashValue == copy.hashValue)
+        var changedBack = one
+        changedBack.expensiveTypes.insert(.wifi)
+        #expect(changedBack != one)
+        changedBack.expensiveTypes.remove(.wifi)
+        #expect(changedBack == one && changedBack.hashValue == one.hashValue)
+        #expect(Set([one, other, copy, changedBack]).count == 1)
+    }
+}
