@@ -13,8 +13,6 @@ public enum NetworkIdentifier {
         public var network: LinkNetwork?
         /// The facts `network.id` hashes, while identified: for privileged peers only.
         public var facts: NetworkFacts?
-        /// The `[Network]` section of the network (the first that matches it).
-        public var section: NetworkSettings?
         public var cost: LinkCost
     }
 
@@ -23,7 +21,7 @@ public enum NetworkIdentifier {
     public static func identify(_ link: Link, state: LinkState, in snapshot: Snapshot, policy: Policy,
                                 settings: LinkSettings) -> Identification {
         let hints = hints(of: link, in: snapshot)
-        var identification = Identification(network: nil, facts: nil, section: nil,
+        var identification = Identification(network: nil, facts: nil,
                                              cost: policy.cost(of: settings, network: nil, hints: hints))
         guard let key = policy.networkKey, state == .usable, !link.isLoopback else { return identification }
         let outcome = link.resolvesNeighbours ? anchorOnNeighbour(link, in: snapshot)
@@ -40,7 +38,6 @@ public enum NetworkIdentifier {
             identification.network = LinkNetwork(state: .identified, id: id, name: section?.stated.name,
                                                   anchor: facts.anchor)
             identification.facts = facts
-            identification.section = section
             if section != nil { identification.cost = policy.cost(of: settings, network: section, hints: hints) }
         }
         return identification
