@@ -18,6 +18,13 @@ public enum Hexadecimal {
         }
     }
 
+    /// A word's eight bytes, most significant first, as `append(_:to:)` writes them.
+    public static func append(word: UInt64, to text: inout [UInt8]) {
+        for shift in stride(from: 60, through: 0, by: -4) {
+            text.append(Self.digit(UInt8(truncatingIfNeeded: word >> UInt64(shift)) & 0xF))
+        }
+    }
+
     /// The lowercase digit of a value below 16, as an ASCII byte.
     static func digit(_ value: UInt8) -> UInt8 {
         value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10

@@ -119,17 +119,25 @@ public struct LinkNetwork: Hashable, Sendable {
 public struct NetworkID: Hashable, Sendable, Comparable, CustomStringConvertible {
     public static let byteCount = 16
 
-    public let bytes: [UInt8]
+    /// The bytes in place, in two big-endian words: an ID is in every path line and
+    /// every identification, and an array would be a heap object of its own, read cold
+    /// before each change's line. Their order is the bytes' order.
+    private let high: UInt64
+    private let low: UInt64
+
+    public var bytes: [UInt8] { Self.bytes(of: high) + Self.bytes(of: low) }
 
     public init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
-        self.bytes = bytes
+        high = Self.word(bytes[0..<8])
+        low = Self.word(bytes[8..<16])
     }
 
     /// The first `byteCount` bytes of a SHA-256 digest (32 bytes).
     init(digest: [UInt8]) {
         precondition(digest.count >= Self.byteCount, "a network ID needs \(Self.byteCount) bytes of digest")
-        bytes = Array(digest.prefix(Self.byteCount))
+        high = Self.word(digest[0..<8])
+        low = Self.word(digest[8..<16])
     }
 
     /// 32 hexadecimal digits, either case; nil for anything else.
@@ -138,13 +146,29 @@ public struct NetworkID: Hashable, Sendable, Comparable, CustomStringConvertible
         self.init(bytes: bytes)
     }
 
-    public var description: String { Hexadecimal.text(bytes) }
+    public var description: String {
+        var text: [UInt8] = []
+        text.reserveCapacity(2 * Self.byteCount)
+        appendText(to: &text)
+        return String(decoding: text, as: UTF8.self)
+    }
 
     /// `description`'s text, written after `text`'s bytes.
-    public func appendText(to text: inout [UInt8]) { Hexadecimal.append(bytes, to: &text) }
+    public func appendText(to text: inout [UInt8]) {
+        Hexadecimal.append(word: high, to: &text)
+        Hexadecimal.append(word: low, to: &text)
+    }
 
     public static func < (left: NetworkID, right: NetworkID) -> Bool {
-        left.bytes.lexicographicallyPrecedes(right.bytes)
+        (left.high, left.low) < (right.high, right.low)
+    }
+
+    private static func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+        bytes.reduce(0) { $0 << 8 | UInt64($1) }
+    }
+
+    private static func bytes(of word: UInt64) -> [UInt8] {
+        stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) }
     }
 }
 
