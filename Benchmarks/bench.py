@@ -376,13 +376,18 @@ def latency_pair(driver, binary, directory, prefix, rounds):
                           Topology.add_idle_uplinks)
 
 
-def paired_latency(driver, binary, directory, name, rounds, names, prepare=lambda topology: None):
+def paired_latency(driver, binary, directory, name, rounds, names, prepare=lambda topology: None,
+                   pathd=None, trace_rounds=0):
     """The latency part's route changes made in turn, in a random order at each step, by
     `driver` (its pathd and `ip monitor`) and in a second topology `name` (made ready by
     `prepare`) watched by a pathd `binary` and an `ip monitor` of its own, whose lines are
     stamped as `driver`'s are. Both pathds live through the same moments of the machine,
     so the difference of their figures is theirs, without the drift that separates two
-    runs made one after the other. Returns {names[0]: report, names[1]: report}."""
+    runs made one after the other. Returns {names[0]: report, names[1]: report}. With
+    `trace_rounds` and `driver`'s Pathd (`pathd`), that many more rounds follow under
+    one `perf trace` (`readers.breakdowns`), untimed: each report's "breakdown" is its
+    pathd's stages, where a difference of a few microseconds shows that the latency's
+    spread hides."""
     second = Topology(name)
     other = None
     other_driver = None
@@ -400,12 +405,21 @@ def paired_latency(driver, binary, directory, name, rounds, names, prepare=lambd
         drivers = {names[0]: driver, names[1]: other_driver}
         results = {key: [] for key in names}
         steps = {key: route_steps(each) for key, each in drivers.items()}
-        for _ in range(rounds):
+
+        def round_of_changes(record):
             for index in range(len(steps[names[0]])):
                 for key in random.sample(names, 2):
-                    results[key].append(drivers[key].measure(*steps[key][index]))
+                    record(key, drivers[key].measure(*steps[key][index]))
                     drivers[key].settle(20)
-        return {key: latency_report(items) for key, items in results.items()}
+        for _ in range(rounds):
+            round_of_changes(lambda key, result: results[key].append(result))
+        reports = {key: latency_report(items) for key, items in results.items()}
+        if trace_rounds and pathd is not None:
+            traced = readers.breakdowns({names[0]: pathd, names[1]: other}, trace_rounds,
+                                        lambda: round_of_changes(lambda key, result: None), driver.settle)
+            for key in names:
+                reports[key]["breakdown"] = traced[key]
+        return reports
     finally:
         if other_driver:
             other_driver.close()
@@ -902,6 +916,7 @@ def print_report(results):
         print_latency_pair(results["identity_pair"], "Network identity on against a pathd without it",
                            {"identity": "pathd (--pathd)", "baseline": "baseline (--baseline)"},
                            "Baseline over identity")
+        readers.print_breakdown_pair(results["identity_pair"], {"identity": "pathd", "baseline": "baseline"}, ms)
     if "identity" in results:
         neighbours.print_identity_latency(results["identity"], ms)
     if "neighbours" in results:
@@ -1067,6 +1082,9 @@ def main():
     parser.add_argument("--baseline", help="identity-pair: a pathd without network identity, whose latency is "
                                            "measured interleaved with --pathd's")
     parser.add_argument("--breakdown-rounds", type=int, default=10, help="rounds of 4 route changes under perf trace")
+    parser.add_argument("--pair-trace-rounds", type=int, default=25,
+                        help="identity-pair: rounds of its 4 route changes each, after the timed ones, under one "
+                             "perf trace of both pathds: each one's stages (0: none)")
     parser.add_argument("--only",
                         default="start,resync,engine,latency,floor,readers,latency5,latency-pair,identity,identity-pair,"
                                 "neighbours,breakdown,subscribers,fanout,idle,hostile,route-limit,memory,route,flood,"
@@ -1197,7 +1215,8 @@ def main():
                   file=sys.stderr, flush=True)
             results["identity_pair"] = paired_latency(driver, os.path.abspath(arguments.baseline), directory,
                                                       arguments.prefix + "-baseline", arguments.rounds,
-                                                      ("identity", "baseline"))
+                                                      ("identity", "baseline"), pathd=pathd,
+                                                      trace_rounds=arguments.pair_trace_rounds)
         if "neighbours" in only:
             print(f"bench: {arguments.neighbour_entries:,} neighbour entries on a link without a gateway",
                   file=sys.stderr, flush=True)

@@ -127,35 +127,51 @@ def breakdown(driver, pathd, rounds, changes):
     adds a few microseconds per traced call, so the stages are a breakdown, not the
     latency (the latency part measures that untraced). What happens before the read
     (libdispatch's epoll thread handing the read source to a worker) is not split."""
+    return breakdowns({"pathd": pathd}, rounds, lambda: changes(driver), settle=driver.settle)["pathd"]
+
+
+def breakdowns(pathds, rounds, round_of_changes, settle):
+    """`breakdown` of several pathds under one `perf trace`, `round_of_changes()` made
+    `rounds` times (each pathd's changes in turn, as `identity-pair` makes them, so
+    that every pathd lives through the same moments): {name: its stages, or why it was
+    skipped}. `pathds` is {name: Pathd}; `settle(ms)` waits."""
     if not shutil.which("perf"):
-        return {"skipped": "perf is not installed (linux-perf)"}
-    kinds = socket_fds(pathd.pid)
-    netlink = sorted(fd for fd, kind in kinds.items() if kind == "netlink")
-    if len(netlink) < 2:
-        return {"skipped": f"expected two netlink sockets in pathd, found {netlink}"}
-    # The monitor opens its event socket first, then its request socket.
-    event_fd, request_fd = netlink[-2], netlink[-1]
-    output = os.path.join(os.path.dirname(pathd.log_path), "perf-trace.txt")
+        return {name: {"skipped": "perf is not installed (linux-perf)"} for name in pathds}
+    sockets = {}
+    for name, pathd in pathds.items():
+        kinds = socket_fds(pathd.pid)
+        netlink = sorted(fd for fd, kind in kinds.items() if kind == "netlink")
+        if len(netlink) < 2:
+            return {name: {"skipped": f"expected two netlink sockets in pathd, found {netlink}"} for name in pathds}
+        # The monitor opens its event socket first, then its request socket.
+        sockets[name] = (netlink[-2], netlink[-1])
+    first = next(iter(pathds.values()))
+    output = os.path.join(os.path.dirname(first.log_path), "perf-trace.txt")
     # System-wide: `-p` follows only the threads that exist when perf attaches, and
     # libdispatch starts its workers on demand. pathd's threads are told apart by their
     # ids, read after every round (an idle worker lives on for seconds).
     tracer = subprocess.Popen(["perf", "trace", "-a", "-o", output,
                                "-e", "recvfrom,recvmmsg,sendmsg,sendto"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    threads = {name: set() for name in pathds}
+
+    def note_threads():
+        for name, pathd in pathds.items():
+            threads[name] |= {int(thread) for thread in os.listdir(f"/proc/{pathd.pid}/task")}
     try:
         # perf prints nothing when it is attached: give it a moment (not a measurement).
-        driver.settle(1000)
-        threads = set(os.listdir(f"/proc/{pathd.pid}/task"))
+        settle(1000)
+        note_threads()
         for _ in range(rounds):
-            changes(driver)
-            threads |= set(os.listdir(f"/proc/{pathd.pid}/task"))
+            round_of_changes()
+            note_threads()
     finally:
         tracer.send_signal(signal.SIGINT)  # perf writes out what it buffered on SIGINT only
         tracer.wait()
     with open(output) as trace:
         lines = trace.read().splitlines()
     os.remove(output)
-    return stages(lines, {int(thread) for thread in threads}, event_fd, request_fd)
+    return {name: stages(lines, threads[name], *sockets[name]) for name in pathds}
 
 
 def stages(lines, threads, event_fd, request_fd):
@@ -235,6 +251,26 @@ def print_breakdown(b, ms):
         s = b["stages"][key]
         print(f"| {label} | {s.get('n', 0)} | {ms(s.get('min'))} | {ms(s.get('median'))} | {ms(s.get('p99'))} "
               f"| {ms(s.get('max'))} |")
+    print()
+
+
+def print_breakdown_pair(pair, labels, ms):
+    """Both pathds' `breakdown` from `paired_latency`'s traced rounds, stage by stage,
+    with the second's medians less the first's; `labels` names the two keys."""
+    first, second = list(labels)
+    one, other = pair[first].get("breakdown"), pair[second].get("breakdown")
+    if one is None or other is None:
+        return
+    if "skipped" in one or "skipped" in other:
+        print(f"Stages under `perf trace`: skipped ({one.get('skipped') or other.get('skipped')})\n")
+        return
+    print(f"Stages under `perf trace`, the same changes after the timed ones ({one['cycles']} and "
+          f"{other['cycles']} changes, medians, ms; perf adds a few microseconds to each traced call):\n")
+    print(f"| stage | {labels[first]} | {labels[second]} | difference |\n|---|---|---|---|")
+    for key, label in one["labels"].items():
+        a, b = one["stages"][key].get("median"), other["stages"][key].get("median")
+        difference = None if a is None or b is None else b - a
+        print(f"| {label} | {ms(a)} | {ms(b)} | {ms(difference)} |")
     print()
 
 
