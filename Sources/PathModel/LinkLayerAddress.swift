@@ -6,12 +6,41 @@ public struct LinkLayerAddress: Hashable, Sendable, Comparable, CustomStringConv
     /// The most bytes a link-layer address has on Linux (`MAX_ADDR_LEN`).
     public static let maximumBytes = 32
 
-    public let bytes: [UInt8]
+    /// The bytes in place: four big-endian words holding them from the first word's most
+    /// significant byte on, zeros after them, and their count. A gateway's neighbour
+    /// entry and its network's facts each hold one, read cold before each change's line,
+    /// and an array would be a heap object of its own. Zeros after the bytes keep
+    /// equality and hashing by the stored values; order is the bytes' (`<`).
+    private let word0: UInt64, word1: UInt64, word2: UInt64, word3: UInt64
+    private let count: UInt8
+
+    public var bytes: [UInt8] {
+        (0..<Int(count)).map { position in
+            let word = switch position / 8 {
+            case 0: word0
+            case 1: word1
+            case 2: word2
+            default: word3
+            }
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (position % 8)))
+        }
+    }
 
     /// nil for no bytes or more than `maximumBytes`.
     public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
         guard (1...Self.maximumBytes).contains(bytes.count) else { return nil }
-        self.bytes = Array(bytes)
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for (position, byte) in bytes.enumerated() {
+            let bits = UInt64(byte) << UInt64(56 - 8 * (position % 8))
+            switch position / 8 {
+            case 0: words.0 |= bits
+            case 1: words.1 |= bits
+            case 2: words.2 |= bits
+            default: words.3 |= bits
+            }
+        }
+        (word0, word1, word2, word3) = words
+        count = UInt8(bytes.count)
     }
 
     /// Pairs of hexadecimal digits (either case) joined by `:` or `-`, all with the same
@@ -40,8 +69,11 @@ public struct LinkLayerAddress: Hashable, Sendable, Comparable, CustomStringConv
         bytes.map { Hexadecimal.text([$0]) }.joined(separator: ":")
     }
 
+    /// The bytes' lexicographic order: the words padded with zeros decide, and where
+    /// they tie, the shorter address (a prefix of the other) comes first.
     public static func < (left: LinkLayerAddress, right: LinkLayerAddress) -> Bool {
-        left.bytes.lexicographicallyPrecedes(right.bytes)
+        (left.word0, left.word1, left.word2, left.word3, left.count)
+            < (right.word0, right.word1, right.word2, right.word3, right.count)
     }
 
     /// Whether this is a well-known virtual router's MAC, which thousands of sites share,
@@ -49,10 +81,12 @@ public struct LinkLayerAddress: Hashable, Sendable, Comparable, CustomStringConv
     /// `00:00:5e:00:02:XX` (IPv6) (RFC 5798 §7.3), HSRP version 1's `00:00:0c:07:ac:XX`
     /// and version 2's `00:00:0c:9f:fX:XX` (Cisco; the group in the last 12 bits).
     public var isVirtualRouter: Bool {
-        guard bytes.count == 6 else { return false }
-        let vrrp = bytes[0...3] == [0x00, 0x00, 0x5e, 0x00] && (bytes[4] == 0x01 || bytes[4] == 0x02)
-        let hsrp1 = bytes[0...4] == [0x00, 0x00, 0x0c, 0x07, 0xac]
-        let hsrp2 = bytes[0...3] == [0x00, 0x00, 0x0c, 0x9f] && bytes[4] & 0xF0 == 0xF0
+        guard count == 6 else { return false }
+        // The six bytes are word0's top 48 bits: the first four, then the fifth.
+        let (first4, fifth) = (word0 >> 32, UInt8(truncatingIfNeeded: word0 >> 24))
+        let vrrp = first4 == 0x0000_5e00 && (fifth == 0x01 || fifth == 0x02)
+        let hsrp1 = first4 == 0x0000_0c07 && fifth == 0xac
+        let hsrp2 = first4 == 0x0000_0c9f && fifth & 0xF0 == 0xF0
         return vrrp || hsrp1 || hsrp2
     }
 }
