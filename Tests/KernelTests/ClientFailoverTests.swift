@@ -20,6 +20,10 @@ extension KernelTests {
 
         /// A state event whose path is on vA's identified network: pathd resolves the
         /// gateway just after it starts, and the first state may come before that.
+        /// The engine in the probe reads the machine's resolver configuration (it has no
+        /// pathd.conf here); pathd must read the same file for their paths to be the same.
+        static let machineResolvConf = ["--resolv-conf", "/etc/resolv.conf"]
+
         static func settledState(_ line: [String: Any]) -> Bool {
             let interfaces = (line["path"] as? [String: Any])?["interfaces"] as? [[String: Any]]
             return line["event"] as? String == "state"
@@ -32,7 +36,7 @@ extension KernelTests {
             """)
         func automaticMode() throws {
             try withVethTopology { topology in
-                let daemon = try topology.startDaemon()
+                let daemon = try topology.startDaemon(arguments: Self.machineResolvConf)
                 let probe = try topology.runProgram("PathMonitorPrinter",
                                                     ["--mode", "automatic", "--socket", topology.socketPath])
                 defer { teardown("kill the probe") { try probe.kill() } }
@@ -49,7 +53,7 @@ extension KernelTests {
                 #expect(latest["state"] as? String == "available")
                 #expect(EngineComparison.text(latest["path"]) == EngineComparison.text(first["path"]))
 
-                try topology.startDaemon()
+                try topology.startDaemon(arguments: Self.machineResolvConf)
                 try waitUntil("pathd answers again", detail: { "; last report: \(latest)" }) {
                     latest = try Self.report(probe)
                     return Self.connection(latest) == 2
@@ -72,7 +76,7 @@ extension KernelTests {
         @Test("pathd goes away in daemon mode: the state becomes unknown, and the path handler is not called")
         func daemonMode() throws {
             try withVethTopology { topology in
-                let daemon = try topology.startDaemon()
+                let daemon = try topology.startDaemon(arguments: Self.machineResolvConf)
                 // vA's network identified first: its identification would be one more call.
                 try topology.subscribe().waitFor("vA's network settled", PathLine.settled(through: "vA"))
                 let probe = try topology.runProgram("PathMonitorPrinter",
@@ -83,7 +87,7 @@ extension KernelTests {
                 let unknown = try probe.waitForObject("unknown") { $0["event"] as? String == "state" }
                 #expect(unknown["state"] as? String == "unknown")
                 #expect(unknown["source"] as? String == "none")
-                try topology.startDaemon()
+                try topology.startDaemon(arguments: Self.machineResolvConf)
                 let back = try probe.waitForObject("available again") { $0["event"] as? String == "state" }
                 #expect(back["state"] as? String == "available")
                 #expect(Self.connection(back) == 2)

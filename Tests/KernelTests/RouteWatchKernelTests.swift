@@ -100,7 +100,13 @@ extension KernelTests {
                 #expect(uplink.hasPrefix("satisfied via vA (gateway \(VethTopology.routerAddress)"), "\(uplink)")
                 #expect(uplink.hasSuffix(", expensive)") == throughDaemon, "\(uplink)")
                 try topology.a.ip("route", "add", "unreachable", "192.0.2.0/24")
-                let none = try program.waitForLine("no route to the host") { _ in true }
+                // The route through vA may change once more before it goes, in what its line
+                // does not print (vA's network, identified when its gateway's entry is
+                // confirmed): a line for each change, each satisfied through vA.
+                var none = try program.waitForLine("no route to the host") { _ in true }
+                while none.hasPrefix("satisfied via vA ") {
+                    none = try program.waitForLine("no route to the host") { _ in true }
+                }
                 #expect(none.hasPrefix("unsatisfied: "), "\(none)")
             }
         }

@@ -69,9 +69,18 @@ final class VethTopology {
 
     /// Starts pathd in namespace A without waiting: for a start that is expected to fail.
     /// `launcher` runs before pathd (it must exec it); `pathd` is the built one unless given.
+    /// The machine's resolver configuration is not the test's: unless `arguments` name a
+    /// file of their own (`--resolv-conf`), pathd reads an empty one in the test's
+    /// directory, so that `supportsDNS` is false whatever /etc/resolv.conf says here.
     func launchDaemon(socketPath: String? = nil, arguments: [String] = [],
                       launcher: [String] = [], pathd: URL? = nil,
                       environment: [String: String] = [:]) throws -> DaemonProcess {
+        var arguments = arguments
+        if !arguments.contains(where: { $0 == "--resolv-conf" || $0.hasPrefix("--resolv-conf=") }) {
+            let noNameserver = directory.path("no-nameserver.conf")
+            try "# the test's: no nameserver\n".write(toFile: noNameserver, atomically: true, encoding: .utf8)
+            arguments += ["--resolv-conf", noNameserver]
+        }
         let daemon = try DaemonProcess(
             in: a,
             socketPath: socketPath ?? self.socketPath,
