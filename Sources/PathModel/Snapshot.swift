@@ -4,10 +4,10 @@
 /// DNS. No route at all: the kernel answers for its table, whose size (a full BGP table
 /// is about a million routes) would otherwise become the daemon's.
 public struct Snapshot: Hashable, Sendable {
-    /// The parts, in one box that copies share until one of them changes (copy on write):
-    /// the evaluation and the tracker copy the snapshot at every change, and ten tables
-    /// retained and released one by one, cold, came before each change's line.
-    private struct Parts: Hashable {
+    /// The tables, in one copy-on-write box: the evaluation and the tracker copy the
+    /// snapshot at every change, and ten tables retained and released one by one, cold,
+    /// came before each change's line.
+    private struct Parts: Hashable, Sendable {
         var links: [InterfaceIndex: Link] = [:]
         var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] = [:]
         var rules: [RoutingRule] = []
@@ -20,84 +20,62 @@ public struct Snapshot: Hashable, Sendable {
         var hintSources: [InterfaceIndex: LinkHintSources] = [:]
     }
 
-    /// `@unchecked Sendable`: snapshots on any thread may share one box, and it is safe
-    /// because it is changed only through `storageToChange`, after
-    /// `isKnownUniquelyReferenced` proved that no other snapshot holds it; sharers only
-    /// read it (copy on write, as the standard library's collections do).
-    private final class Storage: @unchecked Sendable {
-        var parts: Parts
-
-        init(_ parts: Parts) { self.parts = parts }
-    }
-
-    private var storage = Storage(Parts())
-
-    /// The box, after it was copied if another snapshot shares it.
-    private mutating func storageToChange() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.parts) }
-        return storage
-    }
+    private var parts = CopyOnWrite(Parts())
 
     public private(set) var links: [InterfaceIndex: Link] {
-        _read { yield storage.parts.links }
-        _modify { yield &storageToChange().parts.links }
+        _read { yield parts.value.links }
+        _modify { yield &parts.value.links }
     }
     public private(set) var addresses: [InterfaceIndex: [InterfaceAddress.Key: InterfaceAddress]] {
-        _read { yield storage.parts.addresses }
-        _modify { yield &storageToChange().parts.addresses }
+        _read { yield parts.value.addresses }
+        _modify { yield &parts.value.addresses }
     }
     public private(set) var rules: [RoutingRule] {
-        _read { yield storage.parts.rules }
-        _modify { yield &storageToChange().parts.rules }
+        _read { yield parts.value.rules }
+        _modify { yield &parts.value.rules }
     }
     public private(set) var lookups: [AddressFamily: RouteLookup] {
-        _read { yield storage.parts.lookups }
-        _modify { yield &storageToChange().parts.lookups }
+        _read { yield parts.value.lookups }
+        _modify { yield &parts.value.lookups }
     }
     /// Per family, the kernel's answer through each link it is asked about on its own
     /// (`NetworkEvent.interfaceLookup`, `Link.hasOwnLookups`); a link without one cannot
     /// carry traffic.
     public private(set) var interfaceLookups: [AddressFamily: [InterfaceIndex: RouteLookup]] {
-        _read { yield storage.parts.interfaceLookups }
-        _modify { yield &storageToChange().parts.interfaceLookups }
+        _read { yield parts.value.interfaceLookups }
+        _modify { yield &parts.value.interfaceLookups }
     }
     /// Whether DNS has a server to ask (from the resolv.conf watcher, not the kernel):
     /// kept across a re-dump of the kernel's state (`replaceKernelState`).
     public var dnsConfigured: Bool {
-        _read { yield storage.parts.dnsConfigured }
-        _modify { yield &storageToChange().parts.dnsConfigured }
+        _read { yield parts.value.dnsConfigured }
+        _modify { yield &parts.value.dnsConfigured }
     }
     /// Per link, the neighbour entries of its gateways, by address: all the neighbour
     /// table pathd sees (the event socket's filter passes no other entry).
     public private(set) var neighbours: [InterfaceIndex: [IPAddress: Neighbour]] {
-        _read { yield storage.parts.neighbours }
-        _modify { yield &storageToChange().parts.neighbours }
+        _read { yield parts.value.neighbours }
+        _modify { yield &parts.value.neighbours }
     }
     /// Per link, what pathd saw of its carrier since it started (`CarrierEpoch`): none
     /// for a link whose carrier pathd never saw lost.
     public private(set) var carrierEpochs: [InterfaceIndex: CarrierEpoch] {
-        _read { yield storage.parts.carrierEpochs }
-        _modify { yield &storageToChange().parts.carrierEpochs }
+        _read { yield parts.value.carrierEpochs }
+        _modify { yield &parts.value.carrierEpochs }
     }
     /// Per link, what was learnt of its network without configuration (DHCP, router
     /// advertisements): `hintSources` merged. Not in the kernel's dumps, so kept across
     /// a re-dump like DNS; forgotten with the link, its carrier, and (a lease's) its
     /// address (Snapshot+Hints.swift).
     public internal(set) var hints: [InterfaceIndex: NetworkHints] {
-        _read { yield storage.parts.hints }
-        _modify { yield &storageToChange().parts.hints }
+        _read { yield parts.value.hints }
+        _modify { yield &parts.value.hints }
     }
     /// Per link, each source of its hints: its DHCP leases, its routers' options.
     public internal(set) var hintSources: [InterfaceIndex: LinkHintSources] {
-        _read { yield storage.parts.hintSources }
-        _modify { yield &storageToChange().parts.hintSources }
+        _read { yield parts.value.hintSources }
+        _modify { yield &parts.value.hintSources }
     }
-
-    public static func == (left: Snapshot, right: Snapshot) -> Bool {
-        left.storage === right.storage || left.storage.parts == right.storage.parts
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.parts) }
 
     public init() {}
 

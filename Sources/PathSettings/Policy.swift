@@ -40,11 +40,11 @@ public struct LinkSettings: Hashable, Sendable {
 /// 4. above all of these, the first `[Network]` section matching the link's identified
 ///    network (`network(for:)`) decides what it states (`cost`).
 public struct Policy: Hashable, Sendable {
-    /// The parts, in one box that copies share until one of them changes (copy on
-    /// write): every evaluation copies the policy, and five collections retained and
-    /// released one by one, cold, came before each change's line. Internal only so that
-    /// the readers below can be inlined where the evaluation reads them.
-    @usableFromInline struct Parts: Hashable {
+    /// The parts, in one copy-on-write box: every evaluation copies the policy, and five
+    /// collections retained and released one by one, cold, came before each change's
+    /// line. Internal only so that the readers below can be inlined where the evaluation
+    /// reads them.
+    @usableFromInline struct Parts: Hashable, Sendable {
         @usableFromInline var expensiveTypes: Set<InterfaceType>
         @usableFromInline var constrainedTypes: Set<InterfaceType>
         @usableFromInline var rules: [InterfaceSettings]
@@ -52,62 +52,41 @@ public struct Policy: Hashable, Sendable {
         @usableFromInline var networkKey: NetworkKey?
     }
 
-    /// `@unchecked Sendable`: policies on any thread may share one box, and it is safe
-    /// because it is changed only through `storageToChange`, after
-    /// `isKnownUniquelyReferenced` proved that no other policy holds it.
-    @usableFromInline final class Storage: @unchecked Sendable {
-        @usableFromInline var parts: Parts
-
-        init(_ parts: Parts) { self.parts = parts }
-    }
-
-    @usableFromInline var storage: Storage
-
-    /// The box, after it was copied if another policy shares it.
-    private mutating func storageToChange() -> Storage {
-        if !isKnownUniquelyReferenced(&storage) { storage = Storage(storage.parts) }
-        return storage
-    }
+    @usableFromInline var parts: CopyOnWrite<Parts>
 
     /// Types expensive unless a rule says otherwise; cellular, as on Apple platforms.
     public var expensiveTypes: Set<InterfaceType> {
-        @inlinable _read { yield storage.parts.expensiveTypes }
-        _modify { yield &storageToChange().parts.expensiveTypes }
+        @inlinable _read { yield parts.value.expensiveTypes }
+        _modify { yield &parts.value.expensiveTypes }
     }
     /// Types constrained unless a rule says otherwise.
     public var constrainedTypes: Set<InterfaceType> {
-        @inlinable _read { yield storage.parts.constrainedTypes }
-        _modify { yield &storageToChange().parts.constrainedTypes }
+        @inlinable _read { yield parts.value.constrainedTypes }
+        _modify { yield &parts.value.constrainedTypes }
     }
     /// The `[Interface]` sections of the configuration, in file order.
     public var rules: [InterfaceSettings] {
-        @inlinable _read { yield storage.parts.rules }
-        _modify { yield &storageToChange().parts.rules }
+        @inlinable _read { yield parts.value.rules }
+        _modify { yield &parts.value.rules }
     }
     /// The `[Network]` sections of the configuration, in file order.
     public var networks: [NetworkSettings] {
-        @inlinable _read { yield storage.parts.networks }
-        _modify { yield &storageToChange().parts.networks }
+        @inlinable _read { yield parts.value.networks }
+        _modify { yield &parts.value.networks }
     }
     /// The key network IDs are computed with (`NetworkKey`), read from the machine ID or
     /// `NetworkKeyFile=` with the files (`ConfigurationFiles.load`); nil identifies no
     /// network (no interface then has one).
     public var networkKey: NetworkKey? {
-        @inlinable _read { yield storage.parts.networkKey }
-        _modify { yield &storageToChange().parts.networkKey }
+        @inlinable _read { yield parts.value.networkKey }
+        _modify { yield &parts.value.networkKey }
     }
 
     public init(expensiveTypes: Set<InterfaceType> = [.cellular], constrainedTypes: Set<InterfaceType> = [],
                 rules: [InterfaceSettings] = [], networks: [NetworkSettings] = [], networkKey: NetworkKey? = nil) {
-        storage = Storage(Parts(expensiveTypes: expensiveTypes, constrainedTypes: constrainedTypes, rules: rules,
-                                networks: networks, networkKey: networkKey))
+        parts = CopyOnWrite(Parts(expensiveTypes: expensiveTypes, constrainedTypes: constrainedTypes, rules: rules,
+                                  networks: networks, networkKey: networkKey))
     }
-
-    public static func == (left: Policy, right: Policy) -> Bool {
-        left.storage === right.storage || left.storage.parts == right.storage.parts
-    }
-
-    public func hash(into hasher: inout Hasher) { hasher.combine(storage.parts) }
 
     /// The built-in default.
     public static let standard = Policy()
