@@ -15,31 +15,20 @@ public struct LinkLayerAddress: Hashable, Sendable, Comparable, CustomStringConv
     private let count: UInt8
 
     public var bytes: [UInt8] {
-        (0..<Int(count)).map { position in
-            let word = switch position / 8 {
-            case 0: word0
-            case 1: word1
-            case 2: word2
-            default: word3
-            }
-            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (position % 8)))
+        let count = Int(count)
+        return [word0, word1, word2, word3].enumerated().flatMap { index, word in
+            BigEndianWords.bytes(of: word, count: max(0, min(8, count - 8 * index)))
         }
     }
 
     /// nil for no bytes or more than `maximumBytes`.
     public init?<Bytes: Collection>(bytes: Bytes) where Bytes.Element == UInt8 {
         guard (1...Self.maximumBytes).contains(bytes.count) else { return nil }
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        for (position, byte) in bytes.enumerated() {
-            let bits = UInt64(byte) << UInt64(56 - 8 * (position % 8))
-            switch position / 8 {
-            case 0: words.0 |= bits
-            case 1: words.1 |= bits
-            case 2: words.2 |= bits
-            default: words.3 |= bits
-            }
+        let bytes = Array(bytes)
+        func word(_ index: Int) -> UInt64 {
+            BigEndianWords.word(bytes[min(8 * index, bytes.count)..<min(8 * index + 8, bytes.count)])
         }
-        (word0, word1, word2, word3) = words
+        (word0, word1, word2, word3) = (word(0), word(1), word(2), word(3))
         count = UInt8(bytes.count)
     }
 

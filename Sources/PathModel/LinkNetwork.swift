@@ -125,19 +125,19 @@ public struct NetworkID: Hashable, Sendable, Comparable, CustomStringConvertible
     private let high: UInt64
     private let low: UInt64
 
-    public var bytes: [UInt8] { Self.bytes(of: high) + Self.bytes(of: low) }
+    public var bytes: [UInt8] { BigEndianWords.bytes(of: high) + BigEndianWords.bytes(of: low) }
 
     public init?(bytes: [UInt8]) {
         guard bytes.count == Self.byteCount else { return nil }
-        high = Self.word(bytes[0..<8])
-        low = Self.word(bytes[8..<16])
+        high = BigEndianWords.word(bytes[0..<8])
+        low = BigEndianWords.word(bytes[8..<16])
     }
 
     /// The first `byteCount` bytes of a SHA-256 digest (32 bytes).
     init(digest: [UInt8]) {
         precondition(digest.count >= Self.byteCount, "a network ID needs \(Self.byteCount) bytes of digest")
-        high = Self.word(digest[0..<8])
-        low = Self.word(digest[8..<16])
+        high = BigEndianWords.word(digest[0..<8])
+        low = BigEndianWords.word(digest[8..<16])
     }
 
     /// 32 hexadecimal digits, either case; nil for anything else.
@@ -161,14 +161,6 @@ public struct NetworkID: Hashable, Sendable, Comparable, CustomStringConvertible
 
     public static func < (left: NetworkID, right: NetworkID) -> Bool {
         (left.high, left.low) < (right.high, right.low)
-    }
-
-    private static func word(_ bytes: ArraySlice<UInt8>) -> UInt64 {
-        bytes.reduce(0) { $0 << 8 | UInt64($1) }
-    }
-
-    private static func bytes(of word: UInt64) -> [UInt8] {
-        stride(from: 56, through: 0, by: -8).map { UInt8(truncatingIfNeeded: word >> UInt64($0)) }
     }
 }
 
