@@ -21,10 +21,10 @@ extension NetlinkMonitor {
     /// on this thread. After `messagesPerWakeup` messages `queue` is given up to whatever
     /// waits on it (a route request's lookup) before the thread reads on.
     func readAndDeliver() -> ReadinessThread.Next {
-        let (next, batch) = queue.sync { readable() }
+        let (next, batch) = queue.syncReturning { readable() }
         guard let batch else { return next }
         deliver(batch)
-        if let follow = queue.sync(execute: { followGateways() }) { deliver(follow) }
+        if let follow = queue.syncReturning({ followGateways() }) { deliver(follow) }
         return next
     }
 

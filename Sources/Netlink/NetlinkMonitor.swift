@@ -104,7 +104,7 @@ public final class NetlinkMonitor: PathEventSource, @unchecked Sendable {
     public func start() {
         dispatchPrecondition(condition: .notOnQueue(queue))
         // `sync` runs the block on the calling thread: setns(2) is per thread.
-        let opened = queue.sync { () -> NetlinkError? in
+        let opened = queue.syncReturning { () -> NetlinkError? in
             // Started twice, or cancelled before it started: nothing to do, nothing to report.
             guard case .idle = state else { return nil }
             do throws(NetlinkError) {
