@@ -46,7 +46,7 @@ struct NeighbourRequest {
             let batch = requests[start..<min(start + RouteLookupRequest.batchSize, requests.count)]
             var messages: [NetlinkMessage] = []
             for request in batch { messages.append(try request.message()) }
-            var results = [Answer?](repeating: nil, count: batch.count)
+            var results = [Answer?].unanswered(batch.count)
             let sentAt = clock()
             try socket.exchange(batch: messages, buffer: buffer, acknowledged: true,
                                 "neighbour request (\(batch.count))") { position, reply in

@@ -44,7 +44,7 @@ struct RouteLookupRequest {
             let batch = requests[start..<min(start + batchSize, requests.count)]
             var messages: [NetlinkMessage] = []
             for request in batch { messages.append(try request.message()) }
-            var results = [RouteLookup?](repeating: nil, count: batch.count)
+            var results = [RouteLookup?].unanswered(batch.count)
             try socket.exchange(batch: messages, buffer: buffer, operation(batch)) { position, reply in
                 let request = batch[batch.startIndex + position]
                 switch reply {
