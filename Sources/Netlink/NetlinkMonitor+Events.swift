@@ -185,28 +185,39 @@ extension NetlinkMonitor {
     /// (`LookupStaleness.lookups`), all asked in one batch.
     func lookups() throws(NetlinkError) -> [NetworkEvent] {
         let (families, stale) = staleness.lookups
-        let answers = try lookUp(families.map { (configuration.lookupDestinations[$0], stale) })
+        let answers = try lookUp(families.map { LookupQuestion(destination: configuration.lookupDestinations[$0],
+                                                               interfaces: stale) })
         var events: [NetworkEvent] = []
         for (family, answer) in zip(families, answers) {
             events.append(.routeLookup(family, answer.route))
-            for (index, lookup) in answer.throughInterface.sorted(by: { $0.key < $1.key }) {
+            // In index order, as `stale` is; each link asked about has its answer.
+            for index in stale {
+                guard let lookup = answer.throughInterface[index] else { continue }
                 events.append(.interfaceLookup(family, index, lookup))
             }
         }
         return events
     }
 
+    /// A destination to look up, and the interfaces to look it up through.
+    struct LookupQuestion {
+        let destination: IPAddress
+        let interfaces: [InterfaceIndex]
+    }
+
     /// For each destination, the route to it and the route through each of its
     /// interfaces, all asked in one batch (`RouteLookupRequest.perform`: one sendmsg(2)
     /// while they fit in one).
-    func lookUp(_ questions: [(destination: IPAddress, interfaces: [InterfaceIndex])])
-        throws(NetlinkError) -> [DestinationLookup] {
+    func lookUp(_ questions: [LookupQuestion]) throws(NetlinkError) -> [DestinationLookup] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
-        let requests = questions.flatMap { question in
-            [RouteLookupRequest(destination: question.destination)] + question.interfaces.map {
-                RouteLookupRequest(destination: question.destination, outputInterface: $0, matchesWholeEntry: true)
+        var requests: [RouteLookupRequest] = []
+        for question in questions {
+            requests.append(RouteLookupRequest(destination: question.destination))
+            for index in question.interfaces {
+                requests.append(RouteLookupRequest(destination: question.destination, outputInterface: index,
+                                                   matchesWholeEntry: true))
             }
         }
         let answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)

@@ -69,7 +69,9 @@ extension NetlinkMonitor {
             asked.question.interface.map { RouteLookupRequest(destination: asked.question.destination,
                                                               outputInterface: $0) }
         }
-        let others = turn.filter { $0.question.interface == nil }.map { ($0.question.destination, $0.links) }
+        let others = turn.filter { $0.question.interface == nil }.map {
+            LookupQuestion(destination: $0.question.destination, interfaces: $0.links)
+        }
         do throws(NetlinkError) {
             var zoneAnswers = try RouteLookupRequest.perform(zones, on: socket, buffer: buffer)[...]
             var otherAnswers = try lookUp(others)[...]
