@@ -100,7 +100,10 @@ struct NeighbourWatch {
     /// again once it passes them (`takeFollowUp`).
     mutating func noteGateways(in events: [NetworkEvent],
                                asked: Set<InterfaceIndex>) -> (added: [Neighbour.Key], removed: [Neighbour.Key]) {
-        let before = gateways
+        // Gathered as the list changes, not by comparing it with a copy made before: the
+        // copy would make the first change copy the whole list, before the line.
+        var added: [Neighbour.Key] = []
+        var removed: [Neighbour.Key] = []
         for case .interfaceLookup(let family, let index, let lookup) in events {
             var gateway: IPAddress?
             if case .route(let answer) = lookup, answer.outputInterface == index, let address = answer.gateway,
@@ -110,23 +113,40 @@ struct NeighbourWatch {
             let slot = gateways.firstIndex { $0.key.interface == index && $0.family == family }
             switch (slot, gateway) {
             case (let slot?, let gateway?) where gateways[slot].key.address != gateway:
+                removed.append(gateways[slot].key)
                 gateways[slot].key.address = gateway
+                added.append(gateways[slot].key)
             case (let slot?, nil):
-                gateways.remove(at: slot)
+                removed.append(gateways.remove(at: slot).key)
             case (nil, let gateway?):
-                gateways.append(Gateway(family: family, key: Neighbour.Key(interface: index, address: gateway)))
+                let key = Neighbour.Key(interface: index, address: gateway)
+                gateways.append(Gateway(family: family, key: key))
+                added.append(key)
             default:
                 break
             }
         }
-        // Checked first: `removeAll` copies the list `before` shares even when it removes nothing.
+        // Checked first: `removeAll` copies a list shared elsewhere even when it removes nothing.
         if gateways.contains(where: { !asked.contains($0.key.interface) }) {
+            removed += gateways.filter { !asked.contains($0.key.interface) }.map(\.key)
             gateways.removeAll { !asked.contains($0.key.interface) }
         }
-        guard gateways != before else { return ([], []) }
-        let added = gateways.map(\.key).filter { key in !before.contains { $0.key == key } }.sorted()
-        let removed = before.map(\.key).filter { key in !gateways.contains { $0.key == key } }.sorted()
-        if (!added.isEmpty || !removed.isEmpty) && needsNewFilter {
+        // The net change: a batch may ask about a link more than once, and a gateway
+        // replaced and put back is neither added nor removed. A key is one link's and one
+        // family's, so each cancels against itself only.
+        var position = 0
+        while position < added.count {
+            if let match = removed.firstIndex(of: added[position]) {
+                removed.remove(at: match)
+                added.remove(at: position)
+            } else {
+                position += 1
+            }
+        }
+        guard !added.isEmpty || !removed.isEmpty else { return ([], []) }
+        added.sort()
+        removed.sort()
+        if needsNewFilter {
             isFilterStale = true
             toReadAgain.formUnion(added.filter { !filtered.contains($0) })
         }
@@ -205,6 +225,8 @@ extension NetlinkMonitor {
     /// The entries of `gateways` as the kernel holds them now (RTM_GETNEIGH): an entry's
     /// change, or its absence.
     private func readNeighbours(_ gateways: [Neighbour.Key]) throws(NetlinkError) -> [NetworkEvent] {
+        // Most often none: a gateway that went and came back is still followed.
+        guard !gateways.isEmpty else { return [] }
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "neighbour request", code: .protocolViolation("request socket is closed"))
         }
