@@ -134,8 +134,9 @@ extension PathEvaluator {
         /// carry traffic").
         private func throughAllowedInterfaces(_ family: AddressFamily, lookup: RouteLookup?) -> FamilyVerdict {
             var firstProblem: FamilyVerdict?
-            for (link, answer) in ranked(family) {
-                let verdict = check(link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
+            for candidate in ranked(family) {
+                let answer = candidate.answer
+                let verdict = check(candidate.link, family: family, gateways: answer.gateway.map { [$0] } ?? [],
                                     isLinkDown: answer.isLinkDown, source: .entry(answer))
                 if case .usable = verdict { return verdict }
                 if firstProblem == nil { firstProblem = verdict }
@@ -151,19 +152,30 @@ extension PathEvaluator {
             }
         }
 
+        /// One allowed interface's own answer, and where the kernel ranks it (`ranked`).
+        /// A struct, not a tuple: a list of tuples holding a link is copied and sorted
+        /// through the runtime's generic tuple functions.
+        struct RankedAnswer {
+            let link: Link
+            let answer: RouteAnswer
+            fileprivate let rank: (rulePriority: UInt32, prefixLength: Int, metric: UInt32, index: InterfaceIndex)
+        }
+
         /// The allowed interfaces whose own answer is a unicast route through them,
         /// ranked as the kernel ranks routes: by the rule that reaches the answer's
         /// table (`rulePriority`), then the longest prefix, then the lowest metric.
-        func ranked(_ family: AddressFamily) -> [(link: Link, answer: RouteAnswer)] {
-            var found: [(key: (UInt32, Int, UInt32, InterfaceIndex), link: Link, answer: RouteAnswer)] = []
+        func ranked(_ family: AddressFamily) -> [RankedAnswer] {
+            var found: [RankedAnswer] = []
             for (index, lookup) in interfaceLookups[family] ?? [:] {
                 guard case .route(let answer) = lookup, answer.type == .unicast, answer.outputInterface == index,
                       let link = snapshot.links[index], includes(link) else { continue }
                 let prefixLength = Int(answer.entry?.prefixLength ?? 0)
-                found.append(((rulePriority(answer, family: family), -prefixLength, answer.entry?.metric ?? 0, index),
-                              link, answer))
+                found.append(RankedAnswer(link: link, answer: answer,
+                                          rank: (rulePriority(answer, family: family), -prefixLength,
+                                                 answer.entry?.metric ?? 0, index)))
             }
-            return found.sorted { $0.key < $1.key }.map { ($0.link, $0.answer) }
+            found.sort { $0.rank < $1.rank }
+            return found
         }
 
         /// The priority of the first rule for unmarked traffic that takes `answer` from
@@ -214,20 +226,37 @@ extension PathEvaluator {
         /// candidates lack carrier, they have no address (DHCP or SLAAC has not run),
         /// or every working interface is one the criteria exclude.
         func refinedNoRoute(_ family: AddressFamily) -> FamilyVerdict {
-            let candidates = snapshot.sortedLinks.filter { !$0.isLoopback && !settings(of: $0).isIgnored }
-            if candidates.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
-            let allowed = candidates.filter(includes)
-            if allowed.isEmpty { return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed) }
-            let up = allowed.filter { state(of: $0) != .adminDown }
-            if up.isEmpty { return .unusable(.noInterface, interface: nil, progress: .addressed) }
-            let usable = up.filter { state(of: $0) == .usable }
-            if usable.isEmpty {
-                let link = up[0]
-                return .unusable(state(of: link) == .dormant ? .dormant : .noCarrier, interface: link.name,
+            // One pass over the links and no list of them: where a list in index order
+            // named its first link, the lowest index does.
+            var hasCandidate = false
+            var hasAllowed = false
+            var firstUp: Link?
+            var usableCount = 0
+            var lastUsable: Link?
+            var usableIsAddressed = false
+            for link in snapshot.links.values where !link.isLoopback {
+                let settings = settings(of: link)
+                guard !settings.isIgnored else { continue }
+                hasCandidate = true
+                guard criteria.allows(settings.type) else { continue }
+                hasAllowed = true
+                let state = state(of: link)
+                guard state != .adminDown else { continue }
+                if firstUp.map({ link.index < $0.index }) ?? true { firstUp = link }
+                guard state == .usable else { continue }
+                usableCount += 1
+                lastUsable = link
+                if !usableIsAddressed { usableIsAddressed = snapshot.hasUsableAddress(link.index, family: family) }
+            }
+            if !hasCandidate { return .unusable(.noInterface, interface: nil, progress: .addressed) }
+            if !hasAllowed { return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed) }
+            guard let firstUp else { return .unusable(.noInterface, interface: nil, progress: .addressed) }
+            if usableCount == 0 {
+                return .unusable(state(of: firstUp) == .dormant ? .dormant : .noCarrier, interface: firstUp.name,
                                  progress: .addressed)
             }
-            if !usable.contains(where: { snapshot.hasUsableAddress($0.index, family: family) }) {
-                return .unusable(.noAddress, interface: usable.count == 1 ? usable[0].name : nil, progress: .absent)
+            if !usableIsAddressed {
+                return .unusable(.noAddress, interface: usableCount == 1 ? lastUsable?.name : nil, progress: .absent)
             }
             if criteria.restrictsInterfaces, excludedInterfaceCouldCarry(family) {
                 return .unusable(.interfaceTypeExcluded, interface: nil, progress: .addressed)
@@ -245,15 +274,18 @@ extension PathEvaluator {
         }
 
         /// Interfaces other than the chosen ones whose own answer could carry traffic of
-        /// a supported family, as the kernel ranks them (`ranked`); never one that could not.
-        func otherCandidates(families: Set<AddressFamily>, excluding chosen: Set<InterfaceIndex>) -> [Link] {
-            var seen = chosen
+        /// a family the path carries (`carrying`), as the kernel ranks them (`ranked`);
+        /// never one that could not.
+        func otherCandidates(carrying carries: (AddressFamily) -> Bool, excluding chosen: [Link]) -> [Link] {
             var others: [Link] = []
-            for family in AddressFamily.allCases where families.contains(family) {
-                for (link, answer) in ranked(family) where !seen.contains(link.index) {
-                    guard case .usable = check(link, family: family, gateways: [], isLinkDown: answer.isLinkDown,
-                                               source: .entry(answer)) else { continue }
-                    seen.insert(link.index)
+            for family in AddressFamily.allCases where carries(family) {
+                for candidate in ranked(family) {
+                    let (link, answer) = (candidate.link, candidate.answer)
+                    guard !chosen.contains(where: { $0.index == link.index }),
+                          !others.contains(where: { $0.index == link.index }),
+                          case .usable = check(link, family: family, gateways: [], isLinkDown: answer.isLinkDown,
+                                               source: .entry(answer))
+                    else { continue }
                     others.append(link)
                 }
             }
@@ -288,17 +320,25 @@ extension PathEvaluator {
 
 extension PathEvaluator.Context {
     /// One evaluation's identifications by link, filled as they are asked for.
-    /// A list, not a dictionary: a path lists a few links.
+    /// A list, not a dictionary: a path lists a few links. Of structs, not tuples: a
+    /// tuple holding the identification is copied through the runtime's generic tuple
+    /// functions.
     final class Identifications {
-        private var known: [(index: InterfaceIndex, identification: NetworkIdentifier.Identification)] = []
+        private struct Known {
+            let index: InterfaceIndex
+            let identification: NetworkIdentifier.Identification
+        }
+
+        private var known: [Known] = []
 
         func identification(of index: InterfaceIndex) -> NetworkIdentifier.Identification? {
-            known.first { $0.index == index }?.identification
+            for entry in known where entry.index == index { return entry.identification }
+            return nil
         }
 
         /// The identification of a link asked about for the first time.
         func remember(_ identification: NetworkIdentifier.Identification, of index: InterfaceIndex) {
-            known.append((index, identification))
+            known.append(Known(index: index, identification: identification))
         }
     }
 }

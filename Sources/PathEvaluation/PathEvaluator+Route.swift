@@ -80,7 +80,7 @@ extension PathEvaluator {
                 report.source = nil
                 report.table = nil
             }
-            let others = context.otherCandidates(families: [family], excluding: [link.index])
+            let others = context.otherCandidates(carrying: { $0 == family }, excluding: [link])
             let cost = context.cost(of: link, others: others)
             (report.isExpensive, report.isConstrained) = (cost.isExpensive, cost.isConstrained)
             return report

@@ -21,27 +21,30 @@ public enum PathEvaluator {
     public static func evaluate(_ snapshot: Snapshot, policy: Policy = .standard, criteria: Criteria = .any) -> Path {
         let context = Context(snapshot: snapshot, policy: policy, criteria: criteria)
         // IPv6 first: RFC 6724 and Happy Eyeballs try it first for a dual-stack host.
-        let verdicts = [AddressFamily.ipv6, .ipv4].map { ($0, context.verdict(for: $0)) }
+        // Two values, not a list or a set of them: each list or set made here is memory
+        // the change's line waits for, cold after the idle time before the change.
+        let ipv6 = context.verdict(for: .ipv6)
+        let ipv4 = context.verdict(for: .ipv4)
 
         var primary: [Link] = []
         var gateways: [IPAddress] = []
-        var supported: Set<AddressFamily> = []
-        for (family, verdict) in verdicts {
-            guard case .usable(let link, let hopGateways) = verdict else { continue }
-            supported.insert(family)
+        func choose(_ verdict: FamilyVerdict) {
+            guard case .usable(let link, let hopGateways) = verdict else { return }
             if !primary.contains(where: { $0.index == link.index }) { primary.append(link) }
             for gateway in hopGateways where !gateways.contains(gateway) { gateways.append(gateway) }
         }
-        guard !supported.isEmpty else { return context.unsatisfied(verdicts.map(\.1)) }
+        choose(ipv6)
+        choose(ipv4)
+        guard !primary.isEmpty else { return context.unsatisfied([ipv6, ipv4]) }
 
-        let others = context.otherCandidates(families: supported, excluding: Set(primary.map(\.index)))
+        let others = context.otherCandidates(carrying: { ($0 == .ipv6 ? ipv6 : ipv4).isUsable }, excluding: primary)
         let links = primary + others
         let cost = primary.reduce(Cost()) { $0.adding(context.cost(of: $1, others: others)) }
         return Path(status: .satisfied,
                     availableInterfaces: links.map { context.interface(for: $0) },
                     isExpensive: cost.isExpensive, isConstrained: cost.isConstrained,
                     isExpensiveSetBy: cost.isExpensiveSetBy, isConstrainedSetBy: cost.isConstrainedSetBy,
-                    supportsIPv4: supported.contains(.ipv4), supportsIPv6: supported.contains(.ipv6),
+                    supportsIPv4: ipv4.isUsable, supportsIPv6: ipv6.isUsable,
                     supportsDNS: snapshot.dnsConfigured, gateways: gateways)
             .meeting(criteria, cost: cost)
     }
@@ -50,6 +53,10 @@ public enum PathEvaluator {
     enum FamilyVerdict: Equatable {
         case usable(link: Link, gateways: [IPAddress])
         case unusable(UnsatisfiedReason, interface: String?, progress: Progress)
+
+        var isUsable: Bool {
+            if case .usable = self { true } else { false }
+        }
     }
 
     /// How far a family got before failing. An IPv4-only network's IPv6 "no address"

@@ -76,16 +76,14 @@ extension Snapshot {
         let scope = answer.entry?.scope ?? .universe
         switch family {
         case .ipv4:
-            if usableCandidates(on: interface, family: .ipv4).contains(where: { $0.scope.reaches(scope) }) {
+            if hasUsableCandidate(on: interface, family: .ipv4, where: { $0.scope.reaches(scope) }) {
                 return true
             }
             return addresses.keys.contains { index in
-                usableCandidates(on: index, family: .ipv4).contains {
-                    $0.scope != .link && $0.scope.reaches(scope)
-                }
+                hasUsableCandidate(on: index, family: .ipv4) { $0.scope != .link && $0.scope.reaches(scope) }
             }
         case .ipv6:
-            return addresses.keys.contains { !usableCandidates(on: $0, family: .ipv6).isEmpty }
+            return addresses.keys.contains { hasUsableCandidate(on: $0, family: .ipv6) }
         }
     }
 
@@ -94,18 +92,21 @@ extension Snapshot {
     /// report and for telling "no address" from "no route". An IPv4 link-scope address
     /// counts where the link's own lookup answers with a link-scope route through it.
     public func hasUsableAddress(_ index: InterfaceIndex, family: AddressFamily) -> Bool {
-        let candidates = usableCandidates(on: index, family: family)
         switch family {
         case .ipv6:
-            return !candidates.isEmpty
+            return hasUsableCandidate(on: index, family: .ipv6)
         case .ipv4:
-            if candidates.contains(where: { $0.scope != .link }) { return true }
-            return !candidates.isEmpty && hasLinkScopeRoute(leavingBy: index)
+            if hasUsableCandidate(on: index, family: .ipv4, where: { $0.scope != .link }) { return true }
+            return hasUsableCandidate(on: index, family: .ipv4) && hasLinkScopeRoute(leavingBy: index)
         }
     }
 
-    private func usableCandidates(on index: InterfaceIndex, family: AddressFamily) -> [InterfaceAddress] {
-        addresses[index]?.values.filter { $0.family == family && $0.isUsableSourceCandidate } ?? []
+    /// Whether the link holds a usable source candidate of the family that `matches`.
+    /// Asked, not listed: a list of them, made at each evaluation, is memory the
+    /// change's line waits for.
+    private func hasUsableCandidate(on index: InterfaceIndex, family: AddressFamily,
+                                    where matches: (InterfaceAddress) -> Bool = { _ in true }) -> Bool {
+        addresses[index]?.values.contains { $0.family == family && $0.isUsableSourceCandidate && matches($0) } ?? false
     }
 
     /// Whether the link's own IPv4 lookup answers with a link-scope route (`default dev
