@@ -92,14 +92,16 @@ public struct Policy: Hashable, Sendable {
     public static let standard = Policy()
 
     public func settings(for link: Link) -> LinkSettings {
-        // Built only when a section matches: every evaluation asks for every link.
-        var merged: InterfaceSettings?
+        // What the matching sections state, laid over each other; a section is built
+        // only when one matches: every evaluation asks for every link. Not an optional
+        // section: its every copy and destruction, nil included, goes through the
+        // runtime's generic functions for its six match lists, cold before the line.
+        var stated = InterfaceSettings.Stated()
         for rule in rules where rule.match.matches(link) {
-            var settings = merged ?? InterfaceSettings()
-            for key in InterfaceSettings.keys { key.overlay?(&settings, rule) }
-            merged = settings
+            var merged = InterfaceSettings(stated: stated)
+            for key in InterfaceSettings.keys { key.overlay?(&merged, rule) }
+            stated = merged.stated
         }
-        let stated = merged?.stated ?? InterfaceSettings.Stated()
         let type = stated.setType ?? link.type
         return LinkSettings(stated: stated, type: type, typeIsExpensive: expensiveTypes.contains(type),
                             typeIsConstrained: constrainedTypes.contains(type))
