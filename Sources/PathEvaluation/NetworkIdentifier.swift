@@ -21,32 +21,35 @@ public enum NetworkIdentifier {
     public static func identify(_ link: Link, state: LinkState, in snapshot: Snapshot, policy: Policy,
                                 settings: LinkSettings) -> Identification {
         let hints = hints(of: link, in: snapshot)
-        var identification = Identification(network: nil, facts: nil,
-                                             cost: policy.cost(of: settings, network: nil, hints: hints))
-        guard let key = policy.networkKey, state == .usable, !link.isLoopback else { return identification }
+        let cost = policy.cost(of: settings, network: nil, hints: hints)
+        guard let key = policy.networkKey, state == .usable, !link.isLoopback else {
+            return Identification(network: nil, facts: nil, cost: cost)
+        }
+        // Each answer made whole where it is known, not changed part by part: every
+        // assignment to an optional network copies and destroys through its witnesses.
         let outcome = link.resolvesNeighbours ? anchorOnNeighbour(link, in: snapshot)
                                               : anchorWithoutLayer2(link, in: snapshot)
         switch outcome {
         case .waiting(let state, let anchor):
-            identification.network = LinkNetwork(state: state, anchor: anchor)
+            return Identification(network: LinkNetwork(state: state, anchor: anchor), facts: nil, cost: cost)
         case .anchored(let facts):
             let id = key.id(of: facts)
             // The candidate only for sections to match: with none, its parts are not gathered.
             let section = policy.networks.isEmpty ? nil : policy.network(for: NetworkCandidate(
                 id: id, facts: facts, link: link, gateways: gateways(of: link, in: snapshot),
                 addresses: snapshot.addresses[link.index].map { $0.values.map(\.address) } ?? [], hints: hints))
-            identification.network = LinkNetwork(state: .identified, id: id, name: section?.stated.name,
-                                                  anchor: facts.anchor)
-            identification.facts = facts
-            if section != nil { identification.cost = policy.cost(of: settings, network: section, hints: hints) }
+            return Identification(network: LinkNetwork(state: .identified, id: id, name: section?.stated.name,
+                                                       anchor: facts.anchor),
+                                  facts: facts,
+                                  cost: section.map { policy.cost(of: settings, network: $0, hints: hints) } ?? cost)
         }
-        return identification
     }
 
     /// The hints about the link's network: what the daemon learnt (`Snapshot.hints`)
     /// and what the link's driver says (`NetworkHint.ofDriver`).
     static func hints(of link: Link, in snapshot: Snapshot) -> NetworkHints {
-        var hints = snapshot.hints[link.index] ?? .none
+        // Not `.none`: a global's first use is checked at each read, cold before the line.
+        var hints = snapshot.hints[link.index] ?? NetworkHints()
         if let driverHint = NetworkHint.ofDriver(link.driver) { hints.names.insert(driverHint) }
         return hints
     }

@@ -264,16 +264,26 @@ public struct NetworkKey: Hashable, Sendable {
 /// comparing a few facts costs less than hashing one.
 private final class RecentIDs: Sendable {
     static let capacity = 32
-    private let ids = Mutex<[(facts: NetworkFacts, id: NetworkID)]>([])
+    /// A struct, not a tuple: a tuple holding the facts is copied through the runtime's
+    /// generic tuple functions.
+    private struct Known {
+        let facts: NetworkFacts
+        let id: NetworkID
+    }
+
+    private let ids = Mutex<[Known]>([])
 
     func id(of facts: NetworkFacts) -> NetworkID? {
-        ids.withLock { ids in ids.last { $0.facts == facts }?.id }
+        ids.withLock { ids in
+            for known in ids.reversed() where known.facts == facts { return known.id }
+            return nil
+        }
     }
 
     func remember(_ id: NetworkID, of facts: NetworkFacts) {
         ids.withLock { ids in
             if ids.count >= Self.capacity { ids = [] }
-            ids.append((facts, id))
+            ids.append(Known(facts: facts, id: id))
         }
     }
 }
