@@ -22,7 +22,7 @@ import PathModel
 struct LookupStaleness {
     let generation: Generation
     /// The families whose answers something since the last batch could have changed.
-    private(set) var families: Set<AddressFamily> = []
+    private(set) var families: AddressFamilies = []
     /// The links that are up and not loopback, as the taken link events left them: each
     /// gets its own lookups. A link that is down is refused by the kernel before any
     /// table is read, so it is not asked about.
@@ -47,7 +47,7 @@ struct LookupStaleness {
 
     /// A route message of `families` was read. `links` are the links it goes through
     /// (`StaleInterfaces.of(route:)`), only read when some link is not stale yet.
-    mutating func routeChanged(families: Set<AddressFamily>, links: () -> StaleInterfaces) {
+    mutating func routeChanged(families: AddressFamilies, links: () -> StaleInterfaces) {
         self.families.formUnion(families)
         if interfaces != .all { interfaces.formUnion(links()) }
     }
@@ -64,12 +64,12 @@ struct LookupStaleness {
     /// The families whose answers a decoded event can change: an address's or a rule's
     /// own, both for a link, none for a neighbour or a router's option (they change no
     /// route) or a carrier change (it comes with its link's message).
-    static func families(of event: NetworkEvent) -> Set<AddressFamily> {
+    static func families(of event: NetworkEvent) -> AddressFamilies {
         switch event {
-        case .addressChanged(let address): [address.family]
-        case .addressRemoved(let key): [key.address.family]
-        case .ruleAdded(let rule), .ruleRemoved(let rule): [rule.family]
-        case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: Set(AddressFamily.allCases)
+        case .addressChanged(let address): AddressFamilies(address.family)
+        case .addressRemoved(let key): AddressFamilies(key.address.family)
+        case .ruleAdded(let rule), .ruleRemoved(let rule): AddressFamilies(rule.family)
+        case .linkChanged, .linkRemoved, .routeLookup, .interfaceLookup: .all
         case .neighbourChanged, .neighbourRemoved, .carrierLost, .carrierRegained, .routerOption: []
         }
     }
@@ -77,7 +77,7 @@ struct LookupStaleness {
     /// A batch is taken from `events` (a full state when `isFullState`: every family is
     /// asked): the links they change, and those that carry lookups from now on.
     mutating func take(_ events: [NetworkEvent], isFullState: Bool) {
-        if isFullState { families = Set(AddressFamily.allCases) }
+        if isFullState { families = .all }
         for event in events {
             switch event {
             case .linkChanged(let link):
@@ -106,7 +106,7 @@ struct LookupStaleness {
     /// The batch's lookups: the stale families, IPv4 first, and the stale links among
     /// `lookupInterfaces`, in order.
     var lookups: (families: [AddressFamily], links: [InterfaceIndex]) {
-        (AddressFamily.allCases.filter(families.contains), interfaces.filter(lookupInterfaces.sorted()))
+        (families.families, interfaces.filter(lookupInterfaces.sorted()))
     }
 
     /// The batch was taken with its lookups: what was stale is stale for every watched

@@ -92,20 +92,11 @@ extension NetlinkMonitor {
         }
     }
 
-    /// The family of a route message (`rtm_family`); both when it says neither. The sets
-    /// are made once: this runs for every route message before the path's line.
-    private static func families(ofRoute header: UnsafeMutablePointer<nlmsghdr>) -> Set<AddressFamily> {
-        guard header.hasPayload(of: rtmsg.self) else { return bothFamilies }
-        switch AddressFamily(linuxValue: header.payload(as: rtmsg.self).rtm_family) {
-        case .ipv4: return ipv4Only
-        case .ipv6: return ipv6Only
-        case nil: return bothFamilies
-        }
+    /// The family of a route message (`rtm_family`); both when it says neither.
+    private static func families(ofRoute header: UnsafeMutablePointer<nlmsghdr>) -> AddressFamilies {
+        guard header.hasPayload(of: rtmsg.self) else { return .all }
+        return AddressFamily(linuxValue: header.payload(as: rtmsg.self).rtm_family).map(AddressFamilies.init) ?? .all
     }
-
-    private static let ipv4Only: Set<AddressFamily> = [.ipv4]
-    private static let ipv6Only: Set<AddressFamily> = [.ipv6]
-    private static let bothFamilies = Set(AddressFamily.allCases)
 
     /// A link, address, rule or neighbour message as a `NetworkEvent`; nil for anything else.
     func decode(_ header: UnsafeMutablePointer<nlmsghdr>) -> NetworkEvent? {

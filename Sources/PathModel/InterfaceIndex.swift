@@ -39,4 +39,36 @@ public enum AddressFamily: String, Hashable, Sendable, CaseIterable {
         default: return nil
         }
     }
+
+    /// Hashed as its number, not as its name: the snapshot's tables of answers are keyed
+    /// by family and read at every evaluation, and a name's hash walks its string.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(linuxValue)
+    }
+}
+
+/// Some of the two address families, as two bits. Where a `Set<AddressFamily>` allocates
+/// its storage (and asks the runtime for its metadata) when the first family goes in,
+/// at each route message before the change's line, this is a byte.
+public struct AddressFamilies: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    public init(_ family: AddressFamily) {
+        self.init(rawValue: family == .ipv4 ? 1 : 2)
+    }
+
+    public static var ipv4: AddressFamilies { AddressFamilies(.ipv4) }
+    public static var ipv6: AddressFamilies { AddressFamilies(.ipv6) }
+    public static var all: AddressFamilies { [.ipv4, .ipv6] }
+
+    public func contains(_ family: AddressFamily) -> Bool {
+        contains(AddressFamilies(family))
+    }
+
+    /// The families, IPv4 first.
+    public var families: [AddressFamily] {
+        AddressFamily.allCases.filter(contains)
+    }
 }
