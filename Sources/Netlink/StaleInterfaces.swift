@@ -16,14 +16,19 @@ import PathModel
 /// table serves its members' lookups). docs/ARCHITECTURE.md, "Which interfaces can
 /// carry traffic".
 enum StaleInterfaces: Equatable {
-    case some(Set<InterfaceIndex>)
+    /// In index order, each once. A list, not a set: a batch's routes name a link or
+    /// two, and a set allocates its storage, asking the runtime for its metadata, for the
+    /// first link of every route message, before the change's line.
+    case some([InterfaceIndex])
     case all
 
-    static let none = StaleInterfaces.some([])
+    static var none: StaleInterfaces { .some([]) }
 
     mutating func insert(_ index: InterfaceIndex) {
         guard case .some(var indices) = self else { return }
-        indices.insert(index)
+        // Let go of this value's own reference first: `indices` then changes in place.
+        self = .all
+        Self.insert(index, into: &indices)
         self = .some(indices)
     }
 
@@ -31,8 +36,17 @@ enum StaleInterfaces: Equatable {
         switch (self, other) {
         case (.all, _): return
         case (_, .all): self = .all
-        case (.some(let mine), .some(let theirs)): self = .some(mine.union(theirs))
+        case (.some(var mine), .some(let theirs)):
+            self = .all
+            for index in theirs { Self.insert(index, into: &mine) }
+            self = .some(mine)
         }
+    }
+
+    private static func insert(_ index: InterfaceIndex, into indices: inout [InterfaceIndex]) {
+        let position = indices.firstIndex { $0 >= index } ?? indices.endIndex
+        guard position == indices.endIndex || indices[position] != index else { return }
+        indices.insert(index, at: position)
     }
 
     /// Of `interfaces`, those to ask again, in order.
@@ -56,9 +70,9 @@ enum StaleInterfaces: Equatable {
             return .all
         }
         let devices = Attributes.parse(header, headerSize: MemoryLayout<rtmsg>.size,
-                                       maxType: Int(__RTA_MAX.rawValue) - 1) { attributes -> Set<InterfaceIndex>? in
+                                       maxType: Int(__RTA_MAX.rawValue) - 1) { attributes -> StaleInterfaces? in
             guard attributes[Int(RTA_NH_ID.rawValue)] == nil else { return nil }
-            var devices: Set<InterfaceIndex> = []
+            var devices = StaleInterfaces.none
             if let index = attributes.uint32(Int(RTA_OIF.rawValue)) {
                 devices.insert(InterfaceIndex(rawValue: Int32(bitPattern: index)))
             }
@@ -69,7 +83,7 @@ enum StaleInterfaces: Equatable {
             }
             return devices
         }
-        guard let devices = devices ?? nil, !devices.isEmpty else { return .all }
-        return .some(devices)
+        guard let devices = devices ?? nil, devices != .none else { return .all }
+        return devices
     }
 }
