@@ -25,7 +25,11 @@ public struct Errno: Error, RawRepresentable, Hashable, Sendable, CustomStringCo
 }
 
 /// Runs a system call that returns -1 and sets errno on failure, retrying on EINTR:
-/// the one place where errno becomes a typed error.
+/// the one place where errno becomes a typed error. Inlinable, so that each caller's
+/// `Result` is known where it is compiled: compiled once for every integer type, each
+/// comparison went through the type's witnesses (every read of the event socket,
+/// before the change's line).
+@inlinable
 @discardableResult
 public func syscall<Result: BinaryInteger>(_ call: () -> Result) throws(Errno) -> Result {
     while true {
