@@ -181,9 +181,8 @@ extension NetlinkMonitor {
         var events: [NetworkEvent] = []
         for (family, answer) in zip(families, answers) {
             events.append(.routeLookup(family, answer.route))
-            // In index order, as `stale` is; each link asked about has its answer.
-            for index in stale {
-                guard let lookup = answer.throughInterface[index] else { continue }
+            // In index order, as `stale` is.
+            for (index, lookup) in zip(stale, answer.throughInterfaces) {
                 events.append(.interfaceLookup(family, index, lookup))
             }
         }
@@ -196,10 +195,26 @@ extension NetlinkMonitor {
         let interfaces: [InterfaceIndex]
     }
 
+    /// The kernel's answers to a `LookupQuestion`: the route to the destination, and
+    /// the route through each of its interfaces, in the question's order. A list, not
+    /// the dictionary a `DestinationLookup` keeps: the batch's lookups read them in order
+    /// before the change's line, and a dictionary is storage made and freed there.
+    struct LookupAnswers {
+        let route: RouteLookup
+        let throughInterfaces: ArraySlice<RouteLookup>
+
+        /// The answers as a `DestinationLookup` keeps them, by interface.
+        func destinationLookup(for question: LookupQuestion) -> DestinationLookup {
+            DestinationLookup(route: route,
+                              throughInterface: Dictionary(uniqueKeysWithValues: zip(question.interfaces,
+                                                                                     throughInterfaces)))
+        }
+    }
+
     /// For each destination, the route to it and the route through each of its
     /// interfaces, all asked in one batch (`RouteLookupRequest.perform`: one sendmsg(2)
     /// while they fit in one).
-    func lookUp(_ questions: [LookupQuestion]) throws(NetlinkError) -> [DestinationLookup] {
+    func lookUp(_ questions: [LookupQuestion]) throws(NetlinkError) -> [LookupAnswers] {
         guard let socket = requestSocket else {
             throw NetlinkError(operation: "route lookup", code: .protocolViolation("request socket is closed"))
         }
@@ -214,10 +229,9 @@ extension NetlinkMonitor {
         let answers = try RouteLookupRequest.perform(requests, on: socket, buffer: buffer)
         var position = answers.startIndex
         return questions.map { question in
-            let throughInterface = Dictionary(uniqueKeysWithValues: zip(question.interfaces,
-                                                                        answers[(position + 1)...]))
-            defer { position += 1 + question.interfaces.count }
-            return DestinationLookup(route: answers[position], throughInterface: throughInterface)
+            let end = position + 1 + question.interfaces.count
+            defer { position = end }
+            return LookupAnswers(route: answers[position], throughInterfaces: answers[(position + 1)..<end])
         }
     }
 

@@ -74,7 +74,7 @@ extension NetlinkMonitor {
         }
         do throws(NetlinkError) {
             var zoneAnswers = try RouteLookupRequest.perform(zones, on: socket, buffer: buffer)[...]
-            var otherAnswers = try lookUp(others)[...]
+            var otherAnswers = try zip(others, lookUp(others)).map { $1.destinationLookup(for: $0) }[...]
             let current = Set(links)
             let now = staleness.now
             return turn.map { asked in
