@@ -326,7 +326,7 @@ extension KernelTests {
 extension KernelTests.Connectivity {
     @Test("the packaged pathd-probe checks under its unit's filter and families, as pathd's unprivileged uid",
           .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"),
-          .enabled(if: KernelTests.Sandbox.hasSeccomp, "/usr/bin/python3 cannot import seccomp (python3-seccomp)"))
+          .enabled(if: KernelTests.Sandbox.seccomp.isAvailable, "\(KernelTests.Sandbox.seccomp.reason)"))
     func packagedProbeUnderItsSandbox() throws {
         try withVethTopology { topology in
             let (root, socket) = try KernelTests.Sandbox.unpackPackage(in: topology)

@@ -11,8 +11,7 @@ extension KernelTests {
         @Test("""
             promtool check metrics reports nothing for pathctl metrics --format prometheus; OpenMetrics parses as such
             """,
-              .enabled(if: PrometheusTools.hasPythonClient,
-                       "/usr/bin/python3 lacks prometheus_client (python3-prometheus-client)"))
+              .enabled(if: PrometheusTools.pythonClient.isAvailable, "\(PrometheusTools.pythonClient.reason)"))
         func checkMetrics() throws {
             try withVethTopology { topology in
                 let subscriber = try topology.startSatisfied()

@@ -17,7 +17,7 @@ extension KernelTests {
 
         @Test("pathd and pathctl from the package serve, reload and stop under the unit's filter",
               .enabled(if: PackageUnderTest.probe.isAvailable, "\(PackageUnderTest.probe.reason)"),
-              .enabled(if: Self.hasSeccomp, "/usr/bin/python3 cannot import seccomp (python3-seccomp)"))
+              .enabled(if: Self.seccomp.isAvailable, "\(Self.seccomp.reason)"))
         func packagedBinariesUnderTheFilter() throws {
             try withVethTopology { topology in
                 let (root, socket) = try Self.unpackPackage(in: topology)
@@ -80,13 +80,7 @@ extension KernelTests {
             return (root, "\(run)/pathd.sock")
         }
 
-        static let hasSeccomp: Bool = {
-            do {
-                return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"), ["-c", "import seccomp"]).termination
-                    == .exit(0)
-            } catch {
-                return false
-            }
-        }()
+        /// Debian's python3 with python3-seccomp, which scripts/test/sandbox-exec.py loads.
+        static let seccomp = PythonModule.probe("seccomp", package: "python3-seccomp")
     }
 }

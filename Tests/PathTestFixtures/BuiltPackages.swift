@@ -31,7 +31,9 @@ public struct PackageUnderTest: Sendable {
         }
         let built: String
         do {
-            built = Repository.path("build/pathd_\(DaemonVersion.current)_\(try architecture()).deb")
+            // Probed while Swift Testing evaluates `.enabled(if:)`, on its pool.
+            let machine = try BlockingTest.allowingBriefBlock { try architecture() }
+            built = Repository.path("build/pathd_\(DaemonVersion.current)_\(machine).deb")
         } catch {
             return PackageUnderTest(path: "", isAvailable: false, reason: "no architecture from dpkg: \(error)")
         }
@@ -61,7 +63,7 @@ public struct GIOModulePackage: Sendable {
         }
         let architecture: String
         do {
-            architecture = try PackageUnderTest.architecture()
+            architecture = try BlockingTest.allowingBriefBlock { try PackageUnderTest.architecture() }
         } catch {
             return GIOModulePackage(path: "", isAvailable: false, reason: "no architecture from dpkg: \(error)")
         }

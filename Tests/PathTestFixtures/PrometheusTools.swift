@@ -15,13 +15,7 @@ public enum PrometheusTools {
     public static let promtool = find("promtool")
     public static let prometheus = find("prometheus")
     public static let nodeExporter = find("prometheus-node-exporter")
-    /// Debian's python3 (not a pyenv one), which sees python3-prometheus-client.
-    public static let hasPythonClient: Bool = {
-        do {
-            return try Command.run(URL(fileURLWithPath: "/usr/bin/python3"),
-                                   ["-c", "import prometheus_client.openmetrics.parser"]).termination == .exit(0)
-        } catch {
-            return false
-        }
-    }()
+    /// Debian's python3 with python3-prometheus-client, which parses OpenMetrics.
+    public static let pythonClient = PythonModule.probe("prometheus_client.openmetrics.parser",
+                                                        package: "python3-prometheus-client")
 }
