@@ -48,8 +48,7 @@ public enum NetworkIdentifier {
     /// The hints about the link's network: what the daemon learnt (`Snapshot.hints`)
     /// and what the link's driver says (`NetworkHint.ofDriver`).
     static func hints(of link: Link, in snapshot: Snapshot) -> NetworkHints {
-        // Not `.none`: a global's first use is checked at each read, cold before the line.
-        var hints = snapshot.hints[link.index] ?? NetworkHints()
+        var hints = snapshot.hints[link.index] ?? .none
         if let driverHint = NetworkHint.ofDriver(link.driver) { hints.names.insert(driverHint) }
         return hints
     }

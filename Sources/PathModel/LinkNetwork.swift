@@ -378,7 +378,9 @@ public struct NetworkHints: Hashable, Sendable {
         self.captivePortal = captivePortal
     }
 
-    public static let none = NetworkHints()
+    /// No hints. Made where it is read, not kept in a global: a global's first use is
+    /// checked at every read, cold before each change's line.
+    public static var none: NetworkHints { NetworkHints() }
 
     /// What the hints say of cost: expensive when one of them implies it; nil (nothing)
     /// otherwise.
